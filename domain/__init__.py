@@ -1,0 +1,1 @@
+"""Pure game rules: no I/O, no asyncio, no clock, no global randomness."""

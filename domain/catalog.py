@@ -1,0 +1,13 @@
+"""The registry of hosted game kinds: kind name -> Game, registered explicitly."""
+
+from __future__ import annotations
+
+from domain.kernel import Game
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add `game` under its kind (used below, and by tests for their own games)."""
+    GAMES[game.kind] = game
+    return game

@@ -1,0 +1,139 @@
+"""The contract every game implements, and the pieces all games share.
+
+A game is a *decider*: `setup` and `decide` turn intentions into events,
+`evolve` folds events into state, and `view`/`redact` are the only exits of
+state towards a seat. Randomness comes only from `Rng`, a documented,
+language-neutral generator (SHA-256 in counter mode) so that anyone holding
+the revealed seed can re-derive every shuffle and die roll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import msgspec
+
+State = TypeVar("State")
+Command = TypeVar("Command")
+Event = TypeVar("Event")
+Options = TypeVar("Options")
+
+
+class RuleViolation(Exception):
+    """A command refused by the rules; `code` is stable and documented (`tikal.no_path`)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"RuleViolation({self.code!r}, {self.message!r})"
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """Final result: per-seat score, rank (1 = best, ties share a rank), winning seats."""
+
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = {}
+
+
+def ranked(scores: list[Any], keys: list[Any] | None = None) -> Outcome:
+    """Rank seats by `keys` (default the scores), higher is better; equal keys share a rank."""
+    keys = keys if keys is not None else scores
+    ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+    winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+    return Outcome(scores=[int(s) for s in scores], ranks=ranks, winners=winners)
+
+
+class Rng:
+    """Deterministic randomness for one decision, derived from (seed, stream version).
+
+    Algorithm (normative, so other languages can re-derive it):
+      word(k) = first 8 bytes, big-endian, of
+                SHA-256(b"stela-rng\\x00" || seed || u64be(version) || u64be(k))
+      for k = 0, 1, 2, ... (the draw index, one per word consumed).
+    `below(n)`: draw words until w < 2**64 - (2**64 mod n), return w mod n
+    (rejection sampling, no modulo bias). `shuffle`: Fisher-Yates from the
+    last index down, swapping i with below(i + 1). A die is 1 + below(sides).
+    """
+
+    DOMAIN: ClassVar[bytes] = b"stela-rng\x00"
+    _SPAN: ClassVar[int] = 1 << 64
+
+    def __init__(self, seed: bytes, version: int) -> None:
+        self._prefix = self.DOMAIN + seed + version.to_bytes(8, "big")
+        self.draws = 0
+
+    def word(self) -> int:
+        """The next raw 64-bit word."""
+        digest = hashlib.sha256(self._prefix + self.draws.to_bytes(8, "big")).digest()
+        self.draws += 1
+        return int.from_bytes(digest[:8], "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = self._SPAN - (self._SPAN % n)
+        while True:
+            w = self.word()
+            if w < limit:
+                return w % n
+
+    def between(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high] inclusive."""
+        return low + self.below(high - low + 1)
+
+    def die(self, sides: int = 6) -> int:
+        """One roll of a fair die numbered 1..sides."""
+        return 1 + self.below(sides)
+
+    def choice(self, items: list[Any] | tuple[Any, ...]) -> Any:
+        """One element chosen uniformly."""
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list[Any] | tuple[Any, ...]) -> list[Any]:
+        """A new list holding `items` in Fisher-Yates order; the input is not touched."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+def seed_commitment(seed: bytes) -> str:
+    """The public SHA-256 commitment (hex) to a game's secret seed."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+class Game(Protocol, Generic[State, Command, Event, Options]):
+    """One board game's rules, pure: no I/O, no clock, no global randomness.
+
+    `options_type`, `command_type` and `event_type` are the msgspec types used
+    to decode options, commands (a tagged union, tags "<kind>.<Name>") and
+    events. `setup` validates options against the seat count and raises
+    RuleViolation("<kind>.bad_options", ...) when they do not fit. `codes`
+    documents every RuleViolation code the game can raise (code -> meaning).
+    """
+
+    kind: str
+    title: str
+    codes: dict[str, str]
+    min_players: int
+    max_players: int
+    options_type: type
+    command_type: Any
+    event_type: Any
+
+    def setup(self, options: Options, seats: int, rng: Rng) -> list[Event]: ...
+    def evolve(self, state: State | None, event: Event) -> State: ...
+    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> list[Event]: ...
+    def legal(self, state: State, seat: int) -> list[Command]: ...
+    def to_act(self, state: State) -> frozenset[int]: ...
+    def view(self, state: State, seat: int | None) -> Any: ...
+    def redact(self, event: Event, seat: int | None) -> Event | None: ...
+    def outcome(self, state: State) -> Outcome | None: ...

@@ -1,0 +1,255 @@
+"""The platform decider: a game's lifecycle around its rules.
+
+A stream starts with `GameCreated` (options and the seed's commitment),
+then `SeatTaken` for each player, `GameStarted` followed by the game's own
+setup events, the game's events, and finally `GameEnded` (the outcome) and
+`SeedRevealed`. `Table` wraps one `Game` so that games hold only their rules;
+the stream version (number of events so far) seeds the `Rng` of every
+decision, so a revealed seed lets anyone re-derive each random outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+import msgspec
+
+from domain.kernel import Game, Outcome, Rng, RuleViolation, seed_commitment
+
+Status = Literal["open", "active", "finished", "aborted"]
+
+
+class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameCreated", tag_field="type"):
+    kind: str
+    options: dict[str, Any]
+    seats: int
+    seed_commitment: str
+    created_by: str | None = None
+    seed: str | None = None  # secret until the end: redacted from every reader while the game runs
+
+
+class SeatTaken(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatTaken", tag_field="type"):
+    seat: int
+    player_id: str
+    name: str
+
+
+class GameStarted(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameStarted", tag_field="type"):
+    seats: int
+
+
+class GameEnded(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameEnded", tag_field="type"):
+    outcome: Outcome
+
+
+class SeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeedRevealed", tag_field="type"):
+    seed: str
+
+
+class GameAborted(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameAborted", tag_field="type"):
+    reason: str
+
+
+TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted]
+TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted)
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    seat: int
+    player_id: str
+    name: str
+
+
+class TableState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything known about one game stream after folding `version` events."""
+
+    kind: str
+    options: Any
+    seat_count: int
+    seats: tuple[SeatInfo | None, ...]
+    seed: str
+    commitment: str
+    created_by: str | None = None
+    status: Status = "open"
+    game: Any = None
+    outcome: Outcome | None = None
+    version: int = 0
+    revealed: bool = False
+
+
+def _tag(event: Any) -> str:
+    return type(event).__struct_config__.tag
+
+
+class Table:
+    """Lifecycle rules for games of one kind, wrapping that kind's `Game`."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.kind = game.kind
+        self.event_union = Union[TableEvent, game.event_type]  # type: ignore[valid-type]
+        self.command_union = game.command_type
+        self.options_type = game.options_type
+
+    # -- options -----------------------------------------------------------
+    def parse_options(self, raw: dict[str, Any] | None, seats: int) -> Any:
+        """Decode and check options for `seats` players; RuleViolation when they do not fit."""
+        game = self.game
+        if not game.min_players <= seats <= game.max_players:
+            raise RuleViolation(
+                "table.bad_seat_count",
+                f"{game.kind} is for {game.min_players}-{game.max_players} players, not {seats}",
+            )
+        try:
+            options = msgspec.convert(raw or {}, self.options_type)
+        except msgspec.ValidationError as exc:
+            raise RuleViolation("table.bad_options", f"invalid options: {exc}") from exc
+        # setup validates options against the seat count; its events are discarded here
+        game.setup(options, seats, Rng(b"options-check", 0))
+        return options
+
+    # -- decisions -----------------------------------------------------------
+    def create(self, raw_options: dict[str, Any] | None, seats: int, seed: bytes,
+               created_by: str | None = None) -> list[Any]:
+        options = self.parse_options(raw_options, seats)
+        return [GameCreated(kind=self.kind, options=msgspec.to_builtins(options), seats=seats,
+                            seed_commitment=seed_commitment(seed), created_by=created_by,
+                            seed=seed.hex())]
+
+    def join(self, state: TableState, player_id: str, name: str, seat: int | None = None) -> list[Any]:
+        if state.status != "open":
+            raise RuleViolation("table.not_open", "the game is not open for players")
+        if any(s is not None and s.player_id == player_id for s in state.seats):
+            raise RuleViolation("table.already_seated", "this player already has a seat")
+        free = [i for i, s in enumerate(state.seats) if s is None]
+        if not free:
+            raise RuleViolation("table.full", "every seat is taken")
+        if seat is None:
+            seat = free[0]
+        elif not 0 <= seat < state.seat_count:
+            raise RuleViolation("table.no_such_seat", f"seat {seat} does not exist")
+        elif seat not in free:
+            raise RuleViolation("table.seat_taken", f"seat {seat} is taken")
+        return [SeatTaken(seat=seat, player_id=player_id, name=name)]
+
+    def start(self, state: TableState, player_id: str | None) -> list[Any]:
+        if state.status != "open":
+            raise RuleViolation("table.not_open", "the game has already started or ended")
+        if player_id is not None and self.seat_of(state, player_id) is None and player_id != state.created_by:
+            raise RuleViolation("table.not_seated", "only a seated player or the creator may start")
+        if any(s is None for s in state.seats):
+            raise RuleViolation("table.seats_open", "every seat must be taken before the start")
+        rng = Rng(bytes.fromhex(state.seed), state.version)
+        events: list[Any] = [GameStarted(seats=state.seat_count)]
+        events += self.game.setup(state.options, state.seat_count, rng)
+        return events + self._ending(state, events)
+
+    def play(self, state: TableState, seat: int, command: Any) -> list[Any]:
+        """Decide one game command for `seat`; appends the end events when the game ends."""
+        if state.status != "active":
+            raise RuleViolation("table.not_active", f"the game is {state.status}")
+        if not 0 <= seat < state.seat_count:
+            raise RuleViolation("table.no_such_seat", f"seat {seat} does not exist")
+        rng = Rng(bytes.fromhex(state.seed), state.version)
+        events = self.game.decide(state.game, seat, command, rng)
+        return events + self._ending(state, events)
+
+    def abort(self, state: TableState, reason: str) -> list[Any]:
+        if state.status in ("finished", "aborted"):
+            raise RuleViolation("table.over", "the game is already over")
+        return [GameAborted(reason=reason), SeedRevealed(seed=state.seed)]
+
+    def _ending(self, state: TableState, events: list[Any]) -> list[Any]:
+        after = state
+        for event in events:
+            after = self.evolve(after, event)
+        outcome = self.game.outcome(after.game) if after.game is not None else None
+        if outcome is None:
+            return []
+        return [GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
+
+    # -- folding ---------------------------------------------------------------
+    def evolve(self, state: TableState | None, event: Any) -> TableState:
+        match event:
+            case GameCreated():
+                assert event.seed is not None, "GameCreated must carry the seed in the store"
+                return TableState(
+                    kind=event.kind, options=msgspec.convert(event.options, self.options_type),
+                    seat_count=event.seats, seats=(None,) * event.seats, seed=event.seed,
+                    commitment=event.seed_commitment, created_by=event.created_by, version=1)
+        assert state is not None, "a stream starts with GameCreated"
+        version = state.version + 1
+        match event:
+            case SeatTaken():
+                seats = list(state.seats)
+                seats[event.seat] = SeatInfo(event.seat, event.player_id, event.name)
+                return msgspec.structs.replace(state, seats=tuple(seats), version=version)
+            case GameStarted():
+                return msgspec.structs.replace(state, status="active", version=version)
+            case GameEnded():
+                return msgspec.structs.replace(state, status="finished", outcome=event.outcome, version=version)
+            case GameAborted():
+                return msgspec.structs.replace(state, status="aborted", version=version)
+            case SeedRevealed():
+                return msgspec.structs.replace(state, revealed=True, version=version)
+            case _:
+                game_state = self.game.evolve(state.game, event)
+                return msgspec.structs.replace(state, game=game_state, version=version)
+
+    def fold(self, events: list[Any], state: TableState | None = None) -> TableState:
+        for event in events:
+            state = self.evolve(state, event)
+        assert state is not None, "cannot fold an empty stream"
+        return state
+
+    # -- reading -----------------------------------------------------------------
+    @staticmethod
+    def seat_of(state: TableState, player_id: str) -> int | None:
+        for info in state.seats:
+            if info is not None and info.player_id == player_id:
+                return info.seat
+        return None
+
+    def to_act(self, state: TableState) -> list[int]:
+        if state.status != "active" or state.game is None:
+            return []
+        return sorted(self.game.to_act(state.game))
+
+    def legal(self, state: TableState, seat: int) -> list[Any]:
+        if state.status != "active" or state.game is None:
+            return []
+        return self.game.legal(state.game, seat)
+
+    def view(self, state: TableState, seat: int | None) -> Any:
+        """The game view for `seat` (None = spectator); everything once the game is over."""
+        if state.game is None:
+            return None
+        return self.game.view(state.game, seat)
+
+    def redact(self, event: Any, seat: int | None, public: bool) -> Any | None:
+        """`event` as `seat` may see it; `public` (the game is over) shows everything."""
+        if public:
+            return event
+        if isinstance(event, GameCreated):
+            return msgspec.structs.replace(event, seed=None)
+        if isinstance(event, TABLE_EVENTS):
+            return event
+        return self.game.redact(event, seat)
+
+    # -- wire codec ------------------------------------------------------------
+    @staticmethod
+    def event_type(event: Any) -> str:
+        return _tag(event)
+
+    @staticmethod
+    def event_data(event: Any) -> dict[str, Any]:
+        data = msgspec.to_builtins(event)
+        data.pop("type", None)
+        return data
+
+    def decode_event(self, type_: str, data: dict[str, Any]) -> Any:
+        return msgspec.convert({**data, "type": type_}, self.event_union)
+
+    def decode_command(self, raw: Any) -> Any:
+        """A command from its wire form; RuleViolation-free: raises msgspec.ValidationError."""
+        return msgspec.convert(raw, self.command_union)

@@ -1,0 +1,1 @@
+"""Shared test support: a small test-only game and builders."""

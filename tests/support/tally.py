@@ -1,0 +1,124 @@
+"""Tally: a tiny test-only game that exercises every platform path.
+
+Each seat is dealt a secret number (hidden from the others), players add 1-3
+to a shared counter or roll a die for it, and whoever brings the counter to
+the target wins; scores are each seat's own additions plus its secret. It has
+hidden information, randomness at setup and in play, and a clear end.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from domain.kernel import Outcome, Rng, RuleViolation, ranked
+
+
+class TallyOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    target: int = 15
+    mode: Literal["plain", "rolls"] = "plain"
+
+
+class Add(msgspec.Struct, frozen=True, tag="tally.Add", tag_field="type"):
+    amount: int
+
+
+class Roll(msgspec.Struct, frozen=True, tag="tally.Roll", tag_field="type"):
+    pass
+
+
+TallyCommand = Union[Add, Roll]
+
+
+class SecretsDealt(msgspec.Struct, frozen=True, tag="tally.SecretsDealt", tag_field="type"):
+    secrets: list[int | None]
+    target: int
+
+
+class Added(msgspec.Struct, frozen=True, tag="tally.Added", tag_field="type"):
+    seat: int
+    amount: int
+    rolled: bool = False
+
+
+TallyEvent = Union[SecretsDealt, Added]
+
+
+class TallyState(msgspec.Struct, frozen=True):
+    secrets: tuple[int, ...]
+    target: int
+    total: int = 0
+    turn: int = 0
+    added: tuple[int, ...] = ()
+    winner: int | None = None
+
+
+class Tally:
+    kind = "tally"
+    title = "Tally (test game)"
+    codes = {"tally.not_your_turn": "another seat must act", "tally.bad_amount": "add 1, 2 or 3",
+             "tally.bad_options": "target must be 3..1000"}
+    min_players = 2
+    max_players = 4
+    options_type = TallyOptions
+    command_type = TallyCommand
+    event_type = TallyEvent
+
+    def setup(self, options: TallyOptions, seats: int, rng: Rng) -> list[TallyEvent]:
+        if options.target < 3 or options.target > 1000:
+            raise RuleViolation("tally.bad_options", "target must be 3..1000")
+        return [SecretsDealt(secrets=[rng.die(9) for _ in range(seats)], target=options.target)]
+
+    def evolve(self, state: TallyState | None, event: TallyEvent) -> TallyState:
+        match event:
+            case SecretsDealt():
+                secrets = tuple(s or 0 for s in event.secrets)
+                return TallyState(secrets=secrets, target=event.target, added=(0,) * len(secrets))
+            case Added():
+                assert state is not None
+                added = list(state.added)
+                added[event.seat] += event.amount
+                total = state.total + event.amount
+                return msgspec.structs.replace(
+                    state, total=total, added=tuple(added), turn=(state.turn + 1) % len(added),
+                    winner=event.seat if total >= state.target else None)
+
+    def decide(self, state: TallyState, seat: int, command: TallyCommand, rng: Rng) -> list[TallyEvent]:
+        if seat != state.turn:
+            raise RuleViolation("tally.not_your_turn", "it is not your turn")
+        match command:
+            case Add(amount=amount):
+                if not 1 <= amount <= 3:
+                    raise RuleViolation("tally.bad_amount", "add 1, 2 or 3")
+                return [Added(seat=seat, amount=amount)]
+            case Roll():
+                return [Added(seat=seat, amount=rng.die(6), rolled=True)]
+
+    def legal(self, state: TallyState, seat: int) -> list[TallyCommand]:
+        if seat != state.turn or state.winner is not None:
+            return []
+        return [Add(1), Add(2), Add(3), Roll()]
+
+    def to_act(self, state: TallyState) -> frozenset[int]:
+        return frozenset() if state.winner is not None else frozenset({state.turn})
+
+    def view(self, state: TallyState, seat: int | None) -> dict:
+        return {"total": state.total, "target": state.target, "turn": state.turn, "added": list(state.added),
+                "my_secret": state.secrets[seat] if seat is not None else None}
+
+    def redact(self, event: TallyEvent, seat: int | None) -> TallyEvent | None:
+        if isinstance(event, SecretsDealt):
+            return SecretsDealt(secrets=[s if i == seat else None for i, s in enumerate(event.secrets)],
+                                target=event.target)
+        return event
+
+    def outcome(self, state: TallyState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        scores = [a + s for a, s in zip(state.added, state.secrets)]
+        keys = [(1 if i == state.winner else 0, scores[i]) for i in range(len(scores))]
+        return ranked(scores, keys)
+
+
+TALLY = Tally()
