@@ -1,0 +1,67 @@
+"""Settings from the environment, read in one place.
+
+| variable | default | meaning |
+|---|---|---|
+| DATABASE_URL | (none) | PostgreSQL DSN; without it an embedded PostgreSQL runs in STELA_DATA_DIR |
+| REDIS_URL | (none) | Redis URL for fan-out between replicas; without it fan-out is in-process |
+| STELA_HOST / STELA_PORT | 127.0.0.1 / 8000 | where `stela serve` listens |
+| STELA_DATA_DIR | ./data | embedded PostgreSQL data folder |
+| STELA_ADMIN_TOKEN | (none) | bearer token with admin rights (export of running games) |
+| STELA_SNAPSHOT_EVERY | 50 | store a state snapshot every N events of a stream |
+| STELA_HEARTBEAT_SECONDS | 15 | SSE heartbeat interval |
+| STELA_RATE_LIMIT | 600 | requests per minute per client before 429 (0 = off) |
+| STELA_PROJECTOR | embedded | `embedded` runs the projector inside serve; `off` leaves it to `stela projector` |
+| STELA_LOG_LEVEL | info | structlog level |
+| STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process |
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+
+class Settings(msgspec.Struct, kw_only=True, frozen=True):
+    database_url: str | None = None
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: str = "data"
+    admin_token: str | None = None
+    snapshot_every: int = 50
+    heartbeat_seconds: float = 15.0
+    rate_limit: int = 600
+    projector: str = "embedded"
+    log_level: str = "info"
+    db_pool_max: int = 20
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
+        """Settings from `env` (default os.environ); empty values count as unset."""
+        env = dict(os.environ if env is None else env)
+
+        def get(name: str) -> str | None:
+            value = env.get(name)
+            return value if value else None
+
+        return cls(
+            database_url=get("DATABASE_URL"),
+            redis_url=get("REDIS_URL"),
+            host=get("STELA_HOST") or "127.0.0.1",
+            port=int(get("STELA_PORT") or 8000),
+            data_dir=get("STELA_DATA_DIR") or str(Path("data").absolute()),
+            admin_token=get("STELA_ADMIN_TOKEN"),
+            snapshot_every=int(get("STELA_SNAPSHOT_EVERY") or 50),
+            heartbeat_seconds=float(get("STELA_HEARTBEAT_SECONDS") or 15),
+            rate_limit=int(get("STELA_RATE_LIMIT") or 600),
+            projector=get("STELA_PROJECTOR") or "embedded",
+            log_level=get("STELA_LOG_LEVEL") or "info",
+            db_pool_max=int(get("STELA_DB_POOL_MAX") or 20),
+        )
+
+
+ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA_DIR", "STELA_ADMIN_TOKEN",
+            "STELA_SNAPSHOT_EVERY", "STELA_HEARTBEAT_SECONDS", "STELA_RATE_LIMIT", "STELA_PROJECTOR",
+            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX")
