@@ -1,0 +1,113 @@
+"""Tikal commands: one atomic action each, sent by the seat that acts.
+
+A standard turn is `PlaceTile` followed by actions (`EnterPiece`, `MovePiece`,
+`CampMove`, `UncoverLevel`, `DigTreasure`, `TradeTreasure`, `BuildCamp`,
+`PlaceGuard`) and closed by `EndTurn`. The auction variant adds `Bid`, `Pass`
+and `TakeTile`. Spaces are axial hex coordinates (q, r).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+
+class _Command(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class PlaceTile(_Command, tag="tikal.PlaceTile"):
+    """Place the tile in hand on (q, r), turned `rotation` steps clockwise (0-5)."""
+
+    q: int
+    r: int
+    rotation: int = 0
+
+
+class EnterPiece(_Command, tag="tikal.EnterPiece"):
+    """Bring a new explorer (or the leader) onto the base camp or one of your camps: 1 AP."""
+
+    q: int
+    r: int
+    leader: bool = False
+
+
+class MovePiece(_Command, tag="tikal.MovePiece"):
+    """Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path."""
+
+    from_q: int
+    from_r: int
+    to_q: int
+    to_r: int
+    leader: bool = False
+
+
+class CampMove(_Command, tag="tikal.CampMove"):
+    """Move one piece between the base camp and your own camps: 1 AP."""
+
+    from_q: int
+    from_r: int
+    to_q: int
+    to_r: int
+    leader: bool = False
+
+
+class UncoverLevel(_Command, tag="tikal.UncoverLevel"):
+    """Uncover the next level of the temple on (q, r): 2 AP."""
+
+    q: int
+    r: int
+
+
+class DigTreasure(_Command, tag="tikal.DigTreasure"):
+    """Dig the top treasure token of the ruins on (q, r): 3 AP."""
+
+    q: int
+    r: int
+
+
+class TradeTreasure(_Command, tag="tikal.TradeTreasure"):
+    """Swap your single token of kind `give` for the single token of kind `take` of seat `other`: 3 AP."""
+
+    other: int
+    give: str
+    take: str
+
+
+class BuildCamp(_Command, tag="tikal.BuildCamp"):
+    """Build one of your camps on the clearing (q, r): 5 AP."""
+
+    q: int
+    r: int
+
+
+class PlaceGuard(_Command, tag="tikal.PlaceGuard"):
+    """Guard the temple on (q, r) where you hold strict majority: 5 AP."""
+
+    q: int
+    r: int
+
+
+class EndTurn(_Command, tag="tikal.EndTurn"):
+    """End your 10-AP phase; unused action points are lost."""
+
+
+class Bid(_Command, tag="tikal.Bid"):
+    """Auction variant: bid `amount` points (above the current bid, at most your score)."""
+
+    amount: int
+
+
+class Pass(_Command, tag="tikal.Pass"):
+    """Auction variant: leave this auction."""
+
+
+class TakeTile(_Command, tag="tikal.TakeTile"):
+    """Auction variant: take one of the revealed tiles after winning (or being given) the pick."""
+
+    tile: str
+
+
+TikalCommand = Union[PlaceTile, EnterPiece, MovePiece, CampMove, UncoverLevel, DigTreasure, TradeTreasure,
+                     BuildCamp, PlaceGuard, EndTurn, Bid, Pass, TakeTile]

@@ -1,0 +1,199 @@
+"""Folding Tikal events into state: one match arm per event, no validation, no randomness.
+
+Transitions that follow from the rules (whose bid is next, a ruins tile
+taking the top face-down tokens of the supply, an emptied ruins becoming a
+clearing) are applied here deterministically; `decide` already checked them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, assert_never
+
+from msgspec.structs import replace
+
+from domain.tikal.components import ACTION_POINTS, EXPLORERS, LEVELS, PRINTED_VOLCANO, START_SPACES, TILES, TREASURE_KINDS
+from domain.tikal.events import (AuctionOpened, AuctionWon, BidMade, BidPassed, CampBuilt, GameFinished, GameSetUp,
+                                 GuardPlaced, LevelUncovered, PhaseStarted, PieceEntered, PieceMoved, PlayerScored,
+                                 ScoringRoundEnded, ScoringRoundStarted, StackShuffled, TikalEvent, TileDrawn,
+                                 TilePlaced, TilesRevealed, TileTaken, TreasureDug, TreasureTraded, TurnEnded)
+from domain.tikal.state import Auction, Hidden, Player, RuinsTokens, Space, TikalState, bump, rotated
+
+
+def _blank(seats: int, q: int, r: int, tile: str, kind: str, stones: tuple[int, ...], value: int = 0) -> Space:
+    return Space(q=q, r=r, tile=tile, kind=kind, stones=stones, explorers=(0,) * seats,  # type: ignore[arg-type]
+                 leaders=(False,) * seats, value=value, base=value)
+
+
+def _setup(event: GameSetUp) -> TikalState:
+    n = event.seats
+    board = [_blank(n, q, r, spec.id, spec.kind, spec.stones, spec.value) for q, r, spec in START_SPACES]
+    if event.edition == "classic":
+        board.append(_blank(n, *PRINTED_VOLCANO, "printed_volcano", "volcano", (0,) * 6))
+    return TikalState(
+        seats=n, variant=event.variant, edition=event.edition, first=event.first_seat,
+        players=tuple(Player(score=event.start_score, explorers=EXPLORERS) for _ in range(n)),
+        board=tuple(sorted(board, key=lambda s: (s.q, s.r))),
+        levels=tuple(LEVELS[v] for v in sorted(LEVELS)), hidden=Hidden(stack=(), treasures=()),
+        current=event.first_seat)
+
+
+def _space(state: TikalState, q: int, r: int, **changes) -> tuple[Space, ...]:
+    return tuple(replace(s, **changes) if (s.q, s.r) == (q, r) else s for s in state.board)
+
+
+def _at(state: TikalState, q: int, r: int) -> Space:
+    return next(s for s in state.board if (s.q, s.r) == (q, r))
+
+
+def _add(values: tuple, seat: int, delta) -> tuple:
+    out = list(values)
+    out[seat] = out[seat] + delta if not isinstance(delta, bool) else delta
+    return tuple(out)
+
+
+def _player(state: TikalState, seat: int, **changes) -> tuple[Player, ...]:
+    return tuple(replace(p, **changes) if i == seat else p for i, p in enumerate(state.players))
+
+
+def _pieces(state: TikalState, q: int, r: int, seat: int, leader: bool, delta: int) -> tuple[Space, ...]:
+    space = _at(state, q, r)
+    if leader:
+        return _space(state, q, r, leaders=_add(space.leaders, seat, delta > 0))
+    return _space(state, q, r, explorers=_add(space.explorers, seat, delta))
+
+
+def _fresh_phase(state: TikalState, seat: int) -> TikalState:
+    return replace(state, phase="actions", current=seat, ap=ACTION_POINTS, uncovered=(), dug=())
+
+
+def _next_bidder(auction: Auction, after: int) -> int:
+    order = auction.bidders
+    i = order.index(after)
+    for step in range(1, len(order) + 1):
+        seat = order[(i + step) % len(order)]
+        if seat not in auction.passed:
+            return seat
+    return after
+
+
+def _treasure(player: Player, kind: str, delta: int) -> tuple[int, ...]:
+    return _add(player.treasures, TREASURE_KINDS.index(kind), delta)
+
+
+def evolve(state: Optional[TikalState], event: TikalEvent) -> TikalState:
+    """The state after `event`."""
+    if isinstance(event, GameSetUp):
+        return _setup(event)
+    assert state is not None, "a Tikal stream starts with GameSetUp"
+    match event:
+        case StackShuffled():
+            return replace(state, hidden=Hidden(stack=tuple(event.tiles or ()), treasures=tuple(event.treasures or ())))
+        case TileDrawn():
+            return replace(state, hidden=replace(state.hidden, stack=state.hidden.stack[1:]), hand=event.tile,
+                           current=event.seat, phase="place", ap=0)
+        case TilesRevealed():
+            return replace(state, hidden=replace(state.hidden, stack=state.hidden.stack[len(event.tiles):]),
+                           revealed=tuple(event.tiles), players=tuple(replace(p, totem=True) for p in state.players))
+        case AuctionOpened():
+            return replace(state, phase="auction", current=event.bidders[0],
+                           auction=Auction(bidders=tuple(event.bidders), current=event.bidders[0]))
+        case BidMade():
+            assert state.auction is not None
+            auction = replace(state.auction, high=event.amount, high_bidder=event.seat)
+            auction = replace(auction, current=_next_bidder(auction, event.seat))
+            return replace(state, auction=auction, current=auction.current)
+        case BidPassed():
+            assert state.auction is not None
+            auction = replace(state.auction, passed=state.auction.passed + (event.seat,))
+            auction = replace(auction, current=_next_bidder(auction, event.seat))
+            return replace(state, auction=auction, current=auction.current)
+        case AuctionWon():
+            players = _player(state, event.seat, score=state.players[event.seat].score - event.price)
+            return replace(state, players=players, auction=None, phase="take", current=event.seat)
+        case TileTaken():
+            revealed = list(state.revealed)
+            revealed.remove(event.tile)
+            return replace(state, revealed=tuple(revealed), hand=event.tile, phase="place", current=event.seat)
+        case ScoringRoundStarted():
+            owner = event.order[0] if event.kind == "volcano" else None
+            return replace(_fresh_phase(state, event.order[0]), round=event.kind, queue=tuple(event.order),
+                           round_owner=owner)
+        case TilePlaced():
+            spec = TILES[event.tile]
+            board = state.board + (_blank(state.seats, event.q, event.r, spec.id, spec.kind,
+                                          rotated(spec.stones, event.rotation), spec.value),)
+            hidden = state.hidden
+            if event.tokens:
+                hidden = replace(hidden, treasures=hidden.treasures[event.tokens:], ruins=hidden.ruins + (
+                    RuinsTokens(q=event.q, r=event.r, kinds=hidden.treasures[:event.tokens]),))
+            board = tuple(sorted(board, key=lambda s: (s.q, s.r)))
+            if event.tokens:
+                board = tuple(replace(s, tokens=event.tokens) if (s.q, s.r) == (event.q, event.r) else s for s in board)
+            return replace(_fresh_phase(state, event.seat), board=board, hidden=hidden, hand=None,
+                           last_placer=event.seat)
+        case PieceEntered():
+            player = state.players[event.seat]
+            players = (_player(state, event.seat, leader="board") if event.leader
+                       else _player(state, event.seat, explorers=player.explorers - 1))
+            return replace(state, players=players, ap=state.ap - event.cost,
+                           board=_pieces(state, event.q, event.r, event.seat, event.leader, 1))
+        case PieceMoved():
+            moved = replace(state, board=_pieces(state, event.from_q, event.from_r, event.seat, event.leader, -1))
+            return replace(moved, ap=state.ap - event.cost,
+                           board=_pieces(moved, event.to_q, event.to_r, event.seat, event.leader, 1))
+        case LevelUncovered():
+            levels = list(state.levels)
+            levels[event.value - 2] -= 1
+            return replace(state, board=_space(state, event.q, event.r, value=event.value), levels=tuple(levels),
+                           uncovered=bump(state.uncovered, event.q, event.r), ap=state.ap - event.cost)
+        case TreasureDug():
+            left = _at(state, event.q, event.r).tokens - 1
+            changes = {"tokens": left} if left else {"tokens": 0, "kind": "clearing"}
+            ruins = tuple(replace(t, kinds=t.kinds[1:]) for t in state.hidden.ruins if (t.q, t.r) == (event.q, event.r))
+            others = tuple(t for t in state.hidden.ruins if (t.q, t.r) != (event.q, event.r))
+            hidden = replace(state.hidden, ruins=others + tuple(t for t in ruins if t.kinds))
+            players = _player(state, event.seat, treasures=_treasure(state.players[event.seat], event.treasure, 1))
+            return replace(state, board=_space(state, event.q, event.r, **changes), hidden=hidden, players=players,
+                           dug=bump(state.dug, event.q, event.r), ap=state.ap - event.cost)
+        case TreasureTraded():
+            me, other = state.players[event.seat], state.players[event.other]
+            players = _player(state, event.seat, treasures=_treasure(_treasure_player(me, event.gave, -1), event.took, 1))
+            players = tuple(replace(p, treasures=_treasure(_treasure_player(other, event.took, -1), event.gave, 1))
+                            if i == event.other else p for i, p in enumerate(players))
+            return replace(state, players=players, ap=state.ap - event.cost)
+        case CampBuilt():
+            players = _player(state, event.seat, camps=state.players[event.seat].camps + 1)
+            return replace(state, board=_space(state, event.q, event.r, camp=event.seat), players=players,
+                           ap=state.ap - event.cost)
+        case GuardPlaced():
+            space = _at(state, event.q, event.r)
+            player = state.players[event.seat]
+            gone = event.explorers_removed + (0 if event.guard_is_leader else 1)
+            leader = "gone" if (event.guard_is_leader or event.leader_removed) else player.leader
+            players = _player(state, event.seat, guards=player.guards + 1, removed=player.removed + gone, leader=leader)
+            board = _space(state, event.q, event.r, guard=event.seat, explorers=_add(space.explorers, event.seat,
+                           -space.explorers[event.seat]), leaders=_add(space.leaders, event.seat, False))
+            return replace(state, board=board, players=players, ap=state.ap - event.cost)
+        case TurnEnded():
+            players = state.players
+            if state.variant == "auction" and state.round is None:
+                players = _player(state, event.seat, totem=False)
+            return replace(state, ap=0, players=players)
+        case PlayerScored():
+            players = _player(state, event.seat, score=state.players[event.seat].score + event.points)
+            return replace(state, players=players, queue=state.queue[1:])
+        case PhaseStarted():
+            return _fresh_phase(state, event.seat)
+        case ScoringRoundEnded():
+            after = replace(state, scorings=event.number, round=None, queue=(), round_owner=None)
+            if event.kind == "volcano" and state.round_owner is not None:
+                return replace(after, phase="place", current=state.round_owner, ap=0)
+            return after
+        case GameFinished():
+            return replace(state, phase="over", final_scores=tuple(event.scores), ap=0)
+        case _:
+            assert_never(event)
+
+
+def _treasure_player(player: Player, kind: str, delta: int) -> Player:
+    return replace(player, treasures=_treasure(player, kind, delta))

@@ -1,0 +1,93 @@
+"""Where the tile in hand may go: adjacency, the path rule, the classic volcano rule, and the fallback.
+
+A tile goes on an empty board space next to a placed tile, in any of six
+rotations. A non-volcano tile needs one edge forming a path (at least one
+stone in total) to a neighbouring non-volcano tile. Volcanoes ignore the path
+rule; in the classic edition a volcano next to another volcano may not cut
+any empty space or non-volcano tile off from the base camp. Ruling from the
+spec: when no space satisfies these rules, any empty space next to a placed
+tile is allowed (the placement is then marked `forced`).
+"""
+
+from __future__ import annotations
+
+from domain.kernel import RuleViolation
+from domain.tikal.components import BOARD_SPACES, TILES
+from domain.tikal.state import Coord, Space, TikalState, board_map, neighbour, rotated
+
+_ON_BOARD = frozenset(BOARD_SPACES)
+
+
+def _touches(spaces: dict[Coord, Space], q: int, r: int) -> bool:
+    return any(neighbour(q, r, e) in spaces for e in range(6))
+
+
+def _cuts_off(spaces: dict[Coord, Space], q: int, r: int) -> bool:
+    """Whether a volcano on (q, r) leaves a free space or non-volcano tile unjoined to the base camp."""
+    blocked = {c for c, s in spaces.items() if s.kind == "volcano"} | {(q, r)}
+    open_spaces = [c for c in BOARD_SPACES if c not in blocked]
+    base = next(c for c, s in spaces.items() if s.kind == "base_camp")
+    seen, todo = {base}, [base]
+    while todo:
+        here = todo.pop()
+        for e in range(6):
+            there = neighbour(*here, e)
+            if there in _ON_BOARD and there not in blocked and there not in seen:
+                seen.add(there)
+                todo.append(there)
+    return any(c not in seen for c in open_spaces)
+
+
+def _strict_problem(state: TikalState, spaces: dict[Coord, Space], q: int, r: int, rotation: int) -> tuple[str, str] | None:
+    """Why (q, r, rotation) breaks the placement rules proper (adjacency assumed), or None."""
+    spec = TILES[state.hand or ""]
+    if spec.kind == "volcano":
+        if state.edition == "classic":
+            near_volcano = any(spaces.get(neighbour(q, r, e)) is not None
+                               and spaces[neighbour(q, r, e)].kind == "volcano" for e in range(6))
+            if near_volcano and _cuts_off(spaces, q, r):
+                return ("tikal.volcano_cuts_off", "a volcano next to another volcano may not cut spaces off")
+        return None
+    stones = rotated(spec.stones, rotation)
+    for e in range(6):
+        other = spaces.get(neighbour(q, r, e))
+        if other is not None and other.kind != "volcano" and stones[e] + other.stones[(e + 3) % 6] >= 1:
+            return None
+    return ("tikal.tile_needs_path", "the tile must form a path with a neighbouring non-volcano tile")
+
+
+def _candidates(spaces: dict[Coord, Space]) -> list[Coord]:
+    return [c for c in BOARD_SPACES if c not in spaces and _touches(spaces, *c)]
+
+
+def strict_placements(state: TikalState) -> list[tuple[int, int, int]]:
+    spaces = board_map(state)
+    return [(q, r, rot) for q, r in _candidates(spaces) for rot in range(6)
+            if _strict_problem(state, spaces, q, r, rot) is None]
+
+
+def legal_placements(state: TikalState) -> list[tuple[int, int, int]]:
+    """Every (q, r, rotation) the tile in hand may take, the fallback included."""
+    strict = strict_placements(state)
+    if strict:
+        return strict
+    return [(q, r, rot) for q, r in _candidates(board_map(state)) for rot in range(6)]
+
+
+def check_placement(state: TikalState, q: int, r: int, rotation: int) -> bool:
+    """Raise RuleViolation unless the tile in hand may go there; returns whether it is a forced placement."""
+    spaces = board_map(state)
+    if not 0 <= rotation <= 5:
+        raise RuleViolation("tikal.bad_rotation", "rotation is 0 to 5 steps clockwise")
+    if (q, r) not in _ON_BOARD:
+        raise RuleViolation("tikal.no_such_space", f"({q}, {r}) is not a board space")
+    if (q, r) in spaces:
+        raise RuleViolation("tikal.space_taken", f"({q}, {r}) already holds a tile")
+    if not _touches(spaces, q, r):
+        raise RuleViolation("tikal.not_adjacent", "a tile must go next to a placed tile")
+    problem = _strict_problem(state, spaces, q, r, rotation)
+    if problem is None:
+        return False
+    if strict_placements(state):
+        raise RuleViolation(*problem)
+    return True
