@@ -1,0 +1,64 @@
+"""The Litestar application: routes, errors, OpenAPI, middleware, wired in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.middleware.rate_limit import RateLimitConfig
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+
+from domain.catalog import GAMES
+from domain.kernel import Game
+from service.errors import exception_handlers
+from service.lifespan import lifespan
+from service.logging import request_logging
+from service.metrics import Metrics
+from service.routes.games import GameController
+from service.routes.kinds import KindController
+from service.routes.ops import healthz, metrics, readyz
+from service.routes.play import PlayController
+from service.routes.players import PlayerController
+from service.settings import Settings
+
+API_VERSION = "1.0.0"
+DESCRIPTION = """Stela hosts board games behind one API: create a game, take seats, read the legal
+commands of your seat, post them back, and follow the game live over Server-Sent Events.
+Every game is an append-only event log; views never show a seat what it may not see; after
+the end the whole log (with the revealed seed and a hash chain) is public and verifiable.
+Errors are RFC 9457 problem details with a stable `code`."""
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Stela", version=API_VERSION, description=DESCRIPTION, path="/schema",
+        render_plugins=[ScalarRenderPlugin()], servers=[Server(url="/")],
+        components=Components(security_schemes={
+            "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
+        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="ops")],
+        use_handler_docstrings=False, create_examples=False)
+
+
+def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
+               extra: dict[str, Any] | None = None) -> Litestar:
+    """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL)."""
+    from service import logging as stela_logging
+    from service.readmodels import install
+
+    settings = settings or Settings.from_env()
+    stela_logging.configure(settings.log_level)
+    state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
+                   "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
+    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz,
+                           metrics]
+    handlers += install(state, settings)
+    middleware: list[Any] = [request_logging]
+    if settings.rate_limit > 0:
+        limit = RateLimitConfig(rate_limit=("minute", settings.rate_limit),
+                                exclude=["/healthz", "/readyz", "/metrics", "/schema"])
+        middleware.append(limit.middleware)
+    return Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
+                    exception_handlers=exception_handlers, middleware=middleware, debug=False)

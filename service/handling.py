@@ -1,0 +1,266 @@
+"""The command pipeline: load a game, let the rules decide, append, publish.
+
+`GameService` is where the service meets the domain. It folds a game from its
+latest snapshot (kept in memory and every `snapshot_every` events in the
+store), runs the `Table` decider, appends with optimistic concurrency
+(reloading and deciding again on a clash unless the client pinned
+`expected_version`), honours idempotency keys, and publishes what it appended.
+It is also the only place that turns stored events into what a viewer may see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import secrets
+import uuid
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain.kernel import Game, RuleViolation
+from domain.table import Table, TableState
+from service.errors import Problem
+from service.fanout import Broker
+from service.store.protocol import (
+    AppendResult, ConcurrencyError, EventStore, Metadata, NewEvent, Player, StoredEvent, token_hash,
+)
+
+log = structlog.get_logger("stela.handling")
+MAX_ATTEMPTS = 8
+
+
+class Viewer(msgspec.Struct, frozen=True):
+    """Who is asking: a player (or nobody) and whether they are an admin."""
+
+    player: Player | None = None
+    admin: bool = False
+
+    @property
+    def player_id(self) -> str | None:
+        return self.player.id if self.player else None
+
+
+class Loaded(msgspec.Struct, frozen=True):
+    table: Table
+    state: TableState
+
+
+class WireEvent(msgspec.Struct, frozen=True):
+    """An event as a reader receives it."""
+
+    version: int
+    type: str
+    data: dict[str, Any]
+    at: str
+
+
+class GameService:
+    def __init__(self, store: EventStore, broker: Broker, games: dict[str, Game], snapshot_every: int = 50,
+                 cache_size: int = 2000) -> None:
+        self.store = store
+        self.broker = broker
+        self.tables = {kind: Table(game) for kind, game in games.items()}
+        self.snapshot_every = snapshot_every
+        self._cache: OrderedDict[str, TableState] = OrderedDict()
+        self._cache_size = cache_size
+        self._formats: dict[str, str] = {}
+
+    # -- players -------------------------------------------------------------------
+    async def register(self, name: str) -> tuple[Player, str]:
+        token = "stl_" + secrets.token_urlsafe(32)
+        player = await self.store.create_player(str(uuid.uuid4()), name, token_hash(token))
+        return player, token
+
+    async def authenticate(self, token: str) -> Player | None:
+        return await self.store.player_by_token(token_hash(token))
+
+    # -- loading -------------------------------------------------------------------
+    def table(self, kind: str) -> Table:
+        table = self.tables.get(kind)
+        if table is None:
+            raise Problem(404, "unknown_kind", f"no game kind {kind!r}")
+        return table
+
+    async def load(self, game_id: str) -> Loaded:
+        """The game's current state: cached or snapshot state plus the events after it."""
+        kind = await self.store.stream_kind(game_id)
+        if kind is None:
+            raise Problem(404, "game_not_found", f"no game with id {game_id!r}")
+        table = self.table(kind)
+        state = self._cache.get(game_id)
+        if state is None:
+            found = await self.store.load_snapshot(game_id, self._format(kind))
+            if found is not None:
+                state = pickle.loads(found[1])  # noqa: S301 - our own snapshot, format-checked
+        after = state.version if state is not None else 0
+        new = await self.store.read_stream(game_id, after=after)
+        state = table.fold([self.decode(table, e) for e in new], state) if new else state
+        assert state is not None
+        self._remember(game_id, state)
+        return Loaded(table, state)
+
+    def _remember(self, game_id: str, state: TableState) -> None:
+        self._cache[game_id] = state
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _format(self, kind: str) -> str:
+        """Snapshot format: changes whenever the rules' source changes, so stale pickles are ignored."""
+        if kind not in self._formats:
+            root = Path(__file__).resolve().parent.parent / "domain"
+            digest = hashlib.sha256()
+            for path in sorted([*root.glob("*.py"), *(root / kind).glob("**/*.py")]):
+                digest.update(path.read_bytes())
+            self._formats[kind] = f"pickle:{kind}:{digest.hexdigest()[:16]}"
+        return self._formats[kind]
+
+    @staticmethod
+    def decode(table: Table, event: StoredEvent) -> Any:
+        return table.decode_event(event.type, event.data)
+
+    # -- deciding ------------------------------------------------------------------
+    async def create(self, viewer: Viewer, kind: str, options: dict[str, Any] | None, seats: int,
+                     join: bool = True) -> tuple[str, TableState]:
+        table = self.table(kind)
+        if seats < 1:
+            raise Problem(422, "table.bad_seat_count", "a game needs at least one seat")
+        if viewer.player is None:
+            raise Problem(401, "unauthorized", "register a player and send its bearer token to create games")
+        game_id = str(uuid.uuid4())
+        events = table.create(options, seats, secrets.token_bytes(32), created_by=viewer.player_id)
+        state = table.fold(events)
+        if join:
+            joined = table.join(state, viewer.player.id, viewer.player.name)
+            events += joined
+            state = table.fold(joined, state)
+        await self._append(game_id, 0, events, Metadata(actor=viewer.player_id, to_act=[]), None, kind)
+        return game_id, state
+
+    async def join(self, viewer: Viewer, game_id: str, seat: int | None) -> tuple[TableState, list[WireEvent]]:
+        player = self._require_player(viewer)
+        return await self._run(game_id, viewer, None, None, lambda t, s: t.join(s, player.id, player.name, seat))
+
+    async def start(self, viewer: Viewer, game_id: str) -> tuple[TableState, list[WireEvent]]:
+        player = self._require_player(viewer)
+        return await self._run(game_id, viewer, None, None, lambda t, s: t.start(s, player.id))
+
+    async def command(self, viewer: Viewer, game_id: str, raw: Any, expected_version: int | None,
+                      idempotency_key: str | None, dry_run: bool = False) -> tuple[TableState, list[WireEvent]]:
+        """Decide and append one game command for the caller's seat."""
+        player = self._require_player(viewer)
+        loaded = await self.load(game_id)
+        try:
+            command = loaded.table.decode_command(raw)
+        except msgspec.ValidationError as exc:
+            raise Problem(422, "invalid_command", f"not a {loaded.table.kind} command: {exc}") from exc
+
+        def decide(table: Table, state: TableState) -> list[Any]:
+            seat = table.seat_of(state, player.id)
+            if seat is None:
+                raise Problem(403, "not_seated", "only a seated player may send game commands")
+            return table.play(state, seat, command)
+
+        if dry_run:
+            decide(loaded.table, loaded.state)
+            return loaded.state, []
+        return await self._run(game_id, viewer, expected_version, idempotency_key, decide,
+                               command=msgspec.to_builtins(command))
+
+    async def _run(self, game_id: str, viewer: Viewer, expected: int | None, key: str | None, decide: Any,
+                   command: dict[str, Any] | None = None) -> tuple[TableState, list[WireEvent]]:
+        actor = viewer.player_id or ""
+        if key:
+            done = await self.store.idempotent_result(game_id, actor, key)
+            if done is not None:
+                return await self._replayed(game_id, viewer, done)
+        for _ in range(MAX_ATTEMPTS):
+            loaded = await self.load(game_id)
+            state = loaded.state
+            if expected is not None and expected != state.version:
+                raise ConcurrencyError(game_id, expected, state.version)
+            events = decide(loaded.table, state)
+            new_state = loaded.table.fold(events, state)
+            meta = Metadata(actor=actor or None, command_id=str(uuid.uuid4()), command=command,
+                            seat=loaded.table.seat_of(state, actor) if actor else None,
+                            to_act=loaded.table.to_act(new_state))
+            try:
+                result, stored = await self._append(game_id, state.version, events, meta, key, state.kind)
+            except ConcurrencyError:
+                self._cache.pop(game_id, None)
+                if expected is not None:
+                    raise
+                continue
+            if result.duplicate:
+                return await self._replayed(game_id, viewer, result)
+            self._remember(game_id, new_state)
+            if new_state.version // self.snapshot_every > state.version // self.snapshot_every:
+                await self.store.save_snapshot(game_id, new_state.version, self._format(state.kind),
+                                               pickle.dumps(new_state, protocol=pickle.HIGHEST_PROTOCOL))
+            return new_state, self.visible(loaded.table, new_state, stored, viewer)
+        raise Problem(409, "too_much_contention", "the game changed too often while deciding; retry")
+
+    async def _append(self, game_id: str, version: int, events: list[Any], meta: Metadata, key: str | None,
+                      kind: str) -> tuple[AppendResult, list[StoredEvent]]:
+        table = self.tables[kind]
+        new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
+        result = await self.store.append(game_id, version, new, meta, key, kind)
+        if result.duplicate:
+            return result, []
+        stored = await self.store.read_stream(game_id, after=version, upto=result.last_version)
+        await self.broker.publish(game_id, stored)
+        log.info("appended", game_id=game_id, seat=meta.seat, command_type=(meta.command or {}).get("type"),
+                 events=len(events), version=result.last_version)
+        return result, stored
+
+    async def _replayed(self, game_id: str, viewer: Viewer, done: AppendResult) -> tuple[TableState, list[WireEvent]]:
+        loaded = await self.load(game_id)
+        stored = await self.store.read_stream(game_id, after=done.first_version - 1, upto=done.last_version)
+        return loaded.state, self.visible(loaded.table, loaded.state, stored, viewer)
+
+    @staticmethod
+    def _require_player(viewer: Viewer) -> Player:
+        if viewer.player is None:
+            raise Problem(401, "unauthorized", "a bearer token is required")
+        return viewer.player
+
+    # -- reading -------------------------------------------------------------------
+    @staticmethod
+    def seat_for(table: Table, state: TableState, viewer: Viewer) -> int | None:
+        return table.seat_of(state, viewer.player_id) if viewer.player_id else None
+
+    @staticmethod
+    def is_public(state: TableState, viewer: Viewer) -> bool:
+        return viewer.admin or state.status in ("finished", "aborted")
+
+    def visible(self, table: Table, state: TableState, stored: list[StoredEvent], viewer: Viewer,
+                seat: int | None = None, public: bool | None = None) -> list[WireEvent]:
+        """`stored` events as `viewer` (or an explicit seat) may see them now."""
+        seat = self.seat_for(table, state, viewer) if seat is None else seat
+        public = self.is_public(state, viewer) if public is None else public
+        out = []
+        for event in stored:
+            shown = table.redact(self.decode(table, event), seat, public)
+            if shown is not None:
+                out.append(WireEvent(version=event.version, type=event.type, data=table.event_data(shown),
+                                     at=event.at.isoformat()))
+        return out
+
+    async def state_at(self, game_id: str, version: int) -> tuple[Table, TableState]:
+        loaded = await self.load(game_id)
+        if not 1 <= version <= loaded.state.version:
+            raise Problem(404, "version_not_found", f"the game has versions 1..{loaded.state.version}")
+        stored = await self.store.read_stream(game_id, upto=version)
+        return loaded.table, loaded.table.fold([self.decode(loaded.table, e) for e in stored])
+
+
+def require_admin_or_over(state: TableState, viewer: Viewer) -> None:
+    if not GameService.is_public(state, viewer):
+        raise Problem(403, "game_running", "the full log is available after the game ends (or to an admin)")
+
+
+__all__ = ["GameService", "Viewer", "WireEvent", "RuleViolation", "require_admin_or_over"]

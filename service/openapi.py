@@ -1,0 +1,17 @@
+"""Render the OpenAPI document from the app (for `stela openapi` and the drift test)."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from service.settings import Settings
+
+
+def render() -> str:
+    from service.app import create_app
+
+    app = create_app(Settings(database_url="postgresql://schema-only", rate_limit=1))
+    schema = app.openapi_schema.to_schema()
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False, default=msgspec.to_builtins) + "\n"

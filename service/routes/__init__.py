@@ -1,0 +1,1 @@
+"""HTTP controllers, one per resource: decode, call the service, encode."""

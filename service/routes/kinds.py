@@ -1,0 +1,36 @@
+"""Game kinds: names, player ranges, option/command/event schemas and rule-violation codes."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, get
+from litestar.params import PathParameter
+
+from domain.kernel import Game
+from service.errors import Problem, responses
+from service.schemas import KindOut
+
+
+def kind_out(game: Game) -> KindOut:
+    return KindOut(kind=game.kind, title=game.title, min_players=game.min_players, max_players=game.max_players,
+                   options_schema=msgspec.json.schema(game.options_type),
+                   command_schema=msgspec.json.schema(game.command_type),
+                   event_schema=msgspec.json.schema(game.event_type), codes=dict(game.codes))
+
+
+class KindController(Controller):
+    path = "/v1/kinds"
+    tags = ["kinds"]
+
+    @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas")
+    async def list_kinds(self, request: Request) -> list[KindOut]:
+        return [kind_out(table.game) for table in request.app.state.service.tables.values()]
+
+    @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(404))
+    async def get_kind(self, request: Request, kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
+        table = request.app.state.service.tables.get(kind)
+        if table is None:
+            raise Problem(404, "unknown_kind", f"no game kind {kind!r}")
+        return kind_out(table.game)

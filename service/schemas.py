@@ -1,0 +1,127 @@
+"""Request and response bodies of the public API (msgspec structs, snake_case)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from service.handling import WireEvent
+
+Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name")]
+
+
+class PlayerCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+
+
+class PlayerCreated(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    token: Annotated[str, Meta(description="bearer token; shown once, stored hashed")]
+
+
+class PlayerOut(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    created_at: str
+
+
+class KindOut(msgspec.Struct, kw_only=True):
+    kind: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any]
+    command_schema: dict[str, Any]
+    event_schema: dict[str, Any]
+    codes: dict[str, str]
+
+
+class GameCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["tikal"])]
+    seats: Annotated[int, Meta(ge=1, le=16, description="number of seats")]
+    options: dict[str, Any] = {}
+    join: Annotated[bool, Meta(description="seat the creator at the first free seat")] = True
+
+
+class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    seat: Annotated[int, Meta(ge=0, le=15)] | None = None
+
+
+class SeatOut(msgspec.Struct, kw_only=True):
+    seat: int
+    player_id: str | None
+    name: str | None
+
+
+class OutcomeOut(msgspec.Struct, kw_only=True):
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = {}
+
+
+Status = Literal["open", "active", "finished", "aborted"]
+
+
+class GameOut(msgspec.Struct, kw_only=True):
+    id: str
+    kind: str
+    options: dict[str, Any]
+    status: Status
+    seats: list[SeatOut]
+    version: int
+    to_act: list[int]
+    your_seat: int | None
+    seed_commitment: str
+    view: Any
+    outcome: OutcomeOut | None
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    id: str
+    kind: str
+    status: Status
+    seats: list[SeatOut]
+    open_seats: int
+    version: int
+    to_act: list[int]
+    winners: list[int] | None
+    created_at: str
+    updated_at: str
+
+
+class GamePage(msgspec.Struct, kw_only=True):
+    items: list[GameSummary]
+    next_cursor: str | None
+
+
+class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    command: Annotated[dict[str, Any], Meta(description='a command of the game\'s kind: {"type": "<kind>.<Name>", ...}',
+                                            examples=[{"type": "tikal.EndTurn"}])]
+    expected_version: Annotated[int, Meta(ge=0)] | None = None
+
+
+class CommandResult(msgspec.Struct, kw_only=True):
+    version: int
+    events: list[WireEvent]
+    dry_run: bool = False
+
+
+class LegalOut(msgspec.Struct, kw_only=True):
+    seat: int | None
+    version: int
+    commands: list[dict[str, Any]]
+
+
+class EventPage(msgspec.Struct, kw_only=True):
+    version: int
+    events: list[WireEvent]
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: Literal["ok", "degraded", "unavailable"]
+    checks: dict[str, str] = {}
+    details: dict[str, Any] = {}

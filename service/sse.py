@@ -1,0 +1,83 @@
+"""Server-Sent Events for one game and one viewer.
+
+The connection subscribes to the fan-out before reading PostgreSQL, so nothing
+committed in between is missed. It sends a `snapshot` first (or, with
+`Last-Event-ID`, every event after that version), then each new event redacted
+for the viewer with `id` = stream version. Pushed batches that do not follow
+the last version sent are ignored in favour of re-reading PostgreSQL, which
+also happens on every idle wake-up: no gap, no duplicate, even if Redis drops
+messages or is down. A comment line is sent as a heartbeat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import msgspec
+
+from service.handling import GameService, Viewer, WireEvent
+from service.store.protocol import StoredEvent
+from service.views import game_out
+
+RETRY_MS = 2000
+_encode = msgspec.json.encode
+
+
+def frame(event: str, data: bytes, event_id: int | None = None, retry: int | None = None) -> bytes:
+    head = f"retry: {retry}\n" if retry is not None else ""
+    head += f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
+
+
+async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_event_id: int | None,
+                      heartbeat: float, poll_degraded: float = 1.0, closing: asyncio.Event | None = None,
+                      ) -> AsyncIterator[bytes]:
+    """The SSE byte stream of `game_id` for `viewer` (the caller has checked the game exists)."""
+    sub = service.broker.subscribe(game_id)
+    try:
+        loaded = await service.load(game_id)
+        table, state = loaded.table, loaded.state
+        seat = service.seat_for(table, state, viewer)
+        public = service.is_public(state, viewer)
+        if last_event_id is None:
+            yield frame("snapshot", _encode(game_out(game_id, table, state, viewer)), state.version, RETRY_MS)
+            last = state.version
+        else:
+            last = last_event_id
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            stored = await service.store.read_stream(game_id, after=last)
+            for out in _shown(service, table, state, stored, viewer, seat, public):
+                yield out
+            last = stored[-1].version if stored else last
+        beat = time.monotonic()
+        while closing is None or not closing.is_set():
+            wait = heartbeat if service.broker.healthy else min(heartbeat, poll_degraded)
+            try:
+                batch: list[StoredEvent] | None = await asyncio.wait_for(sub.queue.get(), wait)
+            except TimeoutError:
+                batch = None
+            if not batch or batch[0].version > last + 1:
+                batch = await service.store.read_stream(game_id, after=last)
+            batch = [e for e in batch if e.version > last]
+            if batch:
+                if any(e.type == "table.SeatTaken" and e.data.get("player_id") == viewer.player_id for e in batch):
+                    seat = next(e.data["seat"] for e in batch if e.type == "table.SeatTaken"
+                                and e.data.get("player_id") == viewer.player_id)
+                for out in _shown(service, table, state, batch, viewer, seat, public):
+                    yield out
+                last = batch[-1].version
+                beat = time.monotonic()
+            elif time.monotonic() - beat >= heartbeat:
+                yield b": heartbeat\n\n"
+                beat = time.monotonic()
+        yield f"retry: {RETRY_MS}\n: server closing, reconnect with Last-Event-ID\n\n".encode()
+    finally:
+        sub.close()
+
+
+def _shown(service: GameService, table, state, stored: list[StoredEvent], viewer: Viewer, seat: int | None,
+           public: bool) -> list[bytes]:
+    events: list[WireEvent] = service.visible(table, state, stored, viewer, seat=seat, public=public)
+    return [frame(e.type, _encode(e), e.version) for e in events]

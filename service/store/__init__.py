@@ -1,0 +1,1 @@
+"""Event storage: one protocol, an in-memory and a PostgreSQL implementation."""

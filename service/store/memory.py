@@ -1,0 +1,101 @@
+"""In-memory event store: the same contract as PostgreSQL, for fast tests.
+
+Every append commits instantly, so the transaction id is simply a counter
+and the global order is the append order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+from service.store.protocol import (
+    GENESIS_HASH, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player, StoredEvent, chain,
+)
+
+
+class MemoryStore:
+    """EventStore kept in process memory."""
+
+    def __init__(self) -> None:
+        self.streams: dict[str, list[StoredEvent]] = {}
+        self.kinds: dict[str, str] = {}
+        self.log: list[StoredEvent] = []
+        self.idempotency: dict[tuple[str, str, str], AppendResult] = {}
+        self.snapshots: dict[str, tuple[int, str, bytes]] = {}
+        self.players: dict[str, tuple[Player, str]] = {}
+        self.listeners: list[asyncio.Event] = []
+        self._tx = 0
+
+    async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
+                     idempotency_key: str | None = None, kind: str | None = None) -> AppendResult:
+        actor = metadata.actor or ""
+        if idempotency_key and (found := self.idempotency.get((stream_id, actor, idempotency_key))):
+            return found
+        stream = self.streams.setdefault(stream_id, [])
+        version = len(stream)
+        if version != expected_version:
+            raise ConcurrencyError(stream_id, expected_version, version)
+        if version == 0:
+            self.kinds[stream_id] = kind or ""
+        self._tx += 1
+        now = datetime.now(UTC)
+        prev = stream[-1].hash if stream else GENESIS_HASH
+        for v, type_, data, meta, prev_hash, h in chain(stream_id, version, prev, events, metadata):
+            stored = StoredEvent(position=len(self.log) + 1, tx=self._tx, stream_id=stream_id, version=v,
+                                 type=type_, data=data, metadata=meta, at=now, prev_hash=prev_hash, hash=h)
+            stream.append(stored)
+            self.log.append(stored)
+        result = AppendResult(first_version=version + 1, last_version=version + len(events))
+        if idempotency_key:
+            self.idempotency[(stream_id, actor, idempotency_key)] = AppendResult(
+                first_version=result.first_version, last_version=result.last_version, duplicate=True)
+        for listener in self.listeners:
+            listener.set()
+        return result
+
+    async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
+        return self.idempotency.get((stream_id, actor, key))
+
+    async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        stream = self.streams.get(stream_id, [])
+        return stream[after:upto]
+
+    async def stream_version(self, stream_id: str) -> int:
+        return len(self.streams.get(stream_id, []))
+
+    async def stream_kind(self, stream_id: str) -> str | None:
+        return self.kinds.get(stream_id)
+
+    async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
+        return sorted(s for s in self.streams if s > after)[:limit]
+
+    async def read_all(self, after: Cursor, limit: int = 1000) -> list[StoredEvent]:
+        return [e for e in self.log[after.position:] if e.cursor > after][:limit]
+
+    async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None:
+        current = self.snapshots.get(stream_id)
+        if current is None or current[0] < version:
+            self.snapshots[stream_id] = (version, fmt, state)
+
+    async def load_snapshot(self, stream_id: str, fmt: str) -> tuple[int, bytes] | None:
+        found = self.snapshots.get(stream_id)
+        return (found[0], found[2]) if found and found[1] == fmt else None
+
+    async def create_player(self, player_id: str, name: str, token_digest: str) -> Player:
+        player = Player(id=player_id, name=name, created_at=datetime.now(UTC))
+        self.players[player_id] = (player, token_digest)
+        return player
+
+    async def get_player(self, player_id: str) -> Player | None:
+        found = self.players.get(player_id)
+        return found[0] if found else None
+
+    async def player_by_token(self, token_digest: str) -> Player | None:
+        return next((p for p, t in self.players.values() if t == token_digest), None)
+
+    async def ping(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None

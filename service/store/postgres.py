@@ -1,0 +1,186 @@
+"""PostgreSQL event store on asyncpg.
+
+Appends are one transaction: check the stream head, insert the batch with its
+hash chain, record the idempotency key, register a new stream, and NOTIFY
+`stela_events` once. Writers are never serialised across streams; the global
+log is read below the oldest running transaction (`pg_snapshot_xmin`), in
+(tx, position) order, so a reader never passes an event that commits later.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from service.store.protocol import (
+    GENESIS_HASH, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player, StoredEvent,
+    StoreUnavailable, chain,
+)
+
+CHANNEL = "stela_events"
+_MIGRATION_LOCK = 7_114_001
+_COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
+
+
+def _record_event(row: asyncpg.Record) -> StoredEvent:
+    return StoredEvent(position=row[0], tx=row[1], stream_id=row[2], version=row[3], type=row[4],
+                       data=row[5], metadata=row[6], at=row[7], prev_hash=row[8], hash=row[9])
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    await conn.set_type_codec("jsonb", encoder=lambda v: msgspec.json.encode(v).decode(),
+                              decoder=msgspec.json.decode, schema="pg_catalog")
+
+
+async def migrate(conn: asyncpg.Connection) -> list[str]:
+    """Apply the versioned SQL files not yet applied, under an advisory lock; returns their names."""
+    applied: list[str] = []
+    await conn.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+    try:
+        await conn.execute("""CREATE TABLE IF NOT EXISTS schema_migrations (
+            version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())""")
+        done = {r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")}
+        files = sorted(p for p in resources.files("service.store.migrations").iterdir() if p.name.endswith(".sql"))
+        for path in files:
+            version = int(path.name.split("_", 1)[0])
+            if version in done:
+                continue
+            async with conn.transaction():
+                await conn.execute(path.read_text())
+                await conn.execute("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                                   version, path.name)
+            applied.append(path.name)
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
+    return applied
+
+
+class PostgresStore:
+    """EventStore on a PostgreSQL pool."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def connect(cls, dsn: str, max_size: int = 20) -> "PostgresStore":
+        try:
+            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection)
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        async with pool.acquire() as conn:
+            await migrate(conn)
+        return cls(pool)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def ping(self) -> None:
+        try:
+            await self.pool.fetchval("SELECT 1", timeout=2)
+        except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    # -- appending ---------------------------------------------------------------
+    async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
+                     idempotency_key: str | None = None, kind: str | None = None) -> AppendResult:
+        actor = metadata.actor or ""
+        async with self.pool.acquire() as conn, conn.transaction():
+            if idempotency_key:
+                found = await self._idempotent(conn, stream_id, actor, idempotency_key)
+                if found:
+                    return found
+            head = await conn.fetchrow(
+                "SELECT version, hash FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1", stream_id)
+            version, prev = (head[0], head[1]) if head else (0, GENESIS_HASH)
+            if version != expected_version:
+                raise ConcurrencyError(stream_id, expected_version, version)
+            rows = [(v, t, msgspec.json.encode(d).decode(), msgspec.json.encode(m).decode(), p, h)
+                    for v, t, d, m, p, h in chain(stream_id, version, prev, events, metadata)]
+            try:
+                await conn.execute(
+                    """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
+                       SELECT $1, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
+                       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                            AS u(v, t, d, m, p, h)""",
+                    stream_id, *map(list, zip(*rows)))
+            except asyncpg.UniqueViolationError as exc:
+                actual = await self.pool.fetchval(
+                    "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1", stream_id)
+                raise ConcurrencyError(stream_id, expected_version, actual) from exc
+            result = AppendResult(first_version=version + 1, last_version=version + len(events))
+            if idempotency_key:
+                await conn.execute(
+                    "INSERT INTO idempotency (stream_id, actor, key, first_version, last_version) "
+                    "VALUES ($1, $2, $3, $4, $5)",
+                    stream_id, actor, idempotency_key, result.first_version, result.last_version)
+            if version == 0:
+                await conn.execute("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)", stream_id, kind or "")
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, stream_id)
+            return result
+
+    async def _idempotent(self, conn: Any, stream_id: str, actor: str, key: str) -> AppendResult | None:
+        row = await conn.fetchrow(
+            "SELECT first_version, last_version FROM idempotency WHERE stream_id = $1 AND actor = $2 AND key = $3",
+            stream_id, actor, key)
+        return AppendResult(first_version=row[0], last_version=row[1], duplicate=True) if row else None
+
+    async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
+        return await self._idempotent(self.pool, stream_id, actor, key)
+
+    # -- reading -----------------------------------------------------------------
+    async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        rows = await self.pool.fetch(
+            f"SELECT {_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 AND version <= $3 "
+            "ORDER BY version", stream_id, after, upto if upto is not None else 2**31 - 1)
+        return [_record_event(r) for r in rows]
+
+    async def stream_version(self, stream_id: str) -> int:
+        return await self.pool.fetchval(
+            "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1", stream_id)
+
+    async def stream_kind(self, stream_id: str) -> str | None:
+        return await self.pool.fetchval("SELECT kind FROM streams WHERE stream_id = $1", stream_id)
+
+    async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
+        rows = await self.pool.fetch(
+            "SELECT stream_id FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2", after, limit)
+        return [r[0] for r in rows]
+
+    async def read_all(self, after: Cursor, limit: int = 1000) -> list[StoredEvent]:
+        rows = await self.pool.fetch(
+            f"SELECT {_COLUMNS} FROM events WHERE (tx, position) > ($1, $2) "
+            "AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint "
+            "ORDER BY tx, position LIMIT $3", after.tx, after.position, limit)
+        return [_record_event(r) for r in rows]
+
+    # -- snapshots ---------------------------------------------------------------
+    async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None:
+        await self.pool.execute(
+            """INSERT INTO snapshots (stream_id, version, format, state) VALUES ($1, $2, $3, $4)
+               ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version, format = excluded.format,
+               state = excluded.state, saved_at = now() WHERE snapshots.version < excluded.version""",
+            stream_id, version, fmt, state)
+
+    async def load_snapshot(self, stream_id: str, fmt: str) -> tuple[int, bytes] | None:
+        row = await self.pool.fetchrow(
+            "SELECT version, state FROM snapshots WHERE stream_id = $1 AND format = $2", stream_id, fmt)
+        return (row[0], bytes(row[1])) if row else None
+
+    # -- players -----------------------------------------------------------------
+    async def create_player(self, player_id: str, name: str, token_digest: str) -> Player:
+        row = await self.pool.fetchrow(
+            "INSERT INTO players (id, name, token_hash) VALUES ($1, $2, $3) RETURNING id, name, created_at",
+            player_id, name, token_digest)
+        return Player(id=row[0], name=row[1], created_at=row[2])
+
+    async def get_player(self, player_id: str) -> Player | None:
+        row = await self.pool.fetchrow("SELECT id, name, created_at FROM players WHERE id = $1", player_id)
+        return Player(id=row[0], name=row[1], created_at=row[2]) if row else None
+
+    async def player_by_token(self, token_digest: str) -> Player | None:
+        row = await self.pool.fetchrow(
+            "SELECT id, name, created_at FROM players WHERE token_hash = $1", token_digest)
+        return Player(id=row[0], name=row[1], created_at=row[2]) if row else None

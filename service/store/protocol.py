@@ -1,0 +1,134 @@
+"""The storage contract shared by the memory and PostgreSQL event stores.
+
+Streams are keyed by (stream id, version); versions start at 1 and have no
+gaps. The global log is read in (tx, position) order: `Cursor` is that pair,
+and `read_all(after)` never yields an event that could still be preceded by
+one committing later, so a subscriber that advances its cursor never skips.
+Each event carries the SHA-256 of its predecessor in the same stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any, Protocol
+
+import msgspec
+
+GENESIS_HASH = "0" * 64
+
+
+class Cursor(msgspec.Struct, frozen=True, order=True, array_like=True):
+    """A position in the global log: (transaction id, position)."""
+
+    tx: int = 0
+    position: int = 0
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    type: str
+    data: dict[str, Any]
+
+
+class Metadata(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    actor: str | None = None
+    command_id: str | None = None
+    correlation_id: str | None = None
+    causation_id: str | None = None
+    command: dict[str, Any] | None = None  # the command that produced the batch (first event only)
+    seat: int | None = None
+    to_act: list[int] | None = None  # seats that must act after this batch (for read models)
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    position: int
+    tx: int
+    stream_id: str
+    version: int
+    type: str
+    data: dict[str, Any]
+    metadata: dict[str, Any]
+    at: datetime
+    prev_hash: str
+    hash: str
+
+    @property
+    def cursor(self) -> Cursor:
+        return Cursor(self.tx, self.position)
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    created_at: datetime
+
+
+class ConcurrencyError(Exception):
+    """The stream's version was not the expected one."""
+
+    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"stream {stream_id} is at version {actual}, not {expected}")
+        self.expected = expected
+        self.actual = actual
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached."""
+
+
+def event_hash(prev_hash: str, stream_id: str, version: int, type_: str, data: dict[str, Any]) -> str:
+    """The chained hash of one event: SHA-256 over its predecessor's hash and canonical content."""
+    body = msgspec.json.encode([prev_hash, stream_id, version, type_, data], order="sorted")
+    return hashlib.sha256(body).hexdigest()
+
+
+def chain(stream_id: str, version: int, prev: str, events: list[NewEvent],
+          metadata: Metadata) -> list[tuple[int, str, dict[str, Any], dict[str, Any], str, str]]:
+    """Rows (version, type, data, metadata, prev_hash, hash) for a batch appended after `version`.
+
+    The command that caused the batch is kept in the first event's metadata only.
+    """
+    rows = []
+    first_meta = msgspec.to_builtins(metadata)
+    rest_meta = msgspec.to_builtins(msgspec.structs.replace(metadata, command=None))
+    for i, event in enumerate(events):
+        v = version + i + 1
+        h = event_hash(prev, stream_id, v, event.type, event.data)
+        rows.append((v, event.type, event.data, first_meta if i == 0 else rest_meta, prev, h))
+        prev = h
+    return rows
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class EventStore(Protocol):
+    async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
+                     idempotency_key: str | None = None, kind: str | None = None) -> AppendResult:
+        """Append atomically after `expected_version`; ConcurrencyError on a clash.
+
+        With an `idempotency_key` already used by the same actor on this stream,
+        nothing is appended and the first append's result is returned (duplicate=True).
+        """
+        ...
+
+    async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None: ...
+    async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]: ...
+    async def stream_version(self, stream_id: str) -> int: ...
+    async def stream_kind(self, stream_id: str) -> str | None: ...
+    async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]: ...
+    async def read_all(self, after: Cursor, limit: int = 1000) -> list[StoredEvent]: ...
+    async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None: ...
+    async def load_snapshot(self, stream_id: str, fmt: str) -> tuple[int, bytes] | None: ...
+    async def create_player(self, player_id: str, name: str, token_digest: str) -> Player: ...
+    async def get_player(self, player_id: str) -> Player | None: ...
+    async def player_by_token(self, token_digest: str) -> Player | None: ...
+    async def ping(self) -> None: ...
+    async def close(self) -> None: ...

@@ -1,0 +1,28 @@
+"""Compose a game's public resource for one viewer from its state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.table import Table, TableState
+from service.handling import GameService, Viewer
+from service.schemas import GameOut, OutcomeOut, SeatOut
+
+
+def seats_out(state: TableState) -> list[SeatOut]:
+    return [SeatOut(seat=i, player_id=s.player_id if s else None, name=s.name if s else None)
+            for i, s in enumerate(state.seats)]
+
+
+def game_out(game_id: str, table: Table, state: TableState, viewer: Viewer, seat: int | None = None,
+             as_seat: bool = False) -> GameOut:
+    """The game as `viewer` sees it; `as_seat` forces the view of `seat` (replay after the end)."""
+    if not as_seat:
+        seat = GameService.seat_for(table, state, viewer)
+    view: Any = table.view(state, seat)
+    outcome = OutcomeOut(**msgspec.structs.asdict(state.outcome)) if state.outcome else None
+    return GameOut(id=game_id, kind=state.kind, options=msgspec.to_builtins(state.options), status=state.status,
+                   seats=seats_out(state), version=state.version, to_act=table.to_act(state), your_seat=seat,
+                   seed_commitment=state.commitment, view=msgspec.to_builtins(view), outcome=outcome)

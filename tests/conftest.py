@@ -1,0 +1,63 @@
+"""Shared fixtures: a fresh PostgreSQL database per test session (and xdist worker), apps and clients."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+ADMIN_DSN = os.environ.get("TEST_ADMIN_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _dsn_for(name: str) -> str:
+    base, _, _ = ADMIN_DSN.rpartition("/")
+    return f"{base}/{name}"
+
+
+@pytest.fixture(scope="session")
+def pg_dsn(worker_id: str = "master") -> str:
+    """A database created for this session, dropped afterwards."""
+    name = f"stela_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+
+    async def run(sql: str) -> None:
+        conn = await asyncpg.connect(ADMIN_DSN)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    yield _dsn_for(name)
+    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def games():
+    from domain.catalog import GAMES
+    from tests.support.tally import TALLY
+
+    return {**GAMES, "tally": TALLY}
+
+
+@pytest.fixture
+def settings(pg_dsn):
+    from service.settings import Settings
+
+    return Settings(database_url=pg_dsn, redis_url=None, rate_limit=0, heartbeat_seconds=0.5,
+                    admin_token="admin-secret", snapshot_every=5, log_level="warning", projector="embedded")
+
+
+@pytest.fixture
+async def client(settings, games) -> AsyncIterator:
+    from litestar.testing import AsyncTestClient
+
+    from service.app import create_app
+
+    app = create_app(settings, games=games)
+    async with AsyncTestClient(app, timeout=30) as c:
+        yield c
