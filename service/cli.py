@@ -15,6 +15,7 @@ import msgspec
 from domain.catalog import GAMES
 from domain.simulate import play_random
 from domain.table import Table
+from service.cli_projections import add_commands
 from service.settings import Settings
 
 
@@ -167,6 +168,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("openapi", help="write the OpenAPI document generated from the app")
     s.add_argument("--out", default="openapi/openapi.json")
     s.set_defaults(fn=cmd_openapi)
+    add_commands(sub)
     return p
 
 
