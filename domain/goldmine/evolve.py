@@ -1,0 +1,137 @@
+"""Gold Mine evolve: fold one event into the state. Never validates, never draws.
+
+Phase changes follow the event: a finished movement leads to the action
+phase (or `after_bonus`/`done` for bonus and bats moves), a resolved challenge
+to the decision it owes, `TurnEnded` to the next seat's movement.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from msgspec.structs import replace
+
+from domain.goldmine.components import ENTRANCE, TOKENS
+from domain.goldmine.events import (ChallengeResolved, CoinPlaced, CoinsPassed, CoinTaken, DiceRolled,
+                                    FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt, PirateEscaped,
+                                    PirateMoved, ScoutMapLaid, Stayed, TileDrawn, TilePlaced, TileReturned,
+                                    TilesShuffled, TurnCapReached, TurnEnded)
+from domain.goldmine.state import Cell, GoldmineState, Hidden, Phase, Pirate, position
+
+AFTER_MOVE: dict[str, Phase] = {"move": "action", "step": "action", "roll_move": "action", "secret": "action",
+                                "bonus": "after_bonus", "bats_move": "done"}
+
+
+def evolve(state: GoldmineState | None, event: GoldmineEvent) -> GoldmineState:
+    """The state after `event`."""
+    if isinstance(event, GameSetUp):
+        return GoldmineState(
+            options=event.options, seats=event.seats, target=event.target, hidden=Hidden(),
+            board=(Cell(0, 0, ENTRANCE, 0),),
+            pirates=tuple(Pirate(0, 0, 0, 0, TOKENS, TOKENS) for _ in range(event.seats)),
+            hands=tuple(() for _ in range(event.seats)))
+    assert state is not None, "a goldmine stream starts with GameSetUp"
+    match event:
+        case GameSetUp():
+            raise AssertionError("unreachable")
+        case HandsDealt():
+            return replace(state, hands=tuple(tuple(h) for h in event.hands))
+        case TilesShuffled():
+            return replace(state, hidden=Hidden(stack=tuple(event.stack or ()), scout=tuple(event.scout or ())))
+        case FirstPlayerChosen():
+            return replace(state, first=event.seat, current=event.seat, chooser=event.seat, mover=event.seat)
+        case TileDrawn():
+            return _drawn(state, event)
+        case TileReturned():
+            stack = list(state.hidden.stack)
+            stack.insert(event.depth or 0, event.tile)
+            return replace(state, drawn=None, hidden=replace(state.hidden, stack=tuple(stack)))
+        case TilePlaced():
+            board = tuple(sorted((*state.board, Cell(event.x, event.y, event.tile, event.rotation, event.coin)),
+                                 key=lambda c: (c.x, c.y)))
+            if state.phase == "scout":
+                return replace(state, board=board, drawn=None, current=(state.current + 1) % state.seats)
+            return replace(state, board=board, drawn=None, phase="step", last_placed=(event.x, event.y))
+        case ScoutMapLaid():
+            return _turn_starts(state, event.seat)
+        case DiceRolled():
+            if event.purpose == "move":
+                return replace(state, phase="roll_move", die=event.dice[0])
+            a, b = event.dice
+            if a == b or a + b == 7:
+                return replace(state, phase="secret", die=0)
+            return replace(state, phase="roll_move", die=min(a, b))
+        case Stayed():
+            return replace(state, phase=AFTER_MOVE[state.phase])
+        case PirateMoved():
+            pirates = _with(state, event.seat, x=event.x, y=event.y, path=event.path)
+            return replace(state, pirates=pirates, phase=AFTER_MOVE[state.phase])
+        case PirateEscaped():
+            return replace(state, winners=tuple(sorted(event.seats)))
+        case CoinTaken():
+            pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins + 1)
+            return replace(state, pirates=pirates, board=_coin(state, event.x, event.y, False), phase="done")
+        case ChallengeResolved():
+            return _challenged(state, event)
+        case CoinPlaced():
+            pirates = _with(state, event.loser, coins=state.pirates[event.loser].coins - 1)
+            state = replace(state, pirates=pirates, board=_coin(state, event.x, event.y, True))
+            return _after_bet(state)
+        case CoinsPassed():
+            pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins - event.amount)
+            pirates = _with(replace(state, pirates=pirates), event.to, coins=pirates[event.to].coins + event.amount)
+            return replace(state, pirates=pirates, phase="done")
+        case TurnEnded():
+            return replace(_turn_starts(state, event.next), turns=state.turns + 1)
+        case TurnCapReached():
+            return replace(state, capped=True)
+        case _:
+            assert_never(event)
+
+
+def _drawn(state: GoldmineState, event: TileDrawn) -> GoldmineState:
+    hidden, hands = state.hidden, state.hands
+    if event.source == "scout":
+        hidden = replace(hidden, scout=tuple(t for t in hidden.scout if t != event.tile))
+    elif event.source == "stack":
+        hidden = replace(hidden, stack=tuple(t for t in hidden.stack if t != event.tile))
+    else:
+        hands = tuple(tuple(t for t in h if t != event.tile) if s == event.seat else h
+                      for s, h in enumerate(hands))
+    phase: Phase = "scout" if event.source == "scout" else "place"
+    return replace(state, hidden=hidden, hands=hands, drawn=event.tile, phase=phase)
+
+
+def _challenged(state: GoldmineState, event: ChallengeResolved) -> GoldmineState:
+    me = state.pirates[event.challenger]
+    spent = {"bets": me.bets - 1} if event.kind == "bet" else {"bats": me.bats - 1}
+    state = replace(state, pirates=_with(state, event.challenger, **spent), die=event.die,
+                    challenger_won=event.winner == event.challenger, duelist=event.defender)
+    loser = event.defender if event.winner == event.challenger else event.challenger
+    if event.kind == "bats":
+        return replace(state, phase="bats_move", chooser=event.winner, mover=loser)
+    if event.coin_moves:
+        return replace(state, phase="bet_coin", chooser=event.winner)
+    return _after_bet(state)
+
+
+def _after_bet(state: GoldmineState) -> GoldmineState:
+    """After a bet's coin is settled: the challenger's bonus move if he won, else the turn's end."""
+    if state.challenger_won:
+        me = state.pirates[state.current]
+        return replace(state, phase="bonus", chooser=state.current, mover=state.current, origin=position(me))
+    return replace(state, phase="done", chooser=state.current)
+
+
+def _turn_starts(state: GoldmineState, seat: int) -> GoldmineState:
+    return replace(state, current=seat, chooser=seat, mover=seat, phase="move", die=0, drawn=None,
+                   challenger_won=False, origin=position(state.pirates[seat]))
+
+
+def _with(state: GoldmineState, seat: int, **changes: int) -> tuple[Pirate, ...]:
+    return tuple(replace(p, **changes) if s == seat else p for s, p in enumerate(state.pirates))
+
+
+def _coin(state: GoldmineState, x: int, y: int, coin: bool) -> tuple[Cell, ...]:
+    return tuple(replace(c, coin=coin) if (c.x, c.y) == (x, y) else c for c in state.board)
+
