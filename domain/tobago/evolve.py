@@ -1,0 +1,201 @@
+"""Folding Tobago events into state: one match arm per event, never validating,
+never drawing randomness (every random outcome is inside the events)."""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from msgspec.structs import replace
+
+from domain.tobago.components import CURSE, MAPS
+from domain.tobago.events import (
+    AmuletCollected, AmuletsAppeared, AmuletSpent, AtvPlaced, CandidateRemoved, CardPassed, CardRevealed, CardTaken,
+    ClueDeckReshuffled, CluePlayed, CluesDrawn, CurseStruck, DecksShuffled, Drove, GameFinished, HandExchanged,
+    HuntSkipped, IslandBuilt, RoseDoubled, RosesSwapped, ShareEnded, ShareShuffled, TobagoEvent, TreasureCollected,
+    TreasureDeckReshuffled, TreasuresDrawn, TurnEnded)
+from domain.tobago.state import Hidden, Player, Private, Share, Slot, TobagoState, TreasureMap, Turn
+
+
+def _set(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def _private(state: TobagoState, seat: int, **changes: Any) -> TobagoState:
+    hidden = state.hidden
+    return replace(state, hidden=replace(hidden, private=_set(hidden.private, seat, replace(
+        hidden.private[seat], **changes))))
+
+
+def _player(state: TobagoState, seat: int, **changes: Any) -> TobagoState:
+    return replace(state, players=_set(state.players, seat, replace(state.players[seat], **changes)))
+
+
+def _hidden(state: TobagoState, **changes: Any) -> TobagoState:
+    return replace(state, hidden=replace(state.hidden, **changes))
+
+
+def _map(state: TobagoState, index: int, **changes: Any) -> TobagoState:
+    return replace(state, maps=_set(state.maps, index, replace(state.maps[index], **changes)))
+
+
+def _next_offer(share: Share, passed: tuple[int, ...]) -> int | None:
+    for seat in share.roses:
+        if seat not in passed:
+            return seat
+    return None
+
+
+def initial(event: IslandBuilt) -> TobagoState:
+    seats = event.seats
+    return TobagoState(
+        options=event.options, island=tuple(tuple(h) for h in event.hexes), landmarks=event.landmarks,  # type: ignore
+        facing=tuple(event.facing), players=tuple(Player() for _ in range(seats)),
+        maps=tuple(TreasureMap() for _ in MAPS), turn=Turn(seat=event.first),
+        hidden=Hidden((), (), (), (), (), tuple(Private() for _ in range(seats))))
+
+
+def evolve(state: TobagoState | None, event: TobagoEvent) -> TobagoState:  # noqa: C901 - one arm per event
+    match event:
+        case IslandBuilt():
+            return initial(event)
+    assert state is not None, "a Tobago stream starts with IslandBuilt"
+    match event:
+        case IslandBuilt():
+            raise AssertionError("the island is built once")
+        case DecksShuffled():
+            return _hidden(state, clue_deck=tuple(event.clue_deck or ()),
+                           treasure_deck=tuple(event.treasure_deck or ()))
+        case AtvPlaced():
+            state = _player(state, event.seat, atv=event.hex)
+            return replace(state, turn=Turn(seat=(event.seat + 1) % len(state.players)))
+        case CluePlayed():
+            slots = state.maps[event.map].slots + (Slot(event.card, event.seat),)
+            state = _map(state, event.map, slots=slots)
+            if event.from_deck:
+                state = _hidden(state, clue_deck=state.hidden.clue_deck[1:])
+            else:
+                hand = state.hidden.private[event.seat].hand
+                state = _private(state, event.seat, hand=tuple(c for c in hand if c != event.card))
+            if event.hunt and state.phase == "new_hunt":
+                state = replace(state, phase="turn", hunter=None, hunt_map=None)
+            if event.main_action:
+                state = replace(state, turn=replace(state.turn, acted=True, steps_left=0))
+            return state
+        case CluesDrawn():
+            cards = state.hidden.clue_deck[:event.count]
+            state = _hidden(state, clue_deck=state.hidden.clue_deck[event.count:])
+            return _private(state, event.seat, hand=state.hidden.private[event.seat].hand + cards)
+        case ClueDeckReshuffled():
+            return _hidden(state, clue_deck=state.hidden.clue_deck + tuple(event.order or ()), clue_discard=())
+        case HandExchanged():
+            hand = state.hidden.private[event.seat].hand
+            state = _hidden(state, clue_discard=state.hidden.clue_discard + hand)
+            state = _private(state, event.seat, hand=())
+            if event.main_action:
+                state = replace(state, turn=replace(state.turn, acted=True, steps_left=0))
+            return state
+        case AmuletSpent():
+            state = _player(state, event.seat, amulets=state.players[event.seat].amulets - 1)
+            return replace(state, amulet_supply=state.amulet_supply + 1)
+        case Drove():
+            state = _player(state, event.seat, atv=event.hex)
+            if event.amulet:
+                return state
+            left = (state.turn.steps_left if state.turn.acted else 3) - event.steps
+            return replace(state, turn=replace(state.turn, acted=True, steps_left=left))
+        case AmuletCollected():
+            state = _player(state, event.seat, amulets=state.players[event.seat].amulets + 1)
+            return replace(state, amulets=tuple(h for h in state.amulets if h != event.hex))
+        case CandidateRemoved():
+            return _map(state, event.map, removed=tuple(sorted(state.maps[event.map].removed + (event.hex,))))
+        case RoseDoubled():
+            slots = state.maps[event.map].slots
+            return _map(state, event.map, slots=_set(slots, event.slot, replace(slots[event.slot], roses=2)))
+        case RosesSwapped():
+            slots = state.maps[event.map].slots
+            a, b = slots[event.a], slots[event.b]
+            slots = _set(_set(slots, event.a, replace(a, seat=b.seat, roses=b.roses)),
+                         event.b, replace(b, seat=a.seat, roses=a.roses))
+            return _map(state, event.map, slots=slots)
+        case TreasureCollected():
+            roses = tuple(s.seat for s in reversed(state.maps[event.map].slots) for _ in range(s.roses))
+            roses = ((event.seat,) if event.finder_rose else ()) + roses
+            return replace(state, phase="share", share=Share(map=event.map, finder=event.seat, roses=roses),
+                           turn=replace(state.turn, steps_left=0))
+        case TreasureDeckReshuffled():
+            if event.from_discard:
+                state = _hidden(state, treasure_discard=())
+            return _hidden(state, treasure_deck=tuple(event.order or ()))
+        case TreasuresDrawn():
+            deck = state.hidden.treasure_deck
+            state = _hidden(state, treasure_deck=deck[event.count:], share_pile=state.hidden.share_pile
+                            + deck[:event.count])
+            if not event.extra:
+                drawn = state.hidden.private[event.seat].drawn + deck[:event.count]
+                state = _private(state, event.seat, drawn=drawn)
+            return replace(state, ending=state.ending or not state.hidden.treasure_deck)
+        case ShareShuffled():
+            return _hidden(state, share_pile=tuple(event.pile or ()))
+        case CardRevealed():
+            share = state.share
+            assert share is not None
+            state = _hidden(state, share_pile=state.hidden.share_pile[1:])
+            first = share.revealed == 0
+            share = replace(share, card=event.card, passed=(), revealed=share.revealed + 1,
+                            first_was_curse=share.first_was_curse or (first and event.card == CURSE))
+            return replace(state, share=replace(share, offer=None if event.card == CURSE else _next_offer(share, ())))
+        case CardTaken():
+            share = state.share
+            assert share is not None and share.card is not None
+            roses = list(share.roses)
+            roses.remove(event.seat)
+            state = _private(state, event.seat, treasures=tuple(sorted(
+                state.hidden.private[event.seat].treasures + (share.card,))))
+            return replace(state, share=replace(share, roses=tuple(roses), card=None, offer=None, passed=(),
+                                                last_taker=event.seat))
+        case CardPassed():
+            share = state.share
+            assert share is not None and share.card is not None
+            passed = share.passed + (event.seat,)
+            offer = _next_offer(share, passed)
+            if offer is None:
+                state = _hidden(state, treasure_discard=state.hidden.treasure_discard + (share.card,))
+                return replace(state, share=replace(share, card=None, offer=None, passed=()))
+            return replace(state, share=replace(share, offer=offer, passed=passed))
+        case CurseStruck():
+            share = state.share
+            assert share is not None
+            for seat in event.amulet_losers:
+                state = _player(state, seat, amulets=state.players[seat].amulets - 1)
+            state = replace(state, amulet_supply=state.amulet_supply + len(event.amulet_losers))
+            for seat, value in zip(event.treasure_losers, event.lost_values):
+                mine = list(state.hidden.private[seat].treasures)
+                mine.remove(value)  # type: ignore[arg-type]
+                state = _private(state, seat, treasures=tuple(mine))
+                state = _hidden(state, treasure_discard=state.hidden.treasure_discard + (value,))
+            roses = tuple(s for s in share.roses if s not in event.leaving)
+            return replace(state, share=replace(share, roses=roses, card=None, offer=None),
+                           curses_out=state.curses_out + (0 if event.returns else 1))
+        case ShareEnded():
+            share = state.share
+            assert share is not None
+            pile = state.hidden.share_pile
+            kept = tuple(c for c in pile if c != CURSE)
+            state = _hidden(state, share_pile=(), treasure_discard=state.hidden.treasure_discard + kept,
+                            clue_discard=state.hidden.clue_discard + tuple(s.card for s in state.maps[share.map].slots))
+            for seat in range(len(state.players)):
+                state = _private(state, seat, drawn=())
+            state = _map(state, share.map, slots=(), removed=())
+            return replace(state, share=None, phase="new_hunt", hunter=event.hunter, hunt_map=share.map,
+                           curses_out=state.curses_out + len(pile) - len(kept))
+        case AmuletsAppeared():
+            return replace(state, amulets=tuple(sorted(state.amulets + tuple(event.hexes))),
+                           amulet_supply=state.amulet_supply - len(event.hexes), facing=tuple(event.facing))
+        case HuntSkipped():
+            return replace(state, phase="turn", hunter=None, hunt_map=None)
+        case TurnEnded():
+            return replace(state, turn=Turn(seat=event.next), phase="turn")
+        case GameFinished():
+            return replace(state, phase="over", share=None, hunter=None, hunt_map=None)
+        case _:
+            assert_never(event)
