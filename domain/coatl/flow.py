@@ -7,6 +7,7 @@ end-game check after the last piece was taken) see the state they follow.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any
 
 import msgspec
@@ -132,7 +133,10 @@ def seat_scores(state: CoatlState) -> tuple[int, ...]:
 
 def coatl_value(coatl: Any) -> int:
     """The current value of a coatl with the cards beside it (scored as if it were finished now)."""
-    return coatl_points(colors(coatl), card_types(coatl.cards), coatl.temple)
+    return _cached_points(colors(coatl), card_types(coatl.cards), coatl.temple)
+
+
+_cached_points = lru_cache(maxsize=4096)(coatl_points)  # pure, and views recompute every coatl often
 
 
 def last_turns(state: CoatlState, seat: int, condition: str) -> tuple[LastTurn, ...]:
