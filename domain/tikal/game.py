@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Optional
 
 import msgspec
 
-from domain.kernel import Outcome, Rng, ranked
+from domain.kernel import Outcome, Rng, RuleViolation, ranked
 from domain.tikal import flow
 from domain.tikal.commands import TikalCommand
 from domain.tikal.events import TikalEvent
@@ -89,7 +89,7 @@ class Tikal:
 
     def setup(self, options: TikalOptions, seats: int, rng: Rng) -> list[TikalEvent]:
         if not self.min_players <= seats <= self.max_players:
-            raise flow.RuleViolation("tikal.bad_options", f"Tikal is for 2-4 players, not {seats}")
+            raise RuleViolation("tikal.bad_options", f"Tikal is for 2-4 players, not {seats}")
         first = rng.below(seats) if options.random_first else 0
         start = 20 if options.variant == "auction" else 0
         return flow.setup_events(options.variant, options.edition, seats, first, start, rng)

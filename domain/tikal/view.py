@@ -2,7 +2,8 @@
 
 Everything in Tikal is public except `TikalState.hidden`: the stack order
 (only the next tile's letter and the count left are shown) and the kinds of
-face-down treasure tokens (only their number per ruins is shown). Every seat
+face-down treasure tokens (only their number per ruins is shown). Treasures held
+are counts per kind, in the order of the components' `treasure_kinds`. Every seat
 and the spectator get the same view. `StackShuffled` is blanked for all.
 """
 
@@ -12,7 +13,6 @@ from typing import Literal, Optional
 
 import msgspec
 
-from domain.tikal.components import TREASURE_KINDS
 from domain.tikal.events import StackShuffled, TikalEvent
 from domain.tikal.state import Auction, Phase, Player, Space, TikalState, next_letter
 
@@ -27,7 +27,6 @@ class TikalView(msgspec.Struct, frozen=True, kw_only=True):
     to_act: list[int]
     board: tuple[Space, ...]
     players: tuple[Player, ...]
-    treasure_kinds: tuple[str, ...]
     treasure_counts: list[int]
     level_supply: dict[str, int]
     hand: Optional[str]
@@ -47,7 +46,7 @@ def view(state: TikalState, seat: Optional[int]) -> TikalView:
     return TikalView(
         seat=seat, variant=state.variant, edition=state.edition, phase=state.phase, current=state.current,
         ap_left=state.ap, to_act=[] if state.phase == "over" else [state.current], board=state.board,
-        players=state.players, treasure_kinds=TREASURE_KINDS,
+        players=state.players,
         treasure_counts=[sum(p.treasures) for p in state.players],
         level_supply={str(v + 2): n for v, n in enumerate(state.levels)}, hand=state.hand,
         next_letter=next_letter(state), tiles_left=len(state.hidden.stack), revealed=state.revealed,
