@@ -51,7 +51,7 @@ class Problem(Exception):
 _TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
            409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
            429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}
-_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "payload_too_large",
                415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
 

@@ -1,0 +1,105 @@
+"""One contract, two event stores: memory and PostgreSQL must behave the same."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from service.store.memory import MemoryStore
+from service.store.postgres import PostgresStore
+from service.store.protocol import GENESIS_HASH, ConcurrencyError, Cursor, Metadata, NewEvent, event_hash
+
+
+@pytest.fixture(params=["memory", "postgres"])
+async def store(request, pg_dsn):
+    if request.param == "memory":
+        yield MemoryStore()
+    else:
+        pg = await PostgresStore.connect(pg_dsn, 8)
+        yield pg
+        await pg.close()
+
+
+def batch(n: int, tag: str = "t") -> list[NewEvent]:
+    return [NewEvent(f"test.{tag}", {"i": i, "nested": {"b": [1, 2], "a": "x"}}) for i in range(n)]
+
+
+def sid() -> str:
+    return f"s-{uuid.uuid4()}"
+
+
+async def test_append_then_read_back_in_version_order(store):
+    stream = sid()
+    result = await store.append(stream, 0, batch(3), Metadata(actor="p1", command={"type": "x"}), kind="tally")
+    assert (result.first_version, result.last_version, result.duplicate) == (1, 3, False)
+    events = await store.read_stream(stream)
+    assert [e.version for e in events] == [1, 2, 3]
+    assert events[0].data == {"i": 0, "nested": {"b": [1, 2], "a": "x"}}
+    assert events[0].metadata["command"] == {"type": "x"} and "command" not in events[1].metadata
+    assert await store.stream_version(stream) == 3
+    assert await store.stream_kind(stream) == "tally"
+    assert [e.version for e in await store.read_stream(stream, after=1, upto=2)] == [2]
+
+
+async def test_each_event_chains_the_hash_of_its_predecessor(store):
+    stream = sid()
+    await store.append(stream, 0, batch(2), Metadata())
+    await store.append(stream, 2, batch(1), Metadata())
+    prev = GENESIS_HASH
+    for e in await store.read_stream(stream):
+        assert e.prev_hash == prev
+        assert e.hash == event_hash(prev, stream, e.version, e.type, e.data)
+        prev = e.hash
+
+
+async def test_a_stale_expected_version_is_a_conflict_and_appends_nothing(store):
+    stream = sid()
+    await store.append(stream, 0, batch(2), Metadata())
+    with pytest.raises(ConcurrencyError) as exc:
+        await store.append(stream, 1, batch(1), Metadata())
+    assert exc.value.actual == 2
+    with pytest.raises(ConcurrencyError):
+        await store.append(sid(), 3, batch(1), Metadata())
+    assert await store.stream_version(stream) == 2
+
+
+async def test_a_repeated_idempotency_key_returns_the_first_result_and_appends_nothing(store):
+    stream = sid()
+    first = await store.append(stream, 0, batch(2), Metadata(actor="a"), idempotency_key="k")
+    again = await store.append(stream, 0, batch(5), Metadata(actor="a"), idempotency_key="k")
+    assert again.duplicate and (again.first_version, again.last_version) == (first.first_version, first.last_version)
+    assert await store.stream_version(stream) == 2
+    other_actor = await store.append(stream, 2, batch(1), Metadata(actor="b"), idempotency_key="k")
+    assert not other_actor.duplicate
+
+
+async def test_read_all_yields_every_event_once_in_global_order(store):
+    streams = [sid() for _ in range(3)]
+    for round_ in range(3):
+        for s in streams:
+            await store.append(s, round_, batch(1), Metadata())
+    head = Cursor()
+    seen = []
+    while page := await store.read_all(head, limit=4):
+        seen += page
+        head = page[-1].cursor
+    mine = [e for e in seen if e.stream_id in streams]
+    assert len(mine) == 9 and len({(e.stream_id, e.version) for e in mine}) == 9
+    cursors = [e.cursor for e in seen]
+    assert cursors == sorted(cursors)
+
+
+async def test_snapshots_keep_the_latest_version_of_the_right_format(store):
+    stream = sid()
+    await store.save_snapshot(stream, 10, "f1", b"ten")
+    await store.save_snapshot(stream, 5, "f1", b"five")
+    assert await store.load_snapshot(stream, "f1") == (10, b"ten")
+    assert await store.load_snapshot(stream, "f2") is None
+
+
+async def test_players_are_found_by_id_and_token_digest(store):
+    player = await store.create_player(str(uuid.uuid4()), "Ann", "digest-" + uuid.uuid4().hex)
+    assert (await store.get_player(player.id)).name == "Ann"
+    assert await store.get_player("nobody") is None
+    assert await store.player_by_token("nope") is None
