@@ -1,0 +1,54 @@
+"""A real HTTP server (uvicorn in a thread) for SSE, replica and benchmark tests."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve `app` on a free loopback port until the block ends; yields the base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="on", timeout_graceful_shutdown=3))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+async def sse_events(response: Any) -> Any:
+    """Parse a text/event-stream response into dicts {event, id, data, comment}."""
+    current: dict[str, Any] = {}
+    async for line in response.aiter_lines():
+        if line == "":
+            if current:
+                yield current
+            current = {}
+        elif line.startswith(":"):
+            yield {"comment": line[1:].strip()}
+        else:
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            current[field] = current.get(field, "") + value if field == "data" else value
