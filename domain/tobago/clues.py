@@ -55,19 +55,42 @@ class Board:
         self.geo = geometry(island)
         self.marks = marks
         self.masks = {cid: clue_mask(self.geo, marks, CLUES[cid]) for cid in CLUE_IDS}
+        self.memo: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+
+
+_RECENT: dict[tuple[int, int], tuple[Island, Landmarks, Board]] = {}
+
+
+def board(island: Island, marks: Landmarks) -> Board:
+    """The Board of an island with landmarks; cached by identity first (hot path), then by value."""
+    hit = _RECENT.get((id(island), id(marks)))
+    if hit is not None and hit[0] is island and hit[1] is marks:
+        return hit[2]
+    b = _board(island, marks)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[(id(island), id(marks))] = (island, marks, b)
+    return b
 
 
 @lru_cache(maxsize=256)
-def board(island: Island, marks: Landmarks) -> Board:
+def _board(island: Island, marks: Landmarks) -> Board:
     return Board(island, marks)
 
 
 def candidates_mask(b: Board, clues: tuple[str, ...], removed: tuple[int, ...]) -> int:
     """The candidates of a map holding `clues` (an empty map: the whole island) minus `removed`."""
-    m = b.geo.all
-    for cid in clues:
-        m &= b.masks[cid]
-    return m & ~mask_of(removed)
+    key = (clues, removed)
+    m = b.memo.get(key)
+    if m is None:
+        m = b.geo.all
+        for cid in clues:
+            m &= b.masks[cid]
+        m &= ~mask_of(removed)
+        if len(b.memo) > 4096:
+            b.memo.clear()
+        b.memo[key] = m
+    return m
 
 
 def clue_refusal(b: Board, clues: tuple[str, ...], removed: tuple[int, ...], card: str) -> tuple[str, str] | None:

@@ -133,12 +133,11 @@ def mask_of(hexes) -> int:
 
 def bits(mask: int) -> tuple[int, ...]:
     """The hex indices set in `mask`, ascending."""
-    out, i = [], 0
+    out = []
     while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return tuple(out)
 
 

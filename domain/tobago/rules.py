@@ -63,12 +63,17 @@ def _hex(state: TobagoState, hex_: int) -> Problem:
     return None
 
 
-def problem(state: TobagoState, seat: int, command: TobagoCommand) -> Problem:  # noqa: C901 - one arm per command
+def problem(state: TobagoState, seat: int, command: TobagoCommand) -> Problem:
     """Why `seat` may not give `command` now, or None."""
     if seat not in to_act(state):
         return "tobago.not_your_turn", "another seat must act now"
     if PHASE_OF.get(type(command), "turn") != state.phase:
         return "tobago.wrong_phase", f"{type(command).__name__} is not possible during {state.phase}"
+    return _command_problem(state, seat, command)
+
+
+def _command_problem(state: TobagoState, seat: int, command: TobagoCommand) -> Problem:  # noqa: C901
+    """The command's own rule, once the seat may act and the phase fits."""
     me = state.players[seat]
     hand = state.hidden.private[seat].hand
     match command:
@@ -216,7 +221,7 @@ def legal(state: TobagoState, seat: int) -> list[TobagoCommand]:
         options = [StartHunt(card=c) for c in state.hidden.private[seat].hand]
     else:
         options = _turn_options(state, seat)
-    return [c for c in options if problem(state, seat, c) is None]
+    return [c for c in options if _command_problem(state, seat, c) is None]
 
 
 def _turn_options(state: TobagoState, seat: int) -> list[TobagoCommand]:

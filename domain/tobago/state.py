@@ -133,9 +133,12 @@ def candidates(state: TobagoState, index: int) -> int:
 def roses_left(state: TobagoState, seat: int) -> int:
     """Roses still in `seat`'s supply (15 minus those on maps and in a running share)."""
     used = 0
+    skip = -1 if state.share is None else state.share.map
     for i, m in enumerate(state.maps):
-        if state.share is None or state.share.map != i:
-            used += sum(s.roses for s in m.slots if s.seat == seat)
+        if i != skip:
+            for s in m.slots:
+                if s.seat == seat:
+                    used += s.roses
     if state.share is not None:
         used += state.share.roses.count(seat)
     return ROSES_PER_PLAYER - used
