@@ -1,0 +1,89 @@
+"""Random legal play over every player count, variant and edition, and what each seat may see.
+
+The harness (domain.simulate.play_random) checks that decide accepts what
+legal offers, that replaying the log reproduces the state, and runs
+`check_invariants` (AP never negative, the level supply never over-used,
+pieces and tokens conserved) after every command.
+"""
+
+import msgspec
+import pytest
+
+from domain.simulate import play_random
+from domain.table import Table
+from domain.tikal.components import TILES, TREASURE_KINDS
+from domain.tikal.events import (GameFinished, ScoringRoundEnded, StackShuffled, TileDrawn, TilesRevealed,
+                                 TreasureDug, TreasureTraded)
+from domain.tikal.game import GAME
+from domain.tikal.rules import check_invariants
+
+TABLE = Table(GAME)
+OPTIONS = [{}, {"variant": "auction"}, {"edition": "classic"}, {"variant": "auction", "edition": "classic"}]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("options", OPTIONS, ids=["standard", "auction", "classic", "auction-classic"])
+def test_random_games_finish_after_exactly_four_scorings_without_errors(players, options):
+    for i in range(3):
+        played = play_random(TABLE, options, players, f"tikal-{players}-{i}".encode(), invariant=check_invariants)
+        assert played.error is None and not played.capped and played.outcome is not None
+        rounds = [e for e in played.events if isinstance(e, ScoringRoundEnded)]
+        assert [r.kind for r in rounds] == ["volcano", "volcano", "volcano", "final"]
+        finished = [e for e in played.events if isinstance(e, GameFinished)]
+        assert len(finished) == 1 and finished[0].scorings == 4 and played.outcome.details["scorings"] == 4
+
+
+def _strings(value) -> set[str]:
+    found: set[str] = set()
+
+    def walk(v):
+        if isinstance(v, str):
+            found.add(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(k)
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    walk(msgspec.json.decode(msgspec.json.encode(value)))
+    return found
+
+
+@pytest.mark.parametrize("options", [{}, {"variant": "auction"}], ids=["standard", "auction"])
+def test_no_view_or_redacted_event_shows_the_stack_order_or_face_down_treasures(options):
+    """tikal.md "Hidden information": only the next tile's letter is public, face-down kinds stay hidden."""
+    played = play_random(TABLE, options, 3, b"tikal-hidden", check_views=False)
+    assert played.error is None
+    state, seen_tiles = None, set()
+    for event in played.events:
+        state = TABLE.evolve(state, event)
+        if isinstance(event, TileDrawn):
+            seen_tiles.add(event.tile)
+        if isinstance(event, TilesRevealed):
+            seen_tiles.update(event.tiles)
+        if state.game is None or state.status != "active":
+            continue
+        hidden = state.game.hidden
+        assert set(hidden.stack).isdisjoint(seen_tiles)
+        for seat in [None, 0, 1, 2]:
+            shown = _strings(TABLE.view(state, seat)) | _strings(TABLE.redact(event, seat, public=False))
+            assert not shown & set(hidden.stack), "a tile still in the stack leaked"
+            assert not shown & set(TILES) - seen_tiles
+            if not isinstance(event, StackShuffled):
+                view_kinds = _strings(TABLE.view(state, seat)) & set(TREASURE_KINDS)
+                assert not view_kinds, "treasure kinds appear in a view"
+            redacted = TABLE.redact(event, seat, public=False)
+            if not isinstance(event, (TreasureDug, TreasureTraded)):  # only face-up tokens are ever named
+                assert not _strings(redacted) & set(TREASURE_KINDS)
+            if isinstance(event, StackShuffled):
+                assert redacted.tiles is None and redacted.treasures is None
+            text = msgspec.json.encode(TABLE.view(state, seat)).decode()
+            assert "hidden" not in text and "stack" not in text
+
+
+def test_a_finished_game_shows_everything():
+    played = play_random(TABLE, {}, 2, b"tikal-public")
+    state = TABLE.fold(played.events)
+    shuffled = next(e for e in played.events if isinstance(e, StackShuffled))
+    assert TABLE.redact(shuffled, 0, public=True).tiles is not None and state.status == "finished"
