@@ -11,3 +11,6 @@ def register(game: Game) -> Game:
     """Add `game` under its kind (used below, and by tests for their own games)."""
     GAMES[game.kind] = game
     return game
+
+from domain.tikal.game import GAME as _TIKAL  # noqa: E402
+register(_TIKAL)
