@@ -14,3 +14,5 @@ def register(game: Game) -> Game:
 
 from domain.tikal.game import GAME as _TIKAL  # noqa: E402
 register(_TIKAL)
+from domain.tobago.game import GAME as _TOBAGO  # noqa: E402
+register(_TOBAGO)
