@@ -98,12 +98,19 @@ def clue_refusal(b: Board, clues: tuple[str, ...], removed: tuple[int, ...], car
     before = candidates_mask(b, clues, removed)
     after = before & b.masks[card]
     if after == 0:
-        if any(b.masks[c] & b.masks[card] == 0 for c in clues):
+        if any(b.masks[c] & b.masks[card] == 0 and _logically_exclusive(c, card) for c in clues):
             return "tobago.clue_contradicts", f"{card} contradicts a clue already on the map"
         return "tobago.clue_empties_map", f"{card} would leave the map without any candidate"
     if after == before:
         return "tobago.clue_does_not_reduce", f"{card} removes no candidate"
     return None
+
+
+def _logically_exclusive(a: str, b: str) -> bool:
+    """Clues that exclude each other on any island: same target (in X / not in X, in X / next to X ...),
+    or IN two different terrains. Other disjoint pairs merely empty the map on this island."""
+    x, y = CLUES[a], CLUES[b]
+    return x.target == y.target or (x.relation == y.relation == "in")
 
 
 def board_problems(b: Board) -> list[str]:
