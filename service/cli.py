@@ -36,11 +36,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from service.app import create_app
 
+    from service.lifespan import begin_shutdown
+
     settings = Settings.from_env()
-    host = args.host or settings.host
-    port = args.port or settings.port
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False,
-                timeout_graceful_shutdown=10, lifespan="on")
+    app = create_app(settings)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # SIGTERM: stop accepting, end SSE streams at once (uvicorn would wait for them), finish requests
+            begin_shutdown(app)
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=args.host or settings.host, port=args.port or settings.port,
+                            log_level="warning", access_log=False, timeout_graceful_shutdown=10, lifespan="on")
+    Server(config).run()
     return 0
 
 

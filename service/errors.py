@@ -57,10 +57,12 @@ _HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 40
 
 
 def problem_response(request: Request, status: int, code: str, detail: str, title: str | None = None,
-                     **extra: Any) -> Response:
+                     headers: dict[str, str] | None = None, **extra: Any) -> Response:
     body = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=title or _TITLES.get(status, "Error"),
                          status=status, detail=detail, code=code, instance=request.url.path, **extra)
-    headers = {"Retry-After": "60"} if status in (429, 503) else None
+    headers = dict(headers or {})
+    if status in (429, 503):
+        headers.setdefault("Retry-After", "60")
     return Response(content=msgspec.json.encode(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
@@ -96,7 +98,8 @@ def _http(request: Request, exc: HTTPException) -> Response:
     code = _HTTP_CODES.get(status, "http_error")
     if isinstance(exc, NotAuthorizedException):
         code = "unauthorized"
-    return problem_response(request, status, code, exc.detail or _TITLES.get(status, "Error"))
+    return problem_response(request, status, code, exc.detail or _TITLES.get(status, "Error"),
+                            headers=dict(exc.headers or {}))
 
 
 def _internal(request: Request, exc: Exception) -> Response:
@@ -121,7 +124,8 @@ def responses(*statuses: int) -> dict[int, Any]:
     from litestar.openapi.datastructures import ResponseSpec
     from litestar.openapi.spec import Example
 
-    examples = {400: ("invalid_request", "Expected `int`, got `str` - at `$.seats`"),
+    examples = {422: ("invalid_command", "not a tally command: Object missing required field `amount`"),
+                400: ("invalid_request", "Expected `int`, got `str` - at `$.seats`"),
                 401: ("unauthorized", "a bearer token is required"),
                 403: ("forbidden", "you may not command this seat"),
                 404: ("not_found", "no game with this id"),

@@ -85,6 +85,12 @@ class Broker:
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
         self.dispatch(stream_id, events)
 
+    def wake_all(self) -> None:
+        """Wake every connection (used at shutdown so streams notice at once and close)."""
+        for subs in list(self.subscriptions.values()):
+            for sub in list(subs):
+                sub.deliver([])
+
     @property
     def connections(self) -> int:
         return sum(len(s) for s in self.subscriptions.values())

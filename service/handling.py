@@ -126,11 +126,9 @@ class GameService:
     # -- deciding ------------------------------------------------------------------
     async def create(self, viewer: Viewer, kind: str, options: dict[str, Any] | None, seats: int,
                      join: bool = True) -> tuple[str, TableState]:
-        table = self.table(kind)
-        if seats < 1:
-            raise Problem(422, "table.bad_seat_count", "a game needs at least one seat")
         if viewer.player is None:
             raise Problem(401, "unauthorized", "register a player and send its bearer token to create games")
+        table = self.table(kind)
         game_id = str(uuid.uuid4())
         events = table.create(options, seats, secrets.token_bytes(32), created_by=viewer.player_id)
         state = table.fold(events)

@@ -21,6 +21,14 @@ from service.store.postgres import PostgresStore
 log = structlog.get_logger("stela.lifespan")
 
 
+def begin_shutdown(app: Litestar) -> None:
+    """Tell SSE streams to close now (with a retry hint) so clients reconnect to another replica."""
+    closing = app.state.get("closing")
+    if closing is not None and not closing.is_set():
+        closing.set()
+        app.state.service.broker.wake_all()
+
+
 @contextlib.asynccontextmanager
 async def lifespan(app: Litestar) -> AsyncIterator[None]:
     state = app.state
@@ -45,7 +53,7 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        state.closing.set()
+        begin_shutdown(app)
         for hook in reversed(state.get("on_stop", [])):
             with contextlib.suppress(Exception):
                 await hook(app)

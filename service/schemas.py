@@ -12,7 +12,7 @@ from service.handling import WireEvent
 Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name")]
 
 
-class PlayerCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class PlayerCreate(msgspec.Struct, kw_only=True):
     name: Name
 
 
@@ -39,15 +39,15 @@ class KindOut(msgspec.Struct, kw_only=True):
     codes: dict[str, str]
 
 
-class GameCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class GameCreate(msgspec.Struct, kw_only=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["tikal"])]
     seats: Annotated[int, Meta(ge=1, le=16, description="number of seats")]
     options: dict[str, Any] = {}
     join: Annotated[bool, Meta(description="seat the creator at the first free seat")] = True
 
 
-class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    seat: Annotated[int, Meta(ge=0, le=15)] | None = None
+class JoinRequest(msgspec.Struct, kw_only=True):
+    seat: Annotated[int | None, Meta(description="the seat to take (0-based); default the first free one")] = None
 
 
 class SeatOut(msgspec.Struct, kw_only=True):
@@ -98,10 +98,11 @@ class GamePage(msgspec.Struct, kw_only=True):
     next_cursor: str | None
 
 
-class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class CommandRequest(msgspec.Struct, kw_only=True):
     command: Annotated[dict[str, Any], Meta(description='a command of the game\'s kind: {"type": "<kind>.<Name>", ...}',
                                             examples=[{"type": "tikal.EndTurn"}])]
-    expected_version: Annotated[int, Meta(ge=0)] | None = None
+    expected_version: Annotated[int | None, Meta(description="the version the client decided on; a "
+                                                         "different current version is a 409")] = None
 
 
 class CommandResult(msgspec.Struct, kw_only=True):

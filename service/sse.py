@@ -58,6 +58,8 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
                 batch: list[StoredEvent] | None = await asyncio.wait_for(sub.queue.get(), wait)
             except TimeoutError:
                 batch = None
+            if closing is not None and closing.is_set():
+                break
             if not batch or batch[0].version > last + 1:
                 batch = await service.store.read_stream(game_id, after=last)
             batch = [e for e in batch if e.version > last]

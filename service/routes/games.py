@@ -27,7 +27,7 @@ class GameController(Controller):
           description="Creates a game of `kind` with `seats` seats and `options` (see the kind's "
                       "`options_schema`). The creator takes the first seat unless `join` is false. "
                       "The response carries `Location`.",
-          responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
+          responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def create(self, request: Request, viewer: NamedDependency[Viewer], data: JSONBody[GameCreate]) -> Response[GameOut]:
         service = request.app.state.service
         try:
@@ -55,7 +55,7 @@ class GameController(Controller):
     @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
          description="Seated players get their seat's view, everyone else the spectator view. "
                      "`to_act` lists the seats that must act now.",
-         responses=responses(401, 404))
+         responses=responses(400, 401, 404))
     async def get_game(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> GameOut:
         loaded = await request.app.state.service.load(game_id)
         return game_out(game_id, loaded.table, loaded.state, viewer)
@@ -69,7 +69,7 @@ class GameController(Controller):
         return game_out(game_id, service.tables[state.kind], state, viewer)
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
-          responses=responses(401, 404, 409), security=[{"bearer": []}])
+          responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
     async def start(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> GameOut:
         service = request.app.state.service
         state, _ = await service.start(viewer, game_id)
@@ -79,17 +79,17 @@ class GameController(Controller):
          summary="The game at a past version",
          description="While the game runs, the caller's own view; after the end anyone may pass `seat` "
                      "to see exactly what that seat saw.",
-         responses=responses(401, 403, 404))
+         responses=responses(400, 401, 403, 404))
     async def at_version(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
                          version: Annotated[int, PathParameter(ge=1, le=10_000_000)],
-                         seat: Annotated[int | None, QueryParameter(ge=0, le=15)] = None) -> GameOut:
+                         seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
         service = request.app.state.service
         table, past = await service.state_at(game_id, version)
         current = (await service.load(game_id)).state
         if seat is not None:
             if not service.is_public(current, viewer) and service.seat_for(table, current, viewer) != seat:
                 raise Problem(403, "game_running", "another seat's past view is public only after the end")
-            if seat >= past.seat_count:
+            if not 0 <= seat < past.seat_count:
                 raise Problem(404, "no_such_seat", f"the game has seats 0..{past.seat_count - 1}")
             return game_out(game_id, table, past, viewer, seat=seat, as_seat=True)
         return game_out(game_id, table, past, viewer, seat=service.seat_for(table, current, viewer), as_seat=True)

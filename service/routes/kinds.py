@@ -28,7 +28,7 @@ class KindController(Controller):
     async def list_kinds(self, request: Request) -> list[KindOut]:
         return [kind_out(table.game) for table in request.app.state.service.tables.values()]
 
-    @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(404))
+    @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(400, 404))
     async def get_kind(self, request: Request, kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
         table = request.app.state.service.tables.get(kind)
         if table is None:

@@ -35,7 +35,7 @@ class PlayController(Controller):
 
     @get("/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
          description="Every command the caller's seat may send now; each can be posted back unchanged.",
-         responses=responses(401, 404))
+         responses=responses(400, 401, 404))
     async def legal(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> LegalOut:
         service: GameService = request.app.state.service
         loaded = await service.load(game_id)
@@ -47,7 +47,7 @@ class PlayController(Controller):
           description="Decides the command for the caller's seat and appends its events. With "
                       "`expected_version` a stale client gets 409 `version_conflict`; without it the "
                       "server retries on concurrent changes. `?dry_run=true` only validates.",
-          responses=responses(400, 401, 403, 404, 409), security=[{"bearer": []}])
+          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
     async def command(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId, data: JSONBody[CommandRequest],
                       idempotency_key: IdempotencyKey = None, dry_run: Annotated[bool, QueryParameter(description="validate only, append nothing")] = False) -> CommandResult:
         service: GameService = request.app.state.service
@@ -57,7 +57,7 @@ class PlayController(Controller):
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end.",
-         responses=responses(401, 404))
+         responses=responses(400, 401, 404))
     async def events(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
                      after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0,
                      limit: Annotated[int, QueryParameter(ge=1, le=5000)] = 1000) -> EventPage:
@@ -69,7 +69,7 @@ class PlayController(Controller):
 
     @get("/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)", description=SSE_DOC,
          responses={200: ResponseSpec(data_container=str, media_type="text/event-stream",
-                                      description="an event stream"), **responses(401, 404)})
+                                      description="an event stream"), **responses(400, 401, 404)})
     async def stream(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
                      last_event_id: LastEventId = None) -> Stream:
         service: GameService = request.app.state.service
@@ -90,7 +90,7 @@ class PlayController(Controller):
          description="One JSON object per line with every stored field, including the hash chain and "
                      "metadata; verifiable offline with `stela verify`.",
          responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson",
-                                      description="the log"), **responses(401, 403, 404)})
+                                      description="the log"), **responses(400, 401, 403, 404)})
     async def export(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> Response[bytes]:
         service: GameService = request.app.state.service
         loaded = await service.load(game_id)
@@ -102,7 +102,7 @@ class PlayController(Controller):
 
     @get("/board.svg", operation_id="getBoardPicture", summary="A picture of the board (kinds that draw one)",
          responses={200: ResponseSpec(data_container=str, media_type="image/svg+xml", description="SVG"),
-                    **responses(401, 404)})
+                    **responses(400, 401, 404)})
     async def board(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> Response[str]:
         service: GameService = request.app.state.service
         loaded = await service.load(game_id)

@@ -26,7 +26,7 @@ class PlayerController(Controller):
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @get("/{player_id:str}", operation_id="getPlayer", summary="A player's public profile",
-         responses=responses(404))
+         responses=responses(400, 404))
     async def get_one(self, request: Request, player_id: PlayerId) -> PlayerOut:
         player = await request.app.state.service.store.get_player(player_id)
         if player is None:
