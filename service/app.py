@@ -10,6 +10,7 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 from domain.catalog import GAMES
 from domain.kernel import Game
@@ -42,6 +43,26 @@ def openapi_config() -> OpenAPIConfig:
         use_handler_docstrings=False, create_examples=False)
 
 
+def allow_fix(app: ASGIApp) -> ASGIApp:
+    """Answer OPTIONS with every method of the route (Litestar lists only one handler group's)."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "OPTIONS":
+            await app(scope, receive, send)
+            return
+
+        async def send_wrapper(message: Any) -> None:
+            allow = scope["app"].state.allow.get(scope.get("path_template", ""))
+            if message["type"] == "http.response.start" and allow:
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"]
+                message["headers"] = [*headers, (b"allow", allow.encode())]
+            await send(message)
+
+        await app(scope, receive, send_wrapper)
+
+    return middleware
+
+
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
                extra: dict[str, Any] | None = None) -> Litestar:
     """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL)."""
@@ -55,10 +76,15 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz,
                            metrics]
     handlers += install(state, settings)
-    middleware: list[Any] = [request_logging]
+    middleware: list[Any] = [request_logging, allow_fix]
     if settings.rate_limit > 0:
         limit = RateLimitConfig(rate_limit=("minute", settings.rate_limit),
                                 exclude=["/healthz", "/readyz", "/metrics", "/schema"])
         middleware.append(limit.middleware)
-    return Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
-                    exception_handlers=exception_handlers, middleware=middleware, debug=False)
+    app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
+                   exception_handlers=exception_handlers, middleware=middleware, debug=False)
+    allow: dict[str, set[str]] = {}
+    for route in app.routes:
+        allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))
+    state.allow = {path: ", ".join(sorted(methods)) for path, methods in allow.items()}
+    return app

@@ -1,0 +1,40 @@
+"""Schemathesis against a running app: examples, coverage, fuzzing and stateful phases, every check.
+
+No generated request may produce a 5xx, and every response must match the OpenAPI document.
+The SSE endpoint is left out (an endless stream); tests/service/test_sse.py covers it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from service.app import create_app
+from tests.support.live import serving
+
+pytestmark = pytest.mark.xdist_group("live")
+HERE = Path(__file__).parent
+EXAMPLES = os.environ.get("STELA_SCHEMATHESIS_EXAMPLES", "20")
+
+
+def test_schemathesis_finds_no_server_errors_and_no_schema_violations(settings, games, tmp_path):
+    with serving(create_app(settings, games=games)) as url:
+        with httpx.Client(base_url=url) as client:
+            token = client.post("/v1/players", json={"name": "fuzzer"}).json()["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            game = client.post("/v1/games", json={"kind": "tally", "seats": 2}, headers=auth)
+            assert game.status_code == 201
+        st = Path(sys.executable).with_name("st")
+        result = subprocess.run(
+            [str(st), "--config-file", str(HERE / "schemathesis.toml"), "run", f"{url}/schema/openapi.json",
+             "-H", f"Authorization: Bearer {token}", "--phases", "examples,coverage,fuzzing,stateful",
+             "--checks", "all", "--exclude-path-regex", "/stream$", "--max-examples", EXAMPLES,
+             "--workers", "2", "--seed", "1", "--no-color"],
+            capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    tail = result.stdout[-6000:]
+    assert result.returncode == 0, tail
