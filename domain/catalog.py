@@ -16,3 +16,5 @@ from domain.tikal.game import GAME as _TIKAL  # noqa: E402
 register(_TIKAL)
 from domain.tobago.game import GAME as _TOBAGO  # noqa: E402
 register(_TOBAGO)
+from domain.goldmine.game import GAME as _GOLDMINE  # noqa: E402
+register(_GOLDMINE)
