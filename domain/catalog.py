@@ -18,3 +18,5 @@ from domain.tobago.game import GAME as _TOBAGO  # noqa: E402
 register(_TOBAGO)
 from domain.goldmine.game import GAME as _GOLDMINE  # noqa: E402
 register(_GOLDMINE)
+from domain.coatl.game import GAME as _COATL  # noqa: E402
+register(_COATL)
