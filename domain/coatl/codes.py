@@ -41,4 +41,5 @@ CODES: dict[str, str] = {
     "coatl.not_in_bag": "the bag does not hold these pieces",
     "coatl.cannot_discard": "cards are discarded from the hand only during Foretelling, before choosing",
     "coatl.no_such_pile": "there are two shared temple piles, 0 and 1",
+    "coatl.must_act": "a turn may end without an action only when no action is possible",
 }

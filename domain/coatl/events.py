@@ -157,7 +157,7 @@ class TurnEnded(_Event, tag="coatl.TurnEnded"):
 
 
 class EndTriggered(_Event, tag="coatl.EndTriggered"):
-    condition: Literal["third_coatl", "no_body_segments"]
+    condition: Literal["third_coatl", "no_body_segments", "stalled"]
     seat: int
     last_turns: tuple[LastTurn, ...]
 

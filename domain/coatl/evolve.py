@@ -168,7 +168,8 @@ def evolve(state: Optional[CoatlState], event: CoatlEvent) -> CoatlState:
         case CoatlClosed(seat=seat, coatl=index):
             return _turn(_coatl(state, seat, index, status="closed"), pending=None)
         case TurnEnded():
-            return replace(state, turn=None)
+            passed = state.turn is not None and state.turn.current is None
+            return replace(state, turn=None, passes=state.passes + 1 if passed else 0)
         case EndTriggered(condition=condition, last_turns=last_turns):
             return replace(state, end_condition=condition, last_turns=last_turns)
         case GameFinished(scores=scores):

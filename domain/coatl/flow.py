@@ -143,6 +143,8 @@ def last_turns(state: CoatlState, seat: int, condition: str) -> tuple[LastTurn, 
     """Who still plays after `seat`'s turn, and with how many actions (spec: End of the game)."""
     n, position = state.seats, order_of(state, seat)
     by_order = [(state.first_player + k) % n for k in range(n)]
+    if condition == "stalled":  # every seat in a row could do nothing: nothing can change any more
+        return ()
     if condition == "third_coatl":
         return tuple([LastTurn(s, 2) for s in by_order[position + 1:]] + [LastTurn(s, 1) for s in by_order[:position]])
     return tuple(LastTurn(s, 1) for s in by_order[position + 1:] + by_order)
@@ -160,7 +162,8 @@ def finish_turn(script: Script, rng: Rng) -> None:
     state = script.state
     if state.end_condition is None:
         condition = ("third_coatl" if completed(state.players[seat]) >= C.MAX_COMPLETED
-                     else "no_body_segments" if body_supply_empty(state) else None)
+                     else "no_body_segments" if body_supply_empty(state)
+                     else "stalled" if state.passes >= state.seats else None)
         if condition is not None:
             script.emit(EndTriggered(condition=condition, seat=seat,  # type: ignore[arg-type]
                                      last_turns=last_turns(state, seat, condition)))

@@ -236,8 +236,17 @@ def check(state: CoatlState, seat: int, command: CoatlCommand) -> None:
             if not state.hidden.piles[pile]:
                 raise _fail("coatl.temple_not_available", "that pile is empty")
         case EndTurn():
-            if turn.pending is not None:
-                pending(state, player)
+            _check_end_turn(state, player, lambda: any(_accepts(check, state, seat, c)
+                                                       for c in _candidates(state, seat) if not isinstance(c, EndTurn)))
+
+
+def _check_end_turn(state: CoatlState, player: Player, can_act: Any) -> None:
+    """A just completed coatl needs its card; a turn without any action only when none is possible."""
+    assert state.turn is not None
+    if state.turn.pending is not None:
+        pending(state, player)
+    elif state.turn.current is None and can_act():
+        raise _fail("coatl.must_act", "a turn is one action; pass only when no action is possible")
 
 
 def _check_keep(state: CoatlState, seat: int, command: KeepProphecies) -> None:
@@ -290,7 +299,11 @@ def legal(state: CoatlState, seat: int) -> list[CoatlCommand]:
     """Every atomic command `seat` may issue now ([] when it may not act)."""
     if seat not in to_act(state):
         return []
-    return [c for c in _candidates(state, seat) if _accepts(check, state, seat, c)]
+    candidates = _candidates(state, seat)
+    offers = [c for c in candidates if not isinstance(c, EndTurn) and _accepts(check, state, seat, c)]
+    if state.phase == "play" and _accepts(_check_end_turn, state, state.players[seat], lambda: bool(offers)):
+        offers.append(EndTurn())
+    return offers
 
 
 def to_act(state: CoatlState) -> frozenset[int]:

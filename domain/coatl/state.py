@@ -70,6 +70,7 @@ class CoatlState(msgspec.Struct, frozen=True):
     end_condition: Optional[str] = None
     last_turns: Optional[tuple[LastTurn, ...]] = None
     scores: Optional[tuple[int, ...]] = None
+    passes: int = 0  # turns in a row ended without an action (forced passes)
 
 
 def colors(coatl: Coatl) -> tuple[str, ...]:

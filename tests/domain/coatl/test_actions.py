@@ -4,13 +4,14 @@ import pytest
 from msgspec.structs import replace
 
 from domain.coatl.commands import EndTurn, KeepProphecies, TakePieces, TakeProphecy
-from domain.coatl.events import (DeckReshuffled, Disc, DiscRefilled, OpeningHandKept, OpeningHandsSettled,
+from domain.coatl.events import (DeckReshuffled, Disc, DiscRefilled, EndTriggered, OpeningHandKept,
+                                 OpeningHandsSettled,
                                  RowRefilled, TurnEnded, TurnStarted)
 from domain.coatl.flow import CoatlOptions, setup
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags
 from domain.kernel import Rng, RuleViolation
-from tests.domain.coatl.support import fold, play, rig, started
+from tests.domain.coatl.support import card, coatl, fold, play, rig, started
 
 
 def refused(state, seat, command, code):
@@ -134,3 +135,28 @@ def test_view_shows_own_hand_and_temples_and_others_only_their_sizes():
     assert theirs.players[1].hand is None and theirs.players[1].hand_size == 2
     assert theirs.players[1].temples is None and theirs.players[1].temple_count == 2
     assert all(p.hand is None for p in spectator.players)
+
+
+def test_a_turn_is_one_action_so_a_seat_passes_only_when_it_can_do_nothing():
+    """Ruling: 'each player chooses and performs one action'; a pass is allowed only when none is possible."""
+    state = started()
+    refused(state, 0, EndTurn(), "coatl.must_act")
+    assert EndTurn() not in GAME.legal(state, 0)
+
+
+def stuck(state, seat):
+    """A full board of tails, two head-ended coatls no hand card fits, a full hand, no tokens."""
+    blocked = (coatl("hY bY"), coatl("hR bR"))
+    return rig(state, seat, board="tB tB tB tB tB tB tB tB", coatls=blocked, hand=(card(2), card(3), card(12),
+                                                                                    card(13), card(7)), tokens=())
+
+
+def test_when_every_seat_in_a_row_can_only_pass_the_game_ends():
+    """Ruling: a full round of forced passes means nothing can change any more: the game ends (stalled)."""
+    state = stuck(stuck(started(), 0), 1)
+    assert GAME.legal(state, 0) == [EndTurn()]
+    _, state = play(state, 0, EndTurn())
+    assert state.passes == 1 and state.phase == "play"
+    events, state = play(state, 1, EndTurn())
+    assert events[-2] == EndTriggered(condition="stalled", seat=1, last_turns=())
+    assert state.phase == "over" and GAME.outcome(state).details["end_condition"] == "stalled"
