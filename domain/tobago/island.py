@@ -50,15 +50,10 @@ class Geometry:
         self.island = island
         self.coords = [(q, r) for q, r, _ in island]
         self.terrain = [t for _, _, t in island]
-        self.index = {c: i for i, c in enumerate(self.coords)}
         self.n = len(island)
         self.all = (1 << self.n) - 1
-        idx = self.index
-        self.neigh = [[idx[(q + dq, r + dr)] for dq, dr in DIRECTIONS if (q + dq, r + dr) in idx]
-                      for q, r in self.coords]
-        self.ocean_dist = [self._ocean_distance(c) for c in self.coords]
+        self.index, self.neigh, self.ocean_dist, self.within2 = _shape(tuple(self.coords))
         self.coastal = [d == 1 for d in self.ocean_dist]
-        self.within2 = [[idx[x] for x in ring_coords(c, 2) if x in idx] for c in self.coords]
         self.region_of = [-1] * self.n
         self.regions: list[list[int]] = []
         for start in range(self.n):
@@ -75,12 +70,6 @@ class Geometry:
                 self.big[t] = mask_of(self.regions[sizes[-1][1]])
                 self.big_unique[t] = len(sizes) == 1 or sizes[-1][0] > sizes[-2][0]
         self._steps: dict[int, list[int]] = {}
-
-    def _ocean_distance(self, c: tuple[int, int]) -> int:
-        for radius in (1, 2):
-            if any(x not in self.index for x in ring_coords(c, radius)):
-                return radius
-        return 3  # "more than 2" is all the clues need
 
     def _flood(self, start: int, label: int) -> list[int]:
         terrain, todo, out = self.terrain[start], [start], []
@@ -122,6 +111,18 @@ class Geometry:
         while (q + dq, r + dr) in self.index:
             q, r = q + dq, r + dr
         return self.index[(q, r)]
+
+
+@lru_cache(maxsize=64)
+def _shape(coords: tuple[tuple[int, int], ...]) -> tuple[dict, list[list[int]], list[int], list[list[int]]]:
+    """What depends on the land's shape only (shared by every terrain layout tried on it)."""
+    idx = {c: i for i, c in enumerate(coords)}
+    neigh = [[idx[(q + dq, r + dr)] for dq, dr in DIRECTIONS if (q + dq, r + dr) in idx] for q, r in coords]
+    near2 = [[x for x in ring_coords(c, 2)] for c in coords]
+    within2 = [[idx[x] for x in ring if x in idx] for ring in near2]
+    # distance to the ocean: 1 or 2 when water lies that close, 3 stands for "more than 2"
+    ocean = [1 if len(n) < 6 else (2 if len(w) < 18 else 3) for n, w in zip(neigh, within2)]
+    return idx, neigh, ocean, within2
 
 
 def mask_of(hexes) -> int:
