@@ -120,7 +120,7 @@ exception_handlers: dict[Any, Any] = {
 
 
 def responses(*statuses: int) -> dict[int, Any]:
-    """OpenAPI response docs for the given error statuses, each a problem detail with an example."""
+    """OpenAPI response docs for `statuses` plus 429 and 503 (possible everywhere), as problem details."""
     from litestar.openapi.datastructures import ResponseSpec
     from litestar.openapi.spec import Example
 
@@ -133,7 +133,7 @@ def responses(*statuses: int) -> dict[int, Any]:
                 429: ("rate_limited", "too many requests"),
                 503: ("database_unavailable", "the database is unavailable, retry later")}
     out = {}
-    for status in statuses:
+    for status in sorted({*statuses, 429, 503}):
         code, detail = examples[status]
         example = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=_TITLES[status], status=status,
                                 detail=detail, code=code)

@@ -24,7 +24,7 @@ class KindController(Controller):
     path = "/v1/kinds"
     tags = ["kinds"]
 
-    @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas")
+    @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas", responses=responses())
     async def list_kinds(self, request: Request) -> list[KindOut]:
         return [kind_out(table.game) for table in request.app.state.service.tables.values()]
 
