@@ -3,7 +3,7 @@
 import pytest
 from msgspec.structs import replace
 
-from domain.coatl.commands import EndTurn, KeepProphecies, TakePieces, TakeProphecy
+from domain.coatl.commands import CloseCoatl, EndTurn, KeepProphecies, PlayTemple, TakePieces, TakeProphecy
 from domain.coatl.events import (DeckReshuffled, Disc, DiscRefilled, EndTriggered, OpeningHandKept,
                                  OpeningHandsSettled,
                                  RowRefilled, TurnEnded, TurnStarted)
@@ -160,3 +160,18 @@ def test_when_every_seat_in_a_row_can_only_pass_the_game_ends():
     events, state = play(state, 1, EndTurn())
     assert events[-2] == EndTriggered(condition="stalled", seat=1, last_turns=())
     assert state.phase == "over" and GAME.outcome(state).details["end_condition"] == "stalled"
+
+
+def test_every_code_raised_is_documented_and_bad_seat_counts_are_refused():
+    with pytest.raises(RuleViolation) as exc:
+        setup(CoatlOptions(), 5, Rng(b"s", 0))
+    assert exc.value.code == "coatl.bad_options" and exc.value.code in GAME.codes
+    assert all(code.startswith("coatl.") for code in GAME.codes)
+
+
+def test_row_cards_must_be_in_the_row_and_temples_wait_for_a_completed_coatl():
+    state = started()
+    missing = next(c for c in range(54) if c not in state.row)
+    refused(state, 0, TakeProphecy(card=missing), "coatl.not_in_row")
+    refused(state, 0, CloseCoatl(), "coatl.not_completing")
+    refused(state, 0, PlayTemple(temple=state.hidden.temples[0][0]), "coatl.not_completing")

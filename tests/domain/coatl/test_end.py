@@ -153,3 +153,12 @@ def test_ties_go_to_more_cards_beside_completed_coatls_then_the_best_coatl_then_
     assert by_best.scores == [4, 4] and by_best.winners == [1] and by_best.details["best_coatl"] == [2, 3]
     shared = GAME.outcome(finished((big, tiny), (tiny, big)))
     assert shared.winners == [0, 1] and shared.ranks == [1, 1]
+
+
+def test_the_rulebook_example_scores_17_in_the_view_and_the_outcome():
+    """Rulebook, 'Приклад підрахунку очок': 11 pieces, cards 28, 9, 4 and temple 2."""
+    example = coatl("hB bB bY bB bB bR bR bB bB bY tY", cards=(card(28), card(9), card(4)), status="closed",
+                    temple=2)
+    state = finished((example,), ())
+    assert GAME.view(state, 1).players[0].coatls[0].value == 17
+    assert GAME.outcome(state).scores == [17, 0]

@@ -126,3 +126,9 @@ def test_colour_count_cards_take_six_or_more_as_six():
 def test_each_card_scores_one_level_only_and_cards_reuse_pieces():
     coatl = seq("BBB")
     assert coatl_points(coatl, [14, 4], None) == 3 + 2
+
+
+def test_temples_score_7_for_both_requirements_and_the_three_requirement_promo_10():
+    assert temple_points(0, seq("RRRRRRR")) == 7
+    assert temple_points(15, seq("RRBBGGGGGG"), (0,)) == 10
+    assert temple_points(15, seq("RRBBGGGGG"), (0,)) == 6
