@@ -11,9 +11,9 @@ from __future__ import annotations
 from domain.goldmine import actions
 from domain.goldmine.board import (entrance_pos, fits, fitting, has_chamber, neighbours, passes_entrance,
                                    placements, reachable, secret_positions, spec)
-from domain.goldmine.components import ALL_TILES, design
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, Move, PassCoins, PlaceCoin,
                                       PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
+from domain.goldmine.components import ALL_TILES, ENTRANCE, design
 from domain.goldmine.events import (DiceRolled, GoldmineEvent, PirateEscaped, PirateMoved, Stayed, TileDrawn,
                                     TilePlaced)
 from domain.goldmine.setup import draw_scout, draw_stack, fold
@@ -207,6 +207,6 @@ def check_invariants(state: GoldmineState) -> None:
         assert cell is not None and 0 <= pirate.path < len(design(cell.tile).paths), "pirates stand on a path"
         assert 0 <= pirate.bets <= 3 and 0 <= pirate.bats <= 3 and pirate.coins >= 0
     for cell in state.board:
-        if cell.tile != "E1#1":
+        if cell.tile != ENTRANCE:
             others = {k: v for k, v in board.items() if k != (cell.x, cell.y)}
             assert fits(others, cell.tile, cell.x, cell.y, cell.rotation), f"{cell.tile} matches its neighbours"
