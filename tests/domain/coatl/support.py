@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from msgspec.structs import replace
 
 from domain.coatl import components as C
@@ -18,7 +20,7 @@ from domain.coatl.evolve import evolve
 from domain.coatl.flow import CoatlOptions, setup
 from domain.coatl.game import GAME
 from domain.coatl.state import Coatl, CoatlState
-from domain.kernel import Rng
+from domain.kernel import Rng, RuleViolation
 
 LETTER = {"Y": "yellow", "R": "red", "K": "black", "G": "green", "B": "blue"}
 KIND = {"h": "head", "t": "tail", "b": "body"}
@@ -84,3 +86,11 @@ def play(state: CoatlState, seat: int, command: Any, seed: bytes = b"play") -> t
     """When `seat` issues `command`: the events and the state after them."""
     events = GAME.decide(state, seat, command, Rng(seed, 0))
     return events, fold(events, state)
+
+
+def refused(state: CoatlState, seat: int, command: Any, code: str) -> None:
+    """Then `decide` refuses `command` with `code`, and `legal` does not offer it."""
+    with pytest.raises(RuleViolation) as exc:
+        GAME.decide(state, seat, command, Rng(b"refused", 0))
+    assert exc.value.code == code, exc.value
+    assert command not in GAME.legal(state, seat)

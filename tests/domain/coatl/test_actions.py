@@ -11,13 +11,7 @@ from domain.coatl.flow import CoatlOptions, setup
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags
 from domain.kernel import Rng, RuleViolation
-from tests.domain.coatl.support import card, coatl, fold, play, rig, started
-
-
-def refused(state, seat, command, code):
-    with pytest.raises(RuleViolation) as exc:
-        GAME.decide(state, seat, command, Rng(b"r", 0))
-    assert exc.value.code == code, exc.value
+from tests.domain.coatl.support import card, coatl, fold, play, refused, rig, started
 
 
 def test_opening_hands_are_3_4_5_6_in_turn_order_and_every_seat_decides_at_once():

@@ -1,24 +1,15 @@
 """The build action: starting, extending, playing prophecies, completing, temples (spec: A turn 3)."""
 
-import pytest
 from msgspec.structs import replace
 
 from domain.coatl.commands import (AddPiece, CloseCoatl, EndTurn, PlayProphecy, PlayTemple, StartCoatl,
                                    TakePieces)
 from domain.coatl.events import CoatlClosed, CoatlCompleted, TemplePlayed
 from domain.coatl.game import GAME
-from domain.kernel import Rng, RuleViolation
-from tests.domain.coatl.support import card, coatl, piece, play, rig, started
+from tests.domain.coatl.support import card, coatl, piece, play, refused, rig, started
 
 BLUE_COUNT, BLUE_COUNT_2 = card(4, 0), card(4, 1)
 BLUE_RUN, YELLOW_COUNT, RED_COUNT, BLUE_PAIRS = card(14), card(0), card(1), card(9)
-
-
-def refused(state, seat, command, code):
-    with pytest.raises(RuleViolation) as exc:
-        GAME.decide(state, seat, command, Rng(b"r", 0))
-    assert exc.value.code == code, exc.value
-    assert command not in GAME.legal(state, seat)
 
 
 def test_a_coatl_is_started_with_any_board_piece_but_never_a_third_incomplete_one():

@@ -4,7 +4,7 @@ import pytest
 from msgspec.structs import replace
 
 from domain.coatl.commands import AddPiece, EndTurn, TakePieces
-from domain.coatl.events import EndTriggered, GameFinished, LastTurn, TurnStarted
+from domain.coatl.events import EndTriggered, GameFinished, TurnStarted
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags, Turn
 from domain.kernel import Rng, RuleViolation

@@ -1,6 +1,5 @@
 """Sacrifice tokens: Perfect Choice, Foretelling, Priest's Duty (spec: A turn 4)."""
 
-import pytest
 from msgspec.structs import replace
 
 from domain.coatl.commands import (DiscardProphecy, EndTurn, Foretell, PerfectChoice, PriestsDuty, TakePieces,
@@ -8,15 +7,7 @@ from domain.coatl.commands import (DiscardProphecy, EndTurn, Foretell, PerfectCh
 from domain.coatl.events import DiscRefilled, ForetellingUsed, PriestsDutyUsed, RowRefilled
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags
-from domain.kernel import Rng, RuleViolation
-from tests.domain.coatl.support import piece, play, rig, started
-
-
-def refused(state, seat, command, code):
-    with pytest.raises(RuleViolation) as exc:
-        GAME.decide(state, seat, command, Rng(b"r", 0))
-    assert exc.value.code == code, exc.value
-    assert command not in GAME.legal(state, seat)
+from tests.domain.coatl.support import piece, play, refused, rig, started
 
 
 def test_tokens_are_off_when_the_option_is_off():
