@@ -9,9 +9,11 @@ the suite fast; the large by-hand run uses the default cap.
 import msgspec
 import pytest
 
+from domain.goldmine.commands import EndTurn
 from domain.goldmine.events import TileDrawn
 from domain.goldmine.game import GAME
 from domain.goldmine.rules import check_invariants
+from domain.kernel import Rng, RuleViolation
 from domain.simulate import play_random
 from domain.table import Table
 
@@ -72,3 +74,28 @@ def test_no_view_or_redacted_event_reveals_the_stack_order_or_undrawn_tiles(opti
                 TABLE.redact(event, seat, public=False))
             leaks = [s for s in secrets + pairs if s in shown]
             assert not leaks, f"seat {seat} sees {leaks[:3]} in {type(event).__name__}"
+
+
+@pytest.mark.parametrize("options,players", [({"mud": True, "five_tiles": True}, 3), ({"alliances": True}, 4)])
+def test_decide_accepts_every_command_legal_offers_and_refuses_seats_that_may_not_act(options, players):
+    state, version = None, 0
+    played = play_random(TABLE, {**options, "turn_cap": 12}, players, b"every", check_views=False)
+    for event in played.events:
+        state = TABLE.evolve(state, event)
+        version += 1
+        if state.status != "active" or state.game is None or state.game.over:
+            continue
+        acting = GAME.to_act(state.game)
+        for seat in range(players):
+            offered = GAME.legal(state.game, seat)
+            if seat not in acting:
+                assert offered == []
+                with pytest.raises(RuleViolation) as exc:
+                    GAME.decide(state.game, seat, EndTurn(), Rng(b"every", version))
+                assert exc.value.code == "goldmine.not_your_turn"
+                continue
+            for command in offered:
+                try:
+                    GAME.decide(state.game, seat, command, Rng(b"every", version))
+                except RuleViolation as exc:  # pragma: no cover - reported with the command
+                    raise AssertionError(f"legal {command} refused: {exc.code}") from exc
