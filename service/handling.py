@@ -65,9 +65,11 @@ class GameService:
         self.broker = broker
         self.tables = {kind: Table(game) for kind, game in games.items()}
         self.snapshot_every = snapshot_every
-        self._cache: OrderedDict[str, TableState] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[TableState, str | None]] = OrderedDict()  # state, head hash
         self._cache_size = cache_size
         self._formats: dict[str, str] = {}
+        self._kinds: dict[str, str] = {}  # game id -> kind (never changes)
+        self._players: dict[str, Player] = {}  # token digest -> player (tokens are never reissued)
 
     # -- players -------------------------------------------------------------------
     async def register(self, name: str) -> tuple[Player, str]:
@@ -76,7 +78,15 @@ class GameService:
         return player, token
 
     async def authenticate(self, token: str) -> Player | None:
-        return await self.store.player_by_token(token_hash(token))
+        digest = token_hash(token)
+        player = self._players.get(digest)
+        if player is None:
+            player = await self.store.player_by_token(digest)
+            if player is not None:
+                if len(self._players) > 100_000:
+                    self._players.clear()
+                self._players[digest] = player
+        return player
 
     # -- loading -------------------------------------------------------------------
     def table(self, kind: str) -> Table:
@@ -86,25 +96,33 @@ class GameService:
         return table
 
     async def load(self, game_id: str) -> Loaded:
-        """The game's current state: cached or snapshot state plus the events after it."""
-        kind = await self.store.stream_kind(game_id)
+        """The game's current state: cached or snapshot state plus the events after it (one query when warm)."""
+        kind = self._kinds.get(game_id)
         if kind is None:
-            raise Problem(404, "game_not_found", f"no game with id {game_id!r}")
+            kind = await self.store.stream_kind(game_id)
+            if kind is None:
+                raise Problem(404, "game_not_found", f"no game with id {game_id!r}")
+            self._kinds[game_id] = kind
         table = self.table(kind)
-        state = self._cache.get(game_id)
+        state, head = self._cache.get(game_id, (None, None))
         if state is None:
             found = await self.store.load_snapshot(game_id, self._format(kind))
             if found is not None:
                 state = pickle.loads(found[1])  # noqa: S301 - our own snapshot, format-checked
         after = state.version if state is not None else 0
         new = await self.store.read_stream(game_id, after=after)
-        state = table.fold([self.decode(table, e) for e in new], state) if new else state
+        if new:
+            state = table.fold([self.decode(table, e) for e in new], state)
+            head = new[-1].hash
         assert state is not None
-        self._remember(game_id, state)
+        self._remember(game_id, state, head)
         return Loaded(table, state)
 
-    def _remember(self, game_id: str, state: TableState) -> None:
-        self._cache[game_id] = state
+    def _head(self, game_id: str) -> str | None:
+        return self._cache.get(game_id, (None, None))[1]
+
+    def _remember(self, game_id: str, state: TableState, head: str | None) -> None:
+        self._cache[game_id] = (state, head)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -136,7 +154,9 @@ class GameService:
             joined = table.join(state, viewer.player.id, viewer.player.name)
             events += joined
             state = table.fold(joined, state)
-        await self._append(game_id, 0, events, Metadata(actor=viewer.player_id, to_act=[]), None, kind)
+        _, stored = await self._append(game_id, 0, events, Metadata(actor=viewer.player_id, to_act=[]), None, kind)
+        self._kinds[game_id] = kind
+        self._remember(game_id, state, stored[-1].hash)
         return game_id, state
 
     async def join(self, viewer: Viewer, game_id: str, seat: int | None) -> tuple[TableState, list[WireEvent]]:
@@ -167,17 +187,18 @@ class GameService:
             decide(loaded.table, loaded.state)
             return loaded.state, []
         return await self._run(game_id, viewer, expected_version, idempotency_key, decide,
-                               command=msgspec.to_builtins(command))
+                               command=msgspec.to_builtins(command), loaded=loaded)
 
     async def _run(self, game_id: str, viewer: Viewer, expected: int | None, key: str | None, decide: Any,
-                   command: dict[str, Any] | None = None) -> tuple[TableState, list[WireEvent]]:
+                   command: dict[str, Any] | None = None, loaded: Loaded | None = None,
+                   ) -> tuple[TableState, list[WireEvent]]:
         actor = viewer.player_id or ""
         if key:
             done = await self.store.idempotent_result(game_id, actor, key)
             if done is not None:
                 return await self._replayed(game_id, viewer, done)
         for _ in range(MAX_ATTEMPTS):
-            loaded = await self.load(game_id)
+            loaded = loaded or await self.load(game_id)
             state = loaded.state
             if expected is not None and expected != state.version:
                 raise ConcurrencyError(game_id, expected, state.version)
@@ -189,13 +210,13 @@ class GameService:
             try:
                 result, stored = await self._append(game_id, state.version, events, meta, key, state.kind)
             except ConcurrencyError:
-                self._cache.pop(game_id, None)
+                loaded = None
                 if expected is not None:
                     raise
                 continue
             if result.duplicate:
                 return await self._replayed(game_id, viewer, result)
-            self._remember(game_id, new_state)
+            self._remember(game_id, new_state, stored[-1].hash)
             if new_state.version // self.snapshot_every > state.version // self.snapshot_every:
                 await self.store.save_snapshot(game_id, new_state.version, self._format(state.kind),
                                                pickle.dumps(new_state, protocol=pickle.HIGHEST_PROTOCOL))
@@ -206,10 +227,11 @@ class GameService:
                       kind: str) -> tuple[AppendResult, list[StoredEvent]]:
         table = self.tables[kind]
         new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
-        result = await self.store.append(game_id, version, new, meta, key, kind)
+        result = await self.store.append(game_id, version, new, meta, key, kind,
+                                         prev_hash=self._head(game_id) if version else None)
         if result.duplicate:
             return result, []
-        stored = await self.store.read_stream(game_id, after=version, upto=result.last_version)
+        stored = result.events
         await self.broker.publish(game_id, stored)
         log.info("appended", game_id=game_id, seat=meta.seat, command_type=(meta.command or {}).get("type"),
                  events=len(events), version=result.last_version)

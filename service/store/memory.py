@@ -28,7 +28,8 @@ class MemoryStore:
         self._tx = 0
 
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
-                     idempotency_key: str | None = None, kind: str | None = None) -> AppendResult:
+                     idempotency_key: str | None = None, kind: str | None = None,
+                     prev_hash: str | None = None) -> AppendResult:
         actor = metadata.actor or ""
         if idempotency_key and (found := self.idempotency.get((stream_id, actor, idempotency_key))):
             return found
@@ -41,12 +42,16 @@ class MemoryStore:
         self._tx += 1
         now = datetime.now(UTC)
         prev = stream[-1].hash if stream else GENESIS_HASH
-        for v, type_, data, meta, prev_hash, h in chain(stream_id, version, prev, events, metadata):
-            stored = StoredEvent(position=len(self.log) + 1, tx=self._tx, stream_id=stream_id, version=v,
-                                 type=type_, data=data, metadata=meta, at=now, prev_hash=prev_hash, hash=h)
-            stream.append(stored)
-            self.log.append(stored)
-        result = AppendResult(first_version=version + 1, last_version=version + len(events))
+        if prev_hash is not None and prev_hash != prev:
+            raise ConcurrencyError(stream_id, expected_version, version)
+        stored = []
+        for v, type_, data, meta, before, h in chain(stream_id, version, prev, events, metadata):
+            event = StoredEvent(position=len(self.log) + len(stored) + 1, tx=self._tx, stream_id=stream_id, version=v,
+                                 type=type_, data=data, metadata=meta, at=now, prev_hash=before, hash=h)
+            stored.append(event)
+        stream.extend(stored)
+        self.log.extend(stored)
+        result = AppendResult(first_version=version + 1, last_version=version + len(events), events=stored)
         if idempotency_key:
             self.idempotency[(stream_id, actor, idempotency_key)] = AppendResult(
                 first_version=result.first_version, last_version=result.last_version, duplicate=True)

@@ -23,6 +23,27 @@ from service.store.protocol import (
 CHANNEL = "stela_events"
 _MIGRATION_LOCK = 7_114_001
 _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
+# One statement, so one round trip and one implicit transaction: insert the batch only if the
+# stream's head is exactly (expected version, prev hash), record the idempotency key and a new
+# stream, and NOTIFY once. A clash inserts nothing (no row returned, or a unique violation).
+_APPEND = f"""
+WITH ins AS (
+    INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
+    SELECT $1, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
+    FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(v, t, d, m, p, h)
+    WHERE ($8::int = 0 AND NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1))
+       OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $1 AND e.version = $8 AND e.hash = $9)
+    RETURNING {_COLUMNS}
+), idem AS (
+    INSERT INTO idempotency (stream_id, actor, key, first_version, last_version)
+    SELECT $1, $10, $11::text, $8 + 1, $8 + $12 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
+), stream AS (
+    INSERT INTO streams (stream_id, kind) SELECT $1, $13 WHERE $8 = 0 AND EXISTS (SELECT 1 FROM ins)
+), note AS (
+    SELECT pg_notify($14, $1) WHERE EXISTS (SELECT 1 FROM ins)
+)
+SELECT {_COLUMNS}, (SELECT count(*) FROM note) AS notified FROM ins ORDER BY version
+"""
 
 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
@@ -33,6 +54,10 @@ def _record_event(row: asyncpg.Record) -> StoredEvent:
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec("jsonb", encoder=lambda v: msgspec.json.encode(v).decode(),
                               decoder=msgspec.json.decode, schema="pg_catalog")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """No per-release reset query: pooled connections never change session state (saves a round trip)."""
 
 
 async def migrate(conn: asyncpg.Connection) -> list[str]:
@@ -67,7 +92,8 @@ class PostgresStore:
     @classmethod
     async def connect(cls, dsn: str, max_size: int = 20) -> "PostgresStore":
         try:
-            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection)
+            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
+                                             reset=_keep_session)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
@@ -85,41 +111,35 @@ class PostgresStore:
 
     # -- appending ---------------------------------------------------------------
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
-                     idempotency_key: str | None = None, kind: str | None = None) -> AppendResult:
+                     idempotency_key: str | None = None, kind: str | None = None,
+                     prev_hash: str | None = None) -> AppendResult:
         actor = metadata.actor or ""
-        async with self.pool.acquire() as conn, conn.transaction():
-            if idempotency_key:
-                found = await self._idempotent(conn, stream_id, actor, idempotency_key)
-                if found:
-                    return found
-            head = await conn.fetchrow(
-                "SELECT version, hash FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1", stream_id)
-            version, prev = (head[0], head[1]) if head else (0, GENESIS_HASH)
-            if version != expected_version:
-                raise ConcurrencyError(stream_id, expected_version, version)
-            rows = [(v, t, msgspec.json.encode(d).decode(), msgspec.json.encode(m).decode(), p, h)
-                    for v, t, d, m, p, h in chain(stream_id, version, prev, events, metadata)]
-            try:
-                await conn.execute(
-                    """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
-                       SELECT $1, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
-                       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-                            AS u(v, t, d, m, p, h)""",
-                    stream_id, *map(list, zip(*rows)))
-            except asyncpg.UniqueViolationError as exc:
-                actual = await self.pool.fetchval(
-                    "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1", stream_id)
-                raise ConcurrencyError(stream_id, expected_version, actual) from exc
-            result = AppendResult(first_version=version + 1, last_version=version + len(events))
-            if idempotency_key:
-                await conn.execute(
-                    "INSERT INTO idempotency (stream_id, actor, key, first_version, last_version) "
-                    "VALUES ($1, $2, $3, $4, $5)",
-                    stream_id, actor, idempotency_key, result.first_version, result.last_version)
-            if version == 0:
-                await conn.execute("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)", stream_id, kind or "")
-            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, stream_id)
-            return result
+        if prev_hash is None:
+            prev_hash = GENESIS_HASH if expected_version == 0 else await self.pool.fetchval(
+                "SELECT hash FROM events WHERE stream_id = $1 AND version = $2", stream_id, expected_version)
+        if prev_hash is None:
+            return await self._refused(stream_id, expected_version, actor, idempotency_key)
+        rows = [(v, t, msgspec.json.encode(d).decode(), msgspec.json.encode(m).decode(), p, h)
+                for v, t, d, m, p, h in chain(stream_id, expected_version, prev_hash, events, metadata)]
+        try:
+            records = await self.pool.fetch(
+                _APPEND, stream_id, *map(list, zip(*rows)), expected_version, prev_hash, actor, idempotency_key,
+                len(events), kind or "", CHANNEL)
+        except asyncpg.UniqueViolationError:
+            records = []
+        if not records:
+            return await self._refused(stream_id, expected_version, actor, idempotency_key)
+        stored = [_record_event(r) for r in records]
+        return AppendResult(first_version=expected_version + 1, last_version=expected_version + len(events),
+                            events=stored)
+
+    async def _refused(self, stream_id: str, expected: int, actor: str, key: str | None) -> AppendResult:
+        """Nothing was appended: the first result of a repeated idempotency key, else a conflict."""
+        if key:
+            found = await self._idempotent(self.pool, stream_id, actor, key)
+            if found:
+                return found
+        raise ConcurrencyError(stream_id, expected, await self.stream_version(stream_id))
 
     async def _idempotent(self, conn: Any, stream_id: str, actor: str, key: str) -> AppendResult | None:
         row = await conn.fetchrow(

@@ -61,6 +61,7 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     first_version: int
     last_version: int
     duplicate: bool = False
+    events: list[StoredEvent] = []  # the stored batch (empty for a duplicate)
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
@@ -111,8 +112,11 @@ def token_hash(token: str) -> str:
 
 class EventStore(Protocol):
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
-                     idempotency_key: str | None = None, kind: str | None = None) -> AppendResult:
+                     idempotency_key: str | None = None, kind: str | None = None,
+                     prev_hash: str | None = None) -> AppendResult:
         """Append atomically after `expected_version`; ConcurrencyError on a clash.
+
+        `prev_hash`, when the caller knows the head's hash, saves reading it first.
 
         With an `idempotency_key` already used by the same actor on this stream,
         nothing is appended and the first append's result is returned (duplicate=True).
