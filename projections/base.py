@@ -1,0 +1,78 @@
+"""What every read model provides, and the generic row plumbing they share.
+
+A projection folds a batch of events over the rows the batch touches: it loads
+those rows (`load`), folds the events in Python, and writes the changed rows
+back with one pipelined upsert (`upsert`). The runner calls `apply` inside the
+transaction that also moves the checkpoint, so each event counts exactly once.
+Table names are qualified by a schema so a rebuild can fill a shadow copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+from projections.log import CHECKPOINT_DDL, LogEvent
+
+R = TypeVar("R", bound=msgspec.Struct)
+_DDL_LOCK = 7_114_101
+
+
+class Projection(Protocol):
+    name: str
+    tables: tuple[str, ...]
+
+    def ddl(self, schema: str) -> list[str]:
+        """CREATE TABLE/INDEX IF NOT EXISTS statements for this model's tables in `schema`."""
+        ...
+
+    async def apply(self, conn: Any, schema: str, events: list[LogEvent]) -> None:
+        """Fold `events` (in log order) into the tables of `schema`; called inside a transaction."""
+        ...
+
+
+def lock_key(purpose: str, name: str) -> int:
+    """A stable 64-bit advisory lock key for one projection and purpose ("leader" or "batch")."""
+    return int.from_bytes(hashlib.sha256(f"stela.projection.{purpose}.{name}".encode()).digest()[:8], "big",
+                          signed=True)
+
+
+async def ensure_tables(conn: Any, projections: Iterable[Projection], schema: str = "public") -> None:
+    """Create the checkpoint table and the models' tables if missing (serialised across processes)."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _DDL_LOCK)
+        await conn.execute(CHECKPOINT_DDL)
+        for projection in projections:
+            for statement in projection.ddl(schema):
+                await conn.execute(statement)
+
+
+def columns(row_type: type[msgspec.Struct]) -> tuple[str, ...]:
+    return row_type.__struct_fields__
+
+
+async def load(conn: Any, table: str, row_type: type[R], where: str, *args: Any) -> list[R]:
+    """Rows of `table` matching `where`, as `row_type` (its fields are the column names, in order)."""
+    rows = await conn.fetch(f"SELECT {', '.join(columns(row_type))} FROM {table} WHERE {where}", *args)
+    return [row_type(**r) for r in rows]
+
+
+async def upsert(conn: Any, table: str, key: Sequence[str], rows: Iterable[msgspec.Struct]) -> None:
+    """Insert or overwrite `rows` (all of one Struct type whose fields are the columns) keyed by `key`."""
+    rows = list(rows)
+    if not rows:
+        return
+    cols = columns(type(rows[0]))
+    sets = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in key)
+    sql = (f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join(f'${i + 1}' for i in range(len(cols)))}) "
+           f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {sets}")
+    await conn.executemany(sql, [msgspec.structs.astuple(r) for r in rows])
+
+
+async def delete(conn: Any, table: str, key: str, values: Iterable[Any]) -> None:
+    values = list(values)
+    if values:
+        await conn.execute(f"DELETE FROM {table} WHERE {key} = ANY($1::text[])", values)

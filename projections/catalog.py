@@ -1,0 +1,16 @@
+"""The read models the projector runs, by name."""
+
+from __future__ import annotations
+
+from projections.base import Projection
+from projections.games import Games
+from projections.history import History
+from projections.ratings import Ratings
+from projections.stats import Stats
+
+PROJECTIONS: dict[str, Projection] = {p.name: p for p in (Games(), History(), Ratings(), Stats())}
+
+
+def select(names: list[str] | None) -> list[Projection]:
+    """The named projections (all when `names` is empty); KeyError for an unknown name."""
+    return [PROJECTIONS[n] for n in names] if names else list(PROJECTIONS.values())

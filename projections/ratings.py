@@ -1,0 +1,117 @@
+"""Ratings: an openskill Plackett-Luce rating per player and game kind, updated when a game ends.
+
+Ranks come from the outcome (1 = best, ties share a rank). Games are rated
+one after another in log order, so a rebuild reproduces every float exactly.
+Seats of running games are kept in `rm_rating_open` until the game ends.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from openskill.models import PlackettLuce
+
+from projections.base import delete, load, upsert
+from projections.log import LogEvent
+
+TABLE = "rm_ratings"
+OPEN = "rm_rating_open"
+MODEL = PlackettLuce()
+
+
+class RatingRow(msgspec.Struct, kw_only=True):
+    kind: str
+    player_id: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    updated_at: datetime
+
+
+class OpenGame(msgspec.Struct, kw_only=True):
+    game_id: str
+    kind: str
+    players: list[str | None]
+    names: list[str | None]
+
+
+class Result(msgspec.Struct):
+    game: OpenGame
+    ranks: list[int]
+    winners: list[int]
+    at: datetime
+
+
+def rate(ratings: dict[tuple[str, str], RatingRow], result: Result) -> None:
+    """Update `ratings` in place for one finished game (missing players start at the model's prior)."""
+    game = result.game
+    before = []
+    for seat, player_id in enumerate(game.players):
+        row = ratings.get((game.kind, player_id))
+        if row is None:
+            prior = MODEL.rating()
+            row = ratings[(game.kind, player_id)] = RatingRow(
+                kind=game.kind, player_id=player_id, name=game.names[seat] or "", mu=prior.mu, sigma=prior.sigma,
+                ordinal=prior.ordinal(), games=0, wins=0, updated_at=result.at)
+        before.append([MODEL.rating(mu=row.mu, sigma=row.sigma)])
+    after = MODEL.rate(before, ranks=list(result.ranks))
+    for seat, player_id in enumerate(game.players):
+        row, new = ratings[(game.kind, player_id)], after[seat][0]
+        row.mu, row.sigma, row.ordinal = new.mu, new.sigma, new.ordinal()
+        row.games += 1
+        row.wins += seat in result.winners
+        row.name = game.names[seat] or row.name
+        row.updated_at = result.at
+
+
+class Ratings:
+    name = "ratings"
+    tables = (TABLE, OPEN)
+
+    def ddl(self, schema: str) -> list[str]:
+        return [f"""CREATE TABLE IF NOT EXISTS {schema}.{TABLE} (
+                    kind text NOT NULL, player_id text NOT NULL, name text NOT NULL,
+                    mu double precision NOT NULL, sigma double precision NOT NULL,
+                    ordinal double precision NOT NULL, games integer NOT NULL, wins integer NOT NULL,
+                    updated_at timestamptz NOT NULL, PRIMARY KEY (kind, player_id))""",
+                f"CREATE INDEX IF NOT EXISTS rm_ratings_board ON {schema}.{TABLE} (kind, ordinal DESC, player_id)",
+                f"""CREATE TABLE IF NOT EXISTS {schema}.{OPEN} (
+                    game_id text PRIMARY KEY, kind text NOT NULL, players text[] NOT NULL, names text[] NOT NULL)"""]
+
+    async def apply(self, conn: Any, schema: str, events: list[LogEvent]) -> None:
+        ids = list({e.stream_id for e in events})
+        games = {g.game_id: g for g in await load(conn, f"{schema}.{OPEN}", OpenGame,
+                                                  "game_id = ANY($1::text[])", ids)}
+        results: list[Result] = []
+        ended: set[str] = set()
+        for event in events:
+            game, data = games.get(event.stream_id), event.data
+            match event.type:
+                case "table.GameCreated":
+                    seats = int(data["seats"])
+                    games[event.stream_id] = OpenGame(game_id=event.stream_id, kind=data["kind"],
+                                                      players=[None] * seats, names=[None] * seats)
+                case "table.SeatTaken" if game is not None:
+                    game.players[data["seat"]] = data["player_id"]
+                    game.names[data["seat"]] = data["name"]
+                case "table.GameEnded" | "table.GameAborted" if game is not None:
+                    outcome = data.get("outcome")
+                    if outcome and None not in game.players:
+                        results.append(Result(game, outcome["ranks"], outcome["winners"], event.at))
+                    del games[event.stream_id]
+                    ended.add(event.stream_id)
+        if results:
+            kinds, players = zip(*{(r.game.kind, p) for r in results for p in r.game.players})
+            ratings = {(r.kind, r.player_id): r for r in await load(
+                conn, f"{schema}.{TABLE}", RatingRow,
+                "(kind, player_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))", list(kinds), list(players))}
+            for result in results:
+                rate(ratings, result)
+            await upsert(conn, f"{schema}.{TABLE}", ("kind", "player_id"), ratings.values())
+        await upsert(conn, f"{schema}.{OPEN}", ("game_id",), games.values())
+        await delete(conn, f"{schema}.{OPEN}", "game_id", ended)

@@ -1,0 +1,87 @@
+"""The projector: exactly-once batches, equality with a rebuild, the rebuild's swap, and lag."""
+
+from __future__ import annotations
+
+from projections.base import ensure_tables
+from projections.catalog import select
+from projections.rebuild import rebuild
+from projections.runner import Projector, batch, lag
+from tests.projections.support import append_games, assert_equal_to_rebuild, table_rows, wait_caught_up
+
+
+async def test_projected_models_equal_a_rebuild_from_zero(store):
+    events = await append_games(store, range(300), abort_every=17)
+    projector = Projector(store.pool, batch_size=97)
+    await projector.start()
+    try:
+        await wait_caught_up(projector.lag)
+    finally:
+        await projector.stop()
+    assert projector.projected == events * len(select(None))
+    await assert_equal_to_rebuild(store.pool)
+    async with store.pool.acquire() as conn:
+        assert await conn.fetchval("SELECT sum(events) FROM rm_stats_days") == events
+        finished = await conn.fetchval("SELECT count(*) FROM rm_games WHERE status = 'finished'")
+        assert await conn.fetchval("SELECT sum(games) FROM rm_ratings") == await conn.fetchval(
+            "SELECT sum(cardinality(seat_players)) FROM rm_games WHERE status = 'finished'")
+        assert await conn.fetchval("SELECT count(*) FROM rm_games WHERE status = 'aborted'") > 0
+        assert finished > 250
+
+
+async def test_a_batch_rolled_back_midway_is_projected_once_on_retry(store):
+    await append_games(store, range(20))
+    games = select(["games"])[0]
+    calls = 0
+
+    class Failing:
+        name, tables, ddl = games.name, games.tables, games.ddl
+
+        async def apply(self, conn, schema, events):
+            nonlocal calls
+            calls += 1
+            await games.apply(conn, schema, events)
+            if calls == 2:
+                raise RuntimeError("crash after writing, before the checkpoint")
+
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, [games])
+        failing = Failing()
+        assert await batch(conn, failing, 50) == 50
+        try:
+            await batch(conn, failing, 50)
+        except RuntimeError:
+            pass
+        while await batch(conn, failing, 50):
+            pass
+    assert (await lag(store.pool, ["games"]))["games"]["events"] == 0
+    await assert_equal_to_rebuild(store.pool, [games])
+
+
+async def test_rebuild_swaps_in_fresh_tables_and_the_projector_continues_from_them(store):
+    await append_games(store, range(40))
+    projector = Projector(store.pool)
+    await projector.start()
+    try:
+        await wait_caught_up(projector.lag)
+        async with store.pool.acquire() as conn:
+            before = await table_rows(conn, "public", "rm_ratings")
+            await conn.execute("UPDATE rm_ratings SET games = games + 100")  # damage the live table
+            for projection in select(None):
+                await rebuild(conn, projection, batch_size=64)
+            assert await table_rows(conn, "public", "rm_ratings") == before
+            assert not await conn.fetchval(
+                "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'stela_rebuild_%'")
+        await append_games(store, range(40, 60))
+        await wait_caught_up(projector.lag)
+    finally:
+        await projector.stop()
+    await assert_equal_to_rebuild(store.pool)
+
+
+async def test_lag_counts_events_behind_and_the_age_of_the_oldest(store):
+    await append_games(store, range(3))
+    lags = await lag(store.pool, ["games", "stats"])
+    async with store.pool.acquire() as conn:
+        total = await conn.fetchval("SELECT count(*) FROM events")
+    assert {v["events"] for v in lags.values()} == {total}
+    assert all(v["seconds"] >= 0 for v in lags.values())
