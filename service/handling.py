@@ -257,18 +257,19 @@ class GameService:
     def is_public(state: TableState, viewer: Viewer) -> bool:
         return viewer.admin or state.status in ("finished", "aborted")
 
-    def visible(self, table: Table, state: TableState, stored: list[StoredEvent], viewer: Viewer,
-                seat: int | None = None, public: bool | None = None) -> list[WireEvent]:
-        """`stored` events as `viewer` (or an explicit seat) may see them now."""
-        seat = self.seat_for(table, state, viewer) if seat is None else seat
-        public = self.is_public(state, viewer) if public is None else public
-        out = []
-        for event in stored:
-            shown = table.redact(self.decode(table, event), seat, public)
-            if shown is not None:
-                out.append(WireEvent(version=event.version, type=event.type, data=table.event_data(shown),
-                                     at=event.at.isoformat()))
-        return out
+    def visible(self, table: Table, state: TableState, stored: list[StoredEvent], viewer: Viewer) -> list[WireEvent]:
+        """`stored` events as `viewer` may see them now."""
+        seat = self.seat_for(table, state, viewer)
+        public = self.is_public(state, viewer)
+        return [shown for event in stored if (shown := self.wire(table, event, seat, public)) is not None]
+
+    def wire(self, table: Table, event: StoredEvent, seat: int | None, public: bool) -> WireEvent | None:
+        """One stored event as `seat` (None = spectator) may see it, or None when it shows nothing."""
+        shown = table.redact(self.decode(table, event), seat, public)
+        if shown is None:
+            return None
+        return WireEvent(version=event.version, type=event.type, data=table.event_data(shown),
+                         at=event.at.isoformat())
 
     async def state_at(self, game_id: str, version: int) -> tuple[Table, TableState]:
         loaded = await self.load(game_id)

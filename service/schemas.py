@@ -108,6 +108,8 @@ class CommandRequest(msgspec.Struct, kw_only=True):
 class CommandResult(msgspec.Struct, kw_only=True):
     version: int
     events: list[WireEvent]
+    status: Status
+    to_act: Annotated[list[int], Meta(description="the seats that must act now")]
     dry_run: bool = False
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 
 import msgspec
 
+from domain.table import Table
 from service.handling import GameService, Viewer, WireEvent
 from service.store.protocol import StoredEvent
 from service.views import game_out
@@ -48,7 +50,7 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
             last = last_event_id
             yield f"retry: {RETRY_MS}\n\n".encode()
             stored = await service.store.read_stream(game_id, after=last)
-            for out in _shown(service, table, state, stored, viewer, seat, public):
+            for out in _shown(service, table, stored, seat, public):
                 yield out
             last = stored[-1].version if stored else last
         beat = time.monotonic()
@@ -67,7 +69,7 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
                 if any(e.type == "table.SeatTaken" and e.data.get("player_id") == viewer.player_id for e in batch):
                     seat = next(e.data["seat"] for e in batch if e.type == "table.SeatTaken"
                                 and e.data.get("player_id") == viewer.player_id)
-                for out in _shown(service, table, state, batch, viewer, seat, public):
+                for out in _shown(service, table, batch, seat, public):
                     yield out
                 last = batch[-1].version
                 beat = time.monotonic()
@@ -79,7 +81,23 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
         sub.close()
 
 
-def _shown(service: GameService, table, state, stored: list[StoredEvent], viewer: Viewer, seat: int | None,
-           public: bool) -> list[bytes]:
-    events: list[WireEvent] = service.visible(table, state, stored, viewer, seat=seat, public=public)
-    return [frame(e.type, _encode(e), e.version) for e in events]
+_FRAMES: OrderedDict[tuple[str, int, int | None, bool], bytes] = OrderedDict()
+_FRAMES_MAX = 20_000
+
+
+def _shown(service: GameService, table: Table, stored: list[StoredEvent], seat: int | None,
+            public: bool) -> list[bytes]:
+    """SSE frames of `stored` for one seat; every connection of that seat on this process shares them."""
+    out = []
+    for event in stored:
+        key = (event.stream_id, event.version, seat, public)
+        framed = _FRAMES.get(key)
+        if framed is None:
+            shown: WireEvent | None = service.wire(table, event, seat, public)
+            framed = frame(shown.type, _encode(shown), event.version) if shown else b""
+            _FRAMES[key] = framed
+            if len(_FRAMES) > _FRAMES_MAX:
+                _FRAMES.popitem(last=False)
+        if framed:
+            out.append(framed)
+    return out

@@ -53,7 +53,9 @@ class PlayController(Controller):
         service: GameService = request.app.state.service
         state, events = await service.command(viewer, game_id, data.command, data.expected_version,
                                               idempotency_key, dry_run)
-        return CommandResult(version=state.version, events=events, dry_run=dry_run)
+        table = service.tables[state.kind]
+        return CommandResult(version=state.version, events=events, status=state.status,
+                             to_act=table.to_act(state), dry_run=dry_run)
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end.",

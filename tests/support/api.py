@@ -34,10 +34,10 @@ async def play_to_end(client: Any, game_id: str, players: list[dict[str, Any]], 
                       max_commands: int = 5000) -> dict[str, Any]:
     """Random legal commands through the API until the game ends; returns the final game resource."""
     rnd = random.Random(seed)
+    game = (await client.get(f"/v1/games/{game_id}")).json()
     for _ in range(max_commands):
-        game = (await client.get(f"/v1/games/{game_id}")).json()
         if game["status"] != "active":
-            return game
+            return (await client.get(f"/v1/games/{game_id}")).json()
         seat = rnd.choice(game["to_act"])
         headers = players[seat]["headers"]
         legal = (await client.get(f"/v1/games/{game_id}/legal", headers=headers)).json()
@@ -46,4 +46,5 @@ async def play_to_end(client: Any, game_id: str, players: list[dict[str, Any]], 
         resp = await client.post(f"/v1/games/{game_id}/commands", headers=headers,
                                  json={"command": command, "expected_version": legal["version"]})
         assert resp.status_code == 200, resp.text
+        game = resp.json()
     raise AssertionError("the game did not end")

@@ -1,0 +1,25 @@
+"""Run every benchmark and print one JSON line per result (`--short` for the CI mode)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench.simulate"]
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    failed = 0
+    for module in BENCHES:
+        if not (ROOT / (module.replace(".", "/") + ".py")).exists():
+            continue
+        result = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT)
+        failed += result.returncode != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
