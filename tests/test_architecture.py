@@ -71,3 +71,11 @@ def test_every_operation_has_a_summary_an_id_and_error_responses():
                     content = op["responses"][code]["content"]
                     assert "application/problem+json" in content, (method, path, code)
                     assert content["application/problem+json"].get("examples"), (method, path, code)
+
+
+def test_every_python_folder_is_a_regular_package_so_installs_ship_it():
+    missing = [str(d.relative_to(ROOT)) for top in ("domain", "projections", "service")
+               for d in [ROOT / top, *(ROOT / top).rglob("*")]
+               if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) | any(d.glob("*.sql"))
+               and not (d / "__init__.py").exists()]
+    assert not missing, missing

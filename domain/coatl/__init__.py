@@ -1,0 +1,1 @@
+"""Cóatl: the rules of the game as a pure decider."""

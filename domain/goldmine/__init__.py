@@ -1,0 +1,1 @@
+"""Gold Mine ("Шакал. Подземелье") with its mud, five-tile and alliance variants, as a pure decider."""

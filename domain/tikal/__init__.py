@@ -1,0 +1,1 @@
+"""Tikal (standard and auction variants, original and Classic editions) as a pure decider."""
