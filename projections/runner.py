@@ -55,6 +55,21 @@ async def lag(pool: Any, names: list[str]) -> dict[str, dict[str, float]]:
     return {r[0]: {"events": int(r[1]), "seconds": float(r[2])} for r in rows}
 
 
+async def _hand_back(conn: Any, listener: Any) -> None:
+    """Drop the LISTEN and the leader locks before `conn` returns to the pool (which does not reset it).
+
+    If that cannot be done cleanly (a query was cut off, the link is gone), the
+    connection is terminated: its session ends and PostgreSQL frees the locks.
+    """
+    try:
+        if conn.is_closed() or conn.is_in_transaction():
+            raise ConnectionError("connection not reusable")
+        await asyncio.wait_for(conn.remove_listener(CHANNEL, listener), 2)
+        await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all()"), 2)
+    except Exception:  # noqa: BLE001 - any doubt: end the session
+        conn.terminate()
+
+
 class Projector:
     """Runs `projections` on a connection held from `pool`; `start()`/`stop()` from a lifespan or CLI."""
 
@@ -121,9 +136,7 @@ class Projector:
                         await asyncio.wait_for(wake.wait(), self.poll)
         finally:
             self.leading.clear()
-            if not conn.is_closed():
-                with contextlib.suppress(Exception):
-                    await conn.remove_listener(CHANNEL, notified)
+            await _hand_back(conn, notified)
 
     async def _claim(self, conn: Any) -> None:
         for projection in self.projections:
