@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -15,6 +11,8 @@ from typing import Any, AsyncIterator, Iterator
 
 import asyncpg
 import httpx
+
+from tests.support.processes import replicas as running
 
 ADMIN_DSN = os.environ.get("BENCH_ADMIN_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -26,12 +24,6 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @asynccontextmanager
@@ -52,38 +44,8 @@ async def scratch_database() -> AsyncIterator[str]:
 @contextmanager
 def replicas(dsn: str, count: int, redis_url: str | None, **env: str) -> Iterator[list[str]]:
     """`count` `stela serve` processes on free ports; yields their base URLs."""
-    procs, urls = [], []
-    for _ in range(count):
-        port = free_port()
-        environ = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(port), "STELA_RATE_LIMIT": "0",
-                   "STELA_LOG_LEVEL": "warning", **env}
-        environ.pop("REDIS_URL", None)
-        if redis_url:
-            environ["REDIS_URL"] = redis_url
-        stela = Path(sys.executable).with_name("stela")
-        procs.append(subprocess.Popen([str(stela), "serve"], env=environ, stderr=subprocess.DEVNULL))
-        urls.append(f"http://127.0.0.1:{port}")
-    try:
-        for url in urls:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{url} did not start")
-                time.sleep(0.1)
-        yield urls
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with running(dsn, count, redis_url, **env) as started:
+        yield [replica.url for replica in started]
 
 
 async def register(client: httpx.AsyncClient, name: str) -> dict[str, Any]:

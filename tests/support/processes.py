@@ -1,0 +1,65 @@
+"""`stela serve` as real processes (for replica, shutdown and benchmark runs)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from tests.support.live import free_port
+
+
+class Replica:
+    """One `stela serve` process on a free port."""
+
+    def __init__(self, dsn: str, redis_url: str | None, **env: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        environ = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(self.port), "STELA_RATE_LIMIT": "0",
+                   "STELA_LOG_LEVEL": "warning", "STELA_PROJECTOR": "off", **env}
+        environ.pop("REDIS_URL", None)
+        if redis_url:
+            environ["REDIS_URL"] = redis_url
+        stela = Path(sys.executable).with_name("stela")
+        self.proc = subprocess.Popen([str(stela), "serve"], env=environ, stderr=subprocess.DEVNULL)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"stela serve exited with {self.proc.returncode}")
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.url} did not start")
+
+    def stop(self, kill: bool = False) -> int:
+        if self.proc.poll() is None:
+            (self.proc.kill if kill else self.proc.terminate)()
+        try:
+            return self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+
+@contextmanager
+def replicas(dsn: str, count: int, redis_url: str | None, **env: str) -> Iterator[list[Replica]]:
+    """`count` running replicas sharing one database (and Redis, when given)."""
+    started = [Replica(dsn, redis_url, **env) for _ in range(count)]
+    try:
+        for replica in started:
+            replica.wait_ready()
+        yield started
+    finally:
+        for replica in started:
+            replica.stop()
