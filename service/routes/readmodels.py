@@ -46,7 +46,8 @@ class ReadModelController(Controller):
 
     @get("/stats", operation_id="getStats", tags=["stats"], summary="Platform statistics",
          description="Games per kind and status, events per day (UTC, newest first) and the average "
-                     "length in events and seconds of finished games per kind.")
+                     "length in events and seconds of finished games per kind.",
+         responses=responses(400))
     async def stats(self, request: Request,
                     days: Annotated[int, QueryParameter(ge=1, le=3660, description="days of history")] = 30
                     ) -> PlatformStats:
