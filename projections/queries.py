@@ -2,7 +2,7 @@
 
 Pages are newest (or best) first with opaque keyset cursors, so a page never
 repeats or skips a row when games are added meanwhile. Invalid cursors raise
-`BadCursor`; the service maps it to a 400 problem.
+`BadCursor`; the service maps it to a 422 problem.
 """
 
 from __future__ import annotations

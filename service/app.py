@@ -39,7 +39,8 @@ def openapi_config() -> OpenAPIConfig:
         render_plugins=[ScalarRenderPlugin()], servers=[Server(url="/")],
         components=Components(security_schemes={
             "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
-        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="ops")],
+        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="leaderboards"),
+              Tag(name="stats"), Tag(name="ops")],
         use_handler_docstrings=False, create_examples=False)
 
 

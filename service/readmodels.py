@@ -4,7 +4,7 @@
 ensured and, with `STELA_PROJECTOR=embedded`, a `Projector` runs in the
 process (`state.projector`, whose `lag()` feeds /readyz and /metrics). The
 `ReadSide` adapter turns the projections' results into the API's schemas and
-their bad cursors into 400 problems.
+their bad cursors into 422 problems.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class ReadSide:
         try:
             return await method(*args, **kwargs)
         except BadCursor as exc:
-            raise Problem(400, "bad_cursor", "the cursor is not one this list issued") from exc
+            raise Problem(422, "bad_cursor", "the cursor is not one this list issued") from exc
 
     async def list_games(self, **filters: Any) -> GamePage:
         page: GameList = await self._call(self.models.list_games, **filters)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 
 import asyncpg
 import pytest
@@ -19,21 +20,33 @@ def _dsn_for(name: str) -> str:
     return f"{base}/{name}"
 
 
-@pytest.fixture(scope="session")
-def pg_dsn(worker_id: str = "master") -> str:
-    """A database created for this session, dropped afterwards."""
-    name = f"stela_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-
-    async def run(sql: str) -> None:
+def _admin(sql: str) -> None:
+    async def run() -> None:
         conn = await asyncpg.connect(ADMIN_DSN)
         try:
             await conn.execute(sql)
         finally:
             await conn.close()
 
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    yield _dsn_for(name)
-    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    asyncio.run(run())
+
+
+@contextmanager
+def fresh_database(prefix: str) -> Iterator[str]:
+    """A new, empty database (its DSN), dropped when the block ends."""
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    _admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield _dsn_for(name)
+    finally:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_dsn() -> Iterator[str]:
+    """A database created for this test session (one per xdist worker), dropped afterwards."""
+    with fresh_database("stela_test") as dsn:
+        yield dsn
 
 
 @pytest.fixture

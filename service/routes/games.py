@@ -39,7 +39,7 @@ class GameController(Controller):
 
     @get("/", operation_id="listGames", summary="List games (lobby, filters, cursor pagination)",
          description="Backed by the game-list read model, which follows the event log within moments.",
-         responses=responses(400))
+         responses=responses(400, 422))
     async def list_games(
         self, request: Request,
         kind: Annotated[str | None, QueryParameter(max_length=32)] = None,

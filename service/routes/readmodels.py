@@ -24,7 +24,7 @@ class ReadModelController(Controller):
          summary="A player's games, newest first, with results",
          description="Every game the player has a seat in: status, seat and, once it ended, score, rank "
                      "and whether the player won. Cursor-paginated.",
-         responses=responses(400, 404))
+         responses=responses(400, 404, 422))
     async def player_games(self, request: Request,
                            player_id: Annotated[str, PathParameter(max_length=64, description="player id")],
                            cursor: Cursor = None, limit: Limit = 50) -> PlayerGamePage:
@@ -36,7 +36,7 @@ class ReadModelController(Controller):
          summary="Ratings of a game kind, best first",
          description="Openskill (Plackett-Luce) ratings updated at the end of each game; `ordinal` "
                      "(mu - 3 sigma) orders the board. Cursor-paginated.",
-         responses=responses(400, 404))
+         responses=responses(400, 404, 422))
     async def leaderboard(self, request: Request,
                           kind: Annotated[str, PathParameter(max_length=32, description="game kind")],
                           cursor: Cursor = None, limit: Limit = 50) -> Leaderboard:

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
-import asyncpg
 import pytest
 
-from tests.conftest import ADMIN_DSN, _dsn_for
+from tests.conftest import fresh_database
 
 
 @pytest.fixture
-def pg_dsn() -> str:
+def pg_dsn() -> Iterator[str]:
     """Overrides the session database: every projection test starts from an empty log."""
-    name = f"stela_proj_{uuid.uuid4().hex[:10]}"
-
-    async def run(sql: str) -> None:
-        conn = await asyncpg.connect(ADMIN_DSN)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    yield _dsn_for(name)
-    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with fresh_database("stela_proj") as dsn:
+        yield dsn
 
 
 @pytest.fixture

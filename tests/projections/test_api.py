@@ -61,7 +61,7 @@ async def test_a_cursor_stays_stable_when_games_are_created_between_pages(client
     ids = [g["id"] for g in first["items"] + second["items"]]
     assert len(set(ids)) == 4
     bad = await client.get("/v1/games?cursor=not-a-cursor")
-    assert bad.status_code == 400 and bad.json()["code"] == "bad_cursor"
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_cursor"
 
 
 async def test_history_leaderboard_and_stats_follow_finished_games(client):
