@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 import msgspec
 import structlog
 from litestar import Request, Response
@@ -84,6 +85,11 @@ def _unavailable(request: Request, exc: StoreUnavailable) -> Response:
     return problem_response(request, 503, "database_unavailable", "the database is unavailable, retry later")
 
 
+def _database_down(request: Request, exc: Exception) -> Response:
+    log.warning("database_unreachable", error_type=type(exc).__name__)
+    return problem_response(request, 503, "database_unavailable", "the database is unavailable, retry later")
+
+
 def _validation(request: Request, exc: ValidationException) -> Response:
     extra = exc.extra if isinstance(exc.extra, list) else None
     errors = [e if isinstance(e, dict) else {"message": str(e)} for e in extra] if extra else None
@@ -113,6 +119,10 @@ exception_handlers: dict[Any, Any] = {
     RuleViolation: _rule,
     ConcurrencyError: _conflict,
     StoreUnavailable: _unavailable,
+    asyncpg.exceptions.PostgresConnectionError: _database_down,
+    asyncpg.exceptions.InterfaceError: _database_down,
+    asyncpg.exceptions.CannotConnectNowError: _database_down,
+    ConnectionError: _database_down,
     ValidationException: _validation,
     HTTPException: _http,
     Exception: _internal,

@@ -118,6 +118,10 @@ class GameService:
         self._remember(game_id, state, head)
         return Loaded(table, state)
 
+    def kind_of(self, game_id: str) -> str:
+        """The kind of a game loaded before, or "unknown" (a cheap metric label)."""
+        return self._kinds.get(game_id, "unknown")
+
     def _head(self, game_id: str) -> str | None:
         return self._cache.get(game_id, (None, None))[1]
 

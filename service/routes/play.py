@@ -51,23 +51,40 @@ class PlayController(Controller):
     async def command(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId, data: JSONBody[CommandRequest],
                       idempotency_key: IdempotencyKey = None, dry_run: Annotated[bool, QueryParameter(description="validate only, append nothing")] = False) -> CommandResult:
         service: GameService = request.app.state.service
-        state, events = await service.command(viewer, game_id, data.command, data.expected_version,
-                                              idempotency_key, dry_run)
+        counter = request.app.state.metrics.commands
+        try:
+            state, events = await service.command(viewer, game_id, data.command, data.expected_version,
+                                                  idempotency_key, dry_run)
+        except Exception as exc:
+            counter.labels(service.kind_of(game_id), type(exc).__name__).inc()
+            raise
         table = service.tables[state.kind]
+        counter.labels(state.kind, "dry_run" if dry_run else "accepted").inc()
         return CommandResult(version=state.version, events=events, status=state.status,
                              to_act=table.to_act(state), dry_run=dry_run)
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
-         description="Redacted for the caller while the game runs; the full log after the end.",
-         responses=responses(400, 401, 404))
+         description="Redacted for the caller while the game runs; the full log after the end. With "
+                     "`as_seat=K` after the end: the events exactly as seat K received them during play.",
+         responses=responses(400, 401, 403, 404))
     async def events(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
                      after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0,
-                     limit: Annotated[int, QueryParameter(ge=1, le=5000)] = 1000) -> EventPage:
+                     limit: Annotated[int, QueryParameter(ge=1, le=5000)] = 1000,
+                     as_seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None,
+                     ) -> EventPage:
         service: GameService = request.app.state.service
         loaded = await service.load(game_id)
         stored = await service.store.read_stream(game_id, after=after, upto=after + limit)
-        return EventPage(version=loaded.state.version,
-                         events=service.visible(loaded.table, loaded.state, stored, viewer))
+        if as_seat is None:
+            return EventPage(version=loaded.state.version,
+                             events=service.visible(loaded.table, loaded.state, stored, viewer))
+        own = service.seat_for(loaded.table, loaded.state, viewer)
+        if own != as_seat and not service.is_public(loaded.state, viewer):
+            raise Problem(403, "game_running", "another seat's stream is public only after the end")
+        if not 0 <= as_seat < loaded.state.seat_count:
+            raise Problem(404, "no_such_seat", f"the game has seats 0..{loaded.state.seat_count - 1}")
+        shown = [service.wire(loaded.table, e, as_seat, False) for e in stored]
+        return EventPage(version=loaded.state.version, events=[e for e in shown if e is not None])
 
     @get("/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)", description=SSE_DOC,
          responses={200: ResponseSpec(data_container=str, media_type="text/event-stream",

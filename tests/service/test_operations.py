@@ -1,0 +1,54 @@
+"""Operations: rate limiting, database outages, metrics, readiness, replay as a seat."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from litestar.testing import AsyncTestClient
+
+from service.app import create_app
+from tests.support.api import play_to_end, player, started_game
+
+
+async def test_too_many_requests_get_a_429_problem_with_retry_after(settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=3), games=games)
+    async with AsyncTestClient(app) as client:
+        statuses = [(await client.get("/v1/kinds")).status_code for _ in range(4)]
+        limited = await client.get("/v1/kinds")
+    assert statuses[:3] == [200, 200, 200] and limited.status_code == 429
+    assert limited.json()["code"] == "rate_limited" and "retry-after" in limited.headers
+
+
+async def test_a_lost_database_is_a_503_problem_not_a_500(client):
+    ann = await player(client)
+    client.app.state.service.store.pool.terminate()
+    resp = await client.get("/v1/games/some-game", headers=ann["headers"])
+    assert resp.status_code == 503 and resp.json()["code"] == "database_unavailable"
+    ready = await client.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["checks"]["postgres"].startswith("down")
+
+
+async def test_metrics_count_requests_and_commands(client):
+    game_id, players = await started_game(client, "tally", 2)
+    await client.post(f"/v1/games/{game_id}/commands", headers=players[0]["headers"],
+                      json={"command": {"type": "tally.Add", "amount": 1}})
+    await client.post(f"/v1/games/{game_id}/commands", headers=players[0]["headers"],
+                      json={"command": {"type": "tally.Add", "amount": 1}})
+    text = (await client.get("/metrics")).text
+    assert 'stela_commands_total{kind="tally",result="accepted"} 1.0' in text
+    assert 'stela_commands_total{kind="tally",result="RuleViolation"} 1.0' in text
+    assert "stela_http_requests_total" in text and "stela_projection_lag_events" in text
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+async def test_after_the_end_anyone_replays_the_events_exactly_as_a_seat_received_them(client, seat):
+    game_id, players = await started_game(client, "tally", 2, {"target": 5})
+    during = (await client.get(f"/v1/games/{game_id}/events", headers=players[seat]["headers"])).json()
+    refused = await client.get(f"/v1/games/{game_id}/events?as_seat={1 - seat}", headers=players[seat]["headers"])
+    assert refused.status_code == 403
+    await play_to_end(client, game_id, players)
+    replay = (await client.get(f"/v1/games/{game_id}/events?as_seat={seat}")).json()["events"]
+    assert replay[:len(during["events"])] == during["events"]
+    dealt = next(e for e in replay if e["type"] == "tally.SecretsDealt")["data"]["secrets"]
+    assert [i for i, s in enumerate(dealt) if s is not None] == [seat]
+    assert (await client.get(f"/v1/games/{game_id}/events?as_seat=7")).status_code == 404
