@@ -84,12 +84,14 @@ def _refuse(refusal: Refusal | None) -> None:
 
 
 def take_coin(state: GoldmineState) -> list[GoldmineEvent]:
+    """CoinTaken for the player in turn, or RuleViolation."""
     _refuse(take_coin_refusal(state))
     me = state.pirates[state.current]
     return [CoinTaken(seat=state.current, x=me.x, y=me.y)]
 
 
 def challenge(state: GoldmineState, command: Challenge, rng: Rng) -> list[GoldmineEvent]:
+    """Roll the best-of-three (challenger wins ties) and the bonus/bats die; RuleViolation if not allowed."""
     _refuse(challenge_refusal(state, command.kind, command.target))
     me, them = state.current, command.target
     rolls = [[rng.die(), rng.die()] for _ in range(3)]
@@ -102,6 +104,7 @@ def challenge(state: GoldmineState, command: Challenge, rng: Rng) -> list[Goldmi
 
 
 def place_coin(state: GoldmineState, x: int, y: int) -> list[GoldmineEvent]:
+    """The bet winner puts the loser's coin on the free chamber at (x, y)."""
     if state.phase != "bet_coin":
         raise RuleViolation("goldmine.wrong_phase", "no bet coin is waiting to be placed")
     if (x, y) not in free_chambers(state, state.current, state.duelist):
@@ -112,6 +115,7 @@ def place_coin(state: GoldmineState, x: int, y: int) -> list[GoldmineEvent]:
 
 
 def pass_coins(state: GoldmineState, amount: int) -> list[GoldmineEvent]:
+    """Alliances: give `amount` coins to the partner on the same path."""
     _refuse(pass_refusal(state, amount))
     ally = partner(state, state.current)
     assert ally is not None
@@ -119,6 +123,7 @@ def pass_coins(state: GoldmineState, amount: int) -> list[GoldmineEvent]:
 
 
 def end_turn(state: GoldmineState) -> list[GoldmineEvent]:
+    """TurnEnded (and TurnCapReached when the stall guard is reached)."""
     if state.phase not in ("action", "after_bonus", "done"):
         raise RuleViolation("goldmine.wrong_phase", "finish the movement or the pending decision first")
     events: list[GoldmineEvent] = [TurnEnded(seat=state.current, next=(state.current + 1) % state.seats)]
