@@ -3,22 +3,19 @@
 `install` registers lifespan hooks: at start-up the read-model tables are
 ensured and, with `STELA_PROJECTOR=embedded`, a `Projector` runs in the
 process (`state.projector`, whose `lag()` feeds /readyz and /metrics). The
-`ReadSide` adapter turns the projections' results into the API's schemas and
-their bad cursors into 422 problems.
+`ReadSide` adapter turns the projections' bad cursors into 422 problems.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.datastructures import State
 
 from projections.queries import BadCursor, GameList, Leaderboard, PlatformStats, PlayerGamePage, ReadModels
 from projections.runner import Projector
 from service.errors import Problem
-from service.schemas import GamePage
 from service.settings import Settings
 
 
@@ -34,9 +31,8 @@ class ReadSide:
         except BadCursor as exc:
             raise Problem(422, "bad_cursor", "the cursor is not one this list issued") from exc
 
-    async def list_games(self, **filters: Any) -> GamePage:
-        page: GameList = await self._call(self.models.list_games, **filters)
-        return msgspec.convert(msgspec.to_builtins(page), GamePage)
+    async def list_games(self, **filters: Any) -> GameList:
+        return await self._call(self.models.list_games, **filters)
 
     async def player_games(self, player_id: str, cursor: str | None, limit: int) -> PlayerGamePage:
         return await self._call(self.models.player_games, player_id, cursor, limit)

@@ -80,24 +80,6 @@ class GameOut(msgspec.Struct, kw_only=True):
     outcome: OutcomeOut | None
 
 
-class GameSummary(msgspec.Struct, kw_only=True):
-    id: str
-    kind: str
-    status: Status
-    seats: list[SeatOut]
-    open_seats: int
-    version: int
-    to_act: list[int]
-    winners: list[int] | None
-    created_at: str
-    updated_at: str
-
-
-class GamePage(msgspec.Struct, kw_only=True):
-    items: list[GameSummary]
-    next_cursor: str | None
-
-
 class CommandRequest(msgspec.Struct, kw_only=True):
     command: Annotated[dict[str, Any], Meta(description='a command of the game\'s kind: {"type": "<kind>.<Name>", ...}',
                                             examples=[{"type": "tikal.EndTurn"}])]

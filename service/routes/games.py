@@ -12,7 +12,8 @@ from domain.kernel import RuleViolation
 from service.auth import provide_viewer
 from service.errors import Problem, responses
 from service.handling import Viewer
-from service.schemas import GameCreate, GameOut, GamePage, JoinRequest
+from projections.queries import GameList
+from service.schemas import GameCreate, GameOut, JoinRequest
 from service.views import game_out
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
@@ -48,7 +49,7 @@ class GameController(Controller):
         open_seats: Annotated[bool | None, QueryParameter(description="only games with a free seat")] = None,
         cursor: Annotated[str | None, QueryParameter(max_length=200)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
-    ) -> GamePage:
+    ) -> GameList:
         return await request.app.state.read_models.list_games(kind=kind, status=status, player=player,
                                                               open_seats=open_seats, cursor=cursor, limit=limit)
 
