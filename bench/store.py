@@ -1,7 +1,8 @@
 """Event-store append throughput versus plain asyncpg inserts of the same rows, in the same run.
 
 Several writers each append small batches to their own streams. The store does the head check,
-hash chain, idempotency and NOTIFY; the baseline inserts identical rows with one INSERT per batch.
+hash chain, idempotency and (unless STELA_PG_NOTIFY=off) NOTIFY; the baseline inserts identical
+rows with one executemany per batch. Both store modes are measured.
 """
 
 from __future__ import annotations
@@ -60,12 +61,15 @@ async def main(short: bool) -> dict:
         store = await PostgresStore.connect(dsn, writers + 2)
         pool = await asyncpg.create_pool(dsn, min_size=writers, max_size=writers + 2)
         plain = await plain_inserts(pool, writers, batches)
-        stored = await through_store(store, writers, batches)
+        notified = await through_store(store, writers, batches)
+        store.notify = False
+        quiet = await through_store(store, writers, batches)
         await pool.close()
         await store.close()
     return {"bench": "store", "writers": writers, "events": writers * batches * BATCH,
-            "store_events_per_s": round(stored, 1), "plain_insert_events_per_s": round(plain, 1),
-            "store_vs_plain": round(stored / plain, 2)}
+            "plain_insert_events_per_s": round(plain, 1),
+            "store_events_per_s": round(notified, 1), "store_vs_plain": round(notified / plain, 2),
+            "store_no_notify_events_per_s": round(quiet, 1), "store_no_notify_vs_plain": round(quiet / plain, 2)}
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ standby takes over within about a second of the leader's death). Each batch is
 one transaction: the per-projection batch lock (which a rebuild's swap also
 takes), the checkpoint read afresh, the events after it, the model's update and
 the new checkpoint, so a crash anywhere leaves either all of it or none.
-The loop wakes on `LISTEN stela_events` and polls as a fallback.
+The loop wakes on `LISTEN stela_events`, on `wake()` (the fan-out announcing an append),
+and polls as a fallback.
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ class Projector:
         self.leading: set[str] = set()
         self.projected = 0
         self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    def wake(self, *_: Any) -> None:
+        """Look at the log now (called on NOTIFY, or by the fan-out when an append is announced)."""
+        self._wake.set()
 
     async def lag(self) -> dict[str, dict[str, float]]:
         return await lag(self.pool, [p.name for p in self.projections])
@@ -112,11 +118,8 @@ class Projector:
                 await asyncio.sleep(self.poll)
 
     async def _serve(self, conn: Any) -> None:
-        wake = asyncio.Event()
-
-        def notified(*_: Any) -> None:
-            wake.set()
-
+        wake = self._wake
+        notified = self.wake
         await conn.add_listener(CHANNEL, notified)
         claimed_at = 0.0
         try:

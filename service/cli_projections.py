@@ -31,6 +31,8 @@ def _run(fn: Any) -> Any:
 
 def cmd_projector(args: argparse.Namespace) -> int:
     from projections.runner import Projector
+    from service.fanout import RedisBroker
+    from service.settings import Settings
 
     names = _names(args)
     if names is None:
@@ -43,8 +45,16 @@ def cmd_projector(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         projector = Projector(store.pool, select(names), batch_size=args.batch)
         await projector.start()
+        broker = None
+        redis_url = Settings.from_env().redis_url
+        if redis_url:  # appends announced on Redis wake the projector too (needed with STELA_PG_NOTIFY=off)
+            broker = RedisBroker(redis_url)
+            broker.on_append.append(projector.wake)
+            await broker.start()
         await stop.wait()
         await projector.stop()
+        if broker is not None:
+            await broker.stop()
         return 0
 
     return _run(run)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import defaultdict
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 import structlog
@@ -52,6 +52,7 @@ class Broker:
 
     def __init__(self) -> None:
         self.subscriptions: dict[str, set[Subscription]] = defaultdict(set)
+        self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
 
     @property
     def healthy(self) -> bool:
@@ -78,11 +79,16 @@ class Broker:
             if not subs:
                 del self.subscriptions[sub.stream_id]
 
+    def appended(self, stream_id: str) -> None:
+        for hook in self.on_append:
+            hook(stream_id)
+
     def dispatch(self, stream_id: str, events: list[StoredEvent]) -> None:
         for sub in list(self.subscriptions.get(stream_id, ())):
             sub.deliver(events)
 
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
+        self.appended(stream_id)
         self.dispatch(stream_id, events)
 
     def wake_all(self) -> None:
@@ -134,7 +140,8 @@ class RedisBroker(Broker):
         except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
             self._healthy = False
             log.warning("redis_publish_failed", game_id=stream_id, error=str(exc))
-            self.dispatch(stream_id, events)  # local connections still hear it at once
+            self.appended(stream_id)  # local listeners still hear it at once
+            self.dispatch(stream_id, events)
 
     async def _listen(self) -> None:
         delay = 0.2
@@ -149,6 +156,7 @@ class RedisBroker(Broker):
                     if message is None:
                         continue
                     stream_id = message["channel"].decode()[len(PREFIX):]
+                    self.appended(stream_id)
                     if stream_id in self.subscriptions:
                         self.dispatch(stream_id, _decode.decode(message["data"]))
             except asyncio.CancelledError:

@@ -40,7 +40,7 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
         if not dsn:
             embedded = EmbeddedPostgres(settings.data_dir)
             dsn = await asyncio.to_thread(embedded.start)
-        store = await PostgresStore.connect(dsn, settings.db_pool_max)
+        store = await PostgresStore.connect(dsn, settings.db_pool_max, settings.pg_notify)
     broker = RedisBroker(settings.redis_url) if settings.redis_url else Broker()
     await broker.start()
     state.service = GameService(store, broker, state.games, settings.snapshot_every)

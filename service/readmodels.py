@@ -68,6 +68,7 @@ def install(state: State, settings: Settings) -> list[Any]:
         if settings.projector == "embedded":
             projector = Projector(pool)
             await projector.start()
+            app.state.service.broker.on_append.append(projector.wake)
             app.state.projector = projector
 
     async def stop(app: Litestar) -> None:

@@ -13,6 +13,7 @@
 | STELA_PROJECTOR | embedded | `embedded` runs the projector inside serve; `off` leaves it to `stela projector` |
 | STELA_LOG_LEVEL | info | structlog level |
 | STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process |
+| STELA_PG_NOTIFY | on | NOTIFY projectors from every append (`off`: they wake through the fan-out or poll) |
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     projector: str = "embedded"
     log_level: str = "info"
     db_pool_max: int = 20
+    pg_notify: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -59,9 +61,10 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             projector=get("STELA_PROJECTOR") or "embedded",
             log_level=get("STELA_LOG_LEVEL") or "info",
             db_pool_max=int(get("STELA_DB_POOL_MAX") or 20),
+            pg_notify=(get("STELA_PG_NOTIFY") or "on").lower() not in ("off", "0", "false", "no"),
         )
 
 
 ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA_DIR", "STELA_ADMIN_TOKEN",
             "STELA_SNAPSHOT_EVERY", "STELA_HEARTBEAT_SECONDS", "STELA_RATE_LIMIT", "STELA_PROJECTOR",
-            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX")
+            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY")

@@ -25,7 +25,7 @@ _MIGRATION_LOCK = 7_114_001
 _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
 # One statement, so one round trip and one implicit transaction: insert the batch only if the
 # stream's head is exactly (expected version, prev hash), record the idempotency key and a new
-# stream, and NOTIFY once. A clash inserts nothing (no row returned, or a unique violation).
+# stream, and NOTIFY once (when enabled). A clash inserts nothing (no row returned, or a unique violation).
 _APPEND = f"""
 WITH ins AS (
     INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
@@ -40,7 +40,7 @@ WITH ins AS (
 ), stream AS (
     INSERT INTO streams (stream_id, kind) SELECT $1, $13 WHERE $8 = 0 AND EXISTS (SELECT 1 FROM ins)
 ), note AS (
-    SELECT pg_notify($14, $1) WHERE EXISTS (SELECT 1 FROM ins)
+    SELECT pg_notify($14, $1) WHERE $15::bool AND EXISTS (SELECT 1 FROM ins)
 )
 SELECT {_COLUMNS}, (SELECT count(*) FROM note) AS notified FROM ins ORDER BY version
 """
@@ -86,11 +86,13 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
 class PostgresStore:
     """EventStore on a PostgreSQL pool."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = True) -> None:
         self.pool = pool
+        # NOTIFY takes a cluster-wide lock at commit, serialising notifying writers (see the README)
+        self.notify = notify
 
     @classmethod
-    async def connect(cls, dsn: str, max_size: int = 20) -> "PostgresStore":
+    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = True) -> "PostgresStore":
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
                                              reset=_keep_session)
@@ -98,7 +100,7 @@ class PostgresStore:
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
             await migrate(conn)
-        return cls(pool)
+        return cls(pool, notify)
 
     async def close(self) -> None:
         await self.pool.close()
@@ -124,7 +126,7 @@ class PostgresStore:
         try:
             records = await self.pool.fetch(
                 _APPEND, stream_id, *map(list, zip(*rows)), expected_version, prev_hash, actor, idempotency_key,
-                len(events), kind or "", CHANNEL)
+                len(events), kind or "", CHANNEL, self.notify)
         except asyncpg.UniqueViolationError:
             records = []
         if not records:

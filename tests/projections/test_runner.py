@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from projections.base import ensure_tables
 from projections.catalog import select
 from projections.rebuild import rebuild
@@ -107,3 +109,24 @@ async def test_the_rebuild_command_replays_every_model_and_keeps_them_equal(stor
     async with store.pool.acquire() as conn:
         assert {t: await table_rows(conn, "public", t) for t in before} == before
     assert {v["events"] for v in (await lag(store.pool, [p.name for p in select(None)])).values()} == {0}
+
+
+async def test_with_notify_off_the_fan_out_wakes_the_embedded_projector(settings, games):
+    import msgspec
+    from litestar.testing import AsyncTestClient
+
+    from service.app import create_app
+    from tests.support.api import started_game
+
+    app = create_app(msgspec.structs.replace(settings, pg_notify=False), games=games)
+    async with AsyncTestClient(app) as client:
+        app.state.projector.poll = 30.0  # from the next wait on, only a wake-up makes it look in time
+        await asyncio.sleep(1.5)
+        game_id, _ = await started_game(client, "tally", 2)
+        for _ in range(40):
+            listed = (await client.get("/v1/games", params={"kind": "tally"})).json()["items"]
+            if any(g["id"] == game_id and g["status"] == "active" for g in listed):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the projector was not woken")
