@@ -47,6 +47,7 @@ class Viewer(msgspec.Struct, frozen=True):
 class Loaded(msgspec.Struct, frozen=True):
     table: Table
     state: TableState
+    head: str | None = None  # hash of the event at state.version, when known
 
 
 class WireEvent(msgspec.Struct, frozen=True):
@@ -116,14 +117,11 @@ class GameService:
             head = new[-1].hash
         assert state is not None
         self._remember(game_id, state, head)
-        return Loaded(table, state)
+        return Loaded(table, state, head)
 
     def kind_of(self, game_id: str) -> str:
         """The kind of a game loaded before, or "unknown" (a cheap metric label)."""
         return self._kinds.get(game_id, "unknown")
-
-    def _head(self, game_id: str) -> str | None:
-        return self._cache.get(game_id, (None, None))[1]
 
     def _remember(self, game_id: str, state: TableState, head: str | None) -> None:
         self._cache[game_id] = (state, head)
@@ -212,7 +210,8 @@ class GameService:
                             seat=loaded.table.seat_of(state, actor) if actor else None,
                             to_act=loaded.table.to_act(new_state))
             try:
-                result, stored = await self._append(game_id, state.version, events, meta, key, state.kind)
+                result, stored = await self._append(game_id, state.version, events, meta, key, state.kind,
+                                                    loaded.head)
             except ConcurrencyError:
                 loaded = None
                 if expected is not None:
@@ -228,11 +227,10 @@ class GameService:
         raise Problem(409, "too_much_contention", "the game changed too often while deciding; retry")
 
     async def _append(self, game_id: str, version: int, events: list[Any], meta: Metadata, key: str | None,
-                      kind: str) -> tuple[AppendResult, list[StoredEvent]]:
+                      kind: str, head: str | None = None) -> tuple[AppendResult, list[StoredEvent]]:
         table = self.tables[kind]
         new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
-        result = await self.store.append(game_id, version, new, meta, key, kind,
-                                         prev_hash=self._head(game_id) if version else None)
+        result = await self.store.append(game_id, version, new, meta, key, kind, prev_hash=head)
         if result.duplicate:
             return result, []
         stored = result.events
