@@ -41,12 +41,30 @@ def start_table(table: Table, options: dict[str, Any] | None, players: int, seed
     return state, events + new
 
 
+def pick(bot: Rng, commands: list[Any], weights: list[int] | None) -> Any:
+    """A command drawn uniformly, or in proportion to non-negative integer `weights`."""
+    if weights is None or len(weights) != len(commands) or sum(weights) <= 0:
+        return bot.choice(commands)
+    target = bot.below(sum(weights))
+    for command, weight in zip(commands, weights):
+        if target < weight:
+            return command
+        target -= weight
+    raise AssertionError("unreachable")
+
+
 def play_random(table: Table, options: dict[str, Any] | None, players: int, seed: bytes,
                 max_commands: int = 20000, alternatives: int = 2, check_views: bool = True,
-                invariant: Callable[[Any], None] | None = None) -> Played:
-    """Play one game with random legal commands; never raises for a rules bug, reports it."""
+                invariant: Callable[[Any], None] | None = None, heuristic: bool = True) -> Played:
+    """Play one game with random legal commands; never raises for a rules bug, reports it.
+
+    A game may offer `bot_weights(state, seat, commands) -> list[int]` to bias the random choice
+    towards sensible play (every command keeps a chance unless its weight is 0); `heuristic=False`
+    ignores it and plays uniformly.
+    """
     result = Played()
     bot = Rng(seed + b"/bots", 0)
+    weigh = getattr(table.game, "bot_weights", None) if heuristic else None
     try:
         state, events = start_table(table, options, players, seed)
         while state.status == "active":
@@ -65,7 +83,7 @@ def play_random(table: Table, options: dict[str, Any] | None, players: int, seed
             for _ in range(min(alternatives, len(options_now) - 1)):
                 other = bot.choice(options_now)
                 table.play(state, seat, other)  # must not raise
-            command = bot.choice(options_now)
+            command = pick(bot, options_now, weigh(state.game, seat, options_now) if weigh else None)
             wire = msgspec.json.decode(msgspec.json.encode(command))
             new = table.play(state, seat, table.decode_command(wire))
             state = table.fold(new, state)

@@ -66,7 +66,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for i in range(args.games):
         players = counts[i % len(counts)]
         played = play_random(table, options, players, f"{args.seed}:{i}".encode(), alternatives=args.alternatives,
-                             check_views=not args.fast)
+                             check_views=not args.fast, heuristic=args.bot == "weighted")
         games += 1
         commands += played.commands
         capped += played.capped or bool(played.outcome and played.outcome.details.get("capped"))
@@ -75,7 +75,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             if errors <= 10:
                 print(f"game {i} ({players} players): {played.error}", file=sys.stderr)
     elapsed = time.perf_counter() - start
-    print(json.dumps({"game": args.game, "games": games, "players": counts, "options": options,
+    print(json.dumps({"game": args.game, "games": games, "players": counts, "options": options, "bot": args.bot,
                       "errors": errors, "capped": capped, "commands": commands,
                       "seconds": round(elapsed, 2), "games_per_s": round(games / elapsed, 2),
                       "commands_per_s": round(commands / elapsed, 1)}))
@@ -166,6 +166,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     s.add_argument("--alternatives", type=int, default=1, help="extra legal commands tried per step")
     s.add_argument("--fast", action="store_true", help="skip serialising every view and redacted event")
+    s.add_argument("--bot", choices=["weighted", "uniform"], default="weighted",
+                   help="weighted: the game's bot_weights bias the random choice (if it has them)")
     s.set_defaults(fn=cmd_simulate)
     s = sub.add_parser("export", help="print a game's full log as NDJSON")
     s.add_argument("game_id")
