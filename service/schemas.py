@@ -9,7 +9,8 @@ from msgspec import Meta
 
 from service.handling import WireEvent
 
-Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name")]
+Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name",
+                           examples=["Ada"])]
 
 
 class PlayerCreate(msgspec.Struct, kw_only=True):
@@ -41,8 +42,9 @@ class KindOut(msgspec.Struct, kw_only=True):
 
 class GameCreate(msgspec.Struct, kw_only=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["tikal"])]
-    seats: Annotated[int, Meta(ge=1, le=16, description="number of seats")]
-    options: dict[str, Any] = {}
+    seats: Annotated[int, Meta(ge=1, le=16, description="number of seats", examples=[3])]
+    options: Annotated[dict[str, Any], Meta(description="the kind's options (see its options_schema)",
+                                            examples=[{"variant": "auction", "edition": "classic"}])] = {}
     join: Annotated[bool, Meta(description="seat the creator at the first free seat")] = True
 
 
