@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from domain.kernel import Game, RuleViolation
+from domain.kernel import Game
 from domain.table import Table, TableState
 from service.errors import Problem
 from service.fanout import Broker
@@ -284,6 +284,3 @@ class GameService:
 def require_admin_or_over(state: TableState, viewer: Viewer) -> None:
     if not GameService.is_public(state, viewer):
         raise Problem(403, "game_running", "the full log is available after the game ends (or to an admin)")
-
-
-__all__ = ["GameService", "Viewer", "WireEvent", "RuleViolation", "require_admin_or_over"]

@@ -92,13 +92,13 @@ class PlayController(Controller):
     async def stream(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
                      last_event_id: LastEventId = None) -> Stream:
         service: GameService = request.app.state.service
-        await service.load(game_id)  # 404 before the stream starts
+        loaded = await service.load(game_id)  # 404 before the stream starts
         try:
             resume = int(last_event_id) if last_event_id else None
         except ValueError as exc:
             raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a stream version") from exc
-        if resume is not None and resume < 0:
-            raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a stream version")
+        if resume is not None and not 0 <= resume <= loaded.state.version:
+            raise Problem(400, "bad_last_event_id", f"Last-Event-ID must be a version in 0..{loaded.state.version}")
         settings = request.app.state.settings
         body = game_stream(service, game_id, viewer, resume, settings.heartbeat_seconds,
                            closing=request.app.state.closing)

@@ -100,5 +100,6 @@ async def test_stream_of_an_unknown_game_is_a_404_problem(base_url):
         resp = await client.get("/v1/games/nope/stream")
         assert resp.status_code == 404 and resp.json()["code"] == "game_not_found"
         game_id, _ = await started_game(client, "tally", 2)
-        resp = await client.get(f"/v1/games/{game_id}/stream", headers={"Last-Event-ID": "x"})
-        assert resp.status_code == 400 and resp.json()["code"] == "bad_last_event_id"
+        for bad in ("x", "-1", "999"):
+            resp = await client.get(f"/v1/games/{game_id}/stream", headers={"Last-Event-ID": bad})
+            assert resp.status_code == 400 and resp.json()["code"] == "bad_last_event_id"
