@@ -7,7 +7,7 @@ challenges), evolve, view and the cave geometry in board.
 
 from __future__ import annotations
 
-from domain.goldmine import rules
+from domain.goldmine import bot, rules
 from domain.goldmine.board import steps_home
 from domain.goldmine.commands import GoldmineCommand
 from domain.goldmine.evolve import evolve
@@ -77,6 +77,10 @@ class GoldMine:
 
     def outcome(self, state: GoldmineState) -> Outcome | None:
         return outcome(state)
+
+    def bot_weights(self, state: GoldmineState, seat: int, commands: list[GoldmineCommand]) -> list[int]:
+        """How a random-play bot leans among `commands` (one weight each; see `bot.py`)."""
+        return bot.weights(state, seat, commands)
 
 
 def outcome(state: GoldmineState) -> Outcome | None:
