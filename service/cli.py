@@ -48,7 +48,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(app, host=args.host or settings.host, port=args.port or settings.port,
-                            log_level="warning", access_log=False, timeout_graceful_shutdown=10, lifespan="on")
+                            log_level="warning", access_log=False, timeout_graceful_shutdown=10, lifespan="on",
+                            timeout_keep_alive=75)  # outlive proxies' idle upstream connections
     Server(config).run()
     return 0
 
