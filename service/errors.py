@@ -90,6 +90,12 @@ def _database_down(request: Request, exc: Exception) -> Response:
     return problem_response(request, 503, "database_unavailable", "the database is unavailable, retry later")
 
 
+def _unstorable(request: Request, exc: Exception) -> Response:
+    # PostgreSQL refuses some input outright (a NUL character, for one); nothing was written
+    return problem_response(request, 400, "invalid_request",
+                            "the request contains characters that cannot be stored (such as NUL)")
+
+
 def _validation(request: Request, exc: ValidationException) -> Response:
     extra = exc.extra if isinstance(exc.extra, list) else None
     errors = [e if isinstance(e, dict) else {"message": str(e)} for e in extra] if extra else None
@@ -119,6 +125,7 @@ exception_handlers: dict[Any, Any] = {
     RuleViolation: _rule,
     ConcurrencyError: _conflict,
     StoreUnavailable: _unavailable,
+    asyncpg.exceptions.DataError: _unstorable,
     asyncpg.exceptions.PostgresConnectionError: _database_down,
     asyncpg.exceptions.InterfaceError: _database_down,
     asyncpg.exceptions.CannotConnectNowError: _database_down,
@@ -147,6 +154,6 @@ def responses(*statuses: int) -> dict[int, Any]:
         code, detail = examples[status]
         example = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=_TITLES[status], status=status,
                                 detail=detail, code=code)
-        out[status] = ResponseSpec(data_container=ProblemDetail, media_type=PROBLEM, description=_TITLES[status],
+        out[status] = ResponseSpec(generate_examples=False, data_container=ProblemDetail, media_type=PROBLEM, description=_TITLES[status],
                                    examples=[Example(summary=code, value=msgspec.to_builtins(example))])
     return out

@@ -129,7 +129,8 @@ class RedisBroker(Broker):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         if self._redis is not None:
-            await self._redis.aclose()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._redis.aclose(), 5)
 
     async def ping(self) -> None:
         await self._redis.ping()

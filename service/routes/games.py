@@ -13,7 +13,7 @@ from service.auth import provide_viewer
 from service.errors import Problem, responses
 from service.handling import Viewer
 from projections.queries import GameList
-from service.schemas import GameCreate, GameOut, JoinRequest
+from service.schemas import GameCreate, GameOut, JoinRequest, strictly
 from service.views import game_out
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
@@ -31,6 +31,7 @@ class GameController(Controller):
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def create(self, request: Request, viewer: NamedDependency[Viewer], data: JSONBody[GameCreate]) -> Response[GameOut]:
         service = request.app.state.service
+        data = await strictly(request, GameCreate)
         try:
             game_id, state = await service.create(viewer, data.kind, data.options, data.seats, data.join)
         except RuleViolation as exc:
@@ -64,9 +65,10 @@ class GameController(Controller):
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
     async def join(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
-                   data: JSONBody[JoinRequest | None] = None) -> GameOut:
+                   data: JSONBody[JoinRequest]) -> GameOut:
         service = request.app.state.service
-        state, _ = await service.join(viewer, game_id, data.seat if data else None)
+        data = await strictly(request, JoinRequest)
+        state, _ = await service.join(viewer, game_id, data.seat)
         return game_out(game_id, service.tables[state.kind], state, viewer)
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,

@@ -17,7 +17,7 @@ async def healthz() -> Health:
 @get("/readyz", operation_id="ready", summary="Readiness: PostgreSQL and Redis reachable", tags=["ops"],
      description="503 when PostgreSQL is down. Redis is only a wake-up path: when it is down the "
                  "service still works (status `degraded`, 200). Details include projection lag.",
-     responses={503: ResponseSpec(data_container=Health, description="a dependency is down")})
+     responses={503: ResponseSpec(generate_examples=False, data_container=Health, description="a dependency is down")})
 async def readyz(request: Request) -> Response[Health]:
     state = request.app.state
     checks: dict[str, str] = {}
@@ -43,7 +43,7 @@ async def readyz(request: Request) -> Response[Health]:
 
 
 @get("/metrics", operation_id="metrics", summary="Prometheus metrics", tags=["ops"],
-     responses={200: ResponseSpec(data_container=str, media_type="text/plain", description="exposition")})
+     responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/plain", description="exposition")})
 async def metrics(request: Request) -> Response[bytes]:
     state = request.app.state
     projector = state.get("projector")

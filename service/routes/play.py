@@ -14,7 +14,7 @@ from litestar.response import Stream
 from service.auth import provide_viewer
 from service.errors import Problem, responses
 from service.handling import GameService, Viewer, require_admin_or_over
-from service.schemas import CommandRequest, CommandResult, EventPage, LegalOut
+from service.schemas import CommandRequest, CommandResult, EventPage, LegalOut, strictly
 from service.sse import game_stream
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
@@ -51,6 +51,7 @@ class PlayController(Controller):
     async def command(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId, data: JSONBody[CommandRequest],
                       idempotency_key: IdempotencyKey = None, dry_run: Annotated[bool, QueryParameter(description="validate only, append nothing")] = False) -> CommandResult:
         service: GameService = request.app.state.service
+        data = await strictly(request, CommandRequest)
         counter = request.app.state.metrics.commands
         try:
             state, events = await service.command(viewer, game_id, data.command, data.expected_version,
@@ -87,7 +88,7 @@ class PlayController(Controller):
         return EventPage(version=loaded.state.version, events=[e for e in shown if e is not None])
 
     @get("/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)", description=SSE_DOC,
-         responses={200: ResponseSpec(data_container=str, media_type="text/event-stream",
+         responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
                                       description="an event stream"), **responses(400, 401, 404)})
     async def stream(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
                      last_event_id: LastEventId = None) -> Stream:
@@ -108,7 +109,7 @@ class PlayController(Controller):
     @get("/export", operation_id="exportGame", summary="The full log as NDJSON (after the end)",
          description="One JSON object per line with every stored field, including the hash chain and "
                      "metadata; verifiable offline with `stela verify`.",
-         responses={200: ResponseSpec(data_container=str, media_type="application/x-ndjson",
+         responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="application/x-ndjson",
                                       description="the log"), **responses(400, 401, 403, 404)})
     async def export(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> Response[bytes]:
         service: GameService = request.app.state.service
@@ -120,7 +121,7 @@ class PlayController(Controller):
                         headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})
 
     @get("/board.svg", operation_id="getBoardPicture", summary="A picture of the board (kinds that draw one)",
-         responses={200: ResponseSpec(data_container=str, media_type="image/svg+xml", description="SVG"),
+         responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="image/svg+xml", description="SVG"),
                     **responses(400, 401, 404)})
     async def board(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> Response[str]:
         service: GameService = request.app.state.service

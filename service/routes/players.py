@@ -8,7 +8,7 @@ from litestar import Controller, Request, get, post
 from litestar.params import JSONBody, PathParameter
 
 from service.errors import Problem, responses
-from service.schemas import PlayerCreate, PlayerCreated, PlayerOut
+from service.schemas import PlayerCreate, PlayerCreated, PlayerOut, strictly
 
 PlayerId = Annotated[str, PathParameter(max_length=64, description="player id")]
 
@@ -22,6 +22,7 @@ class PlayerController(Controller):
                       "and stored hashed; send it as `Authorization: Bearer <token>`.",
           responses=responses(400, 429))
     async def create(self, request: Request, data: JSONBody[PlayerCreate]) -> PlayerCreated:
+        data = await strictly(request, PlayerCreate)
         player, token = await request.app.state.service.register(data.name)
         return PlayerCreated(id=player.id, name=player.name, token=token)
 

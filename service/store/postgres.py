@@ -9,6 +9,7 @@ log is read below the oldest running transaction (`pg_snapshot_xmin`), in
 
 from __future__ import annotations
 
+import asyncio
 from importlib import resources
 from typing import Any
 
@@ -103,7 +104,11 @@ class PostgresStore:
         return cls(pool, notify)
 
     async def close(self) -> None:
-        await self.pool.close()
+        """Close gracefully, but never hang a shutdown on a connection somebody still holds."""
+        try:
+            await asyncio.wait_for(self.pool.close(), 10)
+        except TimeoutError:
+            self.pool.terminate()
 
     async def ping(self) -> None:
         try:

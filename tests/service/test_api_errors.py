@@ -96,3 +96,9 @@ async def test_the_export_is_refused_while_the_game_runs_except_to_an_admin(clie
     problem(await client.get(f"/v1/games/{game_id}/export", headers=players[0]["headers"]), 403, "game_running")
     admin = await client.get(f"/v1/games/{game_id}/export", headers={"Authorization": "Bearer admin-secret"})
     assert admin.status_code == 200 and admin.text.count("\n") >= 4
+
+
+async def test_characters_postgresql_cannot_store_are_400_and_write_nothing(client):
+    problem(await client.get("/v1/games", params={"player": "a\x00b"}), 400, "invalid_request")
+    problem(await client.get("/v1/games/a%00b"), 400, "invalid_request")
+    problem(await client.post("/v1/players", json={"name": "nul\x00name"}), 400, "invalid_request")
