@@ -21,7 +21,7 @@ from service.store.protocol import (
     StoreUnavailable, chain,
 )
 
-CHANNEL = "stela_events"
+CHANNEL = "stela_events"  # projections/log.py listens on it and reads with the same ordering rule
 _MIGRATION_LOCK = 7_114_001
 _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
 # One statement, so one round trip and one implicit transaction: insert the batch only if the
