@@ -84,6 +84,7 @@ class Projector:
         self.projected = 0
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._stopping = False
 
     def wake(self, *_: Any) -> None:
         """Look at the log now (called on NOTIFY, or by the fan-out when an append is announced)."""
@@ -98,15 +99,18 @@ class Projector:
         self._task = asyncio.create_task(self.run(), name="projector")
 
     async def stop(self) -> None:
+        """Stop within seconds, even if a cancellation is swallowed by an inner timeout (a 3.11 race)."""
         if self._task is not None:
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(self._task, 10)
             self._task = None
 
     async def run(self) -> None:
-        """Lead and project until cancelled; reconnects after any failure."""
-        while True:
+        """Lead and project until stopped; reconnects after any failure."""
+        while not self._stopping:
             try:
                 async with self.pool.acquire() as conn:
                     await self._serve(conn)
@@ -123,7 +127,7 @@ class Projector:
         await conn.add_listener(CHANNEL, notified)
         claimed_at = 0.0
         try:
-            while True:
+            while not self._stopping:
                 if len(self.leading) < len(self.projections) and time.monotonic() - claimed_at >= self.poll:
                     await self._claim(conn)
                     claimed_at = time.monotonic()

@@ -56,7 +56,7 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
         begin_shutdown(app)
         for hook in reversed(state.get("on_stop", [])):
             with contextlib.suppress(Exception):
-                await hook(app)
+                await asyncio.wait_for(hook(app), 15)
         await broker.stop()
         await store.close()
         if embedded is not None:
