@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
 import asyncpg
-import httpx
 
+from tests.support.api import started_game as new_game  # noqa: F401 - the benchmarks' game setup
 from tests.support.processes import replicas as running
 
 ADMIN_DSN = os.environ.get("BENCH_ADMIN_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -46,23 +46,6 @@ def replicas(dsn: str, count: int, redis_url: str | None, **env: str) -> Iterato
     """`count` `stela serve` processes on free ports; yields their base URLs."""
     with running(dsn, count, redis_url, **env) as started:
         yield [replica.url for replica in started]
-
-
-async def register(client: httpx.AsyncClient, name: str) -> dict[str, Any]:
-    body = (await client.post("/v1/players", json={"name": name})).json()
-    body["headers"] = {"Authorization": f"Bearer {body['token']}"}
-    return body
-
-
-async def new_game(client: httpx.AsyncClient, kind: str, seats: int, options: dict | None = None
-                   ) -> tuple[str, list[dict[str, Any]]]:
-    players = [await register(client, f"bench{i}") for i in range(seats)]
-    game_id = (await client.post("/v1/games", json={"kind": kind, "seats": seats, "options": options or {}},
-                                 headers=players[0]["headers"])).json()["id"]
-    for p in players[1:]:
-        await client.post(f"/v1/games/{game_id}/join", json={}, headers=p["headers"])
-    await client.post(f"/v1/games/{game_id}/start", headers=players[0]["headers"])
-    return game_id, players
 
 
 def run(coro: Any) -> Any:

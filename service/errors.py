@@ -80,11 +80,6 @@ def _conflict(request: Request, exc: ConcurrencyError) -> Response:
                             current_version=exc.actual)
 
 
-def _unavailable(request: Request, exc: StoreUnavailable) -> Response:
-    log.warning("dependency_down", error=str(exc))
-    return problem_response(request, 503, "database_unavailable", "the database is unavailable, retry later")
-
-
 def _database_down(request: Request, exc: Exception) -> Response:
     log.warning("database_unreachable", error_type=type(exc).__name__)
     return problem_response(request, 503, "database_unavailable", "the database is unavailable, retry later")
@@ -124,7 +119,7 @@ exception_handlers: dict[Any, Any] = {
     Problem: _problem,
     RuleViolation: _rule,
     ConcurrencyError: _conflict,
-    StoreUnavailable: _unavailable,
+    StoreUnavailable: _database_down,
     asyncpg.exceptions.DataError: _unstorable,
     asyncpg.exceptions.PostgresConnectionError: _database_down,
     asyncpg.exceptions.InterfaceError: _database_down,
