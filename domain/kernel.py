@@ -10,7 +10,9 @@ the revealed seed can re-derive every shuffle and die roll.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Optional, Protocol, TypeVar
 
 import msgspec
 
@@ -18,6 +20,7 @@ State = TypeVar("State")
 Command = TypeVar("Command")
 Event = TypeVar("Event")
 Options = TypeVar("Options")
+C = TypeVar("C")
 
 
 class RuleViolation(Exception):
@@ -110,30 +113,112 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class Game(Protocol, Generic[State, Command, Event, Options]):
+class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+    """The envelope every kind's view shares; each kind subclasses it with `tag="<kind>"`.
+
+    `seat` is whose view it is (None = a spectator), `phase` the kind's current phase,
+    `to_act` the seats that must act now, `scores` each seat's score as it stands.
+    Every face-up component inside a view carries its printed data, not only its id.
+    """
+
+    seat: Optional[int]
+    phase: str
+    to_act: list[int]
+    scores: list[int]
+
+
+def require(*checks: Optional[RuleViolation]) -> None:
+    """Raise the first refusal among `checks` (the predicates' results); `decide` calls this."""
+    for check in checks:
+        if check is not None:
+            raise check
+
+
+def offered(candidates: Iterable[C], check: Callable[[C], Optional[RuleViolation]]) -> list[C]:
+    """The candidates `check` does not refuse; `legal` calls this with the predicate `decide` uses."""
+    return [c for c in candidates if check(c) is None]
+
+
+class Emitter(Generic[State, Event]):
+    """Collects a decision's events while folding them, so each step reads the state so far.
+
+    `emit = Emitter(evolve, state)`; `emit(e1, e2)` appends and folds and returns the new
+    state; `emit.events` is the decision's result and `emit.state` the state after it.
+    """
+
+    def __init__(self, evolve: Callable[[Optional[State], Event], State], state: Optional[State]) -> None:
+        self._evolve = evolve
+        self.state = state
+        self.events: list[Event] = []
+
+    def __call__(self, *events: Event) -> State:
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
+        assert self.state is not None
+        return self.state
+
+
+def fold(evolve: Callable[[Optional[State], Event], State], state: Optional[State], events: Iterable[Event]) -> State:
+    """`state` after `events`, folded one by one with `evolve`."""
+    for event in events:
+        state = evolve(state, event)
+    assert state is not None, "cannot fold an empty stream"
+    return state
+
+
+# -- the decider record and its optional capabilities ------------------------------
+
+class BoardPicture(Protocol):
+    """Optional capability: an SVG picture of the board as `seat` may see it."""
+
+    def __call__(self, state: Any, seat: Optional[int]) -> str: ...
+
+
+class BotWeights(Protocol):
+    """Optional capability: non-negative weights that bias random bots towards sensible play."""
+
+    def __call__(self, state: Any, seat: int, commands: list[Any]) -> list[int]: ...
+
+
+class Invariants(Protocol):
+    """Optional capability: raise AssertionError when `state` breaks a rule of the game."""
+
+    def __call__(self, state: Any) -> None: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game(Generic[State, Command, Event, Options]):
     """One board game's rules, pure: no I/O, no clock, no global randomness.
 
-    `options_type`, `command_type` and `event_type` are the msgspec types used
-    to decode options, commands (a tagged union, tags "<kind>.<Name>") and
-    events. `setup` validates options against the seat count and raises
-    RuleViolation("<kind>.bad_options", ...) when they do not fit. `codes`
-    documents every RuleViolation code the game can raise (code -> meaning).
+    Each game package declares one of these in `game.py`. `options_type`,
+    `command_type` (a tagged union, tags "<kind>.<Name>"), `event_type`,
+    `state_type` and `view_type` are msgspec types; `components` is the kind's
+    whole printed catalogue (a msgspec value). `setup` validates options against
+    the seat count and raises RuleViolation("<kind>.bad_options", ...) when they
+    do not fit. `codes` documents every RuleViolation code the game can raise.
+    `legal` lists exactly the commands `decide` accepts from `seat` now.
     """
 
     kind: str
     title: str
-    codes: dict[str, str]
     min_players: int
     max_players: int
+    codes: Mapping[str, str]
     options_type: type
     command_type: Any
     event_type: Any
-
-    def setup(self, options: Options, seats: int, rng: Rng) -> list[Event]: ...
-    def evolve(self, state: State | None, event: Event) -> State: ...
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> list[Event]: ...
-    def legal(self, state: State, seat: int) -> list[Command]: ...
-    def to_act(self, state: State) -> frozenset[int]: ...
-    def view(self, state: State, seat: int | None) -> Any: ...
-    def redact(self, event: Event, seat: int | None) -> Event | None: ...
-    def outcome(self, state: State) -> Outcome | None: ...
+    state_type: type
+    view_type: type
+    components: Any
+    setup: Callable[[Any, int, Rng], list[Any]]
+    evolve: Callable[[Any, Any], Any]
+    decide: Callable[[Any, int, Any, Rng], list[Any]]
+    legal: Callable[[Any, int], list[Any]]
+    to_act: Callable[[Any], frozenset[int]]
+    view: Callable[[Any, Optional[int]], View]
+    redact: Callable[[Any, Optional[int]], Any]
+    outcome: Callable[[Any], Optional[Outcome]]
+    invariants: Optional[Invariants] = None
+    board_svg: Optional[BoardPicture] = None
+    bot_weights: Optional[BotWeights] = None

@@ -10,7 +10,7 @@ decision, so a revealed seed lets anyone re-derive each random outcome.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Generic, Literal, TypeVar, Union
 
 import msgspec
 
@@ -77,6 +77,30 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     revealed: bool = False
 
 
+Opt = TypeVar("Opt")
+St = TypeVar("St")
+
+
+class _Snapshot(msgspec.Struct, Generic[Opt, St], frozen=True, kw_only=True):
+    """TableState's shape with the kind's own option and state types, for decoding snapshots."""
+
+    kind: str
+    options: Opt
+    seat_count: int
+    seats: tuple[SeatInfo | None, ...]
+    seed: str
+    commitment: str
+    created_by: str | None = None
+    status: Status = "open"
+    game: St | None = None
+    outcome: Outcome | None = None
+    version: int = 0
+    revealed: bool = False
+
+
+_ENCODER = msgspec.json.Encoder()
+
+
 def _tag(event: Any) -> str:
     return type(event).__struct_config__.tag
 
@@ -90,6 +114,10 @@ class Table:
         self.event_union = Union[TableEvent, game.event_type]  # type: ignore[valid-type]
         self.command_union = game.command_type
         self.options_type = game.options_type
+        # decoders built once: msgspec.convert over a Union rebuilds its type info on every call
+        self._events_json = msgspec.json.Decoder(self.event_union)
+        self._commands_json = msgspec.json.Decoder(self.command_union)
+        self._snapshot_json = msgspec.json.Decoder(_Snapshot[game.options_type, game.state_type])  # type: ignore[misc]
 
     # -- options -----------------------------------------------------------
     def parse_options(self, raw: dict[str, Any] | None, seats: int) -> Any:
@@ -250,6 +278,27 @@ class Table:
     def decode_event(self, type_: str, data: dict[str, Any]) -> Any:
         return msgspec.convert({**data, "type": type_}, self.event_union)
 
+    def decode_event_json(self, type_: str, data: bytes | str) -> Any:
+        """An event from its stored JSON object `data` (without "type") and its `type_` tag."""
+        raw = data.encode() if isinstance(data, str) else data
+        inner = raw.strip()[1:-1].strip()
+        tag = msgspec.json.encode(type_)
+        return self._events_json.decode(b'{"type":' + tag + (b"," + inner if inner else b"") + b"}")
+
     def decode_command(self, raw: Any) -> Any:
         """A command from its wire form; RuleViolation-free: raises msgspec.ValidationError."""
         return msgspec.convert(raw, self.command_union)
+
+    def decode_command_json(self, raw: bytes | str) -> Any:
+        """A command from its JSON text; raises msgspec.ValidationError / DecodeError."""
+        return self._commands_json.decode(raw)
+
+    # -- snapshots -------------------------------------------------------------
+    def dump_state(self, state: TableState) -> bytes:
+        """`state` as JSON that `load_state` turns back into an equal TableState."""
+        return _ENCODER.encode(state)
+
+    def load_state(self, data: bytes | str) -> TableState:
+        """The TableState `dump_state` wrote (options and game state decoded into their own types)."""
+        snap = self._snapshot_json.decode(data)
+        return TableState(**{f: getattr(snap, f) for f in snap.__struct_fields__})

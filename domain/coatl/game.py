@@ -43,6 +43,7 @@ class Coatl:
     max_players = 4
     options_type = CoatlOptions
     command_type = CoatlCommand
+    state_type = CoatlState
     event_type = CoatlEvent
 
     def setup(self, options: CoatlOptions, seats: int, rng: Rng) -> list[Any]:

@@ -52,6 +52,7 @@ class GoldMine:
     max_players = 6
     options_type = GoldmineOptions
     command_type = GoldmineCommand
+    state_type = GoldmineState
     event_type = GoldmineEvent
 
     def setup(self, options: GoldmineOptions, seats: int, rng: Rng) -> list[GoldmineEvent]:

@@ -85,6 +85,7 @@ class Tikal:
     max_players = 4
     options_type = TikalOptions
     command_type = TikalCommand
+    state_type = TikalState
     event_type = TikalEvent
 
     def setup(self, options: TikalOptions, seats: int, rng: Rng) -> list[TikalEvent]:

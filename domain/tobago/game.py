@@ -47,6 +47,7 @@ class Tobago:
     max_players = 4
     options_type = TobagoOptions
     command_type = TobagoCommand
+    state_type = TobagoState
     event_type = TobagoEvent
 
     def setup(self, options: TobagoOptions, seats: int, rng: Rng) -> list[TobagoEvent]:
