@@ -55,16 +55,18 @@ def pick(bot: Rng, commands: list[Any], weights: list[int] | None) -> Any:
 
 def play_random(table: Table, options: dict[str, Any] | None, players: int, seed: bytes,
                 max_commands: int = 20000, alternatives: int = 2, check_views: bool = True,
-                invariant: Callable[[Any], None] | None = None, heuristic: bool = True) -> Played:
+                invariant: Callable[[Any], None] | None = None, heuristic: bool = True,
+                on_step: Callable[[TableState, list[Any]], None] | None = None) -> Played:
     """Play one game with random legal commands; never raises for a rules bug, reports it.
 
     A game may offer `bot_weights(state, seat, commands) -> list[int]` to bias the random choice
     towards sensible play (every command keeps a chance unless its weight is 0); `heuristic=False`
-    ignores it and plays uniformly.
+    ignores it and plays uniformly. `on_step(state, new_events)` sees every position reached.
     """
     result = Played()
     bot = Rng(seed + b"/bots", 0)
     weigh = getattr(table.game, "bot_weights", None) if heuristic else None
+    invariant = invariant or getattr(table.game, "invariants", None)
     try:
         state, events = start_table(table, options, players, seed)
         while state.status == "active":
@@ -93,6 +95,8 @@ def play_random(table: Table, options: dict[str, Any] | None, players: int, seed
                 invariant(state.game)
             if check_views:
                 _check_visibility(table, state, new)
+            if on_step is not None:
+                on_step(state, new)
         result.events = events
         result.outcome = state.outcome
         replayed = table.fold(events)
