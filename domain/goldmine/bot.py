@@ -263,12 +263,14 @@ def _open_ends(board: Cells, part: set[Pos]) -> int:
 
 
 def _bet_coin(state: GoldmineState, geo: Cave, seat: int, commands: list[GoldmineCommand]) -> list[int]:
-    """The bet's winner puts the coin on a free chamber close to itself."""
+    """The bet's winner puts the coin on a free chamber close to itself (leaving it is the last choice)."""
     here = position(state.pirates[seat])
     near = _walk(geo, here)
     values = []
     for command in commands:
-        assert isinstance(command, PlaceCoin)
+        if not isinstance(command, PlaceCoin):
+            values.append(INF)
+            continue
         values.append(min((near.get((command.x, command.y, i), INF)
                            for i in range(len(design(geo.board[(command.x, command.y)].tile).paths))),
                           default=INF))
