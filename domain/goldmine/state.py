@@ -151,5 +151,5 @@ def outcome(state: GoldmineState) -> Outcome | None:
     result = ranked([p.coins for p in state.pirates], keys)
     details = {"capped": state.capped, "dead_cave": state.dead_cave, "turns": state.turns, "steps_home": home}
     if state.options.alliances:
-        details["teams"] = sorted({team(state, s) for s in range(state.seats)})
+        details["teams"] = [list(t) for t in sorted({team(state, s) for s in range(state.seats)})]
     return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners, details=details)
