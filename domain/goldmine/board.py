@@ -120,8 +120,13 @@ def neighbours(board: Cells, pos: Pos) -> list[Pos]:
     """Positions one step away along connected openings."""
     x, y, path = pos
     cell = board[(x, y)]
+    return links(board, cell.tile, cell.rotation, x, y, path)
+
+
+def links(board: Cells, tile: str, rotation: int, x: int, y: int, path: int) -> list[Pos]:
+    """Positions on neighbouring tiles that `path` of `tile` at (x, y) with `rotation` connects to."""
     out = []
-    for side in path_sides(cell.tile, cell.rotation, path):
+    for side in path_sides(tile, rotation, path):
         dx, dy = DELTA[side]
         other = board.get((x + dx, y + dy))
         if other is None:

@@ -13,10 +13,9 @@ from msgspec.structs import replace
 
 from domain.goldmine.components import ENTRANCE, TOKENS
 from domain.goldmine.events import (ChallengeResolved, CoinLeft, CoinPlaced, CoinsPassed, CoinTaken, DeadCaveFound,
-                                    DiceRolled,
-                                    FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt, PirateEscaped,
-                                    PirateMoved, ScoutMapLaid, Stayed, TileDrawn, TilePlaced, TileReturned,
-                                    TilesShuffled, TurnCapReached, TurnEnded)
+                                    DiceRolled, FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt,
+                                    PirateEscaped, PirateMoved, ScoutMapLaid, Stayed, TileDrawn, TilePlaced,
+                                    TileReturned, TilesShuffled, TurnCapReached, TurnEnded)
 from domain.goldmine.state import Cell, GoldmineState, Hidden, Phase, Pirate, position
 
 AFTER_MOVE: dict[str, Phase] = {"move": "action", "step": "action", "roll_move": "action", "secret": "action",

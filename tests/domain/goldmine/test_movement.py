@@ -5,7 +5,6 @@ import pytest
 from domain.goldmine.commands import Challenge, Explore, Move, PlaceTile, Roll, SecretPassage, Stay
 from domain.goldmine.events import DiceRolled, PirateEscaped, PirateMoved
 from domain.goldmine.game import GAME
-from domain.kernel import RuleViolation
 from tests.domain.goldmine.support import ENTRANCE, ScriptedRng, at, cave
 from tests.support.rules import refused, rng, when
 

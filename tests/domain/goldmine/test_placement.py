@@ -10,7 +10,7 @@ from domain.goldmine.events import FirstPlayerChosen, GameSetUp, TileDrawn, Tile
 from domain.goldmine.game import GAME
 from domain.goldmine.setup import GoldmineOptions
 from domain.goldmine.state import cells
-from domain.kernel import Rng, RuleViolation
+from domain.kernel import Rng
 from tests.domain.goldmine.support import cave
 from tests.support.rules import given, refused, rng, then, when
 
