@@ -12,6 +12,7 @@ the challenge and written into `ChallengeResolved`.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from domain.goldmine.board import Cells, Pos, any_fits, has_chamber, neighbours, secret_positions
 from domain.goldmine.commands import Challenge, EndTurn, LeaveCoin, PassCoins, PlaceCoin, TakeCoin
@@ -166,36 +167,33 @@ def dead_cave(state: GoldmineState) -> bool:
     if any(team_coins(state, s) >= state.target for s in range(state.seats)):
         return False
     board = cells(state)
-    regions = _regions(board, [position(p) for p in state.pirates])
-    spots = {(x, y) for region in regions for x, y, _ in region}
-    if any(board[spot].coin for spot in spots):
+    starts = [position(p) for p in state.pirates]
+    if _reach(board, starts, lambda pos: board[(pos[0], pos[1])].coin) is None:
         return False
+    regions = [_reach(board, [start]) or set() for start in starts]
+    spots = {(x, y) for region in regions for x, y, _ in region}
     if _bet_can_move_a_coin(state, regions, spots):
         return False
     hands = [t for hand in state.hands for t in hand]
     return not any_fits(board, [*state.hidden.stack, *hands])
 
 
-def _regions(board: Cells, starts: list[Pos]) -> list[set[Pos]]:
-    """Each start's region: positions reached on foot (mud only slows) or by a secret passage."""
+def _reach(board: Cells, starts: list[Pos], stop: Callable[[Pos], bool] = lambda pos: False) -> set[Pos] | None:
+    """Positions reached from `starts` on foot (mud only slows) or by a secret passage; None as soon
+    as one of them is a `stop`."""
     secrets = secret_positions(board)
     secret = set(secrets)
-    regions: list[set[Pos]] = []
-    for start in starts:
-        known = next((r for r in regions if start in r), None)
-        if known is not None:
-            regions.append(known)
-            continue
-        seen, queue = {start}, deque([start])
-        while queue:
-            pos = queue.popleft()
-            jumps = secrets if pos in secret else []
-            for nxt in [*neighbours(board, pos), *jumps]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        regions.append(seen)
-    return regions
+    seen, queue = set(starts), deque(starts)
+    while queue:
+        pos = queue.popleft()
+        if stop(pos):
+            return None
+        jumps = secrets if pos in secret else []
+        for nxt in [*neighbours(board, pos), *jumps]:
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
 
 
 def _bet_can_move_a_coin(state: GoldmineState, regions: list[set[Pos]], spots: set[tuple[int, int]]) -> bool:
@@ -206,6 +204,6 @@ def _bet_can_move_a_coin(state: GoldmineState, regions: list[set[Pos]], spots: s
     for a, me in enumerate(state.pirates):
         for b, them in enumerate(state.pirates):
             rivals = a != b and b != partner(state, a)
-            if rivals and me.bets and me.coins and them.coins and regions[a] is regions[b]:
+            if rivals and me.bets and me.coins and them.coins and position(them) in regions[a]:
                 return True
     return False

@@ -87,9 +87,15 @@ class GoldmineState(msgspec.Struct, frozen=True, kw_only=True):
         return bool(self.winners) or self.capped or self.dead_cave
 
 
+_LAST_BOARD: list = [None, {}]
+"""The last board tuple and its cells by (x, y): legal asks for the same board many times."""
+
+
 def cells(state: GoldmineState) -> dict[tuple[int, int], Cell]:
-    """The placed tiles by (x, y)."""
-    return {(c.x, c.y): c for c in state.board}
+    """The placed tiles by (x, y); the caller must not change the mapping."""
+    if _LAST_BOARD[0] is not state.board:
+        _LAST_BOARD[:] = [state.board, {(c.x, c.y): c for c in state.board}]
+    return _LAST_BOARD[1]
 
 
 def position(pirate: Pirate) -> tuple[int, int, int]:
@@ -131,10 +137,13 @@ def invariants(state: GoldmineState) -> None:
         cell = board.get((pirate.x, pirate.y))
         assert cell is not None and 0 <= pirate.path < len(design(cell.tile).paths), "pirates stand on a path"
         assert 0 <= pirate.bets <= 3 and 0 <= pirate.bats <= 3 and pirate.coins >= 0
+    others: Cells = dict(board)
     for cell in state.board:
         if cell.tile != ENTRANCE:
-            others: Cells = {k: v for k, v in board.items() if k != (cell.x, cell.y)}
-            assert fits(others, cell.tile, cell.x, cell.y, cell.rotation), f"{cell.tile} matches its neighbours"
+            del others[(cell.x, cell.y)]
+            matches = fits(others, cell.tile, cell.x, cell.y, cell.rotation)
+            others[(cell.x, cell.y)] = cell
+            assert matches, f"{cell.tile} matches its neighbours"
 
 
 def outcome(state: GoldmineState) -> Outcome | None:
