@@ -10,7 +10,9 @@ Phases of a turn: `scout` (lay the scout map), `move` (choose a movement),
 passage), `action` (take a coin, challenge, pass coins or end), `bet_coin`
 (the bet's winner may put the loser's coin on a chamber), `bonus` (the challenger's
 bonus move), `bats_move` (the bats winner moves the loser), `after_bonus`
-(take a coin or end) and `done` (end the turn).
+(take a coin or end) and `done` (end the turn). The game is `over` once a
+pirate (or team) escaped, the stall guard was reached (`capped`) or nobody
+can win any more (`dead_cave`).
 """
 
 from __future__ import annotations
