@@ -19,7 +19,7 @@ from domain.goldmine.draws import draw_scout, draw_stack
 from domain.goldmine.events import (DeadCaveFound, DiceRolled, GoldmineEvent, PirateEscaped, PirateMoved, Stayed,
                                     TileDrawn, TilePlaced)
 from domain.goldmine.evolve import evolve
-from domain.goldmine.rules_action import action_candidates, action_events, action_refusal, dead_cave
+from domain.goldmine.rules_action import CAVE_CHANGES, action_candidates, action_events, action_refusal, dead_cave
 from domain.goldmine.state import GoldmineState, cells, partner, position, team, team_coins
 from domain.kernel import Emitter, Rng, RuleViolation, offered, require
 
@@ -151,7 +151,7 @@ def decide(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) 
     require(check(state, seat, command))
     emit = Emitter(evolve, state)
     after = emit(*_events(state, seat, command, rng))
-    if dead_cave(after):
+    if any(isinstance(e, CAVE_CHANGES) for e in emit.events) and dead_cave(after):
         emit(DeadCaveFound(turns=after.turns))
     return emit.events
 
@@ -159,8 +159,9 @@ def decide(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) 
 def _events(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) -> list[GoldmineEvent]:
     match command:
         case PlaceTile():
-            placed = TilePlaced(seat=seat, tile=state.drawn or "", x=command.x, y=command.y,
-                                rotation=command.rotation, coin=has_chamber(state.drawn or ""))
+            assert state.drawn is not None, "place_refusal lets a placement through only with a drawn tile"
+            placed = TilePlaced(seat=seat, tile=state.drawn, x=command.x, y=command.y,
+                                rotation=command.rotation, coin=has_chamber(state.drawn))
             return [placed, *draw_scout(evolve(state, placed), rng)] if state.phase == "scout" else [placed]
         case Explore():
             if command.tile is None:

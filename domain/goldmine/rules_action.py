@@ -17,7 +17,7 @@ from collections.abc import Callable
 from domain.goldmine.board import Cells, Pos, any_fits, has_chamber, neighbours, secret_positions
 from domain.goldmine.commands import Challenge, EndTurn, LeaveCoin, PassCoins, PlaceCoin, TakeCoin
 from domain.goldmine.events import (ChallengeResolved, CoinLeft, CoinPlaced, CoinsPassed, CoinTaken,
-                                    GoldmineEvent, TurnCapReached, TurnEnded)
+                                    GoldmineEvent, TilePlaced, TurnCapReached, TurnEnded)
 from domain.goldmine.state import GoldmineState, cells, partner, position, team_coins
 from domain.kernel import Rng, RuleViolation
 
@@ -157,6 +157,10 @@ def _end_turn(state: GoldmineState) -> list[GoldmineEvent]:
     if cap and state.turns + 1 >= cap:
         events.append(TurnCapReached(turns=state.turns + 1))
     return events
+
+
+CAVE_CHANGES = (TilePlaced, CoinTaken, CoinPlaced, CoinLeft, ChallengeResolved, CoinsPassed)
+"""The events that can make a cave dead: a pirate's move stays within its region, so it never can."""
 
 
 def dead_cave(state: GoldmineState) -> bool:
