@@ -55,10 +55,10 @@ def initial(event: IslandBuilt) -> TobagoState:
 
 
 def evolve(state: TobagoState | None, event: TobagoEvent) -> TobagoState:  # noqa: C901 - one arm per event
-    match event:
-        case IslandBuilt():
-            return initial(event)
-    assert state is not None, "a Tobago stream starts with IslandBuilt"
+    """`state` after `event` (None before the stream's first event, IslandBuilt)."""
+    if state is None:
+        assert isinstance(event, IslandBuilt), "a Tobago stream starts with IslandBuilt"
+        return initial(event)
     match event:
         case IslandBuilt():
             raise AssertionError("the island is built once")
