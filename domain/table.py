@@ -14,7 +14,7 @@ from typing import Any, Generic, Literal, TypeVar, Union
 
 import msgspec
 
-from domain.kernel import Game, Outcome, Rng, RuleViolation, seed_commitment
+from domain.kernel import Game, Outcome, Rng, RuleViolation, ranked, seed_commitment
 
 Status = Literal["open", "active", "finished", "aborted"]
 
@@ -50,8 +50,43 @@ class GameAborted(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameAbor
     reason: str
 
 
-TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted]
-TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted)
+class SeatLeft(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatLeft", tag_field="type"):
+    """A player gave up their seat before the start; the seat is free again."""
+
+    seat: int
+    player_id: str
+
+
+class SeatResigned(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatResigned", tag_field="type"):
+    """A seat left a running game (`resigned` by its player, or `abandoned` after repeated timeouts)."""
+
+    seat: int
+    reason: Literal["resigned", "abandoned"] = "resigned"
+
+
+TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted, SeatLeft, SeatResigned]
+TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted,
+                                  SeatLeft, SeatResigned)
+
+
+class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="table.Resign", tag_field="type"):
+    """Platform command: the seat gives up the running game (always allowed to a seated player)."""
+
+
+TableCommand = Resign
+TABLE_CODES: dict[str, str] = {
+    "table.bad_seat_count": "the kind is not for that many players",
+    "table.bad_options": "the options do not decode",
+    "table.not_open": "the game is not open for players (or has already started)",
+    "table.already_seated": "this player already has a seat",
+    "table.full": "every seat is taken",
+    "table.no_such_seat": "the seat does not exist",
+    "table.seat_taken": "the seat is taken",
+    "table.not_seated": "only a seated player (or the creator, to start) may do this",
+    "table.seats_open": "every seat must be taken before the start",
+    "table.not_active": "the game is not running",
+    "table.over": "the game is already over",
+}
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
@@ -75,6 +110,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     version: int = 0
     revealed: bool = False
+    resigned: tuple[int, ...] = ()  # seats that left the running game
 
 
 Opt = TypeVar("Opt")
@@ -96,6 +132,7 @@ class _Snapshot(msgspec.Struct, Generic[Opt, St], frozen=True, kw_only=True):
     outcome: Outcome | None = None
     version: int = 0
     revealed: bool = False
+    resigned: tuple[int, ...] = ()
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -112,7 +149,7 @@ class Table:
         self.game = game
         self.kind = game.kind
         self.event_union = Union[TableEvent, game.event_type]  # type: ignore[valid-type]
-        self.command_union = game.command_type
+        self.command_union = Union[TableCommand, game.command_type]  # type: ignore[valid-type]
         self.options_type = game.options_type
         # decoders built once: msgspec.convert over a Union rebuilds its type info on every call
         self._events_json = msgspec.json.Decoder(self.event_union)
@@ -160,6 +197,15 @@ class Table:
             raise RuleViolation("table.seat_taken", f"seat {seat} is taken")
         return [SeatTaken(seat=seat, player_id=player_id, name=name)]
 
+    def leave(self, state: TableState, player_id: str) -> list[Any]:
+        """Give up a seat before the start."""
+        if state.status != "open":
+            raise RuleViolation("table.not_open", "seats can be left only before the start")
+        seat = self.seat_of(state, player_id)
+        if seat is None:
+            raise RuleViolation("table.not_seated", "this player has no seat in the game")
+        return [SeatLeft(seat=seat, player_id=player_id)]
+
     def start(self, state: TableState, player_id: str | None) -> list[Any]:
         if state.status != "open":
             raise RuleViolation("table.not_open", "the game has already started or ended")
@@ -178,9 +224,25 @@ class Table:
             raise RuleViolation("table.not_active", f"the game is {state.status}")
         if not 0 <= seat < state.seat_count:
             raise RuleViolation("table.no_such_seat", f"seat {seat} does not exist")
+        if isinstance(command, Resign):
+            return self.resign(state, seat, "resigned")
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events = self.game.decide(state.game, seat, command, rng)
         return events + self._ending(state, events)
+
+    def resign(self, state: TableState, seat: int, reason: Literal["resigned", "abandoned"]) -> list[Any]:
+        """`seat` leaves the running game, which ends at once (the rule for every kind).
+
+        The other seats are ranked among themselves by their scores as they stand (the view's
+        `scores`; equal scores share a rank) and all above the resigned seat, so in a
+        two-player game the opponent wins. `details` names the resigned seat and why.
+        """
+        if state.status != "active" or state.game is None:
+            raise RuleViolation("table.not_active", f"the game is {state.status}")
+        scores = list(self.game.view(state.game, None).scores)
+        keys = [(0, 0) if s == seat else (1, scores[s]) for s in range(state.seat_count)]
+        outcome = msgspec.structs.replace(ranked(scores, keys), details={"resigned": seat, "reason": reason})
+        return [SeatResigned(seat=seat, reason=reason), GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
 
     def abort(self, state: TableState, reason: str) -> list[Any]:
         if state.status in ("finished", "aborted"):
@@ -212,6 +274,12 @@ class Table:
                 seats = list(state.seats)
                 seats[event.seat] = SeatInfo(event.seat, event.player_id, event.name)
                 return msgspec.structs.replace(state, seats=tuple(seats), version=version)
+            case SeatLeft():
+                seats = list(state.seats)
+                seats[event.seat] = None
+                return msgspec.structs.replace(state, seats=tuple(seats), version=version)
+            case SeatResigned():
+                return msgspec.structs.replace(state, resigned=(*state.resigned, event.seat), version=version)
             case GameStarted():
                 return msgspec.structs.replace(state, status="active", version=version)
             case GameEnded():
