@@ -9,7 +9,7 @@ produced and the deck draws, reshuffles and reveals land in the log in order.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from domain.kernel import Emitter, Rng, RuleViolation
 from domain.tobago.clues import clue_refusal
@@ -35,30 +35,29 @@ def clue_problem(state: TobagoState, seat: int, index: int, card: str) -> Option
 def refill_hand(em: Emit, rng: Rng, seat: int) -> None:
     """Draw back up to the hand size, reshuffling the played clues into a new deck when it runs out."""
     need = HAND_SIZE[len(em.state.players)] - len(em.state.hidden.private[seat].hand)
-    while need > 0:
-        deck = em.state.hidden.clue_deck
-        if not deck:
-            if not em.state.hidden.clue_discard:
-                return
-            order = rng.shuffle(em.state.hidden.clue_discard)
-            em(ClueDeckReshuffled(count=len(order), order=order))
-            continue
-        take = min(need, len(deck))
-        em(CluesDrawn(seat=seat, count=take, cards=list(deck[:take])))
-        need -= take
+    _draw(em, rng, need, False, lambda cards: CluesDrawn(seat=seat, count=len(cards), cards=cards))
 
 
 def _draw_treasures(em: Emit, rng: Rng, seat: int, count: int, extra: bool = False) -> None:
+    _draw(em, rng, count, True, lambda cards: TreasuresDrawn(seat=seat, count=len(cards), cards=cards, extra=extra))
+
+
+def _draw(em: Emit, rng: Rng, count: int, treasure: bool, drawn: Callable[[list[Any]], TobagoEvent]) -> None:
+    """Draw `count` cards from the treasure or clue deck; when it runs out, its discard pile is
+    shuffled into a new deck (the whole pile, curses and lost cards included); stop when both are empty."""
     while count > 0:
-        deck = em.state.hidden.treasure_deck
+        hidden = em.state.hidden
+        deck, discard = ((hidden.treasure_deck, hidden.treasure_discard) if treasure
+                         else (hidden.clue_deck, hidden.clue_discard))
         if not deck:
-            if not em.state.hidden.treasure_discard:
+            if not discard:
                 return
-            order = rng.shuffle(em.state.hidden.treasure_discard)
-            em(TreasureDeckReshuffled(count=len(order), order=order, from_discard=True))
+            order = rng.shuffle(discard)
+            em(TreasureDeckReshuffled(count=len(order), order=order, from_discard=True) if treasure
+               else ClueDeckReshuffled(count=len(order), order=order))
             continue
         take = min(count, len(deck))
-        em(TreasuresDrawn(seat=seat, count=take, cards=list(deck[:take]), extra=extra))
+        em(drawn(list(deck[:take])))
         count -= take
 
 
