@@ -178,7 +178,8 @@ def evolve(state: TobagoState | None, event: TobagoEvent) -> TobagoState:  # noq
             share = state.share
             assert share is not None
             # leftovers, a curse among them too, are discarded without effect (they may come back at the end)
-            state = _hidden(state, share_pile=(), treasure_discard=state.hidden.treasure_discard + state.hidden.share_pile,
+            hidden = state.hidden
+            state = _hidden(state, share_pile=(), treasure_discard=hidden.treasure_discard + hidden.share_pile,
                             clue_discard=state.hidden.clue_discard + tuple(s.card for s in state.maps[share.map].slots))
             for seat in range(len(state.players)):
                 state = _private(state, seat, drawn=())

@@ -52,7 +52,8 @@ def _amulet(state: TobagoState, seat: int, needed: bool) -> Problem:
 
 def _main_action(state: TobagoState, amulet: bool) -> Problem:
     if not amulet and state.turn.acted:
-        return RuleViolation("tobago.already_acted", "you already took your action this turn (an amulet pays for another)")
+        return RuleViolation("tobago.already_acted",
+                             "you already took your action this turn (an amulet pays for another)")
     return None
 
 

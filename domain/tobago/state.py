@@ -91,7 +91,7 @@ class TobagoState(msgspec.Struct, frozen=True):
     hunter: Optional[int] = None
     hunt_map: Optional[int] = None
     ending: bool = False
-    curses_out: int = 0
+    curses_out: int = 0  # curses that took effect and left the game (leftover curses are only discarded)
 
 
 def board_of(state: TobagoState) -> Board:

@@ -135,8 +135,8 @@ def _powers(state: TobagoState) -> tuple[AmuletPower, ...]:
 def _map(state: TobagoState, index: int) -> MapView:
     m = state.maps[index]
     cand = bits(candidates(state, index))
-    return MapView(colour=MAPS[index], clues=[ClueOnMap(card=CLUES[s.card], seat=s.seat, roses=s.roses) for s in m.slots],
-                   removed=list(m.removed), candidates=list(cand),
+    clues = [ClueOnMap(card=CLUES[s.card], seat=s.seat, roses=s.roses) for s in m.slots]
+    return MapView(colour=MAPS[index], clues=clues, removed=list(m.removed), candidates=list(cand),
                    markers_on_board=bool(m.slots) and len(cand) <= MARKERS_PER_MAP)
 
 
