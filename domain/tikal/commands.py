@@ -8,7 +8,7 @@ and `TakeTile`. Spaces are axial hex coordinates (q, r).
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Optional, Union
 
 import msgspec
 
@@ -34,27 +34,33 @@ class EnterPiece(_Command, tag="tikal.EnterPiece"):
 
 
 class MovePiece(_Command, tag="tikal.MovePiece"):
-    """Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path."""
+    """Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path.
+
+    Without `explorer` (and `leader` false) an explorer that has not acted this turn walks; name
+    `explorer` (its id) to walk one that has uncovered or dug this turn.
+    """
 
     from_q: int
     from_r: int
     to_q: int
     to_r: int
     leader: bool = False
+    explorer: Optional[int] = None
 
 
 class CampMove(_Command, tag="tikal.CampMove"):
-    """Move one piece between the base camp and your own camps: 1 AP."""
+    """Move one piece between the base camp and your own camps: 1 AP (`explorer` as for MovePiece)."""
 
     from_q: int
     from_r: int
     to_q: int
     to_r: int
     leader: bool = False
+    explorer: Optional[int] = None
 
 
 class UncoverLevel(_Command, tag="tikal.UncoverLevel"):
-    """Uncover the next level of the temple on (q, r): 2 AP."""
+    """Uncover the next level of the temple on (q, r) with a piece that has not done so there this turn: 2 AP."""
 
     q: int
     r: int
