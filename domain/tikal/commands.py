@@ -33,12 +33,10 @@ class EnterPiece(_Command, tag="tikal.EnterPiece"):
     leader: bool = False
 
 
-class MovePiece(_Command, tag="tikal.MovePiece"):
-    """Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path.
-
-    Without `explorer` (and `leader` false) an explorer that has not acted this turn walks; name
-    `explorer` (its id) to walk one that has uncovered or dug this turn.
-    """
+class _Walk(_Command):
+    """One piece from (from_q, from_r) to (to_q, to_r); `leader` walks the leader. Without `explorer`
+    (and `leader` false) an explorer that has not acted this turn walks; name `explorer` (its id)
+    to walk one that has uncovered or dug this turn (the others are alike)."""
 
     from_q: int
     from_r: int
@@ -48,15 +46,12 @@ class MovePiece(_Command, tag="tikal.MovePiece"):
     explorer: Optional[int] = None
 
 
-class CampMove(_Command, tag="tikal.CampMove"):
-    """Move one piece between the base camp and your own camps: 1 AP (`explorer` as for MovePiece)."""
+class MovePiece(_Walk, tag="tikal.MovePiece"):
+    """Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path."""
 
-    from_q: int
-    from_r: int
-    to_q: int
-    to_r: int
-    leader: bool = False
-    explorer: Optional[int] = None
+
+class CampMove(_Walk, tag="tikal.CampMove"):
+    """Move one piece between the base camp and your own camps: 1 AP."""
 
 
 class UncoverLevel(_Command, tag="tikal.UncoverLevel"):

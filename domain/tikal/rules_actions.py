@@ -97,27 +97,33 @@ def _act(state: TikalState, seat: int, space: Space, limit_code: str, what: str)
     return None
 
 
+def _first(*rules: tuple[bool, str, str]) -> RuleViolation | None:
+    """The refusal of the first rule broken, each given as (broken, code, message)."""
+    return next((RuleViolation(code, message) for broken, code, message in rules if broken), None)
+
+
+def _tile(state: TikalState, q: int, r: int, kind: str, code: str, message: str) -> Space | RuleViolation:
+    """The placed tile on (q, r) if it is of `kind`, else the refusal."""
+    space = _space(state, q, r)
+    return space if isinstance(space, RuleViolation) or space.kind == kind else RuleViolation(code, message)
+
+
 def _uncover(state: TikalState, seat: int, cmd: UncoverLevel) -> RuleViolation | None:
-    space = _space(state, cmd.q, cmd.r)
+    space = _tile(state, cmd.q, cmd.r, "temple", "tikal.not_a_temple", "only temples have levels")
     if isinstance(space, RuleViolation):
         return space
-    if space.kind != "temple":
-        return RuleViolation("tikal.not_a_temple", "only temples have levels")
-    if space.guard is not None:
-        return RuleViolation("tikal.temple_guarded", "a guarded temple can no longer be raised")
     nxt = space.value + 1
-    return (_act(state, seat, space, "tikal.third_level_this_turn", "levels per temple")
-            or (RuleViolation("tikal.no_level_left", f"no temple level {nxt} is left in the supply")
-                if nxt > MAX_LEVEL or state.levels[nxt - 2] == 0 else None)
+    return (_first((space.guard is not None, "tikal.temple_guarded", "a guarded temple can no longer be raised"))
+            or _act(state, seat, space, "tikal.third_level_this_turn", "levels per temple")
+            or _first((nxt > MAX_LEVEL or state.levels[nxt - 2] == 0, "tikal.no_level_left",
+                       f"no temple level {nxt} is left in the supply"))
             or _ap(state, COSTS["uncover"]))
 
 
 def _dig(state: TikalState, seat: int, cmd: DigTreasure) -> RuleViolation | None:
-    space = _space(state, cmd.q, cmd.r)
+    space = _tile(state, cmd.q, cmd.r, "ruins", "tikal.no_treasure_there", "there is no treasure to dig there")
     if isinstance(space, RuleViolation):
         return space
-    if space.kind != "ruins" or space.tokens == 0:
-        return RuleViolation("tikal.no_treasure_there", "there is no treasure to dig there")
     return _act(state, seat, space, "tikal.third_dig_this_turn", "treasures per ruins") or _ap(state, COSTS["dig"])
 
 
@@ -135,33 +141,24 @@ def _trade(state: TikalState, seat: int, cmd: TradeTreasure) -> RuleViolation | 
 
 
 def _camp(state: TikalState, seat: int, cmd: BuildCamp) -> RuleViolation | None:
-    space = _space(state, cmd.q, cmd.r)
+    space = _tile(state, cmd.q, cmd.r, "clearing", "tikal.not_a_clearing", "camps go on clearings or emptied ruins")
     if isinstance(space, RuleViolation):
         return space
-    if space.kind != "clearing":
-        return RuleViolation("tikal.not_a_clearing", "camps go on clearings or emptied ruins")
-    if space.camp is not None:
-        return RuleViolation("tikal.camp_exists", "this clearing already has a camp")
-    if state.players[seat].camps >= CAMPS:
-        return RuleViolation("tikal.no_camp_left", f"at most {CAMPS} camps per player")
-    if pieces(space, seat) == 0:
-        return RuleViolation("tikal.no_piece_there", "you need a piece on the clearing")
-    return _ap(state, COSTS["camp"])
+    return _first((space.camp is not None, "tikal.camp_exists", "this clearing already has a camp"),
+                  (state.players[seat].camps >= CAMPS, "tikal.no_camp_left", f"at most {CAMPS} camps per player"),
+                  (pieces(space, seat) == 0, "tikal.no_piece_there", "you need a piece on the clearing")
+                  ) or _ap(state, COSTS["camp"])
 
 
 def _guard(state: TikalState, seat: int, cmd: PlaceGuard) -> RuleViolation | None:
-    space = _space(state, cmd.q, cmd.r)
+    space = _tile(state, cmd.q, cmd.r, "temple", "tikal.not_a_temple", "guards go on temples")
     if isinstance(space, RuleViolation):
         return space
-    if space.kind != "temple":
-        return RuleViolation("tikal.not_a_temple", "guards go on temples")
-    if space.guard is not None:
-        return RuleViolation("tikal.temple_guarded", "this temple already has a guard")
-    if state.players[seat].guards >= GUARDS:
-        return RuleViolation("tikal.no_guard_left", f"at most {GUARDS} guards per player")
-    if majority(space) != seat:
-        return RuleViolation("tikal.not_majority", "you need strict majority on the temple (leader 3, explorer 1)")
-    return _ap(state, COSTS["guard"])
+    return _first((space.guard is not None, "tikal.temple_guarded", "this temple already has a guard"),
+                  (state.players[seat].guards >= GUARDS, "tikal.no_guard_left", f"at most {GUARDS} guards per player"),
+                  (majority(space) != seat, "tikal.not_majority",
+                   "you need strict majority on the temple (leader 3, explorer 1)")
+                  ) or _ap(state, COSTS["guard"])
 
 
 def action_refusal(state: TikalState, seat: int, cmd: TikalCommand) -> RuleViolation | None:
