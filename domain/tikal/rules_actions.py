@@ -244,7 +244,7 @@ def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
                            for leader, explorer in forms for o in camps if o is not space]
         candidates += [UncoverLevel(space.q, space.r), DigTreasure(space.q, space.r), BuildCamp(space.q, space.r),
                        PlaceGuard(space.q, space.r)]
+    singles = [[k for k, n in zip(TREASURE_KINDS, p.treasures) if n == 1] for p in state.players]
     for other in range(state.seats):
-        candidates += [TradeTreasure(other, give, take) for give in TREASURE_KINDS for take in TREASURE_KINDS
-                       if other != seat and give != take]
+        candidates += [TradeTreasure(other, give, take) for give in singles[seat] for take in singles[other]]
     return offered(candidates, lambda c: action_refusal(state, seat, c))

@@ -13,7 +13,6 @@ majorities, what a seat scores now, and `invariants`.
 from __future__ import annotations
 
 import heapq
-from functools import lru_cache
 from typing import Literal, Optional
 
 import msgspec
@@ -121,8 +120,33 @@ def rotated(stones: tuple[int, ...], rotation: int) -> tuple[int, ...]:
     return tuple(stones[(i - rotation) % 6] for i in range(6))
 
 
+class _Memo:
+    """Derived tables of the last board seen, keyed by the board tuple's identity (it is immutable).
+
+    `legal` asks the same questions of one board thousands of times; holding the board itself
+    keeps its identity from being reused, so a hit is always the same board.
+    """
+
+    board: tuple[Space, ...] | None = None
+    spaces: dict[Coord, Space] = {}
+    steps: dict[Coord, list[tuple[Coord, int]]] = {}  # the paths out of each tile and their stones
+    reach: dict[Coord, dict[Coord, int]] = {}
+
+    @classmethod
+    def of(cls, board: tuple[Space, ...]) -> type[_Memo]:
+        if board is not cls.board:
+            cls.board = None
+            cls.spaces = spaces = {(s.q, s.r): s for s in board}
+            cls.steps = {c: [(neighbour(*c, e), n) for e in range(6) if (n := edge_cost(s, spaces, e))]
+                         for c, s in spaces.items()}
+            cls.reach = {}
+            cls.board = board
+        return cls
+
+
 def board_map(state: TikalState) -> dict[Coord, Space]:
-    return {(s.q, s.r): s for s in state.board}
+    """The placed tiles by coordinates (shared: do not mutate)."""
+    return _Memo.of(state.board).spaces
 
 
 def edge_cost(a: Space, b_map: dict[Coord, Space], edge: int) -> int:
@@ -138,20 +162,24 @@ def path_costs(state: TikalState, start: Coord, budget: int = ACTION_POINTS) -> 
     return {c: cost for c, cost in reach(state.board, start).items() if cost <= budget}
 
 
-@lru_cache(maxsize=1024)
 def reach(board: tuple[Space, ...], start: Coord) -> dict[Coord, int]:
-    """Cheapest stone cost from `start` to every reachable space (start excluded); cached, do not mutate."""
-    spaces = {(s.q, s.r): s for s in board}
+    """Cheapest stone cost from `start` to every reachable space (start excluded); shared, do not mutate."""
+    memo = _Memo.of(board)
+    found = memo.reach.get(start)
+    if found is None:
+        found = memo.reach[start] = _cheapest(memo.steps, start)
+    return found
+
+
+def _cheapest(steps: dict[Coord, list[tuple[Coord, int]]], start: Coord) -> dict[Coord, int]:
     best: dict[Coord, int] = {start: 0}
     heap = [(0, start)]
     while heap:
         cost, here = heapq.heappop(heap)
-        if cost > best.get(here, 1 << 30):
+        if cost > best[here]:
             continue
-        for edge in range(6):
-            step = edge_cost(spaces[here], spaces, edge)
-            there = neighbour(*here, edge)
-            if step and cost + step < best.get(there, 1 << 30):
+        for there, step in steps[here]:
+            if cost + step < best.get(there, 1 << 30):
                 best[there] = cost + step
                 heapq.heappush(heap, (cost + step, there))
     del best[start]
