@@ -34,9 +34,12 @@ class EnterPiece(_Command, tag="tikal.EnterPiece"):
 
 
 class _Walk(_Command):
-    """One piece from (from_q, from_r) to (to_q, to_r); `leader` walks the leader. Without `explorer`
-    (and `leader` false) an explorer that has not acted this turn walks; name `explorer` (its id)
-    to walk one that has uncovered or dug this turn (the others are alike)."""
+    """One piece from (from_q, from_r) to (to_q, to_r).
+
+    `leader` moves the leader. Otherwise, without `explorer`, an explorer that has not acted
+    this turn moves; name `explorer` (its id) to move one that has uncovered or dug this turn
+    (explorers that have not acted are alike, so they are never named).
+    """
 
     from_q: int
     from_r: int

@@ -40,3 +40,11 @@ def test_the_auction_row_shows_each_revealed_tile_printed():
     row = GAME.view(state, 0).revealed
     assert row[0] == A2 and row[1].id == "A1" and row[1].kind == "temple" and row[1].stones == (0, 0, 0, 2, 1, 0)
     assert GAME.view(state, 0).scores == [20, 20] and GAME.view(state, 0).phase == "auction"
+
+
+def test_the_printed_start_spaces_and_the_classic_volcano_show_their_printed_data():
+    board = GAME.view(given(GAME, *opening(stack=["A2", "A1"], edition="classic")), None).board
+    printed = {(s.q, s.r): s.tile for s in board}
+    assert printed[(0, 0)] == TileSpec(id="base_camp", letter="", kind="base_camp", stones=(1, 1, 1, 0, 0, 0))
+    assert printed[(4, -1)].id == "printed_volcano" and printed[(4, -1)].kind == "volcano"
+    assert all(s.stones == s.tile.stones and s.rotation == 0 for s in board)
