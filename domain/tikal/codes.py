@@ -14,7 +14,8 @@ CODES = {
     "tikal.not_enough_action_points": "the action costs more AP than are left this turn",
     "tikal.not_a_camp": "new pieces and camp moves use only the base camp and your own camps",
     "tikal.no_piece_left": "no such piece left in your supply",
-    "tikal.no_piece_there": "you have no (such) piece on that space",
+    "tikal.no_piece_there": "you have no (such) piece on that space (a move names an explorer only if it "
+                            "uncovered or dug this turn)",
     "tikal.same_space": "a move must go to another space",
     "tikal.no_path": "no path of stones joins the spaces (volcanoes block)",
     "tikal.not_a_temple": "the space is not a temple",
