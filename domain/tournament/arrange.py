@@ -1,0 +1,148 @@
+"""Format-free pairing tools: table sizes, byes, grouping without repeats, seat order, game ids and seeds.
+
+Table sizing (every format): as few byes as possible, then as few short
+tables as possible. Tables hold `seats` players; a table of `seats - 1` is
+allowed only when the kind accepts it (`min_seats <= seats - 1`, and in single
+elimination only when it still eliminates someone); whoever cannot be seated
+gets a bye. Full tables come first, so short tables and byes fall to the
+bottom of the order.
+
+Game ids and seeds are pure functions, so the service can create a round's
+games from its `RoundPaired` event alone and anyone can re-derive them:
+  game_id   = RFC 4122 UUIDv5(namespace = the tournament id, name = "<round>/<table>")
+  game_seed = SHA-256(b"stela-tournament-game\\x00" || tournament seed || u64be(round) || u64be(t))
+with t the 1-based table number, or 0 for every table of a duplicate round.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+from domain.tournament.state import Entrant
+
+Met = Callable[[str, str], int]
+
+
+def table_sizes(players: int, seats: int, smallest: int) -> list[int]:
+    """Sizes of the tables for `players` (full ones first); the players left over get byes."""
+    short = seats - 1 if seats - 1 >= max(smallest, 2) else 0
+    for byes in range(players + 1):
+        seated = players - byes
+        for shorts in range((seated // short if short else 0) + 1):
+            rest = seated - shorts * short
+            if rest % seats == 0:
+                return [seats] * (rest // seats) + [short] * shorts
+    return []
+
+
+def pick_byes(standing_order: Sequence[str], entrants: dict[str, Entrant], count: int) -> list[str]:
+    """`count` byes: to those with the fewest byes so far, the lowest in the standings among them."""
+    from_bottom = list(reversed(standing_order))
+    ranked = sorted(range(len(from_bottom)), key=lambda i: (entrants[from_bottom[i]].byes, i))
+    return [from_bottom[i] for i in ranked[:count]]
+
+
+def spread(seed_order: Sequence[str], sizes: list[int]) -> list[list[str]]:
+    """Deal players to tables like seeds into pots: in snake order, so the best seeds sit apart."""
+    tables: list[list[str]] = [[] for _ in sizes]
+    order = list(range(len(sizes)))
+    players = iter(seed_order)
+    while any(len(t) < s for t, s in zip(tables, sizes)):
+        for t in order:
+            if len(tables[t]) < sizes[t]:
+                tables[t].append(next(players))
+        order.reverse()
+    return tables
+
+
+def _cost(table: Sequence[str], met: Met) -> int:
+    """Repeat penalty of a table: a pair that met k times before costs 1 + 2 + ... + k (convex)."""
+    total = 0
+    for i, a in enumerate(table):
+        for b in table[i + 1:]:
+            k = met(a, b)
+            total += k * (k + 1) // 2
+    return total
+
+
+def group(order: Sequence[str], sizes: list[int], met: Met) -> list[list[str]]:
+    """Fill tables top-down in `order`, each with the next players it has met least; then repair repeats."""
+    remaining = list(order)
+    tables: list[list[str]] = []
+    for size in sizes:
+        table = [remaining.pop(0)]
+        while len(table) < size:
+            best, best_cost = 0, None
+            for i, candidate in enumerate(remaining):
+                c = _cost([*table, candidate], met)
+                if best_cost is None or c < best_cost:
+                    best, best_cost = i, c
+                if c == 0:
+                    break
+            table.append(remaining.pop(best))
+        tables.append(table)
+    improve(tables, met)
+    return tables
+
+
+def improve(tables: list[list[str]], met: Met) -> None:
+    """Swap players between tables while the total repeat penalty strictly falls, nearest tables first."""
+    costs = [_cost(t, met) for t in tables]
+    changed = True
+    while changed:
+        changed = False
+        for ti in range(len(tables)):
+            if costs[ti] and _repair(tables, costs, ti, met):
+                changed = True
+
+def _repair(tables: list[list[str]], costs: list[int], ti: int, met: Met) -> bool:
+    here = tables[ti]
+    for tj in _by_distance(ti, len(tables)):
+        there = tables[tj]
+        for a_pos, a in enumerate(here):
+            for b_pos, b in enumerate(there):
+                new_here = [*here[:a_pos], b, *here[a_pos + 1:]]
+                new_there = [*there[:b_pos], a, *there[b_pos + 1:]]
+                c_here, c_there = _cost(new_here, met), _cost(new_there, met)
+                if c_here + c_there < costs[ti] + costs[tj]:
+                    tables[ti], tables[tj] = new_here, new_there
+                    costs[ti], costs[tj] = c_here, c_there
+                    return True
+    return False
+
+
+def _by_distance(ti: int, count: int) -> list[int]:
+    out = []
+    for d in range(1, count):
+        out += [t for t in (ti + d, ti - d) if 0 <= t < count]
+    return out
+
+
+def seat_order(table: Sequence[str], entrants: dict[str, Entrant], draw: dict[str, int]) -> list[str]:
+    """Seat 0 first: those who sat latest so far sit earliest, then fewest first seats, then the draw."""
+    return sorted(table, key=lambda pid: (-entrants[pid].balance(), entrants[pid].firsts, draw.get(pid, 0), pid))
+
+
+def game_id(tournament_id: str, round_: int, table: int) -> str:
+    """The id of table `table` of round `round_` (UUIDv5 computed by hand: the domain imports no uuid)."""
+    namespace = bytes.fromhex(tournament_id.replace("-", ""))
+    raw = bytearray(hashlib.sha1(namespace + f"{round_}/{table}".encode()).digest()[:16])
+    raw[6] = (raw[6] & 0x0F) | 0x50
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def game_seed(seed: bytes, round_: int, table: int, duplicate: bool) -> bytes:
+    """The secret seed of a table's game; every table of a duplicate round shares one."""
+    t = 0 if duplicate else table
+    return hashlib.sha256(b"stela-tournament-game\x00" + seed + round_.to_bytes(8, "big") + t.to_bytes(8, "big")).digest()
+
+
+def is_uuid(text: str) -> bool:
+    """Whether `text` is a UUID in its usual 8-4-4-4-12 hex form."""
+    parts = text.split("-")
+    if [len(p) for p in parts] != [8, 4, 4, 4, 12]:
+        return False
+    return all(c in "0123456789abcdefABCDEF" for c in "".join(parts))
