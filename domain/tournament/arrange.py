@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 from domain.tournament.state import Entrant
 
-Met = Callable[[str, str], int]
+Penalty = Callable[[Sequence[str]], int]
 
 
 def table_sizes(players: int, seats: int, smallest: int) -> list[int]:
@@ -56,18 +56,32 @@ def spread(seed_order: Sequence[str], sizes: list[int]) -> list[list[str]]:
     return tables
 
 
-def _cost(table: Sequence[str], met: Met) -> int:
-    """Repeat penalty of a table: a pair that met k times before costs 1 + 2 + ... + k (convex)."""
-    total = 0
-    for i, a in enumerate(table):
-        for b in table[i + 1:]:
-            k = met(a, b)
-            total += k * (k + 1) // 2
-    return total
+REPEAT = 1_000  # a repeat meeting outweighs any seat-order clash
+NEW_PAIR = 1_000_000  # with coverage, a pair that has met at all outweighs any spread of repeats
 
 
-def group(order: Sequence[str], sizes: list[int], met: Met) -> list[list[str]]:
-    """Fill tables top-down in `order`, each with the next players it has met least; then repair repeats."""
+def penalty(entrants: dict[str, Entrant], coverage: bool = False) -> Penalty:
+    """How bad a table is: repeats first, then a seat clash.
+
+    A pair that met k times before costs REPEAT * (1 + 2 + ... + k) (convex, so repeats spread);
+    with `coverage` (round robin) every pair that has met at all costs NEW_PAIR more, so pairs
+    that never met come first. A table where everyone sat first in their last game costs 1:
+    one of them would have to sit first again.
+    """
+    def cost(table: Sequence[str]) -> int:
+        total = 0
+        for i, a in enumerate(table):
+            met = entrants[a].met
+            for b in table[i + 1:]:
+                k = met.get(b, 0)
+                if k:
+                    total += REPEAT * k * (k + 1) // 2 + (NEW_PAIR if coverage else 0)
+        return total + all(entrants[pid].last_seat == 0 for pid in table)
+    return cost
+
+
+def group(order: Sequence[str], sizes: list[int], cost: Penalty) -> list[list[str]]:
+    """Fill tables top-down in `order`, each with the next players costing least; then repair by swaps."""
     remaining = list(order)
     tables: list[list[str]] = []
     for size in sizes:
@@ -75,28 +89,33 @@ def group(order: Sequence[str], sizes: list[int], met: Met) -> list[list[str]]:
         while len(table) < size:
             best, best_cost = 0, None
             for i, candidate in enumerate(remaining):
-                c = _cost([*table, candidate], met)
+                c = cost([*table, candidate])
                 if best_cost is None or c < best_cost:
                     best, best_cost = i, c
                 if c == 0:
                     break
             table.append(remaining.pop(best))
         tables.append(table)
-    improve(tables, met)
+    improve(tables, cost)
     return tables
 
 
-def improve(tables: list[list[str]], met: Met) -> None:
-    """Swap players between tables while the total repeat penalty strictly falls, nearest tables first."""
-    costs = [_cost(t, met) for t in tables]
+def improve(tables: list[list[str]], cost: Penalty) -> None:
+    """Swap players between tables while the total cost strictly falls, nearest tables first.
+
+    A swap that removes no repeat (only a seat clash) is made between neighbouring tables only,
+    so tables keep grouping players of equal score.
+    """
+    costs = [cost(t) for t in tables]
     changed = True
     while changed:
         changed = False
         for ti in range(len(tables)):
-            if costs[ti] and _repair(tables, costs, ti, met):
+            if costs[ti] and _repair(tables, costs, ti, cost):
                 changed = True
 
-def _repair(tables: list[list[str]], costs: list[int], ti: int, met: Met) -> bool:
+
+def _repair(tables: list[list[str]], costs: list[int], ti: int, cost: Penalty) -> bool:
     here = tables[ti]
     for tj in _by_distance(ti, len(tables)):
         there = tables[tj]
@@ -104,8 +123,9 @@ def _repair(tables: list[list[str]], costs: list[int], ti: int, met: Met) -> boo
             for b_pos, b in enumerate(there):
                 new_here = [*here[:a_pos], b, *here[a_pos + 1:]]
                 new_there = [*there[:b_pos], a, *there[b_pos + 1:]]
-                c_here, c_there = _cost(new_here, met), _cost(new_there, met)
-                if c_here + c_there < costs[ti] + costs[tj]:
+                c_here, c_there = cost(new_here), cost(new_there)
+                gain = costs[ti] + costs[tj] - c_here - c_there
+                if gain >= REPEAT or (gain > 0 and abs(ti - tj) == 1):
                     tables[ti], tables[tj] = new_here, new_there
                     costs[ti], costs[tj] = c_here, c_there
                     return True
@@ -120,8 +140,12 @@ def _by_distance(ti: int, count: int) -> list[int]:
 
 
 def seat_order(table: Sequence[str], entrants: dict[str, Entrant], draw: dict[str, int]) -> list[str]:
-    """Seat 0 first: those who sat latest so far sit earliest, then fewest first seats, then the draw."""
-    return sorted(table, key=lambda pid: (-entrants[pid].balance(), entrants[pid].firsts, draw.get(pid, 0), pid))
+    """Seat 0 first: whoever sat first in their last game sits later; then those who sat latest so far
+    sit earliest (`Entrant.balance`), then fewest first seats, then the draw."""
+    def key(pid: str) -> tuple:
+        e = entrants[pid]
+        return (e.last_seat == 0, -e.balance(), e.firsts, draw.get(pid, 0), pid)
+    return sorted(table, key=key)
 
 
 def game_id(tournament_id: str, round_: int, table: int) -> str:

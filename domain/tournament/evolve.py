@@ -75,7 +75,7 @@ def _recorded(state: TournamentState, event: ResultRecorded, version: int) -> To
                 met[other] = met.get(other, 0) + 1
         entrants[pid] = replace(
             e, points=e.points + event.points[seat], games=e.games + 1, met=met,
-            lateness=e.lateness + seat / (size - 1), firsts=e.firsts + (seat == 0), last_rank=event.ranks[seat],
+            lateness=e.lateness + seat / (size - 1), firsts=e.firsts + (seat == 0), last_seat=seat, last_rank=event.ranks[seat],
             out=e.out or (elimination and pid not in event.advancing))
     current = state.rounds[event.round - 1]
     tables = list(current.tables)

@@ -20,15 +20,17 @@ draw); the top seeds get the byes; tables are dealt like pots; the top
 When the survivors fit one table they play the final; the tournament ends
 after it, or when fewer remain than a table the kind accepts.
 
-Seat order at every table: players who have sat late so far sit early
-(`arrange.seat_order`).
+Seat order at every table: whoever sat first in their last game sits later,
+then players who have sat late so far sit early (`arrange.seat_order`); the
+Swiss and round-robin grouping avoid, between neighbouring tables, a table
+where everyone sat first last time.
 """
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from domain.tournament.arrange import game_id, game_seed, group, pick_byes, seat_order, spread, table_sizes
+from domain.tournament.arrange import game_id, game_seed, group, penalty, pick_byes, seat_order, spread, table_sizes
 from domain.tournament.events import PairedTable, RoundPaired
 from domain.tournament.standings import bye_points, order, seeding
 from domain.tournament.state import TournamentState
@@ -73,11 +75,6 @@ def next_round(state: TournamentState) -> RoundPaired | None:
     return RoundPaired(round=number, tables=paired, byes=byes, bye_points=worth if byes else 0.0)
 
 
-def _met(state: TournamentState):
-    entrants = state.entrants
-    return lambda a, b: entrants[a].met.get(b, 0)
-
-
 def _seated(state: TournamentState, standing: list[str], sizes: list[int]) -> tuple[list[str], list[str]]:
     """Byes for whoever cannot be seated, and the others in `standing` order."""
     byes = pick_byes(standing, state.entrants, len(standing) - sum(sizes))
@@ -96,7 +93,7 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
     players, byes = _seated(state, standing, sizes)
     if number == 1:
         return spread(seeding(state, players), sizes), byes
-    return group(players, sizes, _met(state)), byes
+    return group(players, sizes, penalty(state.entrants)), byes
 
 
 def _round_robin(state: TournamentState, number: int) -> Plan | None:
@@ -108,15 +105,16 @@ def _round_robin(state: TournamentState, number: int) -> Plan | None:
         return None
     if number > round_robin_limit(len(state.draw), settings.seats):
         return None
-    met = _met(state)
-    if not settings.rounds and all(met(a, b) for i, a in enumerate(active) for b in active[i + 1:]):
+    entrants = state.entrants
+    if not settings.rounds and all(entrants[a].met.get(b) for i, a in enumerate(active) for b in active[i + 1:]):
         return None
     sizes = table_sizes(len(active), settings.seats, settings.min_seats)
     if not sizes:
         return None
     players, byes = _seated(state, order(state, active), sizes)
-    in_draw = set(players)
-    return group([pid for pid in active if pid in in_draw], sizes, met), byes
+    unmet = {a: sum(1 for b in active if b != a and not entrants[a].met.get(b)) for a in players}
+    draw = state.draw_index()
+    return group(sorted(players, key=lambda pid: (-unmet[pid], draw[pid])), sizes, penalty(state.entrants, coverage=True)), byes
 
 
 def _circle(state: TournamentState, number: int) -> Plan | None:

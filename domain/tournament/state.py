@@ -24,7 +24,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     `met` counts the games shared with each opponent; `lateness` sums, over the
     games played, the seat position scaled to [0, 1] (0 = first seat, 1 = last),
     so `lateness - games / 2` > 0 means the player has mostly sat late.
-    `reached` is the last round the player was paired in (a table or a bye) and
+    `last_seat` is the seat taken in the last game (-1 before any). `reached` is the last round the player was paired in (a table or a bye) and
     `last_rank` their rank at their last table; `out` marks single-elimination losers.
     """
 
@@ -38,6 +38,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     met: dict[str, int] = {}
     lateness: float = 0.0
     firsts: int = 0
+    last_seat: int = -1
     reached: int = 0
     last_rank: int = 0
     out: bool = False
