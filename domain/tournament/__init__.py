@@ -7,6 +7,9 @@ How the service drives it
 -------------------------
 - Create: ``events = create(tournament_id, organiser, CreateTournament(...), seed)``
   with ``seed = os.urandom(32)``; append them as the stream's first events.
+  Check ``kind`` and ``options`` against the catalogue first (the tournament
+  never reads a game's rules), and pass ``min_seats = min(seats, the kind's
+  min_players)`` to allow tables one seat short when the kind accepts them.
 - Every later command: fold the stream (``fold(events)`` or ``evolve`` one by
   one), then ``events = decide(state, actor, command, rng_for(state), admin=...)``
   and append them at ``state.version``. ``actor`` is the caller's player id;
@@ -31,7 +34,11 @@ How the service drives it
   ``standings(state)``; readers get events through ``redact(event, public)``
   with ``public = state.status == "finished"`` (the tournament seed and the
   game seeds stay secret until then). Codec: ``event_type``, ``event_data``,
-  ``decode_event``, ``decode_command``.
+  ``decode_event``, ``decode_command``. A fold costs about 0.1 s for a
+  1,000-player, 5-round stream: keep the state (or a snapshot) between commands.
+- A game that ends without an outcome (aborted) must still be reported, or the
+  round never ends: send an ``Outcome`` that ranks its seats as the service's
+  rule says (for example everyone level, or the abandoning seat last).
 - Audit: ``verify(events)`` re-decides every registration, withdrawal, start
   and result from the revealed seed and reports any pairing, draw, seed,
   point or standing that differs (``VerifyReport``).

@@ -197,3 +197,13 @@ def test_every_code_is_documented_in_one_table():
 def test_a_fold_of_the_stream_is_the_state_the_decisions_left():
     state, events = started(9, rounds=2, seats=3)
     assert given(*events) == state
+
+
+def test_the_view_lists_rounds_tables_and_game_ids_but_no_secret():
+    state, events = started(6, rounds=2, seats=3)
+    seen = view(state)
+    assert seen.status == "running" and seen.round == 1 and seen.players == 6 and seen.seed is None
+    assert [t.game_id for t in seen.rounds[0].tables] == [t.game_id for t in events[-1].tables]
+    encoded = msgspec.json.encode(seen)
+    assert all(t.seed.encode() not in encoded for t in events[-1].tables)
+    assert seed_of("seed").hex().encode() not in encoded
