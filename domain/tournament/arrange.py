@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
+from itertools import islice
 
 from domain.tournament.state import Entrant
 
@@ -58,6 +59,8 @@ def spread(seed_order: Sequence[str], sizes: list[int]) -> list[list[str]]:
 
 REPEAT = 1_000  # a repeat meeting outweighs any seat-order clash
 NEW_PAIR = 1_000_000  # with coverage, a pair that has met at all outweighs any spread of repeats
+WINDOW = 256  # candidates a table looks at beyond its first player: tables stay within score groups
+BUDGET = 200_000  # table costs evaluated by one repair: bounds a crowded round's time, the same on every replay
 
 
 def penalty(entrants: dict[str, Entrant], coverage: bool = False) -> Penalty:
@@ -88,7 +91,7 @@ def group(order: Sequence[str], sizes: list[int], cost: Penalty) -> list[list[st
         table = [remaining.pop(0)]
         while len(table) < size:
             best, best_cost = 0, None
-            for i, candidate in enumerate(remaining):
+            for i, candidate in enumerate(islice(remaining, WINDOW)):
                 c = cost([*table, candidate])
                 if best_cost is None or c < best_cost:
                     best, best_cost = i, c
@@ -104,23 +107,27 @@ def improve(tables: list[list[str]], cost: Penalty) -> None:
     """Swap players between tables while the total cost strictly falls, nearest tables first.
 
     A swap that removes no repeat (only a seat clash) is made between neighbouring tables only,
-    so tables keep grouping players of equal score.
+    so tables keep grouping players of equal score. The search stops after BUDGET evaluations.
     """
     costs = [cost(t) for t in tables]
+    budget = [BUDGET]
     changed = True
-    while changed:
+    while changed and budget[0] > 0:
         changed = False
         for ti in range(len(tables)):
-            if costs[ti] and _repair(tables, costs, ti, cost):
+            if costs[ti] and _repair(tables, costs, ti, cost, budget):
                 changed = True
 
 
-def _repair(tables: list[list[str]], costs: list[int], ti: int, cost: Penalty) -> bool:
+def _repair(tables: list[list[str]], costs: list[int], ti: int, cost: Penalty, budget: list[int]) -> bool:
     here = tables[ti]
     for tj in _by_distance(ti, len(tables)):
         there = tables[tj]
         for a_pos, a in enumerate(here):
             for b_pos, b in enumerate(there):
+                budget[0] -= 2
+                if budget[0] < 0:
+                    return False
                 new_here = [*here[:a_pos], b, *here[a_pos + 1:]]
                 new_there = [*there[:b_pos], a, *there[b_pos + 1:]]
                 c_here, c_there = cost(new_here), cost(new_there)

@@ -29,7 +29,8 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     accepts (0 = `seats`, i.e. only full tables). `rounds`: Swiss round count;
     for round robin 0 means "until every pair has met". `advance`: single
     elimination, how many of each table go through. `duplicate`: every table of
-    a round plays the same game seed. `min_players` 0 means the smallest table.
+    a round plays the same game seed. `min_players` 0 means the smallest table;
+    `max_players` 0 means the format's limit (64 for round robin, 100,000 otherwise).
     """
 
     kind: str
@@ -43,7 +44,7 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     advance: int = 1
     duplicate: bool = False
     min_players: int = 0
-    max_players: int = 1000
+    max_players: int = 0
 
 
 class Register(_Command, tag="tournament.Register"):

@@ -42,6 +42,10 @@ CODES: dict[str, str] = {
 }
 
 
+ROUND_ROBIN_MAX = 64  # every pair meets: the number of rounds grows with the field
+FIELD_MAX = 100_000
+
+
 def _refuse(code: str, message: str) -> RuleViolation:
     assert code in CODES, code
     return RuleViolation(code, message)
@@ -56,7 +60,7 @@ def create(tournament_id: str, organiser: str, command: CreateTournament, seed: 
         tournament_id=tournament_id, organiser=organiser, kind=command.kind, name=command.name,
         options=command.options, time_control=command.time_control, seats=command.seats, min_seats=min_seats,
         format=command.format, rounds=command.rounds, advance=command.advance, duplicate=command.duplicate,
-        min_players=command.min_players or smallest, max_players=command.max_players,
+        min_players=command.min_players or smallest, max_players=command.max_players or _field_max(command),
         seed_commitment=seed_commitment(seed), seed=seed.hex())]
 
 
@@ -81,8 +85,14 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
     smallest = smallest_table(c.seats, c.min_seats)
     if c.min_players and c.min_players < smallest:
         raise bad(f"min_players must be at least the smallest table ({smallest})")
-    if c.max_players < max(c.min_players, smallest):
+    if c.max_players and c.max_players < max(c.min_players, smallest):
         raise bad("max_players is below min_players")
+    if c.max_players > _field_max(c):
+        raise bad(f"a {c.format} tournament takes at most {_field_max(c)} players")
+
+
+def _field_max(c: CreateTournament) -> int:
+    return ROUND_ROBIN_MAX if c.format == "round_robin" else FIELD_MAX
 
 
 def decide(state: Optional[TournamentState], actor: Optional[str], command: TournamentCommand, rng: Rng,

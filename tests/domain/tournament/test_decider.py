@@ -22,7 +22,7 @@ def test_creation_commits_to_the_seed_and_keeps_it_secret_from_readers():
     assert len(events) == 1 and isinstance(events[0], TournamentCreated)
     created = events[0]
     assert created.seed == seed_of("x").hex() and created.organiser == ORGANISER
-    assert created.min_players == 2 and created.min_seats == 2
+    assert created.min_players == 2 and created.min_seats == 2 and created.max_players == 100_000
     assert redact(created, public=False).seed is None
     assert redact(created, public=True).seed == created.seed
 
@@ -30,7 +30,7 @@ def test_creation_commits_to_the_seed_and_keeps_it_secret_from_readers():
 @pytest.mark.parametrize("settings", [
     dict(seats=1), dict(seats=7), dict(rounds=0), dict(format="single_elimination", seats=4, advance=4),
     dict(seats=4, min_seats=5), dict(min_players=1), dict(min_players=10, max_players=5),
-    dict(kind=""),
+    dict(kind=""), dict(format="round_robin", max_players=65),
 ])
 def test_settings_that_cannot_be_run_are_refused_at_creation(settings):
     command = msgspec.convert({"kind": "tally", "rounds": 3, **settings}, CreateTournament)
