@@ -6,7 +6,9 @@ of and 1/2 for each seat it tied with. At a full 4-seat table the 1st/2nd/3rd/
 4th places earn 3/2/1/0; at N seats the places earn N-1 ... 0; seats sharing a
 rank share the points of the places they cover (two tied winners of a 4-seat
 table earn 2.5 each). Every value is a multiple of 1/2, so floats stay exact.
-A bye earns `(seats - 1) / 2`, the average points of a full table.
+A bye earns `(seats - 1) / 2`, the average points of a full table. A table
+one seat short offers one point less to each place (its winner earns
+seats - 2); the pairings put short tables at the bottom of the standings.
 
 Order (best first): rank points; then opponents' strength (Buchholz for N
 seats: the sum, over every game played, of the current rank points of each
