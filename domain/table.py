@@ -14,7 +14,9 @@ from typing import Any, Generic, Literal, TypeVar, Union
 
 import msgspec
 
-from domain.kernel import Game, Outcome, Rng, RuleViolation, seed_commitment
+from domain.clock import Clock, ClockSet, TimeControl, TimedOut, TimeOut, advance, new_clock
+from domain.clock import apply as apply_clock
+from domain.kernel import Game, Outcome, Rng, RuleViolation, ranked, seed_commitment
 
 Status = Literal["open", "active", "finished", "aborted"]
 
@@ -26,6 +28,7 @@ class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameCrea
     seed_commitment: str
     created_by: str | None = None
     seed: str | None = None  # secret until the end: redacted from every reader while the game runs
+    time_control: TimeControl | None = None
 
 
 class SeatTaken(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatTaken", tag_field="type"):
@@ -50,8 +53,46 @@ class GameAborted(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameAbor
     reason: str
 
 
-TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted]
-TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted)
+class SeatLeft(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatLeft", tag_field="type"):
+    """A player gave up their seat before the start; the seat is free again."""
+
+    seat: int
+    player_id: str
+
+
+class SeatResigned(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatResigned", tag_field="type"):
+    """A seat left a running game (`resigned` by its player, or `abandoned` after repeated timeouts)."""
+
+    seat: int
+    reason: Literal["resigned", "abandoned", "timed_out"] = "resigned"
+
+
+TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted, SeatLeft, SeatResigned,
+                   ClockSet, TimedOut]
+TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted,
+                                  SeatLeft, SeatResigned, ClockSet, TimedOut)
+
+
+class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="table.Resign", tag_field="type"):
+    """Platform command: the seat gives up the running game (always allowed to a seated player)."""
+
+
+TableCommand = Resign
+TABLE_CODES: dict[str, str] = {
+    "table.bad_seat_count": "the kind is not for that many players",
+    "table.bad_options": "the options do not decode",
+    "table.not_open": "the game is not open for players (or has already started)",
+    "table.already_seated": "this player already has a seat",
+    "table.full": "every seat is taken",
+    "table.no_such_seat": "the seat does not exist",
+    "table.seat_taken": "the seat is taken",
+    "table.not_seated": "only a seated player (or the creator, to start) may do this",
+    "table.seats_open": "every seat must be taken before the start",
+    "table.not_active": "the game is not running",
+    "table.over": "the game is already over",
+    "table.bad_time_control": "give exactly one of per_move_seconds and total_seconds",
+    "table.not_due": "the seat is not past a deadline (no clock, not acting, or not yet)",
+}
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
@@ -75,6 +116,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     version: int = 0
     revealed: bool = False
+    resigned: tuple[int, ...] = ()  # seats that left the running game
+    time_control: TimeControl | None = None
+    clock: Clock | None = None
 
 
 Opt = TypeVar("Opt")
@@ -96,6 +140,9 @@ class _Snapshot(msgspec.Struct, Generic[Opt, St], frozen=True, kw_only=True):
     outcome: Outcome | None = None
     version: int = 0
     revealed: bool = False
+    resigned: tuple[int, ...] = ()
+    time_control: TimeControl | None = None
+    clock: Clock | None = None
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -112,7 +159,7 @@ class Table:
         self.game = game
         self.kind = game.kind
         self.event_union = Union[TableEvent, game.event_type]  # type: ignore[valid-type]
-        self.command_union = game.command_type
+        self.command_union = Union[TableCommand, game.command_type]  # type: ignore[valid-type]
         self.options_type = game.options_type
         # decoders built once: msgspec.convert over a Union rebuilds its type info on every call
         self._events_json = msgspec.json.Decoder(self.event_union)
@@ -138,11 +185,20 @@ class Table:
 
     # -- decisions -----------------------------------------------------------
     def create(self, raw_options: dict[str, Any] | None, seats: int, seed: bytes,
-               created_by: str | None = None) -> list[Any]:
+               created_by: str | None = None, time_control: Any = None) -> list[Any]:
+        """A new game; `time_control` (a TimeControl or its dict) puts every seat on a clock."""
         options = self.parse_options(raw_options, seats)
+        control = None
+        if time_control is not None:
+            try:
+                control = msgspec.convert(time_control, TimeControl)
+            except msgspec.ValidationError as exc:
+                raise RuleViolation("table.bad_time_control", f"invalid time control: {exc}") from exc
+            if control.problem():
+                raise RuleViolation("table.bad_time_control", control.problem() or "")
         return [GameCreated(kind=self.kind, options=msgspec.to_builtins(options), seats=seats,
                             seed_commitment=seed_commitment(seed), created_by=created_by,
-                            seed=seed.hex())]
+                            seed=seed.hex(), time_control=control)]
 
     def join(self, state: TableState, player_id: str, name: str, seat: int | None = None) -> list[Any]:
         if state.status != "open":
@@ -160,7 +216,17 @@ class Table:
             raise RuleViolation("table.seat_taken", f"seat {seat} is taken")
         return [SeatTaken(seat=seat, player_id=player_id, name=name)]
 
-    def start(self, state: TableState, player_id: str | None) -> list[Any]:
+    def leave(self, state: TableState, player_id: str) -> list[Any]:
+        """Give up a seat before the start."""
+        if state.status != "open":
+            raise RuleViolation("table.not_open", "seats can be left only before the start")
+        seat = self.seat_of(state, player_id)
+        if seat is None:
+            raise RuleViolation("table.not_seated", "this player has no seat in the game")
+        return [SeatLeft(seat=seat, player_id=player_id)]
+
+    def start(self, state: TableState, player_id: str | None, now_ms: int | None = None) -> list[Any]:
+        """Start a full game (`now_ms` starts the clocks when the game has a time control)."""
         if state.status != "open":
             raise RuleViolation("table.not_open", "the game has already started or ended")
         if player_id is not None and self.seat_of(state, player_id) is None and player_id != state.created_by:
@@ -170,31 +236,88 @@ class Table:
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events: list[Any] = [GameStarted(seats=state.seat_count)]
         events += self.game.setup(state.options, state.seat_count, rng)
-        return events + self._ending(state, events)
+        return self._settle(state, events, None, now_ms)
 
-    def play(self, state: TableState, seat: int, command: Any) -> list[Any]:
-        """Decide one game command for `seat`; appends the end events when the game ends."""
+    def play(self, state: TableState, seat: int, command: Any, now_ms: int | None = None) -> list[Any]:
+        """Decide one command for `seat`; appends the clock's change, or the end when the game ends."""
         if state.status != "active":
             raise RuleViolation("table.not_active", f"the game is {state.status}")
         if not 0 <= seat < state.seat_count:
             raise RuleViolation("table.no_such_seat", f"seat {seat} does not exist")
+        if isinstance(command, Resign):
+            return self.resign(state, seat, "resigned")
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events = self.game.decide(state.game, seat, command, rng)
-        return events + self._ending(state, events)
+        return self._settle(state, events, seat, now_ms)
+
+    def timeout(self, state: TableState, command: TimeOut) -> list[Any]:
+        """The timeout worker's command: the kind's timeout rule plays for a seat past its deadline."""
+        seat, now_ms = command.seat, command.at_ms
+        clock = state.clock
+        if state.status != "active" or state.game is None or clock is None or state.time_control is None \
+                or not 0 <= seat < state.seat_count:
+            raise RuleViolation("table.not_due", "the game has no running clock for that seat")
+        deadline = clock.deadlines_ms[seat]
+        if deadline is None or deadline > now_ms:
+            raise RuleViolation("table.not_due", f"seat {seat} is not past a deadline at {now_ms}")
+        consecutive = clock.timeouts[seat] + 1
+        fallback = self._timeout_command(state, seat) if consecutive < state.time_control.abandon_after else None
+        played = None if fallback is None else type(fallback).__struct_config__.tag
+        events: list[Any] = [TimedOut(seat=seat, at_ms=now_ms, consecutive=consecutive, played=played)]
+        after = self.evolve(state, events[0])
+        if fallback is None:
+            reason = "abandoned" if consecutive >= state.time_control.abandon_after else "timed_out"
+            return events + self.resign(after, seat, reason)
+        rng = Rng(bytes.fromhex(state.seed), after.version)
+        return events + self._settle(after, self.game.decide(after.game, seat, fallback, rng), seat, now_ms,
+                                     timed_out=True)
+
+    def _timeout_command(self, state: TableState, seat: int) -> Any | None:
+        """What the kind plays for a timed-out seat: its timeout rule, else a legal end of turn."""
+        rule = getattr(self.game, "timeout_command", None)
+        if rule is not None:
+            return rule(state.game, seat)
+        for command in self.game.legal(state.game, seat):
+            if type(command).__struct_config__.tag.rsplit(".", 1)[1] in ("EndTurn", "Pass"):
+                return command
+        return None
+
+    def _settle(self, state: TableState, events: list[Any], acted: int | None, now_ms: int | None,
+                timed_out: bool = False) -> list[Any]:
+        """`events` followed by the game's end when it ended, else by the clock's change."""
+        after = self.fold(events, state) if events else state
+        ending = self._ending(after)
+        if ending or state.time_control is None or after.clock is None:
+            return events + ending
+        if now_ms is None:
+            raise ValueError("a game with a time control needs now_ms for every decision")
+        tick = advance(state.time_control, after.clock, acted, self.game.to_act(after.game), now_ms, timed_out)
+        return events + ([tick] if tick is not None else [])
+
+    def resign(self, state: TableState, seat: int, reason: Literal["resigned", "abandoned"]) -> list[Any]:
+        """`seat` leaves the running game, which ends at once (the rule for every kind).
+
+        The other seats are ranked among themselves by their scores as they stand (the view's
+        `scores`; equal scores share a rank) and all above the resigned seat, so in a
+        two-player game the opponent wins. `details` names the resigned seat and why.
+        """
+        if state.status != "active" or state.game is None:
+            raise RuleViolation("table.not_active", f"the game is {state.status}")
+        scores = list(self.game.view(state.game, None).scores)
+        keys = [(0, 0) if s == seat else (1, scores[s]) for s in range(state.seat_count)]
+        outcome = msgspec.structs.replace(ranked(scores, keys), details={"resigned": seat, "reason": reason})
+        return [SeatResigned(seat=seat, reason=reason), GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
 
     def abort(self, state: TableState, reason: str) -> list[Any]:
         if state.status in ("finished", "aborted"):
             raise RuleViolation("table.over", "the game is already over")
         return [GameAborted(reason=reason), SeedRevealed(seed=state.seed)]
 
-    def _ending(self, state: TableState, events: list[Any]) -> list[Any]:
-        after = state
-        for event in events:
-            after = self.evolve(after, event)
+    def _ending(self, after: TableState) -> list[Any]:
         outcome = self.game.outcome(after.game) if after.game is not None else None
         if outcome is None:
             return []
-        return [GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
+        return [GameEnded(outcome=outcome), SeedRevealed(seed=after.seed)]
 
     # -- folding ---------------------------------------------------------------
     def evolve(self, state: TableState | None, event: Any) -> TableState:
@@ -204,7 +327,9 @@ class Table:
                 return TableState(
                     kind=event.kind, options=msgspec.convert(event.options, self.options_type),
                     seat_count=event.seats, seats=(None,) * event.seats, seed=event.seed,
-                    commitment=event.seed_commitment, created_by=event.created_by, version=1)
+                    commitment=event.seed_commitment, created_by=event.created_by, version=1,
+                    time_control=event.time_control,
+                    clock=new_clock(event.time_control, event.seats) if event.time_control else None)
         assert state is not None, "a stream starts with GameCreated"
         version = state.version + 1
         match event:
@@ -212,6 +337,15 @@ class Table:
                 seats = list(state.seats)
                 seats[event.seat] = SeatInfo(event.seat, event.player_id, event.name)
                 return msgspec.structs.replace(state, seats=tuple(seats), version=version)
+            case SeatLeft():
+                seats = list(state.seats)
+                seats[event.seat] = None
+                return msgspec.structs.replace(state, seats=tuple(seats), version=version)
+            case SeatResigned():
+                return msgspec.structs.replace(state, resigned=(*state.resigned, event.seat), version=version)
+            case ClockSet() | TimedOut():
+                assert state.clock is not None, "clock events need a time control"
+                return msgspec.structs.replace(state, clock=apply_clock(state.clock, event), version=version)
             case GameStarted():
                 return msgspec.structs.replace(state, status="active", version=version)
             case GameEnded():
