@@ -27,7 +27,7 @@ from domain.coatl.events import (ActionBegun, CoatlClosed, CoatlCompleted, Coatl
                                  ProphecyPlayed, ProphecyTaken, TemplePlayed)
 from domain.coatl.evolve import evolve
 from domain.coatl.rules_opening import check_keep, decide_keep, keep_candidates
-from domain.coatl.rules_end import finish_turn, needs_refill, refill_disc, refill_row, reshuffle_if_empty
+from domain.coatl.rules_end import Emit, finish_turn, needs_refill, refill_disc, refill_row, reshuffle_if_empty
 from domain.coatl.scoring import prophecy_met, temple_points
 from domain.coatl.state import (Coatl, CoatlState, Player, Turn, bag_pieces, can_take_prophecy, card_types,
                                 completed, free_slots, incomplete, is_complete)
@@ -289,7 +289,8 @@ def check(state: CoatlState, seat: int, command: CoatlCommand) -> Refusal:
         case PriestsDuty(pile=pile):
             return _priests_duty(state, player, pile)
         case EndTurn():
-            return _end_turn(state, seat, lambda: bool(_actions(state, seat)))
+            return _end_turn(state, seat, lambda: any(check(state, seat, c) is None
+                                                      for c in _candidates(state, seat)))
     raise AssertionError(f"unknown command {command!r}")
 
 
@@ -355,7 +356,7 @@ def decide(state: CoatlState, seat: int, command: CoatlCommand, rng: Rng) -> lis
     if isinstance(command, KeepProphecies):
         return decide_keep(state, seat, command)
     assert state.turn is not None
-    emit: Emitter[CoatlState, Any] = Emitter(evolve, state)
+    emit: Emit = Emitter(evolve, state)
     action = ACTION_OF.get(type(command))
     if isinstance(command, PlayProphecy) and state.turn.pending is None:
         action = "build"
@@ -368,7 +369,7 @@ def decide(state: CoatlState, seat: int, command: CoatlCommand, rng: Rng) -> lis
     return emit.events
 
 
-def _act(emit: Emitter[CoatlState, Any], state: CoatlState, seat: int, command: CoatlCommand, rng: Rng) -> None:
+def _act(emit: Emit, state: CoatlState, seat: int, command: CoatlCommand, rng: Rng) -> None:
     """The events of the command itself, after its `ActionBegun` and before the end of the turn."""
     match command:
         case TakePieces(slot=slot, index=index):
