@@ -13,7 +13,8 @@ otherwise every `poll` seconds; an idle look is one indexed query (the last
 readable position and the horizon, see projections/log.py), not a batch per
 model. The connection plans every statement afresh (`plan_cache_mode =
 force_custom_plan`): read-model tables start empty, and plans cached then keep
-scanning them sequentially long after they have grown. When the horizon is
+scanning them sequentially long after they have grown; for the same reason a
+catch-up ANALYZEs the tables it fills (`base.Analyzer`). When the horizon is
 held by a transaction of this database for `stall_after` seconds, the
 projector logs `projection_horizon_stalled` naming the backend (and again
 every minute while it lasts); `stall` holds the current blocker.
@@ -29,7 +30,7 @@ from typing import Any
 import asyncpg
 import structlog
 
-from projections.base import Projection, ensure_tables, lock_key
+from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.catalog import select
 from projections.log import CHANNEL, HORIZON, Blocker, Cursor, blocker, load_checkpoint, read_after, save_checkpoint
 
@@ -115,6 +116,7 @@ class Projector:
         self.projected = 0
         self.stall: Blocker | None = None  # who has held the horizon for `stall_after` seconds, while it lasts
         self._cursors: dict[str, Cursor] = {}
+        self._analyzer = Analyzer()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._stopping = False
@@ -179,7 +181,9 @@ class Projector:
                             self._cursors.get(projection.name, (0, 0)) < last:
                         done, self._cursors[projection.name] = await advance(conn, projection, self.batch_size)
                         self.projected += done
-                        busy |= done >= self.batch_size
+                        if done >= self.batch_size:  # catching up: keep the planner's statistics in step
+                            busy = True
+                            await self._analyzer.after(conn, projection, "public", done)
                 if not busy:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.poll)
