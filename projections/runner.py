@@ -9,9 +9,9 @@ checkpoint, so a crash anywhere leaves either all of it or none.
 
 The loop looks at the log when `wake()` is called (the fan-out announcing an
 append in this process, or a NOTIFY when the store still sends them) and
-otherwise every `poll` seconds; an idle look is one indexed query (the last
-readable position and the horizon, see projections/log.py), not a batch per
-model. The connection plans every statement afresh (`plan_cache_mode =
+otherwise every `poll` seconds; an idle look is one query (the horizon, see
+projections/log.py, and an index probe per model for an event after its
+checkpoint), not a batch per model. The connection plans every statement afresh (`plan_cache_mode =
 force_custom_plan`): read-model tables start empty, and plans cached then keep
 scanning them sequentially long after they have grown; for the same reason a
 catch-up ANALYZEs the tables it fills (`base.Analyzer`). When the horizon is
@@ -32,13 +32,16 @@ import structlog
 
 from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.catalog import select
-from projections.log import CHANNEL, HORIZON, Blocker, Cursor, blocker, load_checkpoint, read_after, save_checkpoint
+from projections.log import CHANNEL, HORIZON, Blocker, blocker, load_checkpoint, read_after, save_checkpoint
 
 log = structlog.get_logger("stela.projector")
 
-LAG_CAP = 10_000  # events counted behind a checkpoint at most: counting a long tail costs as much as reading it
+LAG_CAP = 1_000  # events behind a checkpoint counted exactly; beyond, estimated from positions (cheap)
 CLAIM_EVERY = 1.0  # seconds between attempts to take the leader locks this process does not hold
-_LAG = f"""SELECT n.name, l.events, l.seconds
+_LAG = f"""SELECT n.name,
+                  CASE WHEN l.events < {LAG_CAP} THEN l.events
+                       ELSE greatest(l.events, (SELECT max(position) FROM events) - coalesce(c.position, 0)) END,
+                  l.seconds
            FROM unnest($1::text[]) AS n(name)
            LEFT JOIN projection_checkpoints c ON c.name = n.name
            CROSS JOIN LATERAL (
@@ -46,37 +49,37 @@ _LAG = f"""SELECT n.name, l.events, l.seconds
                FROM (SELECT e.at FROM events e
                      WHERE (e.tx, e.position) > (coalesce(c.tx, 0), coalesce(c.position, 0))
                      ORDER BY e.tx, e.position LIMIT {LAG_CAP}) t) l"""
-# The last event a reader may take now, the horizon below which it may read, and whether an open
-# transaction holds the horizon below the newest finished one (one index probe).
-_PROBE = f"""SELECT (SELECT ARRAY[e.tx, e.position] FROM events e WHERE e.tx < h.horizon
-                     ORDER BY e.tx DESC, e.position DESC LIMIT 1), h.horizon,
-                    h.horizon < pg_snapshot_xmax(pg_current_snapshot())::text::bigint
-             FROM (SELECT {HORIZON} AS horizon) h"""
-
-
-async def advance(conn: Any, projection: Projection, size: int) -> tuple[int, Cursor]:
-    """Project the next batch of at most `size` events in one transaction; (how many, the checkpoint after)."""
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key("batch", projection.name))
-        cursor = await load_checkpoint(conn, projection.name)
-        events = await read_after(conn, cursor, size)
-        if events:
-            await projection.apply(conn, "public", events)
-            cursor = events[-1].cursor
-            await save_checkpoint(conn, projection.name, cursor)
-    return len(events), cursor
+# The horizon, whether an open transaction holds it below the newest finished one, and which of the
+# named projections have an event to read after their checkpoint (one index probe each).
+_PROBE = f"""WITH h AS MATERIALIZED (SELECT {HORIZON} AS horizon,
+                                            pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax)
+             SELECT h.horizon, h.horizon < h.xmax,
+                    ARRAY(SELECT n.name FROM unnest($1::text[]) AS n(name)
+                          LEFT JOIN projection_checkpoints c ON c.name = n.name
+                          WHERE EXISTS (SELECT 1 FROM events e
+                                        WHERE (e.tx, e.position) > (coalesce(c.tx, 0), coalesce(c.position, 0))
+                                          AND e.tx < h.horizon))
+             FROM h"""
 
 
 async def batch(conn: Any, projection: Projection, size: int) -> int:
     """Project the next batch of at most `size` events in one transaction; returns how many."""
-    return (await advance(conn, projection, size))[0]
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key("batch", projection.name))
+        events = await read_after(conn, await load_checkpoint(conn, projection.name), size)
+        if events:
+            await projection.apply(conn, "public", events)
+            await save_checkpoint(conn, projection.name, events[-1].cursor)
+    return len(events)
 
 
 async def lag(pool: Any, names: list[str]) -> dict[str, dict[str, float]]:
-    """Per projection: events after its checkpoint (at most LAG_CAP) and the age in seconds of the oldest.
+    """Per projection: events after its checkpoint and the age in seconds of the oldest of them.
 
-    Committed events that wait behind an open transaction count too, so a stalled
-    horizon shows as growing seconds.
+    Cheap however far behind: up to LAG_CAP events are counted (and the oldest
+    found) among the next LAG_CAP only; a longer tail is estimated from the
+    positions. Committed events that wait behind an open transaction count too,
+    so a stalled horizon shows as growing seconds.
     """
     try:
         rows = await pool.fetch(_LAG, names)
@@ -115,7 +118,6 @@ class Projector:
         self.leading: set[str] = set()
         self.projected = 0
         self.stall: Blocker | None = None  # who has held the horizon for `stall_after` seconds, while it lasts
-        self._cursors: dict[str, Cursor] = {}
         self._analyzer = Analyzer()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -175,11 +177,10 @@ class Projector:
                     claimed_at = time.monotonic()
                 wake.clear()
                 busy = False
-                last = await self._look(conn)
+                ready = await self._look(conn)
                 for projection in self.projections:
-                    if projection.name in self.leading and last is not None and \
-                            self._cursors.get(projection.name, (0, 0)) < last:
-                        done, self._cursors[projection.name] = await advance(conn, projection, self.batch_size)
+                    if projection.name in ready:
+                        done = await batch(conn, projection, self.batch_size)
                         self.projected += done
                         if done >= self.batch_size:  # catching up: keep the planner's statistics in step
                             busy = True
@@ -189,19 +190,18 @@ class Projector:
                         await asyncio.wait_for(wake.wait(), self.poll)
         finally:
             self.leading.clear()
-            self._cursors.clear()
             await _hand_back(conn, notified)
 
-    async def _look(self, conn: Any) -> Cursor | None:
-        """The last readable event's cursor (None for an empty log); watches the horizon for stalls."""
-        row = await conn.fetchrow(_PROBE)
-        horizon, held, now = row[1], row[2], time.monotonic()
+    async def _look(self, conn: Any) -> set[str]:
+        """The projections led here that have events to read; watches the horizon for stalls."""
+        row = await conn.fetchrow(_PROBE, sorted(self.leading))
+        horizon, held, now = row[0], row[1], time.monotonic()
         if horizon != self._horizon[0] or not held:
             self._horizon = (horizon, now)
             self.stall = None
         elif now - self._horizon[1] >= self.stall_after:
             await self._stalled(conn, now)
-        return (row[0][0], row[0][1]) if row[0] is not None else None
+        return set(row[2])
 
     async def _stalled(self, conn: Any, now: float) -> None:
         """The horizon has not moved for `stall_after` seconds: name the blocker, if one holds it."""
@@ -219,5 +219,4 @@ class Projector:
             if projection.name not in self.leading and await conn.fetchval(
                     "SELECT pg_try_advisory_lock($1)", lock_key("leader", projection.name)):
                 self.leading.add(projection.name)
-                self._cursors[projection.name] = await load_checkpoint(conn, projection.name)
                 log.info("projection_leader", projection=projection.name)
