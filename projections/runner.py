@@ -32,7 +32,9 @@ import structlog
 
 from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.catalog import select
-from projections.log import CHANNEL, HORIZON, Blocker, blocker, load_checkpoint, read_after, save_checkpoint
+from projections.log import (
+    CHANNEL, HORIZON, Blocker, Cursor, LogEvent, blocker, load_checkpoint, read_after, save_checkpoint,
+)
 
 log = structlog.get_logger("stela.projector")
 
@@ -62,11 +64,29 @@ _PROBE = f"""WITH h AS MATERIALIZED (SELECT {HORIZON} AS horizon,
              FROM h"""
 
 
-async def batch(conn: Any, projection: Projection, size: int) -> int:
+class SharedRead:
+    """`read_after` that reads once for every model whose checkpoint is the same (they usually move in step).
+
+    Reusing the events read for another model is exact: every event between that
+    checkpoint and the last one read was below the horizon then, so no later
+    commit can fall among them.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[Cursor, int] | None = None
+        self._events: list[LogEvent] = []
+
+    async def __call__(self, conn: Any, after: Cursor, limit: int) -> list[LogEvent]:
+        if self._key != (after, limit):
+            self._events, self._key = await read_after(conn, after, limit), (after, limit)
+        return self._events
+
+
+async def batch(conn: Any, projection: Projection, size: int, read: Any = read_after) -> int:
     """Project the next batch of at most `size` events in one transaction; returns how many."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key("batch", projection.name))
-        events = await read_after(conn, await load_checkpoint(conn, projection.name), size)
+        events = await read(conn, await load_checkpoint(conn, projection.name), size)
         if events:
             await projection.apply(conn, "public", events)
             await save_checkpoint(conn, projection.name, events[-1].cursor)
@@ -177,10 +197,10 @@ class Projector:
                     claimed_at = time.monotonic()
                 wake.clear()
                 busy = False
-                ready = await self._look(conn)
+                ready, read = await self._look(conn), SharedRead()
                 for projection in self.projections:
                     if projection.name in ready:
-                        done = await batch(conn, projection, self.batch_size)
+                        done = await batch(conn, projection, self.batch_size, read)
                         self.projected += done
                         if done >= self.batch_size:  # catching up: keep the planner's statistics in step
                             busy = True
