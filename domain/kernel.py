@@ -181,6 +181,12 @@ class BotWeights(Protocol):
     def __call__(self, state: Any, seat: int, commands: list[Any]) -> list[int]: ...
 
 
+class TimeoutRule(Protocol):
+    """Optional capability: the command played for a seat that ran out of time (None: it forfeits)."""
+
+    def __call__(self, state: Any, seat: int) -> Any: ...
+
+
 class Invariants(Protocol):
     """Optional capability: raise AssertionError when `state` breaks a rule of the game."""
 
@@ -222,3 +228,4 @@ class Game(Generic[State, Command, Event, Options]):
     invariants: Optional[Invariants] = None
     board_svg: Optional[BoardPicture] = None
     bot_weights: Optional[BotWeights] = None
+    timeout_command: Optional[TimeoutRule] = None

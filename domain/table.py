@@ -14,6 +14,8 @@ from typing import Any, Generic, Literal, TypeVar, Union
 
 import msgspec
 
+from domain.clock import Clock, ClockSet, TimeControl, TimedOut, TimeOut, advance, new_clock
+from domain.clock import apply as apply_clock
 from domain.kernel import Game, Outcome, Rng, RuleViolation, ranked, seed_commitment
 
 Status = Literal["open", "active", "finished", "aborted"]
@@ -26,6 +28,7 @@ class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameCrea
     seed_commitment: str
     created_by: str | None = None
     seed: str | None = None  # secret until the end: redacted from every reader while the game runs
+    time_control: TimeControl | None = None
 
 
 class SeatTaken(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatTaken", tag_field="type"):
@@ -61,12 +64,13 @@ class SeatResigned(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatRes
     """A seat left a running game (`resigned` by its player, or `abandoned` after repeated timeouts)."""
 
     seat: int
-    reason: Literal["resigned", "abandoned"] = "resigned"
+    reason: Literal["resigned", "abandoned", "timed_out"] = "resigned"
 
 
-TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted, SeatLeft, SeatResigned]
+TableEvent = Union[GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted, SeatLeft, SeatResigned,
+                   ClockSet, TimedOut]
 TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded, SeedRevealed, GameAborted,
-                                  SeatLeft, SeatResigned)
+                                  SeatLeft, SeatResigned, ClockSet, TimedOut)
 
 
 class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="table.Resign", tag_field="type"):
@@ -86,6 +90,8 @@ TABLE_CODES: dict[str, str] = {
     "table.seats_open": "every seat must be taken before the start",
     "table.not_active": "the game is not running",
     "table.over": "the game is already over",
+    "table.bad_time_control": "give exactly one of per_move_seconds and total_seconds",
+    "table.not_due": "the seat is not past a deadline (no clock, not acting, or not yet)",
 }
 
 
@@ -111,6 +117,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     version: int = 0
     revealed: bool = False
     resigned: tuple[int, ...] = ()  # seats that left the running game
+    time_control: TimeControl | None = None
+    clock: Clock | None = None
 
 
 Opt = TypeVar("Opt")
@@ -133,6 +141,8 @@ class _Snapshot(msgspec.Struct, Generic[Opt, St], frozen=True, kw_only=True):
     version: int = 0
     revealed: bool = False
     resigned: tuple[int, ...] = ()
+    time_control: TimeControl | None = None
+    clock: Clock | None = None
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -175,11 +185,20 @@ class Table:
 
     # -- decisions -----------------------------------------------------------
     def create(self, raw_options: dict[str, Any] | None, seats: int, seed: bytes,
-               created_by: str | None = None) -> list[Any]:
+               created_by: str | None = None, time_control: Any = None) -> list[Any]:
+        """A new game; `time_control` (a TimeControl or its dict) puts every seat on a clock."""
         options = self.parse_options(raw_options, seats)
+        control = None
+        if time_control is not None:
+            try:
+                control = msgspec.convert(time_control, TimeControl)
+            except msgspec.ValidationError as exc:
+                raise RuleViolation("table.bad_time_control", f"invalid time control: {exc}") from exc
+            if control.problem():
+                raise RuleViolation("table.bad_time_control", control.problem() or "")
         return [GameCreated(kind=self.kind, options=msgspec.to_builtins(options), seats=seats,
                             seed_commitment=seed_commitment(seed), created_by=created_by,
-                            seed=seed.hex())]
+                            seed=seed.hex(), time_control=control)]
 
     def join(self, state: TableState, player_id: str, name: str, seat: int | None = None) -> list[Any]:
         if state.status != "open":
@@ -206,7 +225,8 @@ class Table:
             raise RuleViolation("table.not_seated", "this player has no seat in the game")
         return [SeatLeft(seat=seat, player_id=player_id)]
 
-    def start(self, state: TableState, player_id: str | None) -> list[Any]:
+    def start(self, state: TableState, player_id: str | None, now_ms: int | None = None) -> list[Any]:
+        """Start a full game (`now_ms` starts the clocks when the game has a time control)."""
         if state.status != "open":
             raise RuleViolation("table.not_open", "the game has already started or ended")
         if player_id is not None and self.seat_of(state, player_id) is None and player_id != state.created_by:
@@ -216,10 +236,10 @@ class Table:
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events: list[Any] = [GameStarted(seats=state.seat_count)]
         events += self.game.setup(state.options, state.seat_count, rng)
-        return events + self._ending(state, events)
+        return self._settle(state, events, None, now_ms)
 
-    def play(self, state: TableState, seat: int, command: Any) -> list[Any]:
-        """Decide one game command for `seat`; appends the end events when the game ends."""
+    def play(self, state: TableState, seat: int, command: Any, now_ms: int | None = None) -> list[Any]:
+        """Decide one command for `seat`; appends the clock's change, or the end when the game ends."""
         if state.status != "active":
             raise RuleViolation("table.not_active", f"the game is {state.status}")
         if not 0 <= seat < state.seat_count:
@@ -228,7 +248,52 @@ class Table:
             return self.resign(state, seat, "resigned")
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events = self.game.decide(state.game, seat, command, rng)
-        return events + self._ending(state, events)
+        return self._settle(state, events, seat, now_ms)
+
+    def timeout(self, state: TableState, command: TimeOut) -> list[Any]:
+        """The timeout worker's command: the kind's timeout rule plays for a seat past its deadline."""
+        seat, now_ms = command.seat, command.at_ms
+        clock = state.clock
+        if state.status != "active" or state.game is None or clock is None or state.time_control is None \
+                or not 0 <= seat < state.seat_count:
+            raise RuleViolation("table.not_due", "the game has no running clock for that seat")
+        deadline = clock.deadlines_ms[seat]
+        if deadline is None or deadline > now_ms:
+            raise RuleViolation("table.not_due", f"seat {seat} is not past a deadline at {now_ms}")
+        consecutive = clock.timeouts[seat] + 1
+        fallback = self._timeout_command(state, seat) if consecutive < state.time_control.abandon_after else None
+        played = None if fallback is None else type(fallback).__struct_config__.tag
+        events: list[Any] = [TimedOut(seat=seat, at_ms=now_ms, consecutive=consecutive, played=played)]
+        after = self.evolve(state, events[0])
+        if fallback is None:
+            reason = "abandoned" if consecutive >= state.time_control.abandon_after else "timed_out"
+            return events + self.resign(after, seat, reason)
+        rng = Rng(bytes.fromhex(state.seed), after.version)
+        return events + self._settle(after, self.game.decide(after.game, seat, fallback, rng), seat, now_ms,
+                                     timed_out=True)
+
+    def _timeout_command(self, state: TableState, seat: int) -> Any | None:
+        """What is played for a timed-out seat: the kind's timeout rule, else its end of turn
+        (`EndTurn` or `Pass`) when legal, else the first command `legal` offers (None: nothing)."""
+        if self.game.timeout_command is not None:
+            return self.game.timeout_command(state.game, seat)
+        offered = self.game.legal(state.game, seat)
+        for command in offered:
+            if type(command).__struct_config__.tag.rsplit(".", 1)[1] in ("EndTurn", "Pass"):
+                return command
+        return offered[0] if offered else None
+
+    def _settle(self, state: TableState, events: list[Any], acted: int | None, now_ms: int | None,
+                timed_out: bool = False) -> list[Any]:
+        """`events` followed by the game's end when it ended, else by the clock's change."""
+        after = self.fold(events, state) if events else state
+        ending = self._ending(after)
+        if ending or state.time_control is None or after.clock is None:
+            return events + ending
+        if now_ms is None:
+            raise ValueError("a game with a time control needs now_ms for every decision")
+        tick = advance(state.time_control, after.clock, acted, self.game.to_act(after.game), now_ms, timed_out)
+        return events + ([tick] if tick is not None else [])
 
     def resign(self, state: TableState, seat: int, reason: Literal["resigned", "abandoned"]) -> list[Any]:
         """`seat` leaves the running game, which ends at once (the rule for every kind).
@@ -249,14 +314,11 @@ class Table:
             raise RuleViolation("table.over", "the game is already over")
         return [GameAborted(reason=reason), SeedRevealed(seed=state.seed)]
 
-    def _ending(self, state: TableState, events: list[Any]) -> list[Any]:
-        after = state
-        for event in events:
-            after = self.evolve(after, event)
+    def _ending(self, after: TableState) -> list[Any]:
         outcome = self.game.outcome(after.game) if after.game is not None else None
         if outcome is None:
             return []
-        return [GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
+        return [GameEnded(outcome=outcome), SeedRevealed(seed=after.seed)]
 
     # -- folding ---------------------------------------------------------------
     def evolve(self, state: TableState | None, event: Any) -> TableState:
@@ -266,7 +328,9 @@ class Table:
                 return TableState(
                     kind=event.kind, options=msgspec.convert(event.options, self.options_type),
                     seat_count=event.seats, seats=(None,) * event.seats, seed=event.seed,
-                    commitment=event.seed_commitment, created_by=event.created_by, version=1)
+                    commitment=event.seed_commitment, created_by=event.created_by, version=1,
+                    time_control=event.time_control,
+                    clock=new_clock(event.time_control, event.seats) if event.time_control else None)
         assert state is not None, "a stream starts with GameCreated"
         version = state.version + 1
         match event:
@@ -280,6 +344,9 @@ class Table:
                 return msgspec.structs.replace(state, seats=tuple(seats), version=version)
             case SeatResigned():
                 return msgspec.structs.replace(state, resigned=(*state.resigned, event.seat), version=version)
+            case ClockSet() | TimedOut():
+                assert state.clock is not None, "clock events need a time control"
+                return msgspec.structs.replace(state, clock=apply_clock(state.clock, event), version=version)
             case GameStarted():
                 return msgspec.structs.replace(state, status="active", version=version)
             case GameEnded():

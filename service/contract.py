@@ -1,0 +1,164 @@
+"""The typed contract: every kind's commands, events and view as named OpenAPI schemas.
+
+The routes carry commands, events and views as open JSON (the kind decides their shape), so
+the document the framework generates types them as `unknown`. `enrich` adds each kind's
+msgspec types as components named by their wire tags (`tikal.PlaceTile`, `table.GameCreated`;
+nested structs `tikal.Space`), the unions `Command` and `Event` discriminated by `type` and
+`View` discriminated by `kind`, and points the schemas of getGame, getLegalCommands,
+sendCommand, getEvents and the SSE stream at them, so a generated client types them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Game
+from domain.table import Resign, TableEvent
+
+REF = "#/components/schemas/"
+
+
+def _named(types: list[Any], owner: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """msgspec's schemas for `types`, components renamed to wire tags or `<owner>.<Struct>`."""
+    refs, components = msgspec.json.schema_components(types, ref_template=REF + "{name}")
+    rename: dict[str, str] = {}
+    for t in _structs(types):
+        old = _component_name(t, components)
+        tag = t.__struct_config__.tag
+        rename[old] = tag if isinstance(tag, str) and "." in tag else f"{owner}.{t.__name__}"
+    text = msgspec.json.encode([refs, components]).decode()
+    for old, new in sorted(rename.items(), key=lambda kv: -len(kv[0])):
+        text = text.replace(f'"{REF}{old}"', f'"{REF}{new}"')
+    refs, components = msgspec.json.decode(text)
+    return refs, {rename.get(name, name): schema for name, schema in components.items()}
+
+
+def _component_name(t: type, components: dict[str, Any]) -> str:
+    qualified = f"{t.__module__}.{t.__qualname__}"
+    return qualified if qualified in components else t.__name__
+
+
+def _structs(types: list[Any]) -> list[type]:
+    """Every msgspec Struct type reachable from `types`."""
+    seen: dict[type, None] = {}
+
+    def walk(info: Any) -> None:
+        if isinstance(info, msgspec.inspect.StructType):
+            if info.cls in seen:
+                return
+            seen[info.cls] = None
+            for field in info.fields:
+                walk(field.type)
+        elif isinstance(info, msgspec.inspect.UnionType):
+            for member in info.types:
+                walk(member)
+        elif isinstance(info, (msgspec.inspect.ListType, msgspec.inspect.VarTupleType, msgspec.inspect.SetType,
+                               msgspec.inspect.FrozenSetType)):
+            walk(info.item_type)
+        elif isinstance(info, msgspec.inspect.TupleType):
+            for item in info.item_types:
+                walk(item)
+        elif isinstance(info, msgspec.inspect.DictType):
+            walk(info.value_type)
+
+    for t in types:
+        walk(msgspec.inspect.type_info(t))
+    return list(seen)
+
+
+def _union_members(union: Any) -> list[type]:
+    info = msgspec.inspect.type_info(union)
+    members = info.types if isinstance(info, msgspec.inspect.UnionType) else (info,)
+    return [m.cls for m in members if isinstance(m, msgspec.inspect.StructType)]
+
+
+def _envelope(tag: str, data_ref: str) -> dict[str, Any]:
+    return {"type": "object", "title": tag,
+            "properties": {"version": {"type": "integer", "minimum": 1, "description": "the stream version"},
+                           "type": {"type": "string", "const": tag, "enum": [tag]},
+                           "data": {"$ref": data_ref},
+                           "at": {"type": "string", "format": "date-time"}},
+            "required": ["version", "type", "data", "at"]}
+
+
+def _untagged(schema: dict[str, Any]) -> dict[str, Any]:
+    """An event struct's schema as its `data` appears on the wire (without its `type` tag)."""
+    out = copy.deepcopy(schema)
+    out.get("properties", {}).pop("type", None)
+    if "required" in out:
+        out["required"] = [r for r in out["required"] if r != "type"]
+    return out
+
+
+def typed_components(games: Mapping[str, Game]) -> dict[str, dict[str, Any]]:
+    """The named schemas of every kind's commands, events and views, and the unions over them."""
+    schemas: dict[str, dict[str, Any]] = {}
+    commands: dict[str, str] = {}
+    events: dict[str, str] = {}
+    views: dict[str, str] = {}
+    platform = [Resign, TableEvent]
+    groups = [("table", platform, [Resign], _union_members(TableEvent), None)]
+    for kind, game in sorted(games.items()):
+        groups.append((kind, [game.command_type, game.event_type, game.view_type],
+                       _union_members(game.command_type), _union_members(game.event_type), game.view_type))
+    for owner, types, command_types, event_types, view_type in groups:
+        _, components = _named(types, owner)
+        for cls in event_types:
+            tag = cls.__struct_config__.tag
+            components[f"{tag}.data"] = _untagged(components.pop(tag))
+            events[tag] = f"Event.{tag}"
+            schemas[f"Event.{tag}"] = _envelope(tag, f"{REF}{tag}.data")
+        for cls in command_types:
+            commands[cls.__struct_config__.tag] = cls.__struct_config__.tag
+        if view_type is not None:
+            views[view_type.__struct_config__.tag] = f"{owner}.{view_type.__name__}"
+        for name, schema in components.items():
+            schemas.setdefault(name, schema)
+    schemas["Command"] = _one_of("type", commands, "a command: {\"type\": \"<kind>.<Name>\", ...fields}")
+    schemas["Event"] = _one_of("type", events, "an event as a reader receives it: {version, type, data, at}")
+    schemas["View"] = _one_of("kind", views, "the caller's view of a game, one envelope for every kind")
+    return schemas
+
+
+def _one_of(field: str, mapping: dict[str, str], description: str) -> dict[str, Any]:
+    refs = {tag: REF + name for tag, name in sorted(mapping.items())}
+    return {"description": description, "oneOf": [{"$ref": ref} for ref in refs.values()],
+            "discriminator": {"propertyName": field, "mapping": refs}}
+
+
+def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any]:
+    """`document` (an OpenAPI dict) with the typed contract added and referenced."""
+    doc = copy.deepcopy(document)
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(typed_components(games))
+    command, event, view = ({"$ref": REF + n} for n in ("Command", "Event", "View"))
+
+    def prop(component: str, name: str, schema: dict[str, Any]) -> None:
+        target = schemas.get(component, {}).get("properties", {})
+        if name in target:
+            description = target[name].get("description")
+            target[name] = {**schema, **({"description": description} if description else {})}
+
+    prop("GameOut", "view", {"oneOf": [view, {"type": "null"}]})
+    prop("CommandRequest", "command", command)
+    prop("LegalOut", "commands", {"type": "array", "items": command})
+    prop("CommandResult", "events", {"type": "array", "items": event})
+    prop("CommandResult", "view", {"oneOf": [view, {"type": "null"}]})
+    prop("CommandResult", "legal", {"oneOf": [{"type": "array", "items": command}, {"type": "null"}]})
+    prop("EventPage", "events", {"type": "array", "items": event})
+    schemas.pop("WireEvent", None)
+    text = msgspec.json.encode(doc).decode().replace(f'"{REF}WireEvent"', f'"{REF}Event"')
+    doc = msgspec.json.decode(text)
+    for path in doc.get("paths", {}).values():
+        for operation in path.values():
+            content = operation.get("responses", {}).get("200", {}).get("content", {}) \
+                if isinstance(operation, dict) else {}
+            if "text/event-stream" in content:
+                content["text/event-stream"]["schema"] = {
+                    "description": "the `data` of each frame: `snapshot` frames carry the game as in getGame, "
+                                   "event frames an Event", "oneOf": [{"$ref": REF + "GameOut"}, event]}
+    return doc
