@@ -304,7 +304,8 @@ class Table:
         """
         if state.status != "active" or state.game is None:
             raise RuleViolation("table.not_active", f"the game is {state.status}")
-        scores = list(self.game.view(state.game, None).scores)
+        # each seat's own view shows its own score (a kind may hide scores from the others)
+        scores = [self.game.view(state.game, s).scores[s] for s in range(state.seat_count)]
         keys = [(0, 0) if s == seat else (1, scores[s]) for s in range(state.seat_count)]
         outcome = msgspec.structs.replace(ranked(scores, keys), details={"resigned": seat, "reason": reason})
         return [SeatResigned(seat=seat, reason=reason), GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
