@@ -344,7 +344,9 @@ def test_nginx_leaves_cors_and_preflights_to_the_api():
             assert location.children("proxy_pass") and not location.children("return"), location.args
 
 
-def test_nginx_access_log_leaves_out_query_strings():
+def test_nginx_logs_leave_out_stream_tickets():
+    for stream in STREAMS:   # error lines quote the request line, query string included
+        assert location_for(stream).effective("error_log")[1] in ("crit", "alert", "emerg")
     http = nginx().child("http")
     formats = {d.args[0]: " ".join(d.args[1:]) for d in http.children("log_format")}
     logs = [d for d in all_directives(nginx()) if d.name == "access_log" and d.args != ["off"]]
