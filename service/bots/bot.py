@@ -2,23 +2,26 @@
 
 Where games come from is a `Discovery`: today `PollingDiscovery` reads the read models
 (`GET /v1/players/{id}/games`, `GET /v1/games?player=…&status=active`; they may lag a second) every
-few seconds. The personal stream (`GET /v1/players/me/stream`, frames `game.started` /
-`game.your_turn` / `game.ended` with a `game_id`) plugs in as another `Discovery` whose `next`
-returns as soon as a frame names a game. With `join_open` or `create` the bot also seeks a table
+few seconds. `PersonalStreamDiscovery`, the default, adds the personal stream
+(`GET /v1/players/me/stream`, frames `game.started` / `game.your_turn` / `game.ended` with a
+`game_id`): a frame wakes the bot at once; without that stream (404) it is plain polling. With `join_open` or `create` the bot also seeks a table
 whenever it plays nothing, so a few bots started together play each other.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.bots.client import ApiClient, ApiError
 from service.bots.play import Observer, SeatPlayer
+from service.bots.sse import StreamGone, follow
 from service.bots.strategies import Strategy
 
 LIVE = ("open", "active")
+PERSONAL_STREAM = "/v1/players/me/stream"
 
 
 class Discovery(Protocol):
@@ -29,6 +32,8 @@ class Discovery(Protocol):
     async def live(self) -> set[str]:
         """Ids of the live games the player is seated in."""
         ...
+
+    async def close(self) -> None: ...
 
 
 @dataclass
@@ -43,6 +48,54 @@ class PollingDiscovery:
         ids = {g["game_id"] for g in await self.api.player_games(self.player_id) if g["status"] in LIVE}
         ids |= {g["id"] for g in await self.api.games(player=self.player_id, status="active")}
         return ids
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass
+class PersonalStreamDiscovery:
+    """Polling plus the personal stream: its frames name games at once and set `news`.
+
+    Where the service has no personal stream yet (404), it quietly stays a polling discovery.
+    """
+
+    api: ApiClient
+    player_id: str
+    news: asyncio.Event | None = field(default_factory=asyncio.Event)
+    pushed: set[str] = field(default_factory=set)
+    available: bool | None = None  # None until the stream answered or was refused
+    _task: asyncio.Task[None] | None = None
+
+    async def live(self) -> set[str]:
+        if self._task is None:
+            self._task = asyncio.create_task(self._follow())
+        return await PollingDiscovery(self.api, self.player_id).live() | self.pushed
+
+    async def _follow(self) -> None:
+        try:
+            async for message in follow(self.api.http, PERSONAL_STREAM, self.api.auth):
+                self.available = True
+                try:
+                    frame = json.loads(message.data)
+                except ValueError:
+                    continue
+                game_id = frame.get("game_id") if isinstance(frame, dict) else None
+                if not isinstance(game_id, str):
+                    continue
+                if frame.get("type") == "game.ended":
+                    self.pushed.discard(game_id)
+                else:
+                    self.pushed.add(game_id)
+                assert self.news is not None
+                self.news.set()
+        except StreamGone:
+            self.available = False
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
 
 
 @dataclass
@@ -98,7 +151,7 @@ class Bot:
         self.player_id = self.player_id or await self.api.me()
         if self.player_id is None and self.seeker is None:
             raise ValueError("the bot needs its player id (--player) to find its games")
-        discovery = PollingDiscovery(self.api, self.player_id) if self.player_id else None
+        discovery = PersonalStreamDiscovery(self.api, self.player_id) if self.player_id else None
         playing: dict[str, asyncio.Task[tuple[SeatPlayer, dict[str, Any]]]] = {}
         seen: set[str] = set()
         try:
@@ -110,7 +163,7 @@ class Bot:
                         fresh.add(game["id"])
                         self._learn(game)
                         if discovery is None and self.player_id:
-                            discovery = PollingDiscovery(self.api, self.player_id)
+                            discovery = PersonalStreamDiscovery(self.api, self.player_id)
                 for game_id in sorted(fresh):
                     if self._room(playing):
                         seen.add(game_id)
@@ -120,6 +173,8 @@ class Bot:
             for task in playing.values():
                 task.cancel()
             await asyncio.gather(*playing.values(), return_exceptions=True)
+            if discovery is not None:
+                await discovery.close()
         return self.played
 
     def _room(self, playing: dict[str, Any]) -> bool:

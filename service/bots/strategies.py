@@ -35,15 +35,21 @@ class RandomStrategy:
 
 
 def own_score(result: dict[str, Any], seat: int) -> float | None:
-    """The caller's score in a dry run's resulting view, if the server sent one."""
+    """The caller's score in a dry run's resulting view, if the server sent one.
+
+    The envelope's `scores[seat]`; views still without the envelope may carry `players[seat].score`.
+    """
     view = result.get("view")
     if not isinstance(view, dict):
         return None
     scores = view.get("scores")
-    if not isinstance(scores, list) or not 0 <= seat < len(scores):
-        return None
-    score = scores[seat]
-    return float(score) if isinstance(score, int | float) else None
+    if isinstance(scores, list) and 0 <= seat < len(scores):
+        score = scores[seat]
+    else:
+        players = view.get("players")
+        entry = players[seat] if isinstance(players, list) and 0 <= seat < len(players) else None
+        score = entry.get("score") if isinstance(entry, dict) else None
+    return float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
 
 
 class GreedyStrategy:

@@ -10,11 +10,11 @@ import pytest
 
 from service.app import create_app
 from service.bots import add_parsers
-from service.bots.bot import Bot, Seeker
+from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
 from service.bots.client import ApiClient, retry_after
 from service.bots.loadtest import Config, percentile, run
 from service.bots.sse import Message, SseParser, follow
-from service.bots.strategies import make_strategy
+from service.bots.strategies import make_strategy, own_score
 from tests.support.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
@@ -46,6 +46,39 @@ def test_the_parser_handles_a_crlf_split_across_chunks_and_bare_cr():
 def test_retry_after_reads_seconds_and_caps_them():
     assert retry_after("2") == 2.0 and retry_after(None, 0.5) == 0.5
     assert retry_after("3600") == 30.0 and retry_after("soon", 1.0) == 1.0
+
+
+def test_greedy_reads_its_own_score_from_the_envelope_or_its_player_entry():
+    assert own_score({"view": {"seat": 1, "scores": [4, 9]}}, 1) == 9.0
+    assert own_score({"view": {"seat": 0, "players": [{"score": 3}, {"score": 5}]}}, 0) == 3.0
+    assert own_score({"version": 3, "events": []}, 0) is None  # a server without `include=view`
+    assert own_score({"view": {"scores": [True]}}, 0) is None
+
+
+async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_means_polling():
+    frames = (b'id: 1\ndata: {"type": "game.started", "game_id": "g1"}\n\n: heartbeat\n\n'
+              b'id: 2\ndata: {"type": "game.your_turn", "game_id": "g2"}\n\n'
+              b'id: 3\ndata: {"type": "game.ended", "game_id": "g1"}\n\n')
+
+    def handler(with_stream: bool):
+        def answer(request: httpx.Request) -> httpx.Response:
+            if request.url.path == "/v1/players/me/stream":
+                if not with_stream:
+                    return httpx.Response(404, json={"code": "not_found"})
+                return httpx.Response(200, content=frames, headers={"content-type": "text/event-stream"})
+            return httpx.Response(200, json={"items": [], "next_cursor": None})
+        return answer
+
+    for with_stream, expected in ((True, {"g2"}), (False, set())):
+        async with httpx.AsyncClient(base_url="http://bots.test", transport=httpx.MockTransport(handler(with_stream))) as http:
+            discovery = PersonalStreamDiscovery(ApiClient(http, "t"), "p1")
+            assert await discovery.live() == set()
+            deadline = asyncio.get_running_loop().time() + 10
+            while discovery.available is None or discovery.pushed != expected:
+                assert asyncio.get_running_loop().time() < deadline
+                await asyncio.sleep(0.01)
+            assert await discovery.live() == expected and discovery.available is with_stream
+            await discovery.close()
 
 
 def test_percentiles_are_nearest_rank():
