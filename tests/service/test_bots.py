@@ -169,3 +169,32 @@ def test_the_loadtest_command_prints_a_json_report_and_exits_zero(base_url, caps
     assert args.fn(args) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["errors"] == 0 and out["games"] == 1
+
+
+def test_two_stela_bot_commands_find_each_other_and_print_their_results(base_url, capsys):
+    import argparse
+    from concurrent.futures import ThreadPoolExecutor
+
+    tokens = [httpx.post(f"{base_url}/v1/players", json={"name": n}).json()["token"] for n in ("Cy", "Di")]
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    common = ["--url", base_url, "--games", "1", "--poll", "0.2"]
+    creator = parser.parse_args(["bot", "--token", tokens[0], "--create", "tally", "--seats", "2",
+                                 "--option", "target=12", "--strategy", "greedy", "--seed", "1", *common])
+    joiner = parser.parse_args(["bot", "--token", tokens[1], "--join-open", "tally", "--seed", "2", *common])
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(args.fn, args) for args in (creator, joiner)]
+        assert [run.result(timeout=120) for run in runs] == [0, 0]
+    summaries = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"strategy"' in line]
+    assert sorted(s["strategy"] for s in summaries) == ["greedy", "random"]
+    assert [s["games"] for s in summaries] == [1, 1] and sum(s["won"] for s in summaries) == 1
+
+
+def test_a_bot_without_its_player_id_or_a_table_to_seek_says_so(base_url, capsys):
+    import argparse
+
+    token = httpx.post(f"{base_url}/v1/players", json={"name": "Ed"}).json()["token"]
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["bot", "--url", base_url, "--token", token])
+    assert args.fn(args) == 2 and "--player" in capsys.readouterr().err
