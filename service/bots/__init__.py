@@ -39,9 +39,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 return 2
             for game in played:
                 print(json.dumps(game.__dict__))
-            print(json.dumps({"strategy": strategy.name, "games": len(played),
-                              "won": sum(g.won for g in played), "commands": sum(g.commands for g in played)}))
-            return 0
+            failed = sum(g.status == "error" for g in played)
+            print(json.dumps({"strategy": strategy.name, "games": len(played), "won": sum(g.won for g in played),
+                              "commands": sum(g.commands for g in played), "errors": failed}))
+            return 1 if failed else 0
 
     return asyncio.run(run())
 

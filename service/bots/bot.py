@@ -132,6 +132,7 @@ class Played:
     won: bool
     score: int | None
     commands: int
+    error: str | None = None
 
 
 @dataclass
@@ -203,7 +204,12 @@ class Bot:
             pushed.cancel()
             news.clear()
         for game_id in [g for g, t in playing.items() if t.done()]:
-            player, game = playing.pop(game_id).result()
+            try:
+                player, game = playing.pop(game_id).result()
+            except Exception as exc:  # noqa: BLE001 - one broken game must not stop the bot
+                self.played.append(Played(game_id=game_id, seat=None, status="error", won=False, score=None,
+                                          commands=0, error=f"{type(exc).__name__}: {exc}"))
+                continue
             outcome, seat = game.get("outcome") or {}, game.get("your_seat")
             self.played.append(Played(game_id=game_id, seat=seat, status=game["status"],
                                       won=seat in outcome.get("winners", []),

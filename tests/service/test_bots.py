@@ -11,7 +11,7 @@ import pytest
 from service.app import create_app
 from service.bots import add_parsers
 from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
-from service.bots.client import ApiClient, retry_after
+from service.bots.client import ApiClient, ApiError, retry_after
 from service.bots.loadtest import Config, percentile, run
 from service.bots.sse import Message, SseParser, follow
 from service.bots.strategies import make_strategy, own_score
@@ -79,6 +79,24 @@ async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_me
                 await asyncio.sleep(0.01)
             assert await discovery.live() == expected and discovery.available is with_stream
             await discovery.close()
+
+
+async def test_the_client_waits_out_429_and_503_and_resends_a_command_with_the_same_key():
+    answers = [httpx.Response(429, headers={"Retry-After": "0"}, json={"code": "rate_limited"}),
+               httpx.Response(503, headers={"Retry-After": "0"}, json={"code": "unavailable"}),
+               httpx.Response(409, json={"code": "version_conflict", "current_version": 9})]
+    keys: list[str | None] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        keys.append(request.headers.get("Idempotency-Key"))
+        return answers.pop(0)
+
+    async with httpx.AsyncClient(base_url="http://bots.test", transport=httpx.MockTransport(answer)) as http:
+        api = ApiClient(http, "t")
+        with pytest.raises(ApiError) as refused:
+            await api.command("g", {"type": "tally.Roll"}, 8, key="k1")
+    assert refused.value.status == 409 and refused.value.code == "version_conflict"
+    assert keys == ["k1", "k1", "k1"] and api.counters.throttled == 2
 
 
 def test_percentiles_are_nearest_rank():
