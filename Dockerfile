@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 #
 # Stela image: one image, two processes.
-#   docker run IMAGE            -> `stela serve`      (API, SSE, /healthz, /readyz, /metrics on $STELA_PORT)
+#   docker run IMAGE            -> `stela serve`      (API, SSE, /healthz, /readyz on $STELA_PORT;
+#                                                       /metrics only on $STELA_METRICS_PORT, default 9100)
 #   docker run IMAGE projector  -> `stela projector`  (read-model projector; replicas elect a leader by advisory lock)
 # Configured only by environment variables (see service/settings.py): DATABASE_URL, REDIS_URL, STELA_*.
 
@@ -59,7 +60,8 @@ ENV PATH=/opt/venv/bin:$PATH \
 WORKDIR /app
 USER 10001:10001
 
-EXPOSE 8000
+# the API, and /metrics for Prometheus (STELA_METRICS_PORT)
+EXPOSE 8000 9100
 
 # Liveness of `stela serve` without curl. The projector serves no HTTP: compose disables this check
 # for it and Kubernetes ignores HEALTHCHECK (it uses the probes in k8s/).

@@ -1,11 +1,16 @@
-"""Projection benchmark: projector throughput and lag under a load of appended games, and rebuild speed.
+"""Projection benchmark: catch-up speed as the log grows, the game list's filters, live lag, rebuild speed.
 
-Creates a scratch database (bench.common.scratch_database), appends random `tally`-shaped games from several concurrent
-writers while `stela projector` runs as its own process, samples the lag, then
-measures a catch-up from zero and a rebuild of every read model against a plain
-SELECT of the same rows. `--short` finishes in well under 30 s.
+Creates a scratch database (bench.common.scratch_database) and grows one log of
+random `tally` games to each size in turn (default about 16k and 160k events;
+`--short`: 1.6k and 16k). At each size a projector in this process catches up
+from zero (read models truncated), so the per-event speeds can be compared
+side by side; `lag()` is timed while the projector is fully behind, and the
+`kind`+`status` and `player` filters of the game list are timed on the result
+and on a game list padded to 50k games. Without `--short`, a live run
+(`stela projector` as its own process following concurrent writers) and a
+rebuild of every model follow on the smaller log.
 
-    .venv/bin/python -m bench.projections [--short] [--games N] [--writers N]
+    .venv/bin/python -m bench.projections [--short] [--sizes 16000,160000] [--writers N]
 """
 
 from __future__ import annotations
@@ -23,14 +28,18 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import scratch_database  # noqa: E402
 from domain.simulate import play_random  # noqa: E402
 from domain.table import SeatTaken, Table  # noqa: E402
+from projections.base import ensure_tables  # noqa: E402
 from projections.catalog import PROJECTIONS, select  # noqa: E402
 from projections.log import read_after  # noqa: E402
+from projections.queries import ReadModels  # noqa: E402
 from projections.rebuild import rebuild  # noqa: E402
 from projections.runner import Projector, lag  # noqa: E402
 from service import logging as stela_logging  # noqa: E402
@@ -39,14 +48,19 @@ from service.store.protocol import Metadata, NewEvent  # noqa: E402
 from tests.support.tally import TALLY  # noqa: E402
 
 TABLE = Table(TALLY)
+PLAYERS = 500
+Batch = tuple[list[NewEvent], Metadata]
+_BULK = """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
+           SELECT s, v, t, d::jsonb, m::jsonb, 'bench', 'bench'
+           FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) AS u(s, v, t, d, m)"""
 
 
-def game_batches(seed: int) -> list[tuple[list[NewEvent], Metadata]]:
+def game_batches(seed: int) -> list[Batch]:
     """One random game as the batches the service would append, with `to_act` metadata."""
     rnd = random.Random(seed)
     seats = rnd.randint(2, 4)
     played = play_random(TABLE, {"target": 20}, seats, f"b{seed}".encode(), alternatives=0, check_views=False)
-    events = [e if not isinstance(e, SeatTaken) else SeatTaken(seat=e.seat, player_id=f"p{rnd.randrange(500)}-{e.seat}",
+    events = [e if not isinstance(e, SeatTaken) else SeatTaken(seat=e.seat, player_id=f"p{rnd.randrange(PLAYERS)}-{e.seat}",
                                                                name="P") for e in played.events]
     out, state, i = [], None, 0
     while i < len(events):
@@ -59,7 +73,130 @@ def game_batches(seed: int) -> list[tuple[list[NewEvent], Metadata]]:
     return out
 
 
-async def writer(store: PostgresStore, games: list[list[Any]]) -> int:
+async def grow(store: PostgresStore, seed: int, target: int, running: int = 64) -> int:
+    """Append games until the log holds `target` events; `running` games progress side by side, one
+    batch each per transaction (a fast loader: no hash chain, which projections never read)."""
+    total = await store.pool.fetchval("SELECT count(*) FROM events")
+    games: dict[str, tuple[list[Batch], int]] = {}
+    while total < target or games:
+        while total < target and len(games) < running:
+            games[str(uuid.uuid4())] = (game_batches(seed), 0)
+            seed += 1
+        rows: list[tuple[str, int, str, str, str]] = []
+        for game_id, (batches, version) in list(games.items()):
+            events, meta = batches.pop(0)
+            metadata = json.dumps({"actor": meta.actor, "to_act": sorted(meta.to_act)})
+            rows += [(game_id, version + k + 1, e.type, json.dumps(e.data), metadata) for k, e in enumerate(events)]
+            games[game_id] = (batches, version + len(events))
+            if not batches:
+                del games[game_id]
+        await store.pool.execute(_BULK, *(list(c) for c in zip(*rows)))
+        total += len(rows)
+    return seed
+
+
+async def last_cursor(pool: Any) -> tuple[int, int]:
+    row = await pool.fetchrow("SELECT tx, position FROM events ORDER BY tx DESC, position DESC LIMIT 1")
+    return (row[0], row[1])
+
+
+async def wait_checkpoints(pool: Any, cursor: tuple[int, int]) -> None:
+    """Until every projection's checkpoint reached `cursor` (reads only the checkpoint table)."""
+    while True:
+        rows = await pool.fetch("SELECT tx, position FROM projection_checkpoints")
+        if len(rows) == len(PROJECTIONS) and all((r[0], r[1]) >= cursor for r in rows):
+            return
+        await asyncio.sleep(0.05)
+
+
+_BUFFERS = """SELECT coalesce(sum(coalesce(heap_blks_hit, 0) + coalesce(heap_blks_read, 0) + coalesce(idx_blks_hit, 0)
+                                + coalesce(idx_blks_read, 0)), 0)::bigint FROM pg_statio_user_tables"""
+
+
+async def catch_up(store: PostgresStore, dsn: str) -> dict[str, float]:
+    """A projector (in this process, on its own pool) from zero over the whole log, no competing writers.
+
+    Besides wall time (which a busy machine disturbs), two measures that load does
+    not move: table and index pages the server touched, and this process's CPU,
+    per event; flat per-event values mean the projector does not slow as the log grows.
+    """
+    events = await store.pool.fetchval("SELECT count(*) FROM events")
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, select(None))
+        await conn.execute("DELETE FROM projection_checkpoints")
+        for projection in select(None):
+            for table in projection.tables:
+                await conn.execute(f"TRUNCATE {table}")
+        await conn.execute("ANALYZE")
+    names = list(PROJECTIONS)
+    lag_started = time.perf_counter()
+    await lag(store.pool, names)
+    lag_ms = (time.perf_counter() - lag_started) * 1000
+    end = await last_cursor(store.pool)
+    await asyncio.sleep(1.0)  # let the statistics of earlier sessions reach the counters
+    buffers = await store.pool.fetchval(_BUFFERS)
+    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=2)
+    started, cpu = time.perf_counter(), time.process_time()
+    projector = Projector(pool)
+    await projector.start()
+    try:
+        await wait_checkpoints(store.pool, end)
+    finally:
+        await projector.stop()
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    await pool.close()  # its backends exit and flush their statistics
+    await asyncio.sleep(1.0)
+    buffers = await store.pool.fetchval(_BUFFERS) - buffers
+    return {"events": events, "catch_up_s": seconds, "catch_up_events_per_s": events / seconds,
+            "pages_per_event": buffers / events, "client_cpu_us_per_event": cpu / events * 1e6,
+            "lag_call_when_behind_ms": lag_ms}
+
+
+async def timed(call: Any, repeat: int = 20) -> float:
+    """Median milliseconds of `repeat` awaits of `call()`."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        await call()
+        times.append((time.perf_counter() - started) * 1000)
+    return sorted(times)[len(times) // 2]
+
+
+async def list_filters(store: PostgresStore) -> dict[str, float]:
+    """Median ms of the game list's `kind`+`status` and `player` filters (first page of 50)."""
+    models = ReadModels(store.pool)
+    games = await store.pool.fetchval("SELECT count(*) FROM rm_games")
+    return {"games": games,
+            "list_kind_status_ms": await timed(lambda: models.list_games(kind="tally", status="finished")),
+            "list_player_ms": await timed(lambda: models.list_games(player="p7-0")),
+            "list_player_open_ms": await timed(lambda: models.list_games(player="p7-0", status="open"))}
+
+
+async def pad_games(store: PostgresStore, count: int) -> None:
+    """Copy finished games under new ids (and positions) until the game list holds `count` games."""
+    async with store.pool.acquire() as conn:
+        have = await conn.fetchval("SELECT count(*) FROM rm_games")
+        if have >= count:
+            return
+        cols = await conn.fetch("SELECT column_name FROM information_schema.columns WHERE table_name = 'rm_games' "
+                                "AND column_name NOT IN ('id', 'created_pos') ORDER BY ordinal_position")
+        names = ", ".join(r[0] for r in cols)
+        base = await conn.fetchval("SELECT max(created_pos) FROM rm_games")
+        while have < count:
+            n = min(have, count - have)
+            await conn.execute(
+                f"""INSERT INTO rm_games (id, created_pos, {names})
+                    SELECT 'pad-' || (row_number() OVER () + $1), $2 + row_number() OVER (), {names}
+                    FROM rm_games LIMIT $3""", have, base + have, n)
+            have += n
+        if await conn.fetchval("SELECT to_regclass('rm_game_players')"):
+            await conn.execute("""INSERT INTO rm_game_players (player_id, created_pos, game_id)
+                                  SELECT p, g.created_pos, g.id FROM rm_games g, unnest(g.seat_players) AS p
+                                  WHERE g.id LIKE 'pad-%' AND p IS NOT NULL ON CONFLICT DO NOTHING""")
+        await conn.execute("ANALYZE")
+
+
+async def writer(store: PostgresStore, games: list[list[Batch]]) -> int:
     appended = 0
     for batches in games:
         game_id, version = str(uuid.uuid4()), 0
@@ -70,72 +207,38 @@ async def writer(store: PostgresStore, games: list[list[Any]]) -> int:
     return appended
 
 
-async def wait_caught_up(pool: Any, names: list[str], samples: list[tuple[float, float]]) -> None:
-    while True:
-        lags = await lag(pool, names)
-        samples.append((max(v["events"] for v in lags.values()), max(v["seconds"] for v in lags.values())))
-        if all(v["events"] == 0 for v in lags.values()):
-            return
-        await asyncio.sleep(0.1)
-
-
 def start_projector(dsn: str) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": dsn, "STELA_LOG_LEVEL": "warning"}
     return subprocess.Popen([sys.executable, "-m", "service.cli", "projector"], cwd=ROOT, env=env)
 
 
-def stop(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(10)
-
-
-async def live(store: PostgresStore, dsn: str, games: list[list[Any]], writers: int) -> dict[str, float]:
-    """Writers append while the projector process follows; lag sampled throughout."""
+async def live(store: PostgresStore, dsn: str, games: list[list[Batch]], writers: int) -> dict[str, float]:
+    """Writers append (through the store) while a projector process follows; lag sampled throughout."""
     names = list(PROJECTIONS)
     proc = start_projector(dsn)
+    samples: list[tuple[float, float]] = []
+
+    async def sample() -> None:
+        lags = await lag(store.pool, names)
+        samples.append((max(v["events"] for v in lags.values()), max(v["seconds"] for v in lags.values())))
+
     try:
-        samples: list[tuple[float, float]] = []
         await asyncio.sleep(1.0)  # let the process start and take the leader locks
         started = time.perf_counter()
         tasks = [asyncio.create_task(writer(store, games[i::writers])) for i in range(writers)]
-        sampler_done = asyncio.Event()
-
-        async def sample() -> None:
-            while not sampler_done.is_set():
-                lags = await lag(store.pool, names)
-                samples.append((max(v["events"] for v in lags.values()), max(v["seconds"] for v in lags.values())))
-                await asyncio.sleep(0.2)
-
-        sampler = asyncio.create_task(sample())
-        events = sum(await asyncio.gather(*tasks))
+        while not all(t.done() for t in tasks):
+            await sample()
+            await asyncio.sleep(0.2)
+        events = sum(t.result() for t in tasks)
         appended_in = time.perf_counter() - started
-        sampler_done.set()
-        await sampler
-        await wait_caught_up(store.pool, names, samples)
+        await wait_checkpoints(store.pool, await last_cursor(store.pool))
         projected_in = time.perf_counter() - started
     finally:
-        stop(proc)
-    return {"events": events, "append_events_per_s": events / appended_in,
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+    return {"live_events": events, "append_events_per_s": events / appended_in,
             "projector_events_per_s": events / projected_in, "max_lag_events": max(s[0] for s in samples),
             "max_lag_seconds": max(s[1] for s in samples), "drain_after_load_s": projected_in - appended_in}
-
-
-async def catch_up(store: PostgresStore, events: int) -> dict[str, float]:
-    """A projector (in this process) starting from zero over the whole log, with no competing writers."""
-    async with store.pool.acquire() as conn:
-        await conn.execute("DELETE FROM projection_checkpoints")
-        for projection in select(None):
-            for table in projection.tables:
-                await conn.execute(f"TRUNCATE {table}")
-    started = time.perf_counter()
-    projector = Projector(store.pool)
-    await projector.start()
-    try:
-        await wait_caught_up(store.pool, list(PROJECTIONS), [])
-    finally:
-        await projector.stop()
-    seconds = time.perf_counter() - started
-    return {"catch_up_events_per_s": events / seconds, "catch_up_s": seconds}
 
 
 async def rebuild_speed(store: PostgresStore) -> dict[str, float]:
@@ -159,31 +262,39 @@ async def rebuild_speed(store: PostgresStore) -> dict[str, float]:
     return out
 
 
+def rounded(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
+
+
 async def main(args: argparse.Namespace) -> None:
+    """One JSON line per measurement, like the other benchmarks (bench/run.py)."""
     stela_logging.configure("warning")
+    seed = 0
     async with scratch_database() as dsn:
         store = await PostgresStore.connect(dsn, args.writers + 4)
         try:
-            await run(store, dsn, args)
+            if not args.short:
+                live_games = [game_batches(s) for s in range(10**6, 10**6 + 300)]
+                print(json.dumps({"bench": "projections.live", **rounded(
+                    await live(store, dsn, live_games, args.writers))}), flush=True)
+                print(json.dumps({"bench": "projections.rebuild", **rounded(await rebuild_speed(store))}),
+                      flush=True)
+            for size in args.sizes:
+                seed = await grow(store, seed, size)
+                report = await catch_up(store, dsn)
+                report.update(await list_filters(store))
+                print(json.dumps({"bench": "projections.catch_up", **rounded(report)}), flush=True)
+            await pad_games(store, 50_000)
+            print(json.dumps({"bench": "projections.list_50k", **rounded(await list_filters(store))}), flush=True)
         finally:
             await store.close()
 
 
-async def run(store: PostgresStore, dsn: str, args: argparse.Namespace) -> None:
-    """One JSON line, like the other benchmarks (bench/run.py)."""
-    games = [game_batches(seed) for seed in range(args.games)]
-    report: dict[str, Any] = {"bench": "projections", "games": args.games, "writers": args.writers}
-    report.update(await live(store, dsn, games, args.writers))
-    report.update(await catch_up(store, int(report["events"])))
-    report.update(await rebuild_speed(store))
-    print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in report.items()}))
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--short", action="store_true", help="a small run (under 30 s)")
-    parser.add_argument("--games", type=int, help="games to append (default 3000, 300 with --short)")
-    parser.add_argument("--writers", type=int, default=8, help="concurrent appending tasks")
+    parser.add_argument("--short", action="store_true", help="a small run (1.6k and 16k events, no live run)")
+    parser.add_argument("--sizes", help="comma-separated log sizes in events (default 16000,160000)")
+    parser.add_argument("--writers", type=int, default=8, help="concurrent appending tasks in the live run")
     parsed = parser.parse_args()
-    parsed.games = parsed.games or (300 if parsed.short else 3000)
+    parsed.sizes = [int(s) for s in (parsed.sizes or ("1600,16000" if parsed.short else "16000,160000")).split(",")]
     asyncio.run(main(parsed))

@@ -13,8 +13,10 @@ Rules (the same for every kind):
   Seats acting simultaneously all run at once.
 - A seat past its deadline is timed out by the platform command `table.TimeOut` (sent by the
   service's timeout worker, never by players): the kind's timeout rule plays for it (its
-  `timeout_command`, else its end-of-turn command when one is legal), or, when nothing can be
-  played for it, the seat forfeits. `abandon_after` consecutive timeouts abandon the seat.
+  `timeout_command`, else its end-of-turn command `EndTurn`/`Pass` when legal, else the first
+  command its `legal` offers, so a turn that must place something places it somewhere legal);
+  when nothing can be played the seat forfeits. `abandon_after` consecutive timeouts abandon
+  the seat and end the game (the resignation rule ranks it last).
 """
 
 from __future__ import annotations

@@ -273,14 +273,15 @@ class Table:
                                      timed_out=True)
 
     def _timeout_command(self, state: TableState, seat: int) -> Any | None:
-        """What the kind plays for a timed-out seat: its timeout rule, else a legal end of turn."""
-        rule = getattr(self.game, "timeout_command", None)
-        if rule is not None:
-            return rule(state.game, seat)
-        for command in self.game.legal(state.game, seat):
+        """What is played for a timed-out seat: the kind's timeout rule, else its end of turn
+        (`EndTurn` or `Pass`) when legal, else the first command `legal` offers (None: nothing)."""
+        if self.game.timeout_command is not None:
+            return self.game.timeout_command(state.game, seat)
+        offered = self.game.legal(state.game, seat)
+        for command in offered:
             if type(command).__struct_config__.tag.rsplit(".", 1)[1] in ("EndTurn", "Pass"):
                 return command
-        return None
+        return offered[0] if offered else None
 
     def _settle(self, state: TableState, events: list[Any], acted: int | None, now_ms: int | None,
                 timed_out: bool = False) -> list[Any]:
@@ -303,7 +304,8 @@ class Table:
         """
         if state.status != "active" or state.game is None:
             raise RuleViolation("table.not_active", f"the game is {state.status}")
-        scores = list(self.game.view(state.game, None).scores)
+        # each seat's own view shows its own score (a kind may hide scores from the others)
+        scores = [self.game.view(state.game, s).scores[s] for s in range(state.seat_count)]
         keys = [(0, 0) if s == seat else (1, scores[s]) for s in range(state.seat_count)]
         outcome = msgspec.structs.replace(ranked(scores, keys), details={"resigned": seat, "reason": reason})
         return [SeatResigned(seat=seat, reason=reason), GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]

@@ -72,6 +72,31 @@ async def upsert(conn: Any, table: str, key: Sequence[str], rows: Iterable[msgsp
     await conn.executemany(sql, [msgspec.structs.astuple(r) for r in rows])
 
 
+class Analyzer:
+    """ANALYZE a model's tables as a catch-up fills them: after 1,000 events, then each time the count
+    doubles (at most every 50,000 events).
+
+    Statistics gathered while the tables were empty make the planner read a
+    batch's rows by sequential scan (`= ANY(ids)` looks like half the table),
+    a cost that grows with the log; autovacuum corrects them only much later.
+    """
+
+    def __init__(self, first: int = 1_000, most: int = 50_000) -> None:
+        self.most = most
+        self.due: dict[str, int] = {}
+        self.first = first
+        self.done: dict[str, int] = {}
+
+    async def after(self, conn: Any, projection: Projection, schema: str, events: int) -> None:
+        """Count `events` just projected into `schema` and ANALYZE the model's tables when due."""
+        done = self.done[projection.name] = self.done.get(projection.name, 0) + events
+        due = self.due.setdefault(projection.name, self.first)
+        if done >= due:
+            self.due[projection.name] = done + min(done, self.most)
+            for table in projection.tables:
+                await conn.execute(f"ANALYZE {schema}.{table}")
+
+
 async def delete(conn: Any, table: str, key: str, values: Iterable[Any]) -> None:
     values = list(values)
     if values:

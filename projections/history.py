@@ -2,18 +2,21 @@
 
 A seat is taken after the game is created, often in a later batch, so the
 kind and creation position of games still running are kept in a small side
-table (`rm_history_open`) that forgets each game when it ends.
+table (`rm_history_open`) that forgets each game when it ends. Only platform
+events change this model, so a batch loads rows only for the games they touch.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 
+from domain.table import GameAborted, GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed
 from projections.base import delete, load, upsert
 from projections.log import LogEvent
+from projections.pages import decode_cursor, encode_cursor, iso, page
 
 TABLE = "rm_player_games"
 OPEN = "rm_history_open"
@@ -59,7 +62,10 @@ class History:
                     created_pos bigint NOT NULL, created_at timestamptz NOT NULL)"""]
 
     async def apply(self, conn: Any, schema: str, events: list[LogEvent]) -> None:
+        events = [e for e in events if e.table is not None]
         ids = list({e.stream_id for e in events})
+        if not ids:
+            return
         games = {g.game_id: g for g in await load(conn, f"{schema}.{OPEN}", OpenGame,
                                                   "game_id = ANY($1::text[])", ids)}
         seats: dict[str, list[PlayerGameRow]] = {}
@@ -67,32 +73,79 @@ class History:
             seats.setdefault(row.game_id, []).append(row)
         ended: set[str] = set()
         for event in events:
-            game_id, data = event.stream_id, event.data
+            game_id, table = event.stream_id, event.table
             game = games.get(game_id)
-            match event.type:
-                case "table.GameCreated":
-                    games[game_id] = OpenGame(game_id=game_id, kind=data["kind"], status="open",
+            if game is None and not isinstance(table, GameCreated):
+                continue
+            match table:
+                case GameCreated(kind=kind):
+                    games[game_id] = OpenGame(game_id=game_id, kind=kind, status="open",
                                               created_pos=event.position, created_at=event.at)
-                case "table.SeatTaken" if game is not None:
+                case SeatTaken(seat=seat, player_id=player_id, name=name):
                     seats.setdefault(game_id, []).append(PlayerGameRow(
-                        player_id=data["player_id"], game_id=game_id, kind=game.kind, seat=data["seat"],
-                        name=data["name"], status=game.status, created_pos=game.created_pos,
-                        created_at=game.created_at))
-                case "table.GameStarted" if game is not None:
+                        player_id=player_id, game_id=game_id, kind=game.kind, seat=seat, name=name,
+                        status=game.status, created_pos=game.created_pos, created_at=game.created_at))
+                case GameStarted():
                     game.status = "active"
                     for row in seats.get(game_id, []):
                         row.status = "active"
-                case "table.GameEnded" | "table.GameAborted" if game is not None:
-                    outcome = data.get("outcome")
-                    for row in seats.get(game_id, []):
-                        row.ended_at = event.at
-                        row.status = "finished" if outcome else "aborted"
-                        if outcome:
-                            row.score = outcome["scores"][row.seat]
-                            row.rank = outcome["ranks"][row.seat]
-                            row.won = row.seat in outcome["winners"]
+                case GameEnded() | GameAborted():
+                    end(seats.get(game_id, []), table, event.at)
                     del games[game_id]
                     ended.add(game_id)
+                case SeedRevealed() | None:
+                    pass
+                case _:
+                    assert_never(table)
         await upsert(conn, f"{schema}.{TABLE}", ("player_id", "game_id"), (r for rs in seats.values() for r in rs))
         await upsert(conn, f"{schema}.{OPEN}", ("game_id",), games.values())
         await delete(conn, f"{schema}.{OPEN}", "game_id", ended)
+
+
+def end(rows: list[PlayerGameRow], table: GameEnded | GameAborted, at: datetime) -> None:
+    """Close a game's rows: finished with score, rank and result, or aborted."""
+    for row in rows:
+        row.ended_at = at
+        if isinstance(table, GameEnded):
+            outcome = table.outcome
+            row.status = "finished"
+            row.score = outcome.scores[row.seat]
+            row.rank = outcome.ranks[row.seat]
+            row.won = row.seat in outcome.winners
+        else:
+            row.status = "aborted"
+
+
+# -- the query side -----------------------------------------------------------------
+
+
+class PlayerGame(msgspec.Struct, kw_only=True):
+    game_id: str
+    kind: str
+    status: str
+    seat: int
+    name: str
+    score: int | None
+    rank: int | None
+    won: bool | None
+    created_at: str
+    ended_at: str | None
+
+
+class PlayerGamePage(msgspec.Struct, kw_only=True):
+    player_id: str
+    items: list[PlayerGame]
+    next_cursor: str | None
+
+
+async def player_games(pool: Any, player_id: str, cursor: str | None = None, limit: int = 50) -> PlayerGamePage:
+    """One page of a player's games, newest first."""
+    after = decode_cursor(cursor, (int,))[0] if cursor is not None else 2**63 - 1
+    rows = await pool.fetch(
+        f"""SELECT game_id, kind, status, seat, name, score, rank, won, created_at, ended_at, created_pos
+            FROM {TABLE} WHERE player_id = $1 AND created_pos < $2
+            ORDER BY created_pos DESC LIMIT $3""", player_id, after, limit + 1)
+    rows, last = page(rows, limit)
+    items = [PlayerGame(game_id=r[0], kind=r[1], status=r[2], seat=r[3], name=r[4], score=r[5], rank=r[6],
+                        won=r[7], created_at=iso(r[8]), ended_at=iso(r[9])) for r in rows]
+    return PlayerGamePage(player_id=player_id, items=items, next_cursor=encode_cursor(last[10]) if last else None)

@@ -1,11 +1,28 @@
 """The global event log and the projection checkpoints, read straight from PostgreSQL.
 
-`read_after` applies the event store's ordering rule (see service/store/postgres.py
-`read_all`): events in (tx, position) order, only below the oldest running
-transaction, so a reader that advances its cursor never skips a late commit.
-It lives here because projections must not import the service layer.
-Only platform events (`table.*`) have their data decoded: a projection never
-looks inside a game's own events.
+Ordering rule (normative; the event store's global read uses `read_after` too).
+Every event row records `tx`, the id of the transaction that appended it
+(`pg_current_xact_id()`). The log is read in (tx, position) order, and only
+below a *horizon* H computed from the reading statement's own snapshot S
+(`pg_current_snapshot()`, the snapshot that also decides which rows it sees):
+
+    H = least(xmax(S), min{ x in xip(S) : x is not known to run in another database })
+
+where "known to run in another database" means `pg_stat_activity` shows x as
+the `backend_xid` of a backend connected to a different database. Why no
+event is ever skipped: an event with tx < H was appended by a transaction X
+that is below xmax(S) and not in xip(S) (X wrote to this database's `events`,
+so it can never be proven foreign), hence X had finished before S was taken
+and, if it committed, all its rows are visible to the read; a transaction
+still running, or starting later, either is in xip(S) (so H <= its tx) or gets
+an id >= xmax(S) >= H. The activity view is consulted only to *exclude*
+transactions of other databases: if it is stale or hidden from this role, an
+x merely stays in the minimum and the horizon is lower (slower, never wrong).
+So an idle transaction in another database of the same server no longer
+holds back every reader, while one in this database that holds an xid still
+does (it may yet commit events below the rest); `blocker` names it.
+Only platform events (`table.*`) have their data decoded, into the structs of
+`domain.table`: a projection never looks inside a game's own events.
 """
 
 from __future__ import annotations
@@ -15,15 +32,27 @@ from typing import Any
 
 import msgspec
 
+from domain.table import TABLE_EVENTS, TableEvent
+
 Cursor = tuple[int, int]  # (tx, position)
 CHANNEL = "stela_events"
 
 _decode = msgspec.json.Decoder(dict[str, Any])
-_READ = """SELECT tx, position, stream_id, version, type,
-                  CASE WHEN type LIKE 'table.%' THEN data::text END, metadata::text, at
-           FROM events
-           WHERE (tx, position) > ($1, $2) AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-           ORDER BY tx, position LIMIT $3"""
+_table = msgspec.json.Decoder(TableEvent)
+_TABLE_TAGS = frozenset(t.__struct_config__.tag for t in TABLE_EVENTS)
+
+# The horizon H of the module docstring, as a bigint, for the statement's own snapshot.
+HORIZON = """least(pg_snapshot_xmax(pg_current_snapshot()),
+                   (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+                    WHERE NOT EXISTS (SELECT 1 FROM pg_stat_get_activity(NULL) AS a
+                                      WHERE a.backend_xid = x::xid AND a.datid IS DISTINCT FROM
+                                            (SELECT oid FROM pg_database WHERE datname = current_database()))
+                   ))::text::bigint"""
+_READ = f"""SELECT tx, position, stream_id, version, type,
+                   CASE WHEN type LIKE 'table.%' THEN data::text END, metadata::text, at
+            FROM events
+            WHERE (tx, position) > ($1, $2) AND tx < ({HORIZON})
+            ORDER BY tx, position LIMIT $3"""
 
 
 class LogEvent(msgspec.Struct, frozen=True):
@@ -35,17 +64,51 @@ class LogEvent(msgspec.Struct, frozen=True):
     data: dict[str, Any]
     metadata: dict[str, Any]
     at: datetime
+    table: TableEvent | None = None  # the platform event decoded, for `table.*` types this reader knows
 
     @property
     def cursor(self) -> Cursor:
         return (self.tx, self.position)
 
 
+def decode_table(type_: str, data: str) -> TableEvent | None:
+    """The `domain.table` struct of a stored platform event (None for a tag this code does not know)."""
+    if type_ not in _TABLE_TAGS:
+        return None
+    inner = data.strip()[1:-1].strip()
+    return _table.decode(f'{{"type":"{type_}"{"," + inner if inner else ""}}}')
+
+
 async def read_after(conn: Any, after: Cursor, limit: int) -> list[LogEvent]:
-    """Up to `limit` events after `after` that no later commit can precede."""
+    """Up to `limit` events after `after`, in (tx, position) order, that no later commit can precede."""
     rows = await conn.fetch(_READ, after[0], after[1], limit)
-    return [LogEvent(r[0], r[1], r[2], r[3], r[4], _decode.decode(r[5]) if r[5] else {}, _decode.decode(r[6]), r[7])
+    return [LogEvent(r[0], r[1], r[2], r[3], r[4], _decode.decode(r[5]) if r[5] else {}, _decode.decode(r[6]), r[7],
+                     decode_table(r[4], r[5]) if r[5] else None)
             for r in rows]
+
+
+class Blocker(msgspec.Struct, frozen=True, kw_only=True):
+    """The backend of this database whose open transaction holds the horizon back."""
+
+    xid: int
+    pid: int | None
+    seconds: float | None
+    state: str | None
+    application_name: str | None
+
+
+_BLOCKER = f"""WITH h AS (SELECT {HORIZON} AS horizon, pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax)
+               SELECT h.horizon, a.pid, extract(epoch FROM now() - a.xact_start)::float8, a.state,
+                      a.application_name
+               FROM h LEFT JOIN pg_stat_activity a
+                 ON a.backend_xid::text::bigint = h.horizon % 4294967296 AND a.datname = current_database()
+               WHERE h.horizon < h.xmax"""
+
+
+async def blocker(conn: Any) -> Blocker | None:
+    """Who holds the horizon below the newest transaction now, if anyone (pid None: not a live session)."""
+    row = await conn.fetchrow(_BLOCKER)
+    return Blocker(xid=row[0], pid=row[1], seconds=row[2], state=row[3], application_name=row[4]) if row else None
 
 
 CHECKPOINT_DDL = """CREATE TABLE IF NOT EXISTS projection_checkpoints (

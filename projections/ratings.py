@@ -8,13 +8,15 @@ Seats of running games are kept in `rm_rating_open` until the game ends.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 from openskill.models import PlackettLuce
 
+from domain.table import GameAborted, GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed
 from projections.base import delete, load, upsert
 from projections.log import LogEvent
+from projections.pages import decode_cursor, encode_cursor, page
 
 TABLE = "rm_ratings"
 OPEN = "rm_rating_open"
@@ -84,27 +86,34 @@ class Ratings:
                     game_id text PRIMARY KEY, kind text NOT NULL, players text[] NOT NULL, names text[] NOT NULL)"""]
 
     async def apply(self, conn: Any, schema: str, events: list[LogEvent]) -> None:
+        events = [e for e in events if e.table is not None]
         ids = list({e.stream_id for e in events})
+        if not ids:
+            return
         games = {g.game_id: g for g in await load(conn, f"{schema}.{OPEN}", OpenGame,
                                                   "game_id = ANY($1::text[])", ids)}
         results: list[Result] = []
         ended: set[str] = set()
         for event in events:
-            game, data = games.get(event.stream_id), event.data
-            match event.type:
-                case "table.GameCreated":
-                    seats = int(data["seats"])
-                    games[event.stream_id] = OpenGame(game_id=event.stream_id, kind=data["kind"],
+            game, table = games.get(event.stream_id), event.table
+            if game is None and not isinstance(table, GameCreated):
+                continue
+            match table:
+                case GameCreated(kind=kind, seats=seats):
+                    games[event.stream_id] = OpenGame(game_id=event.stream_id, kind=kind,
                                                       players=[None] * seats, names=[None] * seats)
-                case "table.SeatTaken" if game is not None:
-                    game.players[data["seat"]] = data["player_id"]
-                    game.names[data["seat"]] = data["name"]
-                case "table.GameEnded" | "table.GameAborted" if game is not None:
-                    outcome = data.get("outcome")
-                    if outcome and None not in game.players:
-                        results.append(Result(game, outcome["ranks"], outcome["winners"], event.at))
+                case SeatTaken(seat=seat, player_id=player_id, name=name):
+                    game.players[seat] = player_id
+                    game.names[seat] = name
+                case GameEnded() | GameAborted():
+                    if isinstance(table, GameEnded) and None not in game.players:
+                        results.append(Result(game, table.outcome.ranks, table.outcome.winners, event.at))
                     del games[event.stream_id]
                     ended.add(event.stream_id)
+                case GameStarted() | SeedRevealed() | None:
+                    pass
+                case _:
+                    assert_never(table)
         if results:
             kinds, players = zip(*{(r.game.kind, p) for r in results for p in r.game.players})
             ratings = {(r.kind, r.player_id): r for r in await load(
@@ -115,3 +124,38 @@ class Ratings:
             await upsert(conn, f"{schema}.{TABLE}", ("kind", "player_id"), ratings.values())
         await upsert(conn, f"{schema}.{OPEN}", ("game_id",), games.values())
         await delete(conn, f"{schema}.{OPEN}", "game_id", ended)
+
+
+# -- the query side -----------------------------------------------------------------
+
+
+class Rating(msgspec.Struct, kw_only=True):
+    player_id: str
+    name: str
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class Leaderboard(msgspec.Struct, kw_only=True):
+    kind: str
+    items: list[Rating]
+    next_cursor: str | None
+
+
+async def leaderboard(pool: Any, kind: str, cursor: str | None = None, limit: int = 50) -> Leaderboard:
+    """One page of a kind's ratings, best (highest ordinal) first, ties by player id."""
+    args: list[Any] = [kind, limit + 1]
+    after = ""
+    if cursor is not None:
+        args += decode_cursor(cursor, (float, str))
+        after = "AND (ordinal < $3 OR (ordinal = $3 AND player_id > $4))"
+    rows = await pool.fetch(
+        f"""SELECT player_id, name, ordinal, mu, sigma, games, wins FROM {TABLE}
+            WHERE kind = $1 {after} ORDER BY ordinal DESC, player_id LIMIT $2""", *args)
+    rows, last = page(rows, limit)
+    items = [Rating(player_id=r[0], name=r[1], ordinal=r[2], mu=r[3], sigma=r[4], games=r[5], wins=r[6])
+             for r in rows]
+    return Leaderboard(kind=kind, items=items, next_cursor=encode_cursor(last[2], last[0]) if last else None)

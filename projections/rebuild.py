@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from projections.base import Projection, ensure_tables, lock_key
+from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.log import Cursor, read_after, save_checkpoint
 
 Progress = Callable[[int, int], None]
@@ -39,8 +39,10 @@ async def _replay(conn: Any, projection: Projection, schema: str, after: Cursor,
     Short transactions matter: a long one would hold back the snapshot horizon
     that every reader of the log (the live projector included) waits behind.
     """
+    analyzer = Analyzer()
     while True:
         async with conn.transaction():
+            await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")  # see runner.py
             events = await read_after(conn, after, size)
             if events:
                 await projection.apply(conn, schema, events)
@@ -48,6 +50,7 @@ async def _replay(conn: Any, projection: Projection, schema: str, after: Cursor,
             return after
         after = events[-1].cursor
         on_batch(len(events))
+        await analyzer.after(conn, projection, schema, len(events))
 
 
 async def rebuild(conn: Any, projection: Projection, *, swap: bool = True, batch_size: int = 5000,

@@ -1,13 +1,23 @@
 """The projector: feeds each read model from its checkpoint, exactly once, with one leader per model.
 
 One dedicated connection per projector process holds a session-level advisory
-lock per projection it leads (others are retried every `poll` seconds, so a
-standby takes over within about a second of the leader's death). Each batch is
-one transaction: the per-projection batch lock (which a rebuild's swap also
-takes), the checkpoint read afresh, the events after it, the model's update and
-the new checkpoint, so a crash anywhere leaves either all of it or none.
-The loop wakes on `LISTEN stela_events`, on `wake()` (the fan-out announcing an append),
-and polls as a fallback.
+lock per projection it leads (others are retried every second, so a standby
+takes over within about a second of the leader's death). Each batch is one
+transaction: the per-projection batch lock (which a rebuild's swap also takes),
+the checkpoint read afresh, the events after it, the model's update and the new
+checkpoint, so a crash anywhere leaves either all of it or none.
+
+The loop looks at the log when `wake()` is called (the fan-out announcing an
+append in this process, or a NOTIFY when the store still sends them) and
+otherwise every `poll` seconds; an idle look is one query (the horizon, see
+projections/log.py, and an index probe per model for an event after its
+checkpoint), not a batch per model. The connection plans every statement afresh (`plan_cache_mode =
+force_custom_plan`): read-model tables start empty, and plans cached then keep
+scanning them sequentially long after they have grown; for the same reason a
+catch-up ANALYZEs the tables it fills (`base.Analyzer`). When the horizon is
+held by a transaction of this database for `stall_after` seconds, the
+projector logs `projection_horizon_stalled` naming the backend (and again
+every minute while it lasts); `stall` holds the current blocker.
 """
 
 from __future__ import annotations
@@ -20,26 +30,63 @@ from typing import Any
 import asyncpg
 import structlog
 
-from projections.base import Projection, ensure_tables, lock_key
+from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.catalog import select
-from projections.log import CHANNEL, load_checkpoint, read_after, save_checkpoint
+from projections.log import (
+    CHANNEL, HORIZON, Blocker, Cursor, LogEvent, blocker, load_checkpoint, read_after, save_checkpoint,
+)
 
 log = structlog.get_logger("stela.projector")
 
-_LAG = """SELECT n.name, l.events, l.seconds
-          FROM unnest($1::text[]) AS n(name)
-          LEFT JOIN projection_checkpoints c ON c.name = n.name
-          CROSS JOIN LATERAL (
-              SELECT count(*) AS events,
-                     coalesce(extract(epoch FROM now() - min(e.at)), 0)::float8 AS seconds
-              FROM events e WHERE (e.tx, e.position) > (coalesce(c.tx, 0), coalesce(c.position, 0))) l"""
+LAG_CAP = 1_000  # events behind a checkpoint counted exactly; beyond, estimated from positions (cheap)
+CLAIM_EVERY = 1.0  # seconds between attempts to take the leader locks this process does not hold
+_LAG = f"""SELECT n.name,
+                  CASE WHEN l.events < {LAG_CAP} THEN l.events
+                       ELSE greatest(l.events, (SELECT max(position) FROM events) - coalesce(c.position, 0)) END,
+                  l.seconds
+           FROM unnest($1::text[]) AS n(name)
+           LEFT JOIN projection_checkpoints c ON c.name = n.name
+           CROSS JOIN LATERAL (
+               SELECT count(*) AS events, coalesce(extract(epoch FROM now() - min(t.at)), 0)::float8 AS seconds
+               FROM (SELECT e.at FROM events e
+                     WHERE (e.tx, e.position) > (coalesce(c.tx, 0), coalesce(c.position, 0))
+                     ORDER BY e.tx, e.position LIMIT {LAG_CAP}) t) l"""
+# The horizon, whether an open transaction holds it below the newest finished one, and which of the
+# named projections have an event to read after their checkpoint (one index probe each).
+_PROBE = f"""WITH h AS MATERIALIZED (SELECT {HORIZON} AS horizon,
+                                            pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax)
+             SELECT h.horizon, h.horizon < h.xmax,
+                    ARRAY(SELECT n.name FROM unnest($1::text[]) AS n(name)
+                          LEFT JOIN projection_checkpoints c ON c.name = n.name
+                          WHERE EXISTS (SELECT 1 FROM events e
+                                        WHERE (e.tx, e.position) > (coalesce(c.tx, 0), coalesce(c.position, 0))
+                                          AND e.tx < h.horizon))
+             FROM h"""
 
 
-async def batch(conn: Any, projection: Projection, size: int) -> int:
+class SharedRead:
+    """`read_after` that reads once for every model whose checkpoint is the same (they usually move in step).
+
+    Reusing the events read for another model is exact: every event between that
+    checkpoint and the last one read was below the horizon then, so no later
+    commit can fall among them.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[Cursor, int] | None = None
+        self._events: list[LogEvent] = []
+
+    async def __call__(self, conn: Any, after: Cursor, limit: int) -> list[LogEvent]:
+        if self._key != (after, limit):
+            self._events, self._key = await read_after(conn, after, limit), (after, limit)
+        return self._events
+
+
+async def batch(conn: Any, projection: Projection, size: int, read: Any = read_after) -> int:
     """Project the next batch of at most `size` events in one transaction; returns how many."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key("batch", projection.name))
-        events = await read_after(conn, await load_checkpoint(conn, projection.name), size)
+        events = await read(conn, await load_checkpoint(conn, projection.name), size)
         if events:
             await projection.apply(conn, "public", events)
             await save_checkpoint(conn, projection.name, events[-1].cursor)
@@ -47,7 +94,13 @@ async def batch(conn: Any, projection: Projection, size: int) -> int:
 
 
 async def lag(pool: Any, names: list[str]) -> dict[str, dict[str, float]]:
-    """Per projection: events after its checkpoint and the age in seconds of the oldest of them."""
+    """Per projection: events after its checkpoint and the age in seconds of the oldest of them.
+
+    Cheap however far behind: up to LAG_CAP events are counted (and the oldest
+    found) among the next LAG_CAP only; a longer tail is estimated from the
+    positions. Committed events that wait behind an open transaction count too,
+    so a stalled horizon shows as growing seconds.
+    """
     try:
         rows = await pool.fetch(_LAG, names)
     except asyncpg.UndefinedTableError:  # no projector has run yet: everything is behind
@@ -57,7 +110,8 @@ async def lag(pool: Any, names: list[str]) -> dict[str, dict[str, float]]:
 
 
 async def _hand_back(conn: Any, listener: Any) -> None:
-    """Drop the LISTEN and the leader locks before `conn` returns to the pool (which does not reset it).
+    """Drop the LISTEN, the leader locks and the planning setting before `conn` returns to the pool
+    (which does not reset it).
 
     If that cannot be done cleanly (a query was cut off, the link is gone), the
     connection is terminated: its session ends and PostgreSQL frees the locks.
@@ -66,7 +120,7 @@ async def _hand_back(conn: Any, listener: Any) -> None:
         if conn.is_closed() or conn.is_in_transaction():
             raise ConnectionError("connection not reusable")
         await asyncio.wait_for(conn.remove_listener(CHANNEL, listener), 2)
-        await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all()"), 2)
+        await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all(); RESET plan_cache_mode"), 2)
     except Exception:  # noqa: BLE001 - any doubt: end the session
         conn.terminate()
 
@@ -75,23 +129,32 @@ class Projector:
     """Runs `projections` on a connection held from `pool`; `start()`/`stop()` from a lifespan or CLI."""
 
     def __init__(self, pool: Any, projections: list[Projection] | None = None, batch_size: int = 500,
-                 poll: float = 1.0) -> None:
+                 poll: float = 0.25, stall_after: float = 10.0) -> None:
         self.pool = pool
         self.projections = projections if projections is not None else select(None)
         self.batch_size = batch_size
         self.poll = poll
+        self.stall_after = stall_after
         self.leading: set[str] = set()
         self.projected = 0
+        self.stall: Blocker | None = None  # who has held the horizon for `stall_after` seconds, while it lasts
+        self._analyzer = Analyzer()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._stopping = False
+        self._horizon: tuple[int, float] = (0, time.monotonic())  # the horizon and since when it has been held
+        self._warned_at = 0.0
 
     def wake(self, *_: Any) -> None:
-        """Look at the log now (called on NOTIFY, or by the fan-out when an append is announced)."""
+        """Look at the log now (called by the fan-out when an append is announced, or on NOTIFY)."""
         self._wake.set()
 
     async def lag(self) -> dict[str, dict[str, float]]:
         return await lag(self.pool, [p.name for p in self.projections])
+
+    async def lag_seconds(self) -> float:
+        """Age in seconds of the oldest event some model of this projector has not projected yet (0 when none)."""
+        return max((v["seconds"] for v in (await self.lag()).values()), default=0.0)
 
     async def start(self) -> None:
         async with self.pool.acquire() as conn:
@@ -125,25 +188,51 @@ class Projector:
         wake = self._wake
         notified = self.wake
         await conn.add_listener(CHANNEL, notified)
+        await conn.execute("SET plan_cache_mode = force_custom_plan")
         claimed_at = 0.0
         try:
             while not self._stopping:
-                if len(self.leading) < len(self.projections) and time.monotonic() - claimed_at >= self.poll:
+                if len(self.leading) < len(self.projections) and time.monotonic() - claimed_at >= CLAIM_EVERY:
                     await self._claim(conn)
                     claimed_at = time.monotonic()
                 wake.clear()
                 busy = False
+                ready, read = await self._look(conn), SharedRead()
                 for projection in self.projections:
-                    if projection.name in self.leading:
-                        done = await batch(conn, projection, self.batch_size)
+                    if projection.name in ready:
+                        done = await batch(conn, projection, self.batch_size, read)
                         self.projected += done
-                        busy |= done >= self.batch_size
+                        if done >= self.batch_size:  # catching up: keep the planner's statistics in step
+                            busy = True
+                            await self._analyzer.after(conn, projection, "public", done)
                 if not busy:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.poll)
         finally:
             self.leading.clear()
             await _hand_back(conn, notified)
+
+    async def _look(self, conn: Any) -> set[str]:
+        """The projections led here that have events to read; watches the horizon for stalls."""
+        row = await conn.fetchrow(_PROBE, sorted(self.leading))
+        horizon, held, now = row[0], row[1], time.monotonic()
+        if horizon != self._horizon[0] or not held:
+            self._horizon = (horizon, now)
+            self.stall = None
+        elif now - self._horizon[1] >= self.stall_after:
+            await self._stalled(conn, now)
+        return set(row[2])
+
+    async def _stalled(self, conn: Any, now: float) -> None:
+        """The horizon has not moved for `stall_after` seconds: name the blocker, if one holds it."""
+        if self.stall is None or now - self._warned_at >= 60:
+            self.stall = await blocker(conn)
+            if self.stall is not None:
+                self._warned_at = now
+                log.warning("projection_horizon_stalled", xid=self.stall.xid, pid=self.stall.pid,
+                            transaction_seconds=self.stall.seconds, state=self.stall.state,
+                            application_name=self.stall.application_name,
+                            stalled_seconds=round(now - self._horizon[1], 1))
 
     async def _claim(self, conn: Any) -> None:
         for projection in self.projections:

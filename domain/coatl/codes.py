@@ -1,6 +1,8 @@
-"""The stable RuleViolation codes of Cóatl, each with its meaning (documented in `GAME.codes`)."""
+"""The stable RuleViolation codes of Cóatl, each with its meaning (documented in `GAME.codes`), and `violation`."""
 
 from __future__ import annotations
+
+from domain.kernel import RuleViolation
 
 CODES: dict[str, str] = {
     "coatl.bad_options": "the options do not fit the number of seats",
@@ -9,7 +11,7 @@ CODES: dict[str, str] = {
     "coatl.not_your_turn": "another seat must act",
     "coatl.already_decided": "this seat has already chosen its opening hand",
     "coatl.keep_limit": "keep at most 3 cards of the opening hand",
-    "coatl.not_dealt": "these cards were not dealt to this seat (or are named twice)",
+    "coatl.not_dealt": "these cards were not dealt to this seat, or are named twice or not in increasing order",
     "coatl.no_action_left": "this turn has no action left; end it",
     "coatl.completion_pending": "finish the just completed coatl (prophecies, temple, close) first",
     "coatl.no_such_slot": "the disc has no such slot",
@@ -37,9 +39,18 @@ CODES: dict[str, str] = {
     "coatl.temple_not_available": "that temple card is neither yours nor on top of a shared pile",
     "coatl.temple_requirement_not_met": "the coatl meets none of the temple card's requirements",
     "coatl.no_token": "that sacrifice token is not available (used, or the option is off)",
-    "coatl.bad_pieces": "Perfect Choice takes 1 head, 1 tail or 2 body segments",
+    "coatl.bad_pieces": "Perfect Choice takes 1 head, 1 tail or 2 body segments, colours named in the data "
+                        "file's order (yellow, red, black, green, blue)",
     "coatl.not_in_bag": "the bag does not hold these pieces",
     "coatl.cannot_discard": "cards are discarded from the hand only during Foretelling, before choosing",
     "coatl.no_such_pile": "there are two shared temple piles, 0 and 1",
+    "coatl.must_choose": "Foretelling goes on with choosing prophecy cards: while one can be taken, take at "
+                         "least one before anything else or the end of the turn",
     "coatl.must_act": "a turn may end without an action only when no action is possible",
 }
+
+
+def violation(code: str, message: str) -> RuleViolation:
+    """The refusal with a documented `code` (every predicate of the rules builds its refusals here)."""
+    assert code in CODES, code
+    return RuleViolation(code, message)

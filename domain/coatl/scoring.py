@@ -12,9 +12,12 @@ least one piece of each.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from functools import lru_cache
+from typing import Any, Iterable, Optional, Sequence
 
-from domain.coatl.components import PROPHECY_TYPES, TEMPLE_TYPES
+from domain.coatl.components import PROPHECIES, TEMPLES, Requirement
+from domain.coatl.state import Coatl, CoatlState, card_types, colors
+from domain.kernel import Outcome, ranked
 
 
 def _runs(colors: Sequence[str]) -> list[tuple[str, int]]:
@@ -64,8 +67,10 @@ def _mirror_gap(colors: Sequence[str], outer: str, inner: str) -> bool:
 
 def occurrences(prophecy_type: int, colors: Sequence[str]) -> int:
     """How many times the coatl fulfils the card (the piece count for colour-count cards)."""
-    card = PROPHECY_TYPES[prophecy_type]
-    kind, pattern = card["kind"], card["pattern"]
+    card = PROPHECIES[prophecy_type]
+    kind, pattern = card.kind, card.pattern
+    if isinstance(pattern, dict):  # unordered_counts_once, the one kind with counts
+        return 1 if all(sum(1 for c in colors if c == color) >= n for color, n in pattern.items()) else 0
     if kind == "color_count":
         return sum(1 for c in colors if c == pattern[0])
     if kind == "isolated_pair":
@@ -80,20 +85,17 @@ def occurrences(prophecy_type: int, colors: Sequence[str]) -> int:
         return _non_overlapping(_brackets(colors, pattern[0], pattern[1].rstrip("+"), pattern[2]))
     if kind == "mirror_gap_once":
         return 1 if _mirror_gap(colors, pattern[0], pattern[1]) else 0
-    if kind == "unordered_counts_once":
-        return 1 if all(sum(1 for c in colors if c == color) >= n for color, n in pattern.items()) else 0
     raise AssertionError(f"unknown prophecy kind {kind}")
 
 
-def _by_level(points: dict[str, int], reached: int) -> int:
-    levels = sorted(int(k) for k in points)
-    met = [level for level in levels if level <= reached]
-    return points[str(met[-1])] if met else 0
+def _by_level(points: dict[int, int], reached: int) -> int:
+    met = [level for level in sorted(points) if level <= reached]
+    return points[met[-1]] if met else 0
 
 
 def prophecy_points(prophecy_type: int, colors: Sequence[str]) -> int:
     """Points of one prophecy card beside this coatl: its highest level reached, or 0."""
-    return _by_level(PROPHECY_TYPES[prophecy_type]["points"], occurrences(prophecy_type, colors))
+    return _by_level(PROPHECIES[prophecy_type].points, occurrences(prophecy_type, colors))
 
 
 def prophecy_met(prophecy_type: int, colors: Sequence[str]) -> bool:
@@ -101,34 +103,65 @@ def prophecy_met(prophecy_type: int, colors: Sequence[str]) -> bool:
     return prophecy_points(prophecy_type, colors) > 0
 
 
-def requirement_met(requirement: dict[str, Any], colors: Sequence[str], prophecy_types: Sequence[int]) -> bool:
+def requirement_met(requirement: Requirement, colors: Sequence[str], prophecy_types: Sequence[int]) -> bool:
     """One temple requirement; `prophecy_types` are the types of the cards beside the coatl."""
-    if "no_piece_of" in requirement:
-        return requirement["no_piece_of"] not in colors
-    if "exact_length" in requirement:
-        return len(colors) == requirement["exact_length"]
-    if "equal_count" in requirement:
-        a, b = (sum(1 for c in colors if c == color) for color in requirement["equal_count"])
+    if requirement.no_piece_of is not None:
+        return requirement.no_piece_of not in colors
+    if requirement.exact_length is not None:
+        return len(colors) == requirement.exact_length
+    if requirement.equal_count is not None:
+        a, b = (sum(1 for c in colors if c == color) for color in requirement.equal_count)
         return a == b >= 1
-    if "no_prophecy_card_of_color" in requirement:
-        return all(PROPHECY_TYPES[t]["card_color"] != requirement["no_prophecy_card_of_color"] for t in prophecy_types)
+    if requirement.no_prophecy_card_of_color is not None:
+        return all(PROPHECIES[t].card_color != requirement.no_prophecy_card_of_color for t in prophecy_types)
     raise AssertionError(f"unknown temple requirement {requirement}")
 
 
 def temple_requirements_met(temple_type: int, colors: Sequence[str], prophecy_types: Sequence[int] = ()) -> int:
     """How many of the temple card's requirements the coatl meets."""
-    return sum(1 for r in TEMPLE_TYPES[temple_type]["requirements"] if requirement_met(r, colors, prophecy_types))
+    return sum(1 for r in TEMPLES[temple_type].requirements if requirement_met(r, colors, prophecy_types))
 
 
 def temple_points(temple_type: int, colors: Sequence[str], prophecy_types: Sequence[int] = ()) -> int:
     """Points of a temple card beside this coatl (0 when no requirement is met)."""
     met = temple_requirements_met(temple_type, colors, prophecy_types)
-    return TEMPLE_TYPES[temple_type]["points_by_requirements_met"].get(str(met), 0)
+    return TEMPLES[temple_type].points_by_requirements_met.get(met, 0)
 
 
-def coatl_points(colors: Sequence[str], prophecy_types: Sequence[int], temple_type: int | None) -> int:
+def coatl_points(colors: Sequence[str], prophecy_types: Sequence[int], temple_type: Optional[int]) -> int:
     """Total value of a coatl with these prophecy card types and optional temple card."""
     total = sum(prophecy_points(t, colors) for t in prophecy_types)
     if temple_type is not None:
         total += temple_points(temple_type, colors, prophecy_types)
     return total
+
+
+_cached_points = lru_cache(maxsize=4096)(coatl_points)  # pure, and views recompute every coatl often
+
+
+def coatl_value(coatl: Coatl) -> int:
+    """The current value of a coatl with the cards beside it (scored as if it were finished now)."""
+    return _cached_points(colors(coatl), card_types(coatl.cards), coatl.temple)
+
+
+def seat_scores(state: CoatlState) -> tuple[int, ...]:
+    """Each seat's points: its completed coatls only."""
+    return tuple(sum(coatl_value(c) for c in p.coatls if c.status != "open") for p in state.players)
+
+
+def outcome(state: CoatlState) -> Optional[Outcome]:
+    """None until the last turn is played; then most points, then most cards beside completed coatls,
+    then the best single coatl; a remaining tie is a shared win."""
+    if state.phase != "over":
+        return None
+    scores = list(seat_scores(state))
+    keys: list[Any] = []
+    for seat, player in enumerate(state.players):
+        done = [c for c in player.coatls if c.status != "open"]
+        cards = sum(len(c.cards) + (c.temple is not None) for c in done)
+        best = max((coatl_value(c) for c in done), default=0)
+        keys.append((scores[seat], cards, best))
+    result = ranked(scores, keys)
+    result.details.update({"cards_beside_completed": [k[1] for k in keys], "best_coatl": [k[2] for k in keys],
+                           "end_condition": state.end_condition})
+    return result

@@ -122,7 +122,13 @@ def body_supply_empty(state: CoatlState) -> bool:
     return not any(state.disc.bodies) and sum(state.hidden.bags.body) == 0
 
 
-def check_invariants(state: CoatlState) -> None:
+def can_take_prophecy(state: CoatlState, seat: int) -> bool:
+    """Whether `seat`'s hand has room and a prophecy card is left to take (row, deck or discards)."""
+    h = state.hidden
+    return len(h.hands[seat]) < C.HAND_LIMIT and bool(state.row or h.deck or h.discard)
+
+
+def invariants(state: CoatlState) -> None:
     """Raise AssertionError when components are lost or duplicated or a limit is broken."""
     pieces: Counter[Piece] = Counter(disc_pieces(state.disc)) + bag_pieces(state.hidden.bags)
     for player in state.players:

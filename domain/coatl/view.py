@@ -4,86 +4,134 @@ A seat sees its own hand, opening deal and personal temples; of the others
 only hand sizes and temple counts. Nobody sees the deck order, the temple
 piles below their tops, the discards or the colours left in the bags (only
 how many pieces each bag holds). Boards, coatls with their cards (faces stay
-public once closed), the row, the disc and the pile tops are public. Each
+public once closed), the row, the disc and the pile tops are public. Every
+face-up card is shown with its printed data: a prophecy card with its
+pattern and points, a temple card with its requirements and points. Each
 coatl carries its current value, as if it were finished now.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 import msgspec
-from msgspec.structs import replace
+from msgspec.structs import asdict, replace
 
+from domain.coatl import components as C
 from domain.coatl.commands import Piece
+from domain.coatl.components import Kind, ProphecyFace, TempleFace
 from domain.coatl.events import (DeckReshuffled, Disc, GameSetUp, LastTurn, OpeningHandKept, PriestsDutyUsed,
-                                 ProphecyDiscarded, ProphecyTaken)
-from domain.coatl.flow import coatl_value, seat_scores
-from domain.coatl.state import CoatlState, Turn, completed
+                                 ProphecyDiscarded, ProphecyTaken, Token)
+from domain.coatl.rules import to_act
+from domain.coatl.scoring import coatl_value, seat_scores
+from domain.coatl.state import Coatl, CoatlState, Turn, completed
+from domain.kernel import View
 
 
-class CoatlView(msgspec.Struct, frozen=True):
+class ProphecyCard(ProphecyFace, frozen=True, kw_only=True):
+    """A face-up prophecy card: its id (as commands name it) and its printed face."""
+
+    id: int
+
+
+class TempleCard(TempleFace, frozen=True, kw_only=True):
+    """A face-up temple card: its id (its type, as commands name it) and its printed face."""
+
+    id: int
+
+
+def _prophecy(card: int) -> ProphecyCard:
+    face = {k: v for k, v in asdict(C.PROPHECIES[C.CARD_TYPE[card]]).items() if k != "copies"}
+    return ProphecyCard(id=card, **face)
+
+
+def _temple(temple: int) -> TempleCard:
+    return TempleCard(id=temple, **asdict(C.TEMPLES[temple]))
+
+
+PROPHECY_CARDS: tuple[ProphecyCard, ...] = tuple(_prophecy(card) for card in range(len(C.CARD_TYPE)))
+TEMPLE_CARDS: dict[int, TempleCard] = {t: _temple(t) for t in C.TEMPLES}
+
+
+def _cards(cards: tuple[int, ...]) -> tuple[ProphecyCard, ...]:
+    return tuple(PROPHECY_CARDS[c] for c in cards)
+
+
+def _temples(temples: tuple[int, ...]) -> tuple[TempleCard, ...]:
+    return tuple(TEMPLE_CARDS[t] for t in temples)
+
+
+class BuiltCoatl(msgspec.Struct, frozen=True, kw_only=True):
+    """A coatl head to tail, the cards beside it, and its value if it were finished now."""
+
     pieces: tuple[Piece, ...]
-    cards: tuple[int, ...]
-    temple: Optional[int]
-    status: str
+    cards: tuple[ProphecyCard, ...]
+    temple: Optional[TempleCard]
+    status: Literal["open", "completing", "closed"]
     value: int
 
 
-class PlayerView(msgspec.Struct, frozen=True):
+class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
+    """One player as the viewer may see them; `hand`, `temples` and `dealt` only in their own view."""
+
     seat: int
     board: tuple[Piece, ...]
-    coatls: tuple[CoatlView, ...]
-    tokens: tuple[str, ...]
+    coatls: tuple[BuiltCoatl, ...]
+    tokens: tuple[Token, ...]
     hand_size: int
     temple_count: int
     decided: bool
     completed: int
     score: int
-    hand: Optional[tuple[int, ...]] = None      # only in the seat's own view
-    temples: Optional[tuple[int, ...]] = None   # only in the seat's own view
-    dealt: Optional[tuple[int, ...]] = None     # own opening deal, until the hands are settled
+    hand: Optional[tuple[ProphecyCard, ...]] = None
+    temples: Optional[tuple[TempleCard, ...]] = None
+    dealt: Optional[tuple[ProphecyCard, ...]] = None  # own opening deal, until the hands are settled
 
 
-class GameView(msgspec.Struct, frozen=True):
-    seat: Optional[int]
-    phase: str
+class CoatlView(View, frozen=True, kw_only=True, tag="coatl"):
+    """The table as one seat (or a spectator) sees it."""
+
     first_player: int
     sacrifice_tokens: bool
     turn: Optional[Turn]
     disc: Disc
-    bag_sizes: dict[str, int]
-    row: tuple[int, ...]
+    bag_sizes: dict[Kind, int]
+    row: tuple[ProphecyCard, ...]
     deck_size: int
     discard_size: int
-    pile_tops: tuple[Optional[int], ...]
+    pile_tops: tuple[Optional[TempleCard], ...]
     pile_sizes: tuple[int, ...]
     players: tuple[PlayerView, ...]
     end_condition: Optional[str]
     last_turns: Optional[tuple[LastTurn, ...]]
 
 
-def view(state: CoatlState, seat: Optional[int]) -> GameView:
+def _built(coatl: Coatl) -> BuiltCoatl:
+    temple = TEMPLE_CARDS[coatl.temple] if coatl.temple is not None else None
+    return BuiltCoatl(pieces=coatl.pieces, cards=_cards(coatl.cards), temple=temple, status=coatl.status,
+                      value=coatl_value(coatl))
+
+
+def view(state: CoatlState, seat: Optional[int]) -> CoatlView:
     """Everything `seat` (None = spectator) may see now."""
     h = state.hidden
     scores = seat_scores(state)
-    players = []
-    for s, p in enumerate(state.players):
-        own = s == seat
-        opening = state.phase == "opening"
-        players.append(PlayerView(
-            seat=s, board=p.board, tokens=p.tokens, decided=p.decided, completed=completed(p), score=scores[s],
-            coatls=tuple(CoatlView(c.pieces, c.cards, c.temple, c.status, coatl_value(c)) for c in p.coatls),
-            hand_size=len(h.dealt[s]) if opening else len(h.hands[s]), temple_count=len(h.temples[s]),
-            hand=h.hands[s] if own else None, temples=h.temples[s] if own else None,
-            dealt=h.dealt[s] if own and opening else None))
+    opening = state.phase == "opening"
+    players = tuple(PlayerView(
+        seat=s, board=p.board, tokens=p.tokens, decided=p.decided, completed=completed(p), score=scores[s],
+        coatls=tuple(_built(c) for c in p.coatls), hand_size=len(h.dealt[s]) if opening else len(h.hands[s]),
+        temple_count=len(h.temples[s]), hand=_cards(h.hands[s]) if s == seat else None,
+        temples=_temples(h.temples[s]) if s == seat else None,
+        dealt=_cards(h.dealt[s]) if s == seat and opening else None) for s, p in enumerate(state.players))
     bags = h.bags
-    return GameView(
-        seat=seat, phase=state.phase, first_player=state.first_player, sacrifice_tokens=state.sacrifice_tokens,
-        turn=state.turn, disc=state.disc, row=state.row, deck_size=len(h.deck), discard_size=len(h.discard),
+    return CoatlView(
+        seat=seat, phase=state.phase, to_act=sorted(to_act(state)), scores=list(scores),
+        first_player=state.first_player, sacrifice_tokens=state.sacrifice_tokens, turn=state.turn, disc=state.disc,
+        row=_cards(state.row), deck_size=len(h.deck), discard_size=len(h.discard),
         bag_sizes={"head": sum(bags.head), "tail": sum(bags.tail), "body": sum(bags.body)},
-        pile_tops=tuple(pile[0] if pile else None for pile in h.piles), pile_sizes=tuple(len(p) for p in h.piles),
-        players=tuple(players), end_condition=state.end_condition, last_turns=state.last_turns)
+        pile_tops=tuple(TEMPLE_CARDS[pile[0]] if pile else None for pile in h.piles),
+        pile_sizes=tuple(len(p) for p in h.piles), players=players, end_condition=state.end_condition,
+        last_turns=state.last_turns)
 
 
 def redact(event: Any, seat: Optional[int]) -> Any:

@@ -8,7 +8,7 @@ and `TakeTile`. Spaces are axial hex coordinates (q, r).
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Optional, Union
 
 import msgspec
 
@@ -33,28 +33,32 @@ class EnterPiece(_Command, tag="tikal.EnterPiece"):
     leader: bool = False
 
 
-class MovePiece(_Command, tag="tikal.MovePiece"):
+class _Walk(_Command):
+    """One piece from (from_q, from_r) to (to_q, to_r).
+
+    `leader` moves the leader. Otherwise, without `explorer`, an explorer that has not acted
+    this turn moves; name `explorer` (its id) to move one that has uncovered or dug this turn
+    (explorers that have not acted are alike, so they are never named).
+    """
+
+    from_q: int
+    from_r: int
+    to_q: int
+    to_r: int
+    leader: bool = False
+    explorer: Optional[int] = None
+
+
+class MovePiece(_Walk, tag="tikal.MovePiece"):
     """Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path."""
 
-    from_q: int
-    from_r: int
-    to_q: int
-    to_r: int
-    leader: bool = False
 
-
-class CampMove(_Command, tag="tikal.CampMove"):
+class CampMove(_Walk, tag="tikal.CampMove"):
     """Move one piece between the base camp and your own camps: 1 AP."""
-
-    from_q: int
-    from_r: int
-    to_q: int
-    to_r: int
-    leader: bool = False
 
 
 class UncoverLevel(_Command, tag="tikal.UncoverLevel"):
-    """Uncover the next level of the temple on (q, r): 2 AP."""
+    """Uncover the next level of the temple on (q, r) with a piece that has not done so there this turn: 2 AP."""
 
     q: int
     r: int

@@ -93,11 +93,14 @@ class TilePlaced(_Event, tag="tikal.TilePlaced"):
 
 
 class PieceEntered(_Event, tag="tikal.PieceEntered"):
+    """A piece enters from the supply; `explorer` is the entering explorer's id (None: the leader)."""
+
     seat: int
     q: int
     r: int
     leader: bool
     cost: int
+    explorer: Optional[int] = None
 
 
 class PieceMoved(_Event, tag="tikal.PieceMoved"):
@@ -109,22 +112,29 @@ class PieceMoved(_Event, tag="tikal.PieceMoved"):
     leader: bool
     cost: int
     by_camp: bool = False
+    explorer: Optional[int] = None  # the walking explorer's id (None: the leader, or an event from before ids)
 
 
 class LevelUncovered(_Event, tag="tikal.LevelUncovered"):
+    """`piece` (0 = the leader, 1.. explorers) uncovered level `value`."""
+
     seat: int
     q: int
     r: int
     value: int
     cost: int
+    piece: Optional[int] = None
 
 
 class TreasureDug(_Event, tag="tikal.TreasureDug"):
+    """`piece` (0 = the leader, 1.. explorers) dug the top token, `treasure`, face up."""
+
     seat: int
     q: int
     r: int
     treasure: str
     cost: int
+    piece: Optional[int] = None
 
 
 class TreasureTraded(_Event, tag="tikal.TreasureTraded"):

@@ -16,12 +16,14 @@ from domain.tikal.events import (AuctionOpened, AuctionWon, BidMade, BidPassed, 
                                  GuardPlaced, LevelUncovered, PhaseStarted, PieceEntered, PieceMoved, PlayerScored,
                                  ScoringRoundEnded, ScoringRoundStarted, StackShuffled, TikalEvent, TileDrawn,
                                  TilePlaced, TilesRevealed, TileTaken, TreasureDug, TreasureTraded, TurnEnded)
-from domain.tikal.state import Auction, Hidden, Player, RuinsTokens, Space, TikalState, bump, rotated
+from domain.tikal.state import (LEADER, Auction, Hidden, Mark, Player, RuinsTokens, Space, TikalState, actor,
+                                next_explorer, rotated, walker)
 
 
-def _blank(seats: int, q: int, r: int, tile: str, kind: str, stones: tuple[int, ...], value: int = 0) -> Space:
+def _blank(seats: int, q: int, r: int, tile: str, kind: str, stones: tuple[int, ...], value: int = 0,
+           rotation: int = 0) -> Space:
     return Space(q=q, r=r, tile=tile, kind=kind, stones=stones, explorers=(0,) * seats,  # type: ignore[arg-type]
-                 leaders=(False,) * seats, value=value, base=value)
+                 leaders=(False,) * seats, value=value, base=value, ids=((),) * seats, rotation=rotation)
 
 
 def _setup(event: GameSetUp) -> TikalState:
@@ -55,15 +57,35 @@ def _player(state: TikalState, seat: int, **changes) -> tuple[Player, ...]:
     return tuple(replace(p, **changes) if i == seat else p for i, p in enumerate(state.players))
 
 
-def _pieces(state: TikalState, q: int, r: int, seat: int, leader: bool, delta: int) -> tuple[Space, ...]:
+def _pieces(state: TikalState, q: int, r: int, seat: int, piece: int, arrives: bool) -> tuple[Space, ...]:
+    """The board after piece `piece` of `seat` arrives on or leaves (q, r)."""
     space = _at(state, q, r)
-    if leader:
-        return _space(state, q, r, leaders=_add(space.leaders, seat, delta > 0))
-    return _space(state, q, r, explorers=_add(space.explorers, seat, delta))
+    if piece == LEADER:
+        return _space(state, q, r, leaders=_add(space.leaders, seat, arrives))
+    mine = set(space.ids[seat]) | {piece} if arrives else set(space.ids[seat]) - {piece}
+    ids = tuple(tuple(sorted(mine)) if i == seat else t for i, t in enumerate(space.ids))
+    return _space(state, q, r, explorers=_add(space.explorers, seat, 1 if arrives else -1), ids=ids)
+
+
+def _walking(state: TikalState, event: PieceMoved) -> int:
+    """The piece a move event names; events written before pieces had ids name none."""
+    if event.leader:
+        return LEADER
+    if event.explorer is not None:
+        return event.explorer
+    space = _at(state, event.from_q, event.from_r)
+    found = walker(state, event.seat, space)
+    return found if found is not None else space.ids[event.seat][0]
+
+
+def _acting(state: TikalState, seat: int, q: int, r: int, piece: Optional[int]) -> tuple[Mark, ...]:
+    """The marks after a piece of `seat` uncovered or dug on (q, r); older events name no piece."""
+    chosen = piece if piece is not None else actor(state, seat, _at(state, q, r))
+    return state.acted + (Mark(q=q, r=r, piece=chosen if chosen is not None else LEADER),)
 
 
 def _fresh_phase(state: TikalState, seat: int) -> TikalState:
-    return replace(state, phase="actions", current=seat, ap=ACTION_POINTS, uncovered=(), dug=())
+    return replace(state, phase="actions", current=seat, ap=ACTION_POINTS, acted=())
 
 
 def _next_bidder(auction: Auction, after: int) -> int:
@@ -121,7 +143,7 @@ def evolve(state: Optional[TikalState], event: TikalEvent) -> TikalState:
         case TilePlaced():
             spec = TILES[event.tile]
             board = state.board + (_blank(state.seats, event.q, event.r, spec.id, spec.kind,
-                                          rotated(spec.stones, event.rotation), spec.value),)
+                                          rotated(spec.stones, event.rotation), spec.value, event.rotation),)
             hidden = state.hidden
             if event.tokens:
                 hidden = replace(hidden, treasures=hidden.treasures[event.tokens:], ruins=hidden.ruins + (
@@ -135,17 +157,19 @@ def evolve(state: Optional[TikalState], event: TikalEvent) -> TikalState:
             player = state.players[event.seat]
             players = (_player(state, event.seat, leader="board") if event.leader
                        else _player(state, event.seat, explorers=player.explorers - 1))
+            piece = LEADER if event.leader else (event.explorer or next_explorer(player))
             return replace(state, players=players, ap=state.ap - event.cost,
-                           board=_pieces(state, event.q, event.r, event.seat, event.leader, 1))
+                           board=_pieces(state, event.q, event.r, event.seat, piece, True))
         case PieceMoved():
-            moved = replace(state, board=_pieces(state, event.from_q, event.from_r, event.seat, event.leader, -1))
+            piece = _walking(state, event)
+            moved = replace(state, board=_pieces(state, event.from_q, event.from_r, event.seat, piece, False))
             return replace(moved, ap=state.ap - event.cost,
-                           board=_pieces(moved, event.to_q, event.to_r, event.seat, event.leader, 1))
+                           board=_pieces(moved, event.to_q, event.to_r, event.seat, piece, True))
         case LevelUncovered():
             levels = list(state.levels)
             levels[event.value - 2] -= 1
             return replace(state, board=_space(state, event.q, event.r, value=event.value), levels=tuple(levels),
-                           uncovered=bump(state.uncovered, event.q, event.r), ap=state.ap - event.cost)
+                           acted=_acting(state, event.seat, event.q, event.r, event.piece), ap=state.ap - event.cost)
         case TreasureDug():
             left = _at(state, event.q, event.r).tokens - 1
             changes = {"tokens": left} if left else {"tokens": 0, "kind": "clearing"}
@@ -154,7 +178,7 @@ def evolve(state: Optional[TikalState], event: TikalEvent) -> TikalState:
             hidden = replace(state.hidden, ruins=others + tuple(t for t in ruins if t.kinds))
             players = _player(state, event.seat, treasures=_treasure(state.players[event.seat], event.treasure, 1))
             return replace(state, board=_space(state, event.q, event.r, **changes), hidden=hidden, players=players,
-                           dug=bump(state.dug, event.q, event.r), ap=state.ap - event.cost)
+                           acted=_acting(state, event.seat, event.q, event.r, event.piece), ap=state.ap - event.cost)
         case TreasureTraded():
             me, other = state.players[event.seat], state.players[event.other]
             players = _player(state, event.seat, treasures=_treasure(_treasure_player(me, event.gave, -1), event.took, 1))
@@ -172,7 +196,8 @@ def evolve(state: Optional[TikalState], event: TikalEvent) -> TikalState:
             leader = "gone" if (event.guard_is_leader or event.leader_removed) else player.leader
             players = _player(state, event.seat, guards=player.guards + 1, removed=player.removed + gone, leader=leader)
             board = _space(state, event.q, event.r, guard=event.seat, explorers=_add(space.explorers, event.seat,
-                           -space.explorers[event.seat]), leaders=_add(space.leaders, event.seat, False))
+                           -space.explorers[event.seat]), leaders=_add(space.leaders, event.seat, False),
+                           ids=tuple(() if i == event.seat else t for i, t in enumerate(space.ids)))
             return replace(state, board=board, players=players, ap=state.ap - event.cost)
         case TurnEnded():
             players = state.players

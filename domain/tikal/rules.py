@@ -1,211 +1,204 @@
-"""The action rules of a 10-AP phase: one predicate per action, shared by `decide` and `legal`.
+"""Tikal's game flow: `decide`, `legal`, `to_act` and `outcome` across phases.
 
-Each `cost_of_*` function raises RuleViolation when the action is illegal and
-otherwise returns its cost in action points; `check_ap` then refuses what the
-seat cannot pay. Ruling for the "a different piece per level / per token"
-rule: the pieces that uncovered or dug on a tile this phase are taken to be
-the last of yours to leave it, so you may act there again only while your
-pieces on it outnumber the levels (tokens) already taken there this phase.
-`check_invariants` lives here too.
+Phases: `place` (the tile in hand goes on the board, rules_place.py),
+`actions` (10 AP ended by EndTurn, rules_actions.py), and in the auction
+variant `auction` (bids and passes) and `take` (the winner picks a revealed
+tile). Volcano and final scoring rounds are sequences of 10-AP phases, each
+closed by that seat's scoring. `decide` folds its events as it goes
+(`kernel.Emitter`) so follow-up events see the new state.
 """
 
 from __future__ import annotations
 
-from domain.kernel import RuleViolation
-from domain.tikal.commands import (BuildCamp, CampMove, DigTreasure, EndTurn, EnterPiece, MovePiece, PlaceGuard,
-                                   TikalCommand, TradeTreasure, UncoverLevel)
-from domain.tikal.components import CAMPS, EXPLORERS, GUARDS, LEVELS, MAX_LEVEL, TREASURE_KINDS, TREASURE_PER_KIND
-from domain.tikal.state import Space, TikalState, board_map, done_here, is_camp_of, majority, path_costs, pieces
+from typing import Any, Optional
 
-NO_LIMIT = 1 << 20
-COSTS = {"enter": 1, "camp_move": 1, "uncover": 2, "dig": 3, "trade": 3, "camp": 5, "guard": 5}
+import msgspec
+
+from domain.kernel import Emitter, Outcome, Rng, RuleViolation, offered, ranked, require
+from domain.tikal.commands import Bid, EndTurn, Pass, PlaceTile, TakeTile, TikalCommand
+from domain.tikal.components import TILES
+from domain.tikal.events import (AuctionOpened, AuctionWon, BidMade, BidPassed, GameFinished, PhaseStarted,
+                                 PlayerScored, ScoringRoundEnded, ScoringRoundStarted, TikalEvent, TileDrawn,
+                                 TilePlaced, TilesRevealed, TileTaken, TurnEnded)
+from domain.tikal.evolve import evolve
+from domain.tikal.rules_actions import action_events, action_refusal, legal_actions
+from domain.tikal.rules_place import is_forced, legal_placements, placement_refusal
+from domain.tikal.state import TikalState, controller, left_of, ring, temple_points, treasure_points
+
+Emit = Emitter[TikalState, TikalEvent]
 
 
-def _space(state: TikalState, q: int, r: int) -> Space:
-    space = board_map(state).get((q, r))
-    if space is None:
-        raise RuleViolation("tikal.no_such_space", f"no placed tile on ({q}, {r})")
-    return space
+def draw(state: TikalState, seat: int) -> list[TikalEvent]:
+    """Standard variant: `seat` draws the top tile; a volcano starts a scoring round."""
+    tile = state.hidden.stack[0]
+    return [TileDrawn(seat=seat, tile=tile)] + _volcano_check(state, seat, tile)
 
 
-def _has_piece(space: Space, seat: int, leader: bool) -> None:
-    if (space.leaders[seat] if leader else space.explorers[seat] > 0):
+def _volcano_check(state: TikalState, seat: int, tile: str) -> list[TikalEvent]:
+    if TILES[tile].kind != "volcano":
+        return []
+    return [ScoringRoundStarted(kind="volcano", order=ring(state, seat), number=state.scorings + 1)]
+
+
+def new_round(state: TikalState, opener: int) -> list[TikalEvent]:
+    """Auction variant: reveal one tile per seat and open the first auction."""
+    tiles = list(state.hidden.stack[:state.seats])
+    return [TilesRevealed(tiles=tiles), AuctionOpened(bidders=ring(state, opener))]
+
+
+def _final_round(state: TikalState) -> list[TikalEvent]:
+    order = ring(state, left_of(state, state.current))
+    if state.variant == "auction":
+        order.sort(key=lambda seat: state.players[seat].score)  # stable: ties keep turn order
+    return [ScoringRoundStarted(kind="final", order=order, number=state.scorings + 1)]
+
+
+def _after_turn(state: TikalState) -> list[TikalEvent]:
+    """What follows a normal turn: the next draw or auction, or the final scoring."""
+    if not state.hidden.stack and not state.revealed:
+        return _final_round(state)
+    if state.variant == "standard":
+        return draw(state, left_of(state, state.current))
+    if not state.revealed:
+        return new_round(state, left_of(state, state.current))
+    up = [s for s in ring(state, left_of(state, state.current)) if state.players[s].totem]
+    if len(up) == 1:
+        return [AuctionWon(seat=up[0], price=0, free=True)]
+    return [AuctionOpened(bidders=up)]
+
+
+def _score(emit: Emit, seat: int) -> None:
+    state = emit.state
+    assert state is not None and state.round is not None
+    temples, treasures = temple_points(state, seat), treasure_points(state.players[seat])
+    number = state.scorings + 1
+    emit(PlayerScored(seat=seat, temples=temples, treasures=treasures, points=temples + treasures, number=number))
+    if len(state.queue) > 1:
+        emit(PhaseStarted(seat=state.queue[1]))
         return
-    what = "your leader" if leader else "an explorer of yours"
-    raise RuleViolation("tikal.no_piece_there", f"{what} is not on ({space.q}, {space.r})")
+    after = emit(ScoringRoundEnded(kind=state.round, number=number))
+    if state.round == "final":
+        emit(GameFinished(scores=[p.score for p in after.players], scorings=after.scorings))
 
 
-def check_ap(state: TikalState, cost: int) -> int:
-    if cost > state.ap:
-        raise RuleViolation("tikal.not_enough_action_points", f"this costs {cost} AP, {state.ap} left")
-    return cost
+def _end_turn(emit: Emit, state: TikalState, seat: int) -> None:
+    after = emit(TurnEnded(seat=seat, ap_lost=state.ap))
+    if state.round is not None:
+        _score(emit, seat)
+    else:
+        emit(*_after_turn(after))
 
 
-def cost_of_enter(state: TikalState, seat: int, cmd: EnterPiece) -> int:
-    space = _space(state, cmd.q, cmd.r)
-    if not is_camp_of(space, seat):
-        raise RuleViolation("tikal.not_a_camp", "new pieces enter on the base camp or your own camps")
-    player = state.players[seat]
-    if (player.leader != "supply") if cmd.leader else player.explorers == 0:
-        raise RuleViolation("tikal.no_piece_left", "no such piece left in your supply")
-    return COSTS["enter"]
+def _bid_refusal(state: TikalState, seat: int, cmd: TikalCommand) -> RuleViolation | None:
+    auction = state.auction
+    assert auction is not None
+    match cmd:
+        case Bid():
+            if cmd.amount <= auction.high or cmd.amount < 1:
+                return RuleViolation("tikal.bid_too_low", f"bid more than {auction.high} (at least 1)")
+            if cmd.amount > state.players[seat].score:
+                return RuleViolation("tikal.bid_too_high", "a bid may not exceed your score")
+            return None
+        case Pass():
+            return None
+    return RuleViolation("tikal.wrong_phase", "bid or pass: an auction is running")
 
 
-def cost_of_move(state: TikalState, seat: int, cmd: MovePiece) -> int:
-    start = _space(state, cmd.from_q, cmd.from_r)
-    _has_piece(start, seat, cmd.leader)
-    if (cmd.from_q, cmd.from_r) == (cmd.to_q, cmd.to_r):
-        raise RuleViolation("tikal.same_space", "a move must go somewhere else")
-    target = _space(state, cmd.to_q, cmd.to_r)
-    cost = path_costs(state, (start.q, start.r), NO_LIMIT).get((target.q, target.r))
-    if cost is None:
-        raise RuleViolation("tikal.no_path", "no path of stones leads there (volcanoes block)")
-    return cost
+def _auction_end(state: TikalState) -> list[TikalEvent]:
+    auction = state.auction
+    assert auction is not None
+    active = [s for s in auction.bidders if s not in auction.passed]
+    if auction.high_bidder is not None and active == [auction.high_bidder]:
+        return [AuctionWon(seat=auction.high_bidder, price=auction.high, free=False)]
+    if not active:
+        return [AuctionWon(seat=auction.passed[0], price=0, free=True)]
+    return []
 
 
-def cost_of_camp_move(state: TikalState, seat: int, cmd: CampMove) -> int:
-    start, target = _space(state, cmd.from_q, cmd.from_r), _space(state, cmd.to_q, cmd.to_r)
-    if not (is_camp_of(start, seat) and is_camp_of(target, seat)):
-        raise RuleViolation("tikal.not_a_camp", "camp moves join the base camp and your own camps only")
-    if start is target:
-        raise RuleViolation("tikal.same_space", "a move must go somewhere else")
-    _has_piece(start, seat, cmd.leader)
-    return COSTS["camp_move"]
+def _take_refusal(state: TikalState, cmd: TikalCommand) -> RuleViolation | None:
+    if not isinstance(cmd, TakeTile):
+        return RuleViolation("tikal.wrong_phase", "take one of the revealed tiles first")
+    if cmd.tile not in state.revealed:
+        return RuleViolation("tikal.not_revealed", f"{cmd.tile} is not among the revealed tiles")
+    return None
 
 
-def _fresh_piece(space: Space, seat: int, marks: tuple[tuple[int, int, int], ...], limit_code: str, what: str) -> None:
-    """At most 2 per tile per phase, each by a piece of yours that has not yet acted there this phase."""
-    if pieces(space, seat) == 0:
-        raise RuleViolation("tikal.no_piece_there", f"you need a piece on ({space.q}, {space.r})")
-    done = done_here(marks, space.q, space.r)
-    if done >= 2:
-        raise RuleViolation(limit_code, f"at most 2 {what} per turn")
-    if pieces(space, seat) <= done:
-        raise RuleViolation("tikal.needs_fresh_piece", "each one needs a different piece of yours on the tile")
+def _place_refusal(state: TikalState, cmd: TikalCommand) -> RuleViolation | None:
+    if not isinstance(cmd, PlaceTile):
+        return RuleViolation("tikal.wrong_phase", "place the tile in hand first")
+    return placement_refusal(state, cmd.q, cmd.r, cmd.rotation)
 
 
-def cost_of_uncover(state: TikalState, seat: int, cmd: UncoverLevel) -> int:
-    space = _space(state, cmd.q, cmd.r)
-    if space.kind != "temple":
-        raise RuleViolation("tikal.not_a_temple", "only temples have levels")
-    if space.guard is not None:
-        raise RuleViolation("tikal.temple_guarded", "a guarded temple can no longer be raised")
-    _fresh_piece(space, seat, state.uncovered, "tikal.third_level_this_turn", "levels per temple")
-    nxt = space.value + 1
-    if nxt > MAX_LEVEL or state.levels[nxt - 2] == 0:
-        raise RuleViolation("tikal.no_level_left", f"no temple level {nxt} is left in the supply")
-    return COSTS["uncover"]
+def refusal(state: TikalState, seat: int, command: TikalCommand) -> RuleViolation | None:
+    """Why `seat` may not send `command` now, or None: the one predicate `decide` and `legal` share."""
+    if state.phase == "over":
+        return RuleViolation("tikal.game_over", "the game is over")
+    if seat not in to_act(state):
+        return RuleViolation("tikal.not_your_turn", "another seat must act now")
+    if state.phase == "place":
+        return _place_refusal(state, command)
+    if state.phase == "auction":
+        return _bid_refusal(state, seat, command)
+    if state.phase == "take":
+        return _take_refusal(state, command)
+    return action_refusal(state, seat, command)
 
 
-def cost_of_dig(state: TikalState, seat: int, cmd: DigTreasure) -> int:
-    space = _space(state, cmd.q, cmd.r)
-    if space.kind != "ruins" or space.tokens == 0:
-        raise RuleViolation("tikal.no_treasure_there", "there is no treasure to dig there")
-    _fresh_piece(space, seat, state.dug, "tikal.third_dig_this_turn", "treasures per ruins")
-    return COSTS["dig"]
+def decide(state: TikalState, seat: int, command: TikalCommand, rng: Rng) -> list[TikalEvent]:
+    """The events `command` from `seat` produces, or RuleViolation."""
+    require(refusal(state, seat, command))
+    emit = Emitter(evolve, state)
+    match command:
+        case PlaceTile(q=q, r=r, rotation=rotation):
+            tile = state.hand or ""
+            emit(TilePlaced(seat=seat, tile=tile, q=q, r=r, rotation=rotation, tokens=TILES[tile].masks,
+                            forced=is_forced(state, q, r, rotation)))
+        case Bid() | Pass():
+            bid = BidMade(seat=seat, amount=command.amount) if isinstance(command, Bid) else BidPassed(seat=seat)
+            emit(*_auction_end(emit(bid)))
+        case TakeTile(tile=tile):
+            emit(TileTaken(seat=seat, tile=tile), *_volcano_check(state, seat, tile))
+        case EndTurn():
+            _end_turn(emit, state, seat)
+        case _:
+            emit(*action_events(state, seat, command))
+    return emit.events
 
 
-def cost_of_trade(state: TikalState, seat: int, cmd: TradeTreasure) -> int:
-    if not 0 <= cmd.other < state.seats or cmd.other == seat:
-        raise RuleViolation("tikal.bad_trade", "trade with another seat")
-    if cmd.give not in TREASURE_KINDS or cmd.take not in TREASURE_KINDS or cmd.give == cmd.take:
-        raise RuleViolation("tikal.bad_trade", "trade one kind of treasure for a different kind")
-    mine = state.players[seat].treasures[TREASURE_KINDS.index(cmd.give)]
-    theirs = state.players[cmd.other].treasures[TREASURE_KINDS.index(cmd.take)]
-    if mine != 1 or theirs != 1:
-        raise RuleViolation("tikal.not_single_treasure", "each traded token must be the only one of its kind its owner holds")
-    return COSTS["trade"]
+def to_act(state: TikalState) -> frozenset[int]:
+    """The one seat that acts now (none once the game is over)."""
+    return frozenset() if state.phase == "over" else frozenset({state.current})
 
 
-def cost_of_camp(state: TikalState, seat: int, cmd: BuildCamp) -> int:
-    space = _space(state, cmd.q, cmd.r)
-    if space.kind != "clearing":
-        raise RuleViolation("tikal.not_a_clearing", "camps go on clearings or emptied ruins")
-    if space.camp is not None:
-        raise RuleViolation("tikal.camp_exists", "this clearing already has a camp")
-    if state.players[seat].camps >= CAMPS:
-        raise RuleViolation("tikal.no_camp_left", f"at most {CAMPS} camps per player")
-    if pieces(space, seat) == 0:
-        raise RuleViolation("tikal.no_piece_there", "you need a piece on the clearing")
-    return COSTS["camp"]
+def legal(state: TikalState, seat: int) -> list[Any]:
+    """Every command `seat` may send now; [] when it is not his to act."""
+    if seat not in to_act(state):
+        return []
+    if state.phase == "place":
+        return [PlaceTile(q, r, rot) for q, r, rot in legal_placements(state)]
+    if state.phase == "take":
+        return offered([TakeTile(t) for t in sorted(set(state.revealed))], lambda c: _take_refusal(state, c))
+    if state.phase == "auction":
+        assert state.auction is not None
+        bids = [Pass()] + [Bid(a) for a in range(state.auction.high + 1, state.players[seat].score + 1)]
+        return offered(bids, lambda c: _bid_refusal(state, seat, c))
+    return legal_actions(state, seat)
 
 
-def cost_of_guard(state: TikalState, seat: int, cmd: PlaceGuard) -> int:
-    space = _space(state, cmd.q, cmd.r)
-    if space.kind != "temple":
-        raise RuleViolation("tikal.not_a_temple", "guards go on temples")
-    if space.guard is not None:
-        raise RuleViolation("tikal.temple_guarded", "this temple already has a guard")
-    if state.players[seat].guards >= GUARDS:
-        raise RuleViolation("tikal.no_guard_left", f"at most {GUARDS} guards per player")
-    if majority(space) != seat:
-        raise RuleViolation("tikal.not_majority", "you need strict majority on the temple (leader 3, explorer 1)")
-    return COSTS["guard"]
+def _tie_keys(state: TikalState, seat: int) -> tuple[int, int]:
+    temples = [s for s in state.board if s.kind == "temple"]
+    if state.edition == "classic":
+        best = max((s.value for s in temples if s.guard == seat), default=0)
+    else:
+        best = max((s.value for s in temples if controller(s) == seat), default=0)
+    return best, sum(state.players[seat].treasures)
 
 
-def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
-    """Every atomic action `seat` may take in his 10-AP phase, EndTurn included."""
-    out: list[TikalCommand] = [EndTurn()]
-    ap, player = state.ap, state.players[seat]
-    camps = [s for s in state.board if is_camp_of(s, seat)]
-    mine = [s for s in state.board if pieces(s, seat)]
-    if ap >= 1:
-        for camp in camps:
-            if player.explorers:
-                out.append(EnterPiece(camp.q, camp.r, False))
-            if player.leader == "supply":
-                out.append(EnterPiece(camp.q, camp.r, True))
-            for leader in _kinds_on(camp, seat):
-                out += [CampMove(camp.q, camp.r, o.q, o.r, leader) for o in camps if o is not camp]
-    for space in mine:
-        targets = path_costs(state, (space.q, space.r), ap)
-        for leader in _kinds_on(space, seat):
-            out += [MovePiece(space.q, space.r, q, r, leader) for (q, r) in sorted(targets)]
-        candidates = [UncoverLevel(space.q, space.r), DigTreasure(space.q, space.r), BuildCamp(space.q, space.r),
-                      PlaceGuard(space.q, space.r)]
-        out += [c for c in candidates if _affordable(state, seat, c)]
-    if ap >= COSTS["trade"]:
-        singles = [k for k, n in zip(TREASURE_KINDS, player.treasures) if n == 1]
-        for other in range(state.seats):
-            theirs = [k for k, n in zip(TREASURE_KINDS, state.players[other].treasures) if n == 1]
-            out += [TradeTreasure(other, g, t) for g in singles for t in theirs if other != seat and g != t]
-    return out
-
-
-def _kinds_on(space: Space, seat: int) -> list[bool]:
-    return [leader for leader, here in ((False, space.explorers[seat] > 0), (True, space.leaders[seat])) if here]
-
-
-_PREDICATES = {UncoverLevel: cost_of_uncover, DigTreasure: cost_of_dig, BuildCamp: cost_of_camp,
-               PlaceGuard: cost_of_guard}
-
-
-def _affordable(state: TikalState, seat: int, command) -> bool:
-    try:
-        check_ap(state, _PREDICATES[type(command)](state, seat, command))
-    except RuleViolation:
-        return False
-    return True
-
-
-def check_invariants(state: TikalState) -> None:
-    """Raise AssertionError when the state breaks a rule that must always hold."""
-    assert 0 <= state.ap <= 10, f"AP out of range: {state.ap}"
-    for value, left in zip(sorted(LEVELS), state.levels):
-        used = sum(1 for s in state.board if s.kind == "temple" and s.base < value <= s.value)
-        assert left >= 0 and used + left == LEVELS[value], f"level {value} supply over-used"
-    assert all(s.value <= MAX_LEVEL for s in state.board)
-    for seat, p in enumerate(state.players):
-        on_board = sum(s.explorers[seat] for s in state.board)
-        assert p.explorers >= 0 and p.explorers + on_board + p.removed == EXPLORERS, f"seat {seat} explorers"
-        leaders = sum(1 for s in state.board if s.leaders[seat])
-        assert leaders == (1 if p.leader == "board" else 0), f"seat {seat} leader"
-        assert p.camps == sum(1 for s in state.board if s.camp == seat) <= CAMPS
-        assert p.guards == sum(1 for s in state.board if s.guard == seat) <= GUARDS
-    held = sum(sum(p.treasures) for p in state.players)
-    face_down = len(state.hidden.treasures) + sum(len(t.kinds) for t in state.hidden.ruins)
-    assert held + face_down == len(TREASURE_KINDS) * TREASURE_PER_KIND, "treasure tokens lost"
-    tokens = {(t.q, t.r): len(t.kinds) for t in state.hidden.ruins}
-    assert tokens == {(s.q, s.r): s.tokens for s in state.board if s.tokens}, "face-down tokens mismatch"
-    assert all(n <= 2 for _, _, n in state.uncovered + state.dug)
-    assert state.scorings <= 4
+def outcome(state: TikalState) -> Optional[Outcome]:
+    """Scores, ranks and winners once the game is over: ties broken by the best temple, then treasures."""
+    if state.phase != "over":
+        return None
+    scores = [p.score for p in state.players]
+    keys = [(scores[s], *_tie_keys(state, s)) for s in range(state.seats)]
+    details = {"scorings": state.scorings, "tie_break": [list(_tie_keys(state, s)) for s in range(state.seats)]}
+    return msgspec.structs.replace(ranked(scores, keys), details=details)

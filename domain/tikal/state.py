@@ -1,10 +1,13 @@
 """Tikal state (frozen, JSON-encodable) and the small pure queries over it.
 
 The board is a sorted tuple of placed `Space`s, each carrying its pieces per
-seat. The only secrets are in `TikalState.hidden`: the stack order and the
-face-down treasure kinds (in the supply and on ruins). Queries here compute
-paths (cheapest stone cost, never through volcanoes), temple strength and
-majorities, and what a seat scores now.
+seat. Pieces have identities: per seat the leader is piece 0 and the explorers
+1..18, entering in that order; `TikalState.acted` records which piece uncovered
+or dug on which tile this phase (the rule "a different piece for each level").
+The only secrets are in `TikalState.hidden`: the stack order and the face-down
+treasure kinds (in the supply and on ruins). Queries here compute paths
+(cheapest stone cost, never through volcanoes), temple strength and
+majorities, what a seat scores now, and `invariants`.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from typing import Literal, Optional
 
 import msgspec
 
-from domain.tikal.components import ACTION_POINTS, OFFSETS, TILES, TREASURE_KINDS, TREASURE_SCORES
+from domain.tikal.components import (ACTION_POINTS, CAMPS, EXPLORERS, GUARDS, LEVELS, MAX_LEVEL, OFFSETS, TILES,
+                                     TREASURE_KINDS, TREASURE_PER_KIND, TREASURE_SCORES)
 
 Kind = Literal["base_camp", "temple", "ruins", "clearing", "volcano"]
 Phase = Literal["place", "actions", "auction", "take", "over"]
 Coord = tuple[int, int]
+LEADER = 0  # the leader's piece id; explorers are 1..EXPLORERS
 
 
 class Space(msgspec.Struct, frozen=True):
@@ -36,6 +41,16 @@ class Space(msgspec.Struct, frozen=True):
     tokens: int = 0
     camp: Optional[int] = None
     guard: Optional[int] = None
+    ids: tuple[tuple[int, ...], ...] = ()  # per seat, the explorers (by id) on this tile
+    rotation: int = 0  # clockwise steps the tile was turned when placed
+
+
+class Mark(msgspec.Struct, frozen=True):
+    """Piece `piece` of the acting seat uncovered a level or dug a treasure on (q, r) this phase."""
+
+    q: int
+    r: int
+    piece: int
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -84,8 +99,7 @@ class TikalState(msgspec.Struct, frozen=True, kw_only=True):
     current: int = 0
     ap: int = 0
     hand: Optional[str] = None  # the drawn or taken tile waiting to be placed
-    uncovered: tuple[tuple[int, int, int], ...] = ()  # (q, r, levels) this phase
-    dug: tuple[tuple[int, int, int], ...] = ()  # (q, r, tokens) this phase
+    acted: tuple[Mark, ...] = ()  # uncovers and digs of this phase, in order
     round: Optional[Literal["volcano", "final"]] = None
     queue: tuple[int, ...] = ()  # seats of the scoring round still to play, current first
     round_owner: Optional[int] = None
@@ -106,8 +120,33 @@ def rotated(stones: tuple[int, ...], rotation: int) -> tuple[int, ...]:
     return tuple(stones[(i - rotation) % 6] for i in range(6))
 
 
+class _Memo:
+    """Derived tables of the last board seen, keyed by the board tuple's identity (it is immutable).
+
+    `legal` asks the same questions of one board thousands of times; holding the board itself
+    keeps its identity from being reused, so a hit is always the same board.
+    """
+
+    board: tuple[Space, ...] | None = None
+    spaces: dict[Coord, Space] = {}
+    steps: dict[Coord, list[tuple[Coord, int]]] = {}  # the paths out of each tile and their stones
+    reach: dict[Coord, dict[Coord, int]] = {}
+
+    @classmethod
+    def of(cls, board: tuple[Space, ...]) -> type[_Memo]:
+        if board is not cls.board:
+            cls.board = None
+            cls.spaces = spaces = {(s.q, s.r): s for s in board}
+            cls.steps = {c: [(neighbour(*c, e), n) for e in range(6) if (n := edge_cost(s, spaces, e))]
+                         for c, s in spaces.items()}
+            cls.reach = {}
+            cls.board = board
+        return cls
+
+
 def board_map(state: TikalState) -> dict[Coord, Space]:
-    return {(s.q, s.r): s for s in state.board}
+    """The placed tiles by coordinates (shared: do not mutate)."""
+    return _Memo.of(state.board).spaces
 
 
 def edge_cost(a: Space, b_map: dict[Coord, Space], edge: int) -> int:
@@ -120,17 +159,27 @@ def edge_cost(a: Space, b_map: dict[Coord, Space], edge: int) -> int:
 
 def path_costs(state: TikalState, start: Coord, budget: int = ACTION_POINTS) -> dict[Coord, int]:
     """Cheapest stone cost from `start` to every space reachable within `budget` (start excluded)."""
-    spaces = board_map(state)
+    return {c: cost for c, cost in reach(state.board, start).items() if cost <= budget}
+
+
+def reach(board: tuple[Space, ...], start: Coord) -> dict[Coord, int]:
+    """Cheapest stone cost from `start` to every reachable space (start excluded); shared, do not mutate."""
+    memo = _Memo.of(board)
+    found = memo.reach.get(start)
+    if found is None:
+        found = memo.reach[start] = _cheapest(memo.steps, start)
+    return found
+
+
+def _cheapest(steps: dict[Coord, list[tuple[Coord, int]]], start: Coord) -> dict[Coord, int]:
     best: dict[Coord, int] = {start: 0}
     heap = [(0, start)]
     while heap:
         cost, here = heapq.heappop(heap)
-        if cost > best.get(here, 1 << 30):
+        if cost > best[here]:
             continue
-        for edge in range(6):
-            step = edge_cost(spaces[here], spaces, edge)
-            there = neighbour(*here, edge)
-            if step and cost + step <= budget and cost + step < best.get(there, 1 << 30):
+        for there, step in steps[here]:
+            if cost + step < best.get(there, 1 << 30):
                 best[there] = cost + step
                 heapq.heappush(heap, (cost + step, there))
     del best[start]
@@ -174,13 +223,43 @@ def is_camp_of(space: Space, seat: int) -> bool:
     return space.kind == "base_camp" or space.camp == seat
 
 
-def done_here(marks: tuple[tuple[int, int, int], ...], q: int, r: int) -> int:
-    return next((n for mq, mr, n in marks if (mq, mr) == (q, r)), 0)
+def acted_here(state: TikalState, q: int, r: int) -> list[int]:
+    """The pieces that uncovered or dug on (q, r) this phase."""
+    return [m.piece for m in state.acted if (m.q, m.r) == (q, r)]
 
 
-def bump(marks: tuple[tuple[int, int, int], ...], q: int, r: int) -> tuple[tuple[int, int, int], ...]:
-    n = done_here(marks, q, r)
-    return tuple(sorted([m for m in marks if (m[0], m[1]) != (q, r)] + [(q, r, n + 1)]))
+def pieces_on(space: Space, seat: int) -> list[int]:
+    """Ids of `seat`'s pieces on `space`, the leader (0) first."""
+    return ([LEADER] if space.leaders[seat] else []) + list(space.ids[seat])
+
+
+def next_explorer(player: Player) -> int:
+    """The id of the explorer that enters next: explorers enter in id order and never return."""
+    return EXPLORERS - player.explorers + 1
+
+
+def actor(state: TikalState, seat: int, space: Space) -> Optional[int]:
+    """Which piece acts when `seat` uncovers or digs on `space`, or None when none of his may.
+
+    Ruling: of his pieces that have not acted there, the one that acted most elsewhere this
+    phase (keeping the others fresh), an explorer before the leader, the lowest id first.
+    """
+    done = acted_here(state, space.q, space.r)
+    marks = [m.piece for m in state.acted]
+    free = [p for p in pieces_on(space, seat) if p not in done]
+    return min(free, key=lambda p: (-marks.count(p), p == LEADER, p), default=None)
+
+
+def walker(state: TikalState, seat: int, space: Space) -> Optional[int]:
+    """The explorer that walks off `space` when none is named: the lowest one that has not acted this phase."""
+    marked = {m.piece for m in state.acted}
+    return next((p for p in space.ids[seat] if p not in marked), None)
+
+
+def named_walkers(state: TikalState, seat: int, space: Space) -> list[int]:
+    """The explorers on `space` a move may name: those that acted this phase (the others are alike)."""
+    marked = {m.piece for m in state.acted}
+    return [p for p in space.ids[seat] if p in marked]
 
 
 def left_of(state: TikalState, seat: int) -> int:
@@ -194,3 +273,31 @@ def ring(state: TikalState, start: int) -> list[int]:
 
 def next_letter(state: TikalState) -> Optional[str]:
     return TILES[state.hidden.stack[0]].letter if state.hidden.stack else None
+
+
+def invariants(state: TikalState) -> None:
+    """Raise AssertionError when the state breaks a rule that must always hold."""
+    assert 0 <= state.ap <= ACTION_POINTS, f"AP out of range: {state.ap}"
+    for value, left in zip(sorted(LEVELS), state.levels):
+        used = sum(1 for s in state.board if s.kind == "temple" and s.base < value <= s.value)
+        assert left >= 0 and used + left == LEVELS[value], f"level {value} supply over-used"
+    assert all(s.value <= MAX_LEVEL for s in state.board)
+    for seat, p in enumerate(state.players):
+        on_board = sorted(i for s in state.board for i in s.ids[seat])
+        assert all(len(s.ids[seat]) == s.explorers[seat] for s in state.board), f"seat {seat} explorer ids"
+        assert len(set(on_board)) == len(on_board), f"seat {seat} explorer in two places"
+        assert all(i < next_explorer(p) for i in on_board), f"seat {seat} explorer not yet entered"
+        assert p.explorers >= 0 and p.explorers + len(on_board) + p.removed == EXPLORERS, f"seat {seat} explorers"
+        leaders = sum(1 for s in state.board if s.leaders[seat])
+        assert leaders == (1 if p.leader == "board" else 0), f"seat {seat} leader"
+        assert p.camps == sum(1 for s in state.board if s.camp == seat) <= CAMPS
+        assert p.guards == sum(1 for s in state.board if s.guard == seat) <= GUARDS
+    held = sum(sum(p.treasures) for p in state.players)
+    face_down = len(state.hidden.treasures) + sum(len(t.kinds) for t in state.hidden.ruins)
+    assert held + face_down == len(TREASURE_KINDS) * TREASURE_PER_KIND, "treasure tokens lost"
+    tokens = {(t.q, t.r): len(t.kinds) for t in state.hidden.ruins}
+    assert tokens == {(s.q, s.r): s.tokens for s in state.board if s.tokens}, "face-down tokens mismatch"
+    marks = [(m.q, m.r, m.piece) for m in state.acted]
+    assert len(set(marks)) == len(marks), "a piece acted twice on one tile in one phase"
+    assert all(len(acted_here(state, m.q, m.r)) <= 2 for m in state.acted)
+    assert state.scorings <= 4

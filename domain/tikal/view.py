@@ -2,9 +2,11 @@
 
 Everything in Tikal is public except `TikalState.hidden`: the stack order
 (only the next tile's letter and the count left are shown) and the kinds of
-face-down treasure tokens (only their number per ruins is shown). Treasures held
-are counts per kind, in the order of the components' `treasure_kinds`. Every seat
-and the spectator get the same view. `StackShuffled` is blanked for all.
+face-down treasure tokens (only their number per ruins is shown). Every face-up
+tile (the one in hand, the revealed auction row, every placed tile) carries its
+printed data inline (`TileSpec`: type, stones per side, value, masks). Treasures
+held are counts per kind, in the order of the components' `treasure_kinds`.
+Every seat and the spectator get the same view. `StackShuffled` is blanked for all.
 """
 
 from __future__ import annotations
@@ -13,45 +15,72 @@ from typing import Literal, Optional
 
 import msgspec
 
+from domain.kernel import View
+from domain.tikal.components import TileSpec, printed
 from domain.tikal.events import StackShuffled, TikalEvent
-from domain.tikal.state import Auction, Phase, Player, Space, TikalState, next_letter
+from domain.tikal.state import Auction, Mark, Player, Space, TikalState, next_letter
 
 
-class TikalView(msgspec.Struct, frozen=True, kw_only=True):
-    seat: Optional[int]
+class SpaceView(msgspec.Struct, frozen=True, kw_only=True):
+    """A placed tile as it lies: its printed face, its turn, what it is now and who stands on it.
+
+    `stones` are after rotation (edges N, NE, SE, S, SW, NW); `kind` may differ from the printed
+    one (an emptied ruins is a clearing). Per seat: explorers (count and ids) and the leader.
+    """
+
+    q: int
+    r: int
+    tile: TileSpec
+    rotation: int
+    kind: str
+    stones: tuple[int, ...]
+    value: int
+    tokens: int
+    camp: Optional[int]
+    guard: Optional[int]
+    explorers: tuple[int, ...]
+    explorer_ids: tuple[tuple[int, ...], ...]
+    leaders: tuple[bool, ...]
+
+
+class TikalView(View, frozen=True, kw_only=True, tag="tikal"):
     variant: Literal["standard", "auction"]
     edition: Literal["original", "classic"]
-    phase: Phase
     current: int
     ap_left: int
-    to_act: list[int]
-    board: tuple[Space, ...]
-    players: tuple[Player, ...]
+    board: list[SpaceView]
+    players: list[Player]
     treasure_counts: list[int]
     level_supply: dict[str, int]
-    hand: Optional[str]
+    hand: Optional[TileSpec]
     next_letter: Optional[str]
     tiles_left: int
-    revealed: tuple[str, ...]
+    revealed: list[TileSpec]
     auction: Optional[Auction]
     scoring_round: Optional[Literal["volcano", "final"]]
-    scoring_queue: tuple[int, ...]
+    scoring_queue: list[int]
     scorings: int
-    uncovered_this_turn: tuple[tuple[int, int, int], ...]
-    dug_this_turn: tuple[tuple[int, int, int], ...]
+    acted_this_turn: list[Mark]
+
+
+def _space(space: Space) -> SpaceView:
+    return SpaceView(q=space.q, r=space.r, tile=printed(space.tile), rotation=space.rotation, kind=space.kind,
+                     stones=space.stones, value=space.value, tokens=space.tokens, camp=space.camp, guard=space.guard,
+                     explorers=space.explorers, explorer_ids=space.ids, leaders=space.leaders)
 
 
 def view(state: TikalState, seat: Optional[int]) -> TikalView:
     """The public table as `seat` (None = spectator) sees it; never the hidden stack or tokens."""
     return TikalView(
-        seat=seat, variant=state.variant, edition=state.edition, phase=state.phase, current=state.current,
-        ap_left=state.ap, to_act=[] if state.phase == "over" else [state.current], board=state.board,
-        players=state.players,
+        seat=seat, phase=state.phase, to_act=[] if state.phase == "over" else [state.current],
+        scores=[p.score for p in state.players], variant=state.variant, edition=state.edition,
+        current=state.current, ap_left=state.ap, board=[_space(s) for s in state.board], players=list(state.players),
         treasure_counts=[sum(p.treasures) for p in state.players],
-        level_supply={str(v + 2): n for v, n in enumerate(state.levels)}, hand=state.hand,
-        next_letter=next_letter(state), tiles_left=len(state.hidden.stack), revealed=state.revealed,
-        auction=state.auction, scoring_round=state.round, scoring_queue=state.queue, scorings=state.scorings,
-        uncovered_this_turn=state.uncovered, dug_this_turn=state.dug)
+        level_supply={str(v + 2): n for v, n in enumerate(state.levels)},
+        hand=printed(state.hand) if state.hand else None, next_letter=next_letter(state),
+        tiles_left=len(state.hidden.stack), revealed=[printed(t) for t in state.revealed], auction=state.auction,
+        scoring_round=state.round, scoring_queue=list(state.queue), scorings=state.scorings,
+        acted_this_turn=list(state.acted))
 
 
 def redact(event: TikalEvent, seat: Optional[int]) -> TikalEvent:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from domain.kernel import RuleViolation
 from domain.tobago.components import CLUE_IDS, CLUES, ClueCard
 from domain.tobago.island import Geometry, Island, Landmarks, geometry, mask_of
 
@@ -93,16 +94,16 @@ def candidates_mask(b: Board, clues: tuple[str, ...], removed: tuple[int, ...]) 
     return m
 
 
-def clue_refusal(b: Board, clues: tuple[str, ...], removed: tuple[int, ...], card: str) -> tuple[str, str] | None:
-    """Why `card` may not join a map holding `clues` (code, message), or None if it may."""
+def clue_refusal(b: Board, clues: tuple[str, ...], removed: tuple[int, ...], card: str) -> RuleViolation | None:
+    """Why `card` may not join a map holding `clues`, or None if it may."""
     before = candidates_mask(b, clues, removed)
     after = before & b.masks[card]
     if after == 0:
         if any(b.masks[c] & b.masks[card] == 0 and _logically_exclusive(c, card) for c in clues):
-            return "tobago.clue_contradicts", f"{card} contradicts a clue already on the map"
-        return "tobago.clue_empties_map", f"{card} would leave the map without any candidate"
+            return RuleViolation("tobago.clue_contradicts", f"{card} contradicts a clue already on the map")
+        return RuleViolation("tobago.clue_empties_map", f"{card} would leave the map without any candidate")
     if after == before:
-        return "tobago.clue_does_not_reduce", f"{card} removes no candidate"
+        return RuleViolation("tobago.clue_does_not_reduce", f"{card} removes no candidate")
     return None
 
 

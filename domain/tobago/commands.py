@@ -7,7 +7,7 @@ extra clue play or an exchange instead of using the turn's action.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Union
 
 import msgspec
 
@@ -86,4 +86,3 @@ class StartHunt(_Cmd, tag="tobago.StartHunt"):
 
 TobagoCommand = Union[PlaceAtv, PlayClue, Drive, ExchangeClues, CollectTreasure, AmuletStep, RemoveCandidate,
                       DoubleRose, SwapRoses, EndTurn, TakeCard, PassCard, StartHunt]
-AmuletPower = Literal["clue", "step", "remove", "exchange", "double", "swap"]

@@ -7,9 +7,9 @@ from typing import Optional, Union
 
 import msgspec
 
-from domain.tobago.commands import AmuletPower
+from domain.tobago.components import AmuletPower
 from domain.tobago.island import Landmarks
-from domain.tobago.state import TobagoOptions
+from domain.tobago.setup import TobagoOptions
 
 
 class _Ev(msgspec.Struct, frozen=True, tag_field="type"):
@@ -153,6 +153,9 @@ class CurseStruck(_Ev, tag="tobago.CurseStruck"):
 
 
 class ShareEnded(_Ev, tag="tobago.ShareEnded"):
+    """The share is over: `discarded` leftover cards (a curse among them without effect) go to the
+    discard pile; `hunter` starts the new hunt (the last taker, or the finder when nobody took a card)."""
+
     discarded: int
     hunter: int
 

@@ -55,10 +55,10 @@ def initial(event: IslandBuilt) -> TobagoState:
 
 
 def evolve(state: TobagoState | None, event: TobagoEvent) -> TobagoState:  # noqa: C901 - one arm per event
-    match event:
-        case IslandBuilt():
-            return initial(event)
-    assert state is not None, "a Tobago stream starts with IslandBuilt"
+    """`state` after `event` (None before the stream's first event, IslandBuilt)."""
+    if state is None:
+        assert isinstance(event, IslandBuilt), "a Tobago stream starts with IslandBuilt"
+        return initial(event)
     match event:
         case IslandBuilt():
             raise AssertionError("the island is built once")
@@ -140,9 +140,7 @@ def evolve(state: TobagoState | None, event: TobagoEvent) -> TobagoState:  # noq
             share = state.share
             assert share is not None
             state = _hidden(state, share_pile=state.hidden.share_pile[1:])
-            first = share.revealed == 0
-            share = replace(share, card=event.card, passed=(), revealed=share.revealed + 1,
-                            first_was_curse=share.first_was_curse or (first and event.card == CURSE))
+            share = replace(share, card=event.card, passed=(), revealed=share.revealed + 1)
             return replace(state, share=replace(share, offer=None if event.card == CURSE else _next_offer(share, ())))
         case CardTaken():
             share = state.share
@@ -179,15 +177,14 @@ def evolve(state: TobagoState | None, event: TobagoEvent) -> TobagoState:  # noq
         case ShareEnded():
             share = state.share
             assert share is not None
-            pile = state.hidden.share_pile
-            kept = tuple(c for c in pile if c != CURSE)
-            state = _hidden(state, share_pile=(), treasure_discard=state.hidden.treasure_discard + kept,
+            # leftovers, a curse among them too, are discarded without effect (they may come back at the end)
+            hidden = state.hidden
+            state = _hidden(state, share_pile=(), treasure_discard=hidden.treasure_discard + hidden.share_pile,
                             clue_discard=state.hidden.clue_discard + tuple(s.card for s in state.maps[share.map].slots))
             for seat in range(len(state.players)):
                 state = _private(state, seat, drawn=())
             state = _map(state, share.map, slots=(), removed=())
-            return replace(state, share=None, phase="new_hunt", hunter=event.hunter, hunt_map=share.map,
-                           curses_out=state.curses_out + len(pile) - len(kept))
+            return replace(state, share=None, phase="new_hunt", hunter=event.hunter, hunt_map=share.map)
         case AmuletsAppeared():
             return replace(state, amulets=tuple(sorted(state.amulets + tuple(event.hexes))),
                            amulet_supply=state.amulet_supply - len(event.hexes), facing=tuple(event.facing))

@@ -1,87 +1,20 @@
-"""Tobago bound into the Game protocol (kind `tobago`)."""
+"""Tobago bound into the kernel's Game record (kind `tobago`)."""
 
 from __future__ import annotations
 
-from domain.kernel import Outcome, Rng, ranked
-from domain.tobago import rules, setup, svg, view
+from domain.kernel import Game
+from domain.tobago import rules, setup, state, svg, view
+from domain.tobago.codes import CODES
 from domain.tobago.commands import TobagoCommand
-from domain.tobago.evolve import evolve
+from domain.tobago.components import CATALOGUE
 from domain.tobago.events import TobagoEvent
-from domain.tobago.state import TobagoOptions, TobagoState
+from domain.tobago.evolve import evolve
 
-CODES = {
-    "tobago.bad_options": "the options do not fit (explicit landmarks need the classic island and the rules)",
-    "tobago.not_your_turn": "another seat must act now",
-    "tobago.wrong_phase": "that command is not possible in this phase of the game",
-    "tobago.no_such_hex": "there is no such land hex",
-    "tobago.no_such_map": "there is no such treasure map",
-    "tobago.no_such_slot": "the map has no such clue",
-    "tobago.not_in_hand": "the clue card is not in your hand",
-    "tobago.clue_contradicts": "the clue contradicts a clue already on the map",
-    "tobago.clue_does_not_reduce": "the clue removes no candidate",
-    "tobago.clue_empties_map": "the clue would leave the map without any candidate",
-    "tobago.no_roses": "you have no compass rose left",
-    "tobago.already_acted": "the turn's action (clue, drive or exchange) is already taken",
-    "tobago.action_required": "a turn needs its action before it ends",
-    "tobago.empty_hand": "no clue card to exchange",
-    "tobago.no_amulet": "you have no amulet to spend",
-    "tobago.not_moving": "the ATV already stands on that hex",
-    "tobago.too_far": "the hex is more drive steps away than you have left",
-    "tobago.treasure_not_located": "the map has more than one candidate",
-    "tobago.not_on_treasure": "your ATV is not on the located treasure",
-    "tobago.no_markers": "the map's markers are not on the board (more than 17 candidates)",
-    "tobago.not_a_candidate": "that hex is not a candidate of the map",
-    "tobago.last_marker": "the last marker of a map may not be removed",
-    "tobago.advanced_only": "the power needs the advanced_amulets option",
-    "tobago.not_your_rose": "you may double only a clue holding your single rose",
-    "tobago.already_double": "the clue already holds two roses",
-    "tobago.bad_swap": "a swap exchanges your rose(s) with another player's",
-}
-
-
-class Tobago:
-    kind = "tobago"
-    title = "Tobago"
-    codes = CODES
-    min_players = 2
-    max_players = 4
-    options_type = TobagoOptions
-    command_type = TobagoCommand
-    state_type = TobagoState
-    event_type = TobagoEvent
-
-    def setup(self, options: TobagoOptions, seats: int, rng: Rng) -> list[TobagoEvent]:
-        return setup.setup(options, seats, rng)
-
-    def evolve(self, state: TobagoState | None, event: TobagoEvent) -> TobagoState:
-        return evolve(state, event)
-
-    def decide(self, state: TobagoState, seat: int, command: TobagoCommand, rng: Rng) -> list[TobagoEvent]:
-        return rules.decide(state, seat, command, rng)
-
-    def legal(self, state: TobagoState, seat: int) -> list[TobagoCommand]:
-        return rules.legal(state, seat)
-
-    def to_act(self, state: TobagoState) -> frozenset[int]:
-        return rules.to_act(state)
-
-    def view(self, state: TobagoState, seat: int | None) -> dict:
-        return view.view(state, seat)
-
-    def redact(self, event: TobagoEvent, seat: int | None) -> TobagoEvent | None:
-        return view.redact(event, seat)
-
-    def outcome(self, state: TobagoState) -> Outcome | None:
-        if state.phase != "over":
-            return None
-        scores = [sum(p.treasures) for p in state.hidden.private]
-        result = ranked(scores)
-        return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners,
-                       details={"cards": [len(p.treasures) for p in state.hidden.private]})
-
-    def board_svg(self, state: TobagoState, seat: int | None) -> str:
-        """The island as SVG for `seat` (None = spectator)."""
-        return svg.board_svg(state, seat)
-
-
-GAME = Tobago()
+GAME = Game(
+    kind="tobago", title="Tobago", min_players=2, max_players=4, codes=CODES,
+    options_type=setup.TobagoOptions, command_type=TobagoCommand, event_type=TobagoEvent,
+    state_type=state.TobagoState, view_type=view.TobagoView, components=CATALOGUE,
+    setup=setup.setup, evolve=evolve, decide=rules.decide, legal=rules.legal, to_act=rules.to_act,
+    view=view.view, redact=view.redact, outcome=state.outcome,
+    invariants=state.invariants, board_svg=svg.board_svg,
+)

@@ -1,31 +1,35 @@
-"""Tobago's decide and legal, sharing one predicate (`problem`) per command.
+"""Tobago's decide, legal and to_act, sharing one predicate (`problem`) per command.
 
-`problem(state, seat, command)` returns why a command is refused (code,
-message) or None; `decide` raises it as a RuleViolation or builds the events,
-and `legal` offers every candidate command whose problem is None. The share,
+`problem(state, seat, command)` returns the RuleViolation that refuses a
+command, or None; `decide` raises it through `require` or builds the events,
+and `legal` offers every candidate command it does not refuse. The share,
 curses, new hunt and game end are in `share.py`; setup in `setup.py`.
 """
 
 from __future__ import annotations
 
-from domain.kernel import Rng, RuleViolation
+from typing import Optional
+
+from domain.kernel import Emitter, Rng, RuleViolation, offered, require
 from domain.tobago.commands import (
     AmuletStep, CollectTreasure, DoubleRose, Drive, EndTurn, ExchangeClues, PassCard, PlaceAtv, PlayClue,
     RemoveCandidate, StartHunt, SwapRoses, TakeCard, TobagoCommand)
 from domain.tobago.components import DRIVE_STEPS, MARKERS_PER_MAP
 from domain.tobago.events import (
-    AmuletCollected, AmuletSpent, CandidateRemoved, CluePlayed, Drove, HandExchanged, RoseDoubled, RosesSwapped)
+    AmuletCollected, AmuletSpent, AtvPlaced, CandidateRemoved, CluePlayed, Drove, HandExchanged, RoseDoubled,
+    RosesSwapped, TobagoEvent)
+from domain.tobago.evolve import evolve
 from domain.tobago.island import bits
 from domain.tobago.share import (
-    Emitter, answer_offer, clue_problem, collect_treasure, refill_hand, start_hunt, start_turn)
-from domain.tobago.setup import place_atv
+    Emit, answer_offer, clue_problem, collect_treasure, refill_hand, start_hunt, start_turn)
 from domain.tobago.state import TobagoState, board_of, candidates, roses_left
 
-Problem = tuple[str, str] | None
+Problem = Optional[RuleViolation]
 PHASE_OF = {PlaceAtv: "place_atv", TakeCard: "share", PassCard: "share", StartHunt: "new_hunt"}
 
 
 def to_act(state: TobagoState) -> frozenset[int]:
+    """The seat that must act: the active player, the seat offered a share card, or the new hunter."""
     if state.phase in ("place_atv", "turn"):
         return frozenset({state.turn.seat})
     if state.phase == "share" and state.share is not None and state.share.offer is not None:
@@ -36,39 +40,41 @@ def to_act(state: TobagoState) -> frozenset[int]:
 
 
 def drive_steps_left(state: TobagoState) -> int:
+    """Drive steps still open this turn (all of them until the turn's action is taken)."""
     return DRIVE_STEPS if not state.turn.acted else state.turn.steps_left
 
 
 def _amulet(state: TobagoState, seat: int, needed: bool) -> Problem:
     if needed and state.players[seat].amulets <= 0:
-        return "tobago.no_amulet", "you have no amulet"
+        return RuleViolation("tobago.no_amulet", "you have no amulet")
     return None
 
 
 def _main_action(state: TobagoState, amulet: bool) -> Problem:
     if not amulet and state.turn.acted:
-        return "tobago.already_acted", "you already took your action this turn (an amulet pays for another)"
+        return RuleViolation("tobago.already_acted",
+                             "you already took your action this turn (an amulet pays for another)")
     return None
 
 
 def _map(state: TobagoState, index: int) -> Problem:
     if not 0 <= index < len(state.maps):
-        return "tobago.no_such_map", f"there is no map {index}"
+        return RuleViolation("tobago.no_such_map", f"there is no map {index}")
     return None
 
 
 def _hex(state: TobagoState, hex_: int) -> Problem:
     if not 0 <= hex_ < len(state.island):
-        return "tobago.no_such_hex", f"there is no land hex {hex_}"
+        return RuleViolation("tobago.no_such_hex", f"there is no land hex {hex_}")
     return None
 
 
 def problem(state: TobagoState, seat: int, command: TobagoCommand) -> Problem:
     """Why `seat` may not give `command` now, or None."""
     if seat not in to_act(state):
-        return "tobago.not_your_turn", "another seat must act now"
+        return RuleViolation("tobago.not_your_turn", "another seat must act now")
     if PHASE_OF.get(type(command), "turn") != state.phase:
-        return "tobago.wrong_phase", f"{type(command).__name__} is not possible during {state.phase}"
+        return RuleViolation("tobago.wrong_phase", f"{type(command).__name__} is not possible during {state.phase}")
     return _command_problem(state, seat, command)
 
 
@@ -83,17 +89,17 @@ def _command_problem(state: TobagoState, seat: int, command: TobagoCommand) -> P
             return None
         case StartHunt(card=card):
             if card not in hand:
-                return "tobago.not_in_hand", f"{card} is not in your hand"
+                return RuleViolation("tobago.not_in_hand", f"{card} is not in your hand")
             assert state.hunt_map is not None
             return clue_problem(state, seat, state.hunt_map, card)
         case PlayClue(card=card, map=index, amulet=amulet):
             if card not in hand:
-                return "tobago.not_in_hand", f"{card} is not in your hand"
+                return RuleViolation("tobago.not_in_hand", f"{card} is not in your hand")
             return (_map(state, index) or _amulet(state, seat, amulet) or _main_action(state, amulet)
                     or clue_problem(state, seat, index, card))
         case ExchangeClues(amulet=amulet):
             if not hand:
-                return "tobago.empty_hand", "you hold no clue card to exchange"
+                return RuleViolation("tobago.empty_hand", "you hold no clue card to exchange")
             return _amulet(state, seat, amulet) or _main_action(state, amulet)
         case Drive(hex=h) | AmuletStep(hex=h):
             amulet = isinstance(command, AmuletStep)
@@ -102,88 +108,88 @@ def _command_problem(state: TobagoState, seat: int, command: TobagoCommand) -> P
             assert me.atv is not None
             steps = board_of(state).geo.steps_from(me.atv)[h]
             if steps == 0:
-                return "tobago.not_moving", "the ATV already stands there"
+                return RuleViolation("tobago.not_moving", "the ATV already stands there")
             limit = 1 if amulet else drive_steps_left(state)
             if steps > limit:
-                return "tobago.too_far", f"that hex is {steps} steps away, {limit} left"
+                return RuleViolation("tobago.too_far", f"that hex is {steps} steps away, {limit} left")
             return None
         case CollectTreasure(map=index):
             if err := _map(state, index):
                 return err
             cand = bits(candidates(state, index))
             if not state.maps[index].slots or len(cand) != 1:
-                return "tobago.treasure_not_located", "the map has more than one candidate"
+                return RuleViolation("tobago.treasure_not_located", "the map has more than one candidate")
             if cand[0] != me.atv:
-                return "tobago.not_on_treasure", "your ATV is not on the treasure"
+                return RuleViolation("tobago.not_on_treasure", "your ATV is not on the treasure")
             return None
         case RemoveCandidate(map=index, hex=h):
             if err := _map(state, index) or _amulet(state, seat, True):
                 return err
             cand = bits(candidates(state, index))
             if not state.maps[index].slots or len(cand) > MARKERS_PER_MAP:
-                return "tobago.no_markers", "the map's markers are not on the board yet"
+                return RuleViolation("tobago.no_markers", "the map's markers are not on the board yet")
             if h not in cand:
-                return "tobago.not_a_candidate", "no marker of that map lies there"
+                return RuleViolation("tobago.not_a_candidate", "no marker of that map lies there")
             if len(cand) == 1:
-                return "tobago.last_marker", "the last marker of a map may not be removed"
+                return RuleViolation("tobago.last_marker", "the last marker of a map may not be removed")
             return None
         case DoubleRose(map=index, slot=slot):
             if err := _advanced(state) or _map(state, index) or _amulet(state, seat, True):
                 return err
             slots = state.maps[index].slots
             if not 0 <= slot < len(slots):
-                return "tobago.no_such_slot", "that map has no such clue"
+                return RuleViolation("tobago.no_such_slot", "that map has no such clue")
             if slots[slot].seat != seat:
-                return "tobago.not_your_rose", "you may double only a clue that holds your rose"
+                return RuleViolation("tobago.not_your_rose", "you may double only a clue that holds your rose")
             if slots[slot].roses > 1:
-                return "tobago.already_double", "that clue already holds two roses"
+                return RuleViolation("tobago.already_double", "that clue already holds two roses")
             if roses_left(state, seat) <= 0:
-                return "tobago.no_roses", "you have no compass rose left"
+                return RuleViolation("tobago.no_roses", "you have no compass rose left")
             return None
         case SwapRoses(map=index, a=a, b=b):
             if err := _advanced(state) or _map(state, index) or _amulet(state, seat, True):
                 return err
             slots = state.maps[index].slots
             if not 0 <= a < b < len(slots):
-                return "tobago.no_such_slot", "name two clues of the map, top one first"
+                return RuleViolation("tobago.no_such_slot", "name two clues of the map, top one first")
             if seat not in (slots[a].seat, slots[b].seat) or slots[a].seat == slots[b].seat:
-                return "tobago.bad_swap", "swap your rose(s) with another player's"
+                return RuleViolation("tobago.bad_swap", "swap your rose(s) with another player's")
             return None
         case EndTurn():
             if not state.turn.acted:
-                return "tobago.action_required", "play a clue, drive or exchange before ending the turn"
+                return RuleViolation("tobago.action_required", "play a clue, drive or exchange before ending the turn")
             return None
-    return "tobago.wrong_phase", "unknown command"  # pragma: no cover
+    return RuleViolation("tobago.wrong_phase", "unknown command")  # pragma: no cover
 
 
 def _advanced(state: TobagoState) -> Problem:
     if not state.options.advanced_amulets:
-        return "tobago.advanced_only", "this amulet power needs the advanced_amulets option"
+        return RuleViolation("tobago.advanced_only", "this amulet power needs the advanced_amulets option")
     return None
 
 
-def decide(state: TobagoState, seat: int, command: TobagoCommand, rng: Rng) -> list:
-    if err := problem(state, seat, command):
-        raise RuleViolation(*err)
-    em = Emitter(state, rng)
+def decide(state: TobagoState, seat: int, command: TobagoCommand, rng: Rng) -> list[TobagoEvent]:
+    """The events of `seat` giving `command` now; RuleViolation when the rules refuse it."""
+    require(problem(state, seat, command))
+    em: Emit = Emitter(evolve, state)
     match command:
         case PlaceAtv():
-            place_atv(em, seat, command.hex)
+            place_atv(em, rng, seat, command.hex)
         case TakeCard() | PassCard():
-            answer_offer(em, seat, isinstance(command, TakeCard))
+            answer_offer(em, rng, seat, isinstance(command, TakeCard))
         case StartHunt(card=card):
-            start_hunt(em, seat, card)
+            start_hunt(em, rng, seat, card)
         case PlayClue(card=card, map=index, amulet=amulet):
             if amulet:
                 em(AmuletSpent(seat=seat, power="clue"))
             em(CluePlayed(seat=seat, map=index, card=card, main_action=not amulet))
-            refill_hand(em, seat)
+            refill_hand(em, rng, seat)
         case ExchangeClues(amulet=amulet):
             if amulet:
                 em(AmuletSpent(seat=seat, power="exchange"))
             cards = list(state.hidden.private[seat].hand)
             em(HandExchanged(seat=seat, count=len(cards), cards=cards, main_action=not amulet))
-            refill_hand(em, seat)
+            refill_hand(em, rng, seat)
         case Drive(hex=h):
             steps = board_of(state).geo.steps_from(state.players[seat].atv)[h]  # type: ignore[index]
             em(Drove(seat=seat, hex=h, steps=steps))
@@ -193,7 +199,7 @@ def decide(state: TobagoState, seat: int, command: TobagoCommand, rng: Rng) -> l
             em(AmuletSpent(seat=seat, power="step"))
             em(Drove(seat=seat, hex=h, steps=1, amulet=True))
         case CollectTreasure(map=index):
-            collect_treasure(em, seat, index)
+            collect_treasure(em, rng, seat, index)
         case RemoveCandidate(map=index, hex=h):
             em(AmuletSpent(seat=seat, power="remove"))
             em(CandidateRemoved(seat=seat, map=index, hex=h))
@@ -221,7 +227,7 @@ def legal(state: TobagoState, seat: int) -> list[TobagoCommand]:
         options = [StartHunt(card=c) for c in state.hidden.private[seat].hand]
     else:
         options = _turn_options(state, seat)
-    return [c for c in options if _command_problem(state, seat, c) is None]
+    return offered(options, lambda c: problem(state, seat, c))
 
 
 def _turn_options(state: TobagoState, seat: int) -> list[TobagoCommand]:
@@ -248,3 +254,17 @@ def _turn_options(state: TobagoState, seat: int) -> list[TobagoCommand]:
     if state.turn.acted:
         out.append(EndTurn())
     return out
+
+
+def place_atv(em: Emit, rng: Rng, seat: int, hex_: int) -> None:
+    """Place an ATV; after the last one, each player starts a map with the top clue and hands are dealt."""
+    state = em(AtvPlaced(seat=seat, hex=hex_))
+    if any(p.atv is None for p in state.players):
+        return
+    n = len(state.players)
+    order = [(state.turn.seat + k) % n for k in range(n)]
+    for index, player in enumerate(order):
+        state = em(CluePlayed(seat=player, map=index, card=state.hidden.clue_deck[0], from_deck=True))
+    for player in order:
+        refill_hand(em, rng, player)
+    start_turn(em, order[-1], order[0])

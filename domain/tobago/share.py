@@ -1,77 +1,67 @@
 """Finding a treasure and everything it sets off: the share, curses, amulets
-appearing along statue gazes, the new hunt and the end of the game.
+appearing along statue gazes, the new hunt and the end of the game; plus the
+draws and turn passing the rules share.
 
-Decisions build their events with an `Emitter`, which folds each event as it
-is emitted, so later steps read the state the earlier ones produced and the
-deck draws, reshuffles and reveals land in the log in order.
+Decisions build their events with the kernel's `Emitter`, which folds each
+event as it is emitted, so later steps read the state the earlier ones
+produced and the deck draws, reshuffles and reveals land in the log in order.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Optional
 
-from domain.kernel import Rng
+from domain.kernel import Emitter, Rng, RuleViolation
 from domain.tobago.clues import clue_refusal
 from domain.tobago.components import CURSE, HAND_SIZE
 from domain.tobago.events import (
-    AmuletsAppeared, CardPassed, CardRevealed, CardTaken, ClueDeckReshuffled, CluePlayed, CluesDrawn, CurseStruck,
-    GameFinished, HuntSkipped, ShareEnded, ShareShuffled, TreasureCollected, TreasureDeckReshuffled, TreasuresDrawn,
-    TurnEnded, AmuletCollected)
-from domain.tobago.evolve import evolve
+    AmuletCollected, AmuletsAppeared, CardPassed, CardRevealed, CardTaken, ClueDeckReshuffled, CluePlayed, CluesDrawn,
+    CurseStruck, GameFinished, HuntSkipped, ShareEnded, ShareShuffled, TobagoEvent, TreasureCollected,
+    TreasureDeckReshuffled, TreasuresDrawn, TurnEnded)
 from domain.tobago.island import bits
 from domain.tobago.state import TobagoState, board_of, candidates, map_clues, roses_left
 
-
-class Emitter:
-    """Collects events while folding them, so each step sees the state so far."""
-
-    def __init__(self, state: TobagoState, rng: Rng) -> None:
-        self.state, self.rng, self.events = state, rng, []  # type: tuple[TobagoState, Rng, list[Any]]
-
-    def __call__(self, event: Any) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+Emit = Emitter[TobagoState, TobagoEvent]
 
 
-def clue_problem(state: TobagoState, seat: int, index: int, card: str) -> tuple[str, str] | None:
+def clue_problem(state: TobagoState, seat: int, index: int, card: str) -> Optional[RuleViolation]:
     """Why `seat` may not put `card` on map `index` now (the three clue rules, plus a rose to mark it)."""
     if roses_left(state, seat) <= 0:
-        return "tobago.no_roses", "you have no compass rose left to mark a clue"
+        return RuleViolation("tobago.no_roses", "you have no compass rose left to mark a clue")
     m = state.maps[index]
     return clue_refusal(board_of(state), map_clues(m), m.removed, card)
 
 
-def refill_hand(em: Emitter, seat: int) -> None:
+def refill_hand(em: Emit, rng: Rng, seat: int) -> None:
     """Draw back up to the hand size, reshuffling the played clues into a new deck when it runs out."""
     need = HAND_SIZE[len(em.state.players)] - len(em.state.hidden.private[seat].hand)
-    while need > 0:
-        deck = em.state.hidden.clue_deck
-        if not deck:
-            if not em.state.hidden.clue_discard:
-                return
-            order = em.rng.shuffle(em.state.hidden.clue_discard)
-            em(ClueDeckReshuffled(count=len(order), order=order))
-            continue
-        take = min(need, len(deck))
-        em(CluesDrawn(seat=seat, count=take, cards=list(deck[:take])))
-        need -= take
+    _draw(em, rng, need, False, lambda cards: CluesDrawn(seat=seat, count=len(cards), cards=cards))
 
 
-def _draw_treasures(em: Emitter, seat: int, count: int, extra: bool = False) -> None:
+def _draw_treasures(em: Emit, rng: Rng, seat: int, count: int, extra: bool = False) -> None:
+    _draw(em, rng, count, True, lambda cards: TreasuresDrawn(seat=seat, count=len(cards), cards=cards, extra=extra))
+
+
+def _draw(em: Emit, rng: Rng, count: int, treasure: bool, drawn: Callable[[list[Any]], TobagoEvent]) -> None:
+    """Draw `count` cards from the treasure or clue deck; when it runs out, its discard pile is
+    shuffled into a new deck (the whole pile, curses and lost cards included); stop when both are empty."""
     while count > 0:
-        deck = em.state.hidden.treasure_deck
+        hidden = em.state.hidden
+        deck, discard = ((hidden.treasure_deck, hidden.treasure_discard) if treasure
+                         else (hidden.clue_deck, hidden.clue_discard))
         if not deck:
-            if not em.state.hidden.treasure_discard:
+            if not discard:
                 return
-            order = em.rng.shuffle(em.state.hidden.treasure_discard)
-            em(TreasureDeckReshuffled(count=len(order), order=order, from_discard=True))
+            order = rng.shuffle(discard)
+            em(TreasureDeckReshuffled(count=len(order), order=order, from_discard=True) if treasure
+               else ClueDeckReshuffled(count=len(order), order=order))
             continue
         take = min(count, len(deck))
-        em(TreasuresDrawn(seat=seat, count=take, cards=list(deck[:take]), extra=extra))
+        em(drawn(list(deck[:take])))
         count -= take
 
 
-def collect_treasure(em: Emitter, seat: int, index: int) -> None:
+def collect_treasure(em: Emit, rng: Rng, seat: int, index: int) -> None:
     """The finder's rose, the secret draws (one per rose, plus one), the shuffle, then the share."""
     (hex_,) = bits(candidates(em.state, index))
     em(TreasureCollected(seat=seat, map=index, hex=hex_, finder_rose=roses_left(em.state, seat) > 0))
@@ -79,19 +69,19 @@ def collect_treasure(em: Emitter, seat: int, index: int) -> None:
     assert share is not None
     n = len(em.state.players)
     for other in [(seat + k) % n for k in range(n)]:
-        _draw_treasures(em, other, share.roses.count(other))
-    _draw_treasures(em, seat, 1, extra=True)
-    pile = em.rng.shuffle(em.state.hidden.share_pile)
+        _draw_treasures(em, rng, other, share.roses.count(other))
+    _draw_treasures(em, rng, seat, 1, extra=True)
+    pile = rng.shuffle(em.state.hidden.share_pile)
     em(ShareShuffled(count=len(pile), pile=pile))
-    _advance(em)
+    _advance(em, rng)
 
 
-def answer_offer(em: Emitter, seat: int, take: bool) -> None:
+def answer_offer(em: Emit, rng: Rng, seat: int, take: bool) -> None:
     em(CardTaken(seat=seat) if take else CardPassed(seat=seat))
-    _advance(em)
+    _advance(em, rng)
 
 
-def _advance(em: Emitter) -> None:
+def _advance(em: Emit, rng: Rng) -> None:
     """Reveal cards until a seat must answer an offer, or the share is over."""
     while True:
         share = em.state.share
@@ -103,12 +93,12 @@ def _advance(em: Emitter) -> None:
             return
         card = em.state.hidden.share_pile[0]
         em(CardRevealed(card=card))
-        if card == CURSE and _curse(em):
+        if card == CURSE and _curse(em, rng):
             _end_share(em)
             return
 
 
-def _curse(em: Emitter) -> bool:
+def _curse(em: Emit, rng: Rng) -> bool:
     """Apply a revealed curse; True when it stops the share."""
     state = em.state
     share = state.share
@@ -129,15 +119,16 @@ def _curse(em: Emitter) -> bool:
     em(CurseStruck(amulet_losers=amulet_losers, treasure_losers=treasure_losers, lost_values=values,
                    leaving=leaving, stops=stops, returns=state.options.curse_returns))
     if state.options.curse_returns:
-        order = em.rng.shuffle(em.state.hidden.treasure_deck + (CURSE,))
+        order = rng.shuffle(em.state.hidden.treasure_deck + (CURSE,))
         em(TreasureDeckReshuffled(count=len(order), order=order, from_discard=False))
     return stops
 
 
-def _end_share(em: Emitter) -> None:
+def _end_share(em: Emit) -> None:
     share = em.state.share
     assert share is not None
-    hunter = share.finder if share.last_taker is None or share.first_was_curse else share.last_taker
+    # the player who took the last card starts the new hunt; the finder only when nobody took one
+    hunter = share.finder if share.last_taker is None else share.last_taker
     em(ShareEnded(discarded=len(em.state.hidden.share_pile), hunter=hunter))
     state = em.state
     geo = board_of(state).geo
@@ -161,14 +152,14 @@ def hunt_cards(state: TobagoState) -> list[str]:
             if clue_problem(state, state.hunter, state.hunt_map, c) is None]
 
 
-def start_hunt(em: Emitter, seat: int, card: str) -> None:
+def start_hunt(em: Emit, rng: Rng, seat: int, card: str) -> None:
     index = em.state.hunt_map
     assert index is not None
     em(CluePlayed(seat=seat, map=index, card=card, hunt=True))
-    refill_hand(em, seat)
+    refill_hand(em, rng, seat)
 
 
-def start_turn(em: Emitter, seat: int, nxt: int) -> None:
+def start_turn(em: Emit, seat: int, nxt: int) -> None:
     """Pass the turn; an amulet under the next ATV is collected for free."""
     em(TurnEnded(seat=seat, next=nxt))
     atv = em.state.players[nxt].atv

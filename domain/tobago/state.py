@@ -2,44 +2,22 @@
 
 Everything secret (deck orders, discard piles, hands, treasure piles, the
 share pile and the cards each seat drew into it) lives in `state.hidden`, so
-`view` and `check_invariants` know exactly what to guard.
+`view` and `invariants` know exactly what to guard.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Literal, Optional
 
 import msgspec
-from msgspec import Meta
 
+from domain.kernel import Outcome, ranked
 from domain.tobago.clues import Board, board, candidates_mask
-from domain.tobago.components import AMULETS, ROSES_PER_PLAYER
+from domain.tobago.components import AMULETS, CLUE_IDS, CURSE_CARDS, ROSES_PER_PLAYER, TREASURE_CARDS
 from domain.tobago.island import Island, Landmarks
+from domain.tobago.setup import TobagoOptions
 
 Phase = Literal["place_atv", "turn", "share", "new_hunt", "over"]
-
-
-class LandmarkSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Explicit landmark hexes as (q, r); statues as (q, r, facing 0..5 = N, NE, SE, S, SW, NW)."""
-
-    huts: tuple[tuple[int, int], ...]
-    palms: tuple[tuple[int, int], ...]
-    statues: tuple[tuple[int, int, int], ...]
-
-
-class TobagoOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    curse_effect: Annotated[Literal["standard", "continue", "amulet_holders"], Meta(
-        description="standard: a curse stops the share; continue: penalty, share goes on (variant a); "
-                    "amulet_holders: amulet holders pay an amulet and keep sharing (variant b)")] = "standard"
-    curse_cards: Annotated[Literal[1, 2], Meta(description="curse cards in the treasure deck (variant c: 1)")] = 2
-    curse_depth: Annotated[Literal[27, 21], Meta(description="curses are shuffled into this many bottom cards")] = 27
-    curse_returns: Annotated[bool, Meta(description="a triggered curse is shuffled back into the deck")] = False
-    advanced_amulets: Annotated[bool, Meta(description="amulets may also double a rose or swap roses")] = False
-    island: Annotated[Literal["classic", "generated"], Meta(
-        description="classic: sides A+B+C from the data file; generated: a new island from the seed")] = "classic"
-    landmarks: Annotated[Optional[LandmarkSpec], Meta(
-        description="explicit landmark hexes (classic island only); default: placed at random")] = None
-    random_first_seat: Annotated[bool, Meta(description="draw the first player instead of seat 0")] = False
 
 
 class Slot(msgspec.Struct, frozen=True):
@@ -69,7 +47,8 @@ class Turn(msgspec.Struct, frozen=True):
 
 
 class Share(msgspec.Struct, frozen=True):
-    """A share in progress: remaining roses bottom first, the revealed card and whom it is offered to."""
+    """A share in progress: remaining roses bottom first, the revealed card and whom it is offered to;
+    `last_taker` is the seat that took the latest card (None while nobody took one)."""
 
     map: int
     finder: int
@@ -78,7 +57,6 @@ class Share(msgspec.Struct, frozen=True):
     offer: Optional[int] = None
     passed: tuple[int, ...] = ()
     revealed: int = 0
-    first_was_curse: bool = False
     last_taker: Optional[int] = None
 
 
@@ -113,7 +91,7 @@ class TobagoState(msgspec.Struct, frozen=True):
     hunter: Optional[int] = None
     hunt_map: Optional[int] = None
     ending: bool = False
-    curses_out: int = 0
+    curses_out: int = 0  # curses that took effect and left the game (leftover curses are only discarded)
 
 
 def board_of(state: TobagoState) -> Board:
@@ -148,9 +126,17 @@ def seat_count(state: TobagoState) -> int:
     return len(state.players)
 
 
-def check_invariants(state: TobagoState) -> None:
-    """Raise AssertionError when a rule-level invariant is broken (used by the random-play tests)."""
-    from domain.tobago.components import CLUE_IDS, CURSE_CARDS, TREASURE_CARDS
+def outcome(state: TobagoState) -> Optional[Outcome]:
+    """Gold per seat once the game is over; ties share the win."""
+    if state.phase != "over":
+        return None
+    result = ranked([sum(p.treasures) for p in state.hidden.private])
+    return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners,
+                   details={"cards": [len(p.treasures) for p in state.hidden.private]})
+
+
+def invariants(state: TobagoState) -> None:
+    """Raise AssertionError when a rule-level invariant is broken (the shared random play calls it)."""
     hidden = state.hidden
     clues = list(hidden.clue_deck) + list(hidden.clue_discard)
     clues += [c for p in hidden.private for c in p.hand] + [s.card for m in state.maps for s in m.slots]

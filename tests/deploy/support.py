@@ -1,12 +1,38 @@
-"""Parsers used by the deployment tests: Dockerfile instructions, nginx config, .dockerignore, quantities."""
+"""What the deployment tests share: the settings the shipped files rely on, and small parsers for
+Dockerfile instructions, nginx config, .dockerignore, Kubernetes quantities and PostgreSQL durations."""
 
 from __future__ import annotations
 
 import fnmatch
+import ipaddress
 import json
 import re
 import shlex
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from service.settings import ENV_VARS
+
+ROOT = Path(__file__).resolve().parents[2]
+APP_PORT = 8000                 # settings.py default STELA_PORT
+METRICS_PORT = 9100             # settings.py default STELA_METRICS_PORT
+HEARTBEAT_SECONDS = 15          # settings.py default STELA_HEARTBEAT_SECONDS
+IMAGE_UID = 10001
+# Set by the shipped configurations for issues 13 and 14 and read by service/settings.py from then on;
+# test_the_settings_read_every_variable_the_configurations_set holds settings.py to it.
+HARDENING_SETTINGS = frozenset({"STELA_TRUSTED_PROXIES", "STELA_METRICS_PORT", "STELA_CORS_ORIGINS"})
+SETTINGS = frozenset(ENV_VARS) | HARDENING_SETTINGS
+
+
+def trusted_networks(value: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """STELA_TRUSTED_PROXIES as settings.py reads it: comma-separated addresses or CIDRs."""
+    return [ipaddress.ip_network(item.strip(), strict=True) for item in value.split(",") if item.strip()]
+
+
+def postgres_seconds(value: str) -> float:
+    """A PostgreSQL time setting (`60s`, `1min`, `60000` = milliseconds) in seconds."""
+    number, unit = re.fullmatch(r"\s*(\d+)\s*(ms|s|min|h|d|)\s*", str(value)).groups()
+    return int(number) * {"ms": 0.001, "": 0.001, "s": 1, "min": 60, "h": 3600, "d": 86400}[unit]
 
 
 # --------------------------------------------------------------------------- Dockerfile

@@ -10,9 +10,10 @@ import pytest
 from domain.clock import ClockSet, TimedOut, TimeOut
 from domain.kernel import RuleViolation
 from domain.table import GameEnded, SeatResigned, Table
-from tests.support.tally import TALLY, Add
+from tests.support.tally import TALLY, Add, Added
 
 PLAYS_ONE = Table(dataclasses.replace(TALLY, timeout_command=lambda state, seat: Add(1)))
+NOTHING = Table(dataclasses.replace(TALLY, timeout_command=lambda state, seat: None))
 
 
 def started(table: Table, control: dict, players: int = 2, now_ms: int = 0):
@@ -65,8 +66,15 @@ def test_the_kinds_timeout_rule_plays_for_the_seat_and_the_game_goes_on():
     assert state.clock.timeouts == (1, 0)
 
 
+def test_without_a_timeout_rule_the_first_legal_command_is_played():
+    table = Table(TALLY)  # Tally has no timeout rule and no end-of-turn command: legal's first, Add(1)
+    state, _ = started(table, {"total_seconds": 10})
+    events = table.timeout(state, TimeOut(seat=0, at_ms=10000))
+    assert events[0].played == "tally.Add" and events[1] == Added(seat=0, amount=1)
+
+
 def test_a_seat_with_nothing_to_play_for_it_forfeits_when_its_time_runs_out():
-    table = Table(TALLY)  # Tally has no timeout rule and no end-of-turn command
+    table = NOTHING
     state, _ = started(table, {"total_seconds": 10}, players=3)
     events = table.timeout(state, TimeOut(seat=0, at_ms=10000))
     assert isinstance(events[1], SeatResigned) and events[1].reason == "timed_out"

@@ -86,7 +86,7 @@ class Checker:
     def __init__(self, game: Any) -> None:
         self.game = game
         self.table = Table(game)
-        self.view_schema = msgspec.json.schema(game.view_type)
+        self.view_schema = jsonschema.Draft202012Validator(msgspec.json.schema(game.view_type))
         self.view_decoder = msgspec.json.Decoder(game.view_type)
         self.event_decoder = msgspec.json.Decoder(self.table.event_union)
         self.steps = 0
@@ -103,7 +103,7 @@ class Checker:
             encoded = msgspec.json.encode(view)
             self.view_decoder.decode(encoded)
             if self.steps % 25 == 1:
-                jsonschema.validate(msgspec.json.decode(encoded), self.view_schema)
+                self.view_schema.validate(msgspec.json.decode(encoded))
             for event in new:
                 shown = self.table.redact(event, seat, public=False)
                 if shown is not None:

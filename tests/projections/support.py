@@ -75,6 +75,19 @@ async def wait_caught_up(lag: Any, timeout: float = 20.0) -> None:
         await asyncio.sleep(0.05)
 
 
+async def project_all(pool: Any, **options: Any) -> Any:
+    """Run a projector until it has projected the whole log, stop it, and return it."""
+    from projections.runner import Projector
+
+    projector = Projector(pool, **options)
+    await projector.start()
+    try:
+        await wait_caught_up(projector.lag)
+    finally:
+        await projector.stop()
+    return projector
+
+
 def api_lag(client: Any) -> Any:
     """`lag()` read through GET /readyz (the app runs on the test client's own event loop)."""
     async def lag() -> dict[str, Any]:

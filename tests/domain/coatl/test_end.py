@@ -8,7 +8,8 @@ from domain.coatl.events import EndTriggered, GameFinished, TurnStarted
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags, Turn
 from domain.kernel import Rng, RuleViolation
-from tests.domain.coatl.support import card, coatl, piece, play, rig, started
+from tests.domain.coatl.builders import card, coatl, in_play, piece, rig
+from tests.support.rules import when
 
 BLUE_COUNT = card(4)
 DONE = coatl("hB bB tB", cards=(BLUE_COUNT,), status="closed")
@@ -16,7 +17,7 @@ DONE = coatl("hB bB tB", cards=(BLUE_COUNT,), status="closed")
 
 def about_to_complete_third(seats, seat, **options):
     """`seat`'s turn, holding two completed coatls and one that a tail completes."""
-    state = started(seats, **options)
+    state = in_play(seats, **options)
     state = rig(state, seat, board="tB", coatls=(DONE, DONE, coatl("hB bB bB", cards=(card(14),))))
     return replace(state, turn=Turn(seat=seat, actions_left=1))
 
@@ -34,7 +35,7 @@ def play_out(state):
         turns.append((seat, state.turn.actions_left))
         while state.turn is not None and state.turn.seat == seat:
             take = next(c for c in GAME.legal(state, seat) if isinstance(c, TakePieces))
-            _, state = play(state, seat, take)
+            state, _ = when(GAME, state, seat, take)
     return turns, state
 
 
@@ -50,8 +51,8 @@ def play_out(state):
 def test_a_third_coatl_gives_later_seats_two_actions_earlier_seats_one_and_its_builder_none(seats, seat, expected):
     """End A: players after him (before the first player) take 2 actions, players before him 1, he none."""
     state = about_to_complete_third(seats, seat)
-    _, state = play(state, seat, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
-    events, state = play(state, seat, EndTurn())
+    state, _ = when(GAME, state, seat, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
+    state, events = when(GAME, state, seat, EndTurn())
     assert schedule(events) == ("third_coatl", expected)
     turns, state = play_out(state)
     assert turns == expected
@@ -59,34 +60,34 @@ def test_a_third_coatl_gives_later_seats_two_actions_earlier_seats_one_and_its_b
 
 
 def test_the_first_player_token_decides_who_comes_after_the_finisher():
-    state = started(3, seed=b"first", random_first_player=True)
+    state = in_play(3, seed=b"first", random_first_player=True)
     first = state.first_player
     finisher = (first + 1) % 3
     state = about_to_complete_third(3, finisher, random_first_player=True)
     state = replace(state, first_player=first)
-    _, state = play(state, finisher, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
-    events, _ = play(state, finisher, EndTurn())
+    state, _ = when(GAME, state, finisher, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
+    _, events = when(GAME, state, finisher, EndTurn())
     assert schedule(events)[1] == [((first + 2) % 3, 2), (first, 1)]
 
 
 def test_two_actions_may_be_the_same_action_twice_and_then_the_turn_ends():
     state = about_to_complete_third(2, 0)
-    _, state = play(state, 0, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
-    _, state = play(state, 0, EndTurn())
+    state, _ = when(GAME, state, 0, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
+    state, _ = when(GAME, state, 0, EndTurn())
     assert state.turn == Turn(seat=1, actions_left=2)
-    _, state = play(state, 1, TakePieces(slot="head", index=0))
+    state, _ = when(GAME, state, 1, TakePieces(slot="head", index=0))
     assert state.turn.seat == 1 and state.turn.actions_left == 1
-    events, state = play(state, 1, TakePieces(slot="tail", index=0))
+    state, events = when(GAME, state, 1, TakePieces(slot="tail", index=0))
     assert isinstance(events[-1], GameFinished) and state.phase == "over"
 
 
 def test_another_third_coatl_during_the_last_turns_changes_nothing():
     state = about_to_complete_third(3, 0)
-    _, state = play(state, 0, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
-    _, state = play(state, 0, EndTurn())
+    state, _ = when(GAME, state, 0, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
+    state, _ = when(GAME, state, 0, EndTurn())
     state = rig(state, 1, board="tB", coatls=(DONE, DONE, coatl("hB bB bB", cards=(card(14),))))
-    _, state = play(state, 1, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
-    events, state = play(state, 1, EndTurn())
+    state, _ = when(GAME, state, 1, AddPiece(coatl=2, piece=piece("tB"), end="tail"))
+    state, events = when(GAME, state, 1, EndTurn())
     assert not any(isinstance(e, EndTriggered) for e in events)
     assert events[-1] == TurnStarted(seat=2, actions=2)
     assert state.last_turns == ()
@@ -94,7 +95,7 @@ def test_another_third_coatl_during_the_last_turns_changes_nothing():
 
 def last_body_segments(seats, seat):
     """`seat`'s turn; the disc holds the last two body segments and the bag none."""
-    state = started(seats)
+    state = in_play(seats)
     bags = state.hidden.bags
     disc = replace(state.disc, bodies=(("red", "red"),) + ((),) * 5)
     return replace(state, turn=Turn(seat=seat, actions_left=1), disc=disc,
@@ -112,7 +113,7 @@ def last_body_segments(seats, seat):
 def test_running_out_of_body_segments_ends_the_round_then_gives_everybody_one_more_turn(seats, seat, expected):
     """End B: play on until all had the same number of turns, then each player takes one more turn."""
     state = last_body_segments(seats, seat)
-    events, state = play(state, seat, TakePieces(slot="body", index=0))
+    state, events = when(GAME, state, seat, TakePieces(slot="body", index=0))
     assert schedule(events) == ("no_body_segments", expected)
     turns, state = play_out(state)
     assert turns == expected and state.phase == "over"
@@ -120,7 +121,7 @@ def test_running_out_of_body_segments_ends_the_round_then_gives_everybody_one_mo
 
 def test_no_command_is_accepted_once_the_game_is_over():
     state = last_body_segments(2, 1)
-    _, state = play(state, 1, TakePieces(slot="body", index=0))
+    state, _ = when(GAME, state, 1, TakePieces(slot="body", index=0))
     _, state = play_out(state)
     with pytest.raises(RuleViolation) as exc:
         GAME.decide(state, 0, EndTurn(), Rng(b"x", 0))
@@ -128,7 +129,7 @@ def test_no_command_is_accepted_once_the_game_is_over():
 
 
 def finished(*coatls_by_seat):
-    state = started(len(coatls_by_seat))
+    state = in_play(len(coatls_by_seat))
     for seat, coatls in enumerate(coatls_by_seat):
         state = rig(state, seat, coatls=coatls)
     return replace(state, phase="over", turn=None)

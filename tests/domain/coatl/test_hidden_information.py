@@ -29,6 +29,7 @@ def perturbed(state: CoatlState, seat: int | None) -> CoatlState:
     hidden = replace(h, hands=others(h.hands, shift), temples=others(h.temples, shift), dealt=others(h.dealt, shift),
                      deck=shift(h.deck), discard=shift(h.discard), bags=bags,
                      piles=tuple(p[:1] + shift(p[1:]) for p in h.piles))
+
     return replace(state, hidden=hidden)
 
 
@@ -72,4 +73,5 @@ def test_a_seat_sees_its_own_hand_and_temples():
     result = play_random(table, {}, 2, b"own", check_views=False, max_commands=30)
     game = table.fold(result.events).game
     mine = GAME.view(game, 1).players[1]
-    assert mine.hand == game.hidden.hands[1] and mine.temples == game.hidden.temples[1]
+    assert tuple(c.id for c in mine.hand) == game.hidden.hands[1]
+    assert tuple(t.id for t in mine.temples) == game.hidden.temples[1]

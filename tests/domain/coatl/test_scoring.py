@@ -6,9 +6,9 @@ readings the spec and the rulebook's card clarifications name get their own test
 
 import pytest
 
-from domain.coatl.components import PROPHECY_TYPES, TEMPLE_TYPES
+from domain.coatl.components import PROPHECIES, TEMPLES
 from domain.coatl.scoring import coatl_points, occurrences, prophecy_met, prophecy_points, temple_points
-from tests.domain.coatl.support import seq
+from tests.domain.coatl.builders import seq
 
 # type: (a coatl that scores, its points, a coatl that scores nothing)
 PROPHECY_CASES = {
@@ -45,7 +45,7 @@ TEMPLE_CARDS = {15: (15,), 16: (0,), 17: (10,), 18: (35,), 19: (28,)}
 
 
 def test_every_prophecy_face_and_temple_has_a_case():
-    assert set(PROPHECY_CASES) == set(PROPHECY_TYPES) and set(TEMPLE_CASES) == set(TEMPLE_TYPES)
+    assert set(PROPHECY_CASES) == set(PROPHECIES) and set(TEMPLE_CASES) == set(TEMPLES)
 
 
 @pytest.mark.parametrize("prophecy_type", sorted(PROPHECY_CASES))

@@ -7,19 +7,20 @@ from domain.coatl.commands import (DiscardProphecy, EndTurn, Foretell, PerfectCh
 from domain.coatl.events import DiscRefilled, ForetellingUsed, PriestsDutyUsed, RowRefilled
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags
-from tests.domain.coatl.support import piece, play, refused, rig, started
+from tests.domain.coatl.builders import in_play, piece, rig
+from tests.support.rules import refused, when
 
 
 def test_tokens_are_off_when_the_option_is_off():
-    state = started(sacrifice_tokens=False)
-    refused(state, 0, Foretell(), "coatl.no_token")
+    state = in_play(sacrifice_tokens=False)
+    refused(GAME, state, 0, Foretell(), "coatl.no_token")
     assert not any(isinstance(c, (Foretell, PerfectChoice, PriestsDuty)) for c in GAME.legal(state, 0))
 
 
 def test_perfect_choice_takes_named_pieces_from_the_bag_then_refills_every_empty_slot():
-    state = started()
+    state = in_play()
     state = replace(state, disc=replace(state.disc, heads=(None, "red")))
-    events, after = play(state, 0, PerfectChoice(kind="body", colors=("green", "green")))
+    after, events = when(GAME, state, 0, PerfectChoice(kind="body", colors=("green", "green")))
     assert sorted(after.players[0].board) == [piece("bG"), piece("bG")]
     assert sum(after.hidden.bags.body) == sum(state.hidden.bags.body) - 2
     assert any(isinstance(e, DiscRefilled) for e in events) and None not in after.disc.heads
@@ -27,49 +28,49 @@ def test_perfect_choice_takes_named_pieces_from_the_bag_then_refills_every_empty
 
 
 def test_perfect_choice_needs_the_pieces_in_the_bag_and_room_on_the_board():
-    state = started()
+    state = in_play()
     state = replace(state, hidden=replace(state.hidden, bags=Bags(head=(0, 1, 1, 1, 1), tail=(1,) * 5,
                                                                   body=(1, 4, 4, 4, 4))))
-    refused(state, 0, PerfectChoice(kind="head", colors=("yellow",)), "coatl.not_in_bag")
-    refused(state, 0, PerfectChoice(kind="body", colors=("yellow", "yellow")), "coatl.not_in_bag")
-    refused(state, 0, PerfectChoice(kind="tail", colors=("yellow", "red")), "coatl.bad_pieces")
+    refused(GAME, state, 0, PerfectChoice(kind="head", colors=("yellow",)), "coatl.not_in_bag")
+    refused(GAME, state, 0, PerfectChoice(kind="body", colors=("yellow", "yellow")), "coatl.not_in_bag")
+    refused(GAME, state, 0, PerfectChoice(kind="tail", colors=("yellow", "red")), "coatl.bad_pieces")
     assert PerfectChoice(kind="body", colors=("yellow", "red")) in GAME.legal(state, 0)
     full = rig(state, 0, board="bR bR bR bR bR bR bR")
-    refused(full, 0, PerfectChoice(kind="body", colors=("red", "red")), "coatl.board_full")
+    refused(GAME, full, 0, PerfectChoice(kind="body", colors=("red", "red")), "coatl.board_full")
     used = rig(state, 0, tokens=("foretell",))
-    refused(used, 0, PerfectChoice(kind="tail", colors=("red",)), "coatl.no_token")
+    refused(GAME, used, 0, PerfectChoice(kind="tail", colors=("red",)), "coatl.no_token")
 
 
 def test_foretelling_replaces_the_row_then_discards_from_the_hand_then_chooses():
-    state = rig(started(), 0, hand=(40, 41, 42, 43, 44))
+    state = rig(in_play(), 0, hand=(40, 41, 42, 43, 44))
     old_row = state.row
-    events, state = play(state, 0, Foretell())
+    state, events = when(GAME, state, 0, Foretell())
     assert events[1] == ForetellingUsed(seat=0, discarded_row=old_row) and isinstance(events[2], RowRefilled)
     assert len(state.row) == 6 and not set(state.row) & set(old_row)
-    refused(state, 0, TakeProphecy(card=state.row[0]), "coatl.hand_limit")
-    _, state = play(state, 0, DiscardProphecy(card=41))
-    redacted = GAME.redact(play(state, 0, DiscardProphecy(card=42))[0][0], 1)
+    refused(GAME, state, 0, TakeProphecy(card=state.row[0]), "coatl.hand_limit")
+    state, _ = when(GAME, state, 0, DiscardProphecy(card=41))
+    redacted = GAME.redact(when(GAME, state, 0, DiscardProphecy(card=42))[1][0], 1)
     assert redacted.card is None
-    _, state = play(state, 0, TakeProphecy(card=state.row[0]))
-    refused(state, 0, DiscardProphecy(card=40), "coatl.cannot_discard")
-    refused(state, 0, TakePieces(slot="head", index=0), "coatl.no_action_left")
-    _, state = play(state, 0, EndTurn())
+    state, _ = when(GAME, state, 0, TakeProphecy(card=state.row[0]))
+    refused(GAME, state, 0, DiscardProphecy(card=40), "coatl.cannot_discard")
+    refused(GAME, state, 0, TakePieces(slot="head", index=0), "coatl.no_action_left")
+    state, _ = when(GAME, state, 0, EndTurn())
     assert len(state.hidden.hands[0]) == 5 and len(state.row) == 6 and "foretell" not in state.players[0].tokens
 
 
 def test_discarding_from_the_hand_is_only_part_of_foretelling():
-    state = rig(started(), 0, hand=(40,))
-    refused(state, 0, DiscardProphecy(card=40), "coatl.cannot_discard")
+    state = rig(in_play(), 0, hand=(40,))
+    refused(GAME, state, 0, DiscardProphecy(card=40), "coatl.cannot_discard")
 
 
 def test_priests_duty_takes_a_shared_temple_as_a_secret_personal_temple():
-    state = replace(started(), hidden=replace(started().hidden, piles=((2, 9), (5,))))
+    state = replace(in_play(), hidden=replace(in_play().hidden, piles=((2, 9), (5,))))
     state = rig(state, 0, temples=(7,))
-    events, after = play(state, 0, PriestsDuty(pile=0))
+    after, events = when(GAME, state, 0, PriestsDuty(pile=0))
     assert events[1] == PriestsDutyUsed(seat=0, pile=0, temple=2, new_top=9)
     assert after.hidden.temples[0] == (7, 2) and after.hidden.piles == ((9,), (5,)) and after.turn.seat == 1
     assert GAME.redact(events[1], 1).temple is None and GAME.redact(events[1], 0).temple == 2
     assert GAME.view(after, 1).players[0].temple_count == 2 and GAME.view(after, 1).players[0].temples is None
     empty = replace(state, hidden=replace(state.hidden, piles=((), (5,))))
-    refused(empty, 0, PriestsDuty(pile=0), "coatl.temple_not_available")
-    refused(state, 0, PriestsDuty(pile=2), "coatl.no_such_pile")
+    refused(GAME, empty, 0, PriestsDuty(pile=0), "coatl.temple_not_available")
+    refused(GAME, state, 0, PriestsDuty(pile=2), "coatl.no_such_pile")

@@ -1,17 +1,11 @@
-"""Given/when/then helpers for Tikal tests: build states from events, play commands, expect refusals."""
+"""Position builders for Tikal's rule tests (the given/when/refused themselves are tests.support.rules)."""
 
 from __future__ import annotations
 
-import msgspec
-import pytest
-
-from domain.kernel import Rng, RuleViolation
 from domain.tikal.components import TILES, TREASURE_KINDS, TREASURE_PER_KIND
 from domain.tikal.events import GameSetUp, PieceEntered, PieceMoved, ScoringRoundStarted, StackShuffled, TileDrawn
-from domain.tikal.game import GAME
 from domain.tikal.state import Space, TikalState, board_map
 
-RNG = Rng(b"tikal-tests", 0)
 DEFAULT_TREASURES = [k for k in TREASURE_KINDS for _ in range(TREASURE_PER_KIND)]
 
 
@@ -28,32 +22,6 @@ def opening(seats: int = 2, stack: list[str] | None = None, variant: str = "stan
     return events
 
 
-def given(*events) -> TikalState:
-    state = None
-    for event in events:
-        state = GAME.evolve(state, event)
-    assert state is not None
-    return state
-
-
-def when(state: TikalState, seat: int, command) -> tuple[TikalState, list]:
-    """Decide `command` for `seat` and fold the events; the command must also be offered by legal()."""
-    assert command in GAME.legal(state, seat), f"{command} not offered by legal()"
-    events = GAME.decide(state, seat, command, RNG)
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state, events
-
-
-def refused(state: TikalState, seat: int, command, code: str) -> None:
-    """The command is refused with `code` and legal() does not offer it."""
-    with pytest.raises(RuleViolation) as exc:
-        GAME.decide(state, seat, command, RNG)
-    assert exc.value.code == code, exc.value
-    assert code in GAME.codes
-    assert command not in GAME.legal(state, seat)
-
-
 def walk(seat: int, to: tuple[int, int], count: int = 1, leader: bool = False) -> list:
     """Events putting `count` pieces of `seat` from the base camp onto `to` at no cost (to build a position)."""
     return [event for _ in range(count) for event in (
@@ -63,7 +31,3 @@ def walk(seat: int, to: tuple[int, int], count: int = 1, leader: bool = False) -
 
 def at(state: TikalState, q: int, r: int) -> Space:
     return board_map(state)[(q, r)]
-
-
-def encoded(value) -> str:
-    return msgspec.json.encode(value).decode()

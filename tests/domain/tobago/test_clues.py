@@ -6,9 +6,9 @@ import pytest
 from domain.tobago.clues import board, clue_refusal
 from domain.tobago.components import CLUES
 from domain.tobago.island import bits, distance
-from tests.domain.tobago.support import GEO, given
+from tests.domain.tobago.support import GEO, table
 
-STATE = given()
+STATE = table()
 BOARD = board(STATE.island, STATE.landmarks)
 LAND = range(GEO.n)
 
@@ -109,10 +109,10 @@ def test_rulebook_example_next_to_a_hut_then_in_the_jungle_then_next_to_a_palm()
     (("C31",), "tobago.clue_empties_map"),          # black: no jungle hex lies next to a statue
 ])
 def test_rulebook_refusals_of_in_the_jungle(map_clues, code):
-    assert clue_refusal(BOARD, map_clues, (), "C01")[0] == code
+    assert clue_refusal(BOARD, map_clues, (), "C01").code == code
 
 
 def test_a_clue_must_reduce_even_after_amulet_removals():
     jungle_hexes = sorted(terrain("jungle"))
     removed = tuple(h for h in range(GEO.n) if h not in jungle_hexes)
-    assert clue_refusal(BOARD, (), removed, "C01")[0] == "tobago.clue_does_not_reduce"
+    assert clue_refusal(BOARD, (), removed, "C01").code == "tobago.clue_does_not_reduce"

@@ -1,4 +1,4 @@
-"""Where the tile in hand may go: adjacency, the path rule, the classic volcano rule, and the fallback.
+"""The `place` phase: where the tile in hand may go (adjacency, path rule, classic volcano rule, fallback).
 
 A tile goes on an empty board space next to a placed tile, in any of six
 rotations. A non-volcano tile needs one edge forming a path (at least one
@@ -11,7 +11,7 @@ tile is allowed (the placement is then marked `forced`).
 
 from __future__ import annotations
 
-from domain.kernel import RuleViolation
+from domain.kernel import RuleViolation, offered
 from domain.tikal.components import BOARD_SPACES, TILES
 from domain.tikal.state import Coord, Space, TikalState, board_map, neighbour, rotated
 
@@ -38,7 +38,7 @@ def _cuts_off(spaces: dict[Coord, Space], q: int, r: int) -> bool:
     return any(c not in seen for c in open_spaces)
 
 
-def _strict_problem(state: TikalState, spaces: dict[Coord, Space], q: int, r: int, rotation: int) -> tuple[str, str] | None:
+def _strict_problem(state: TikalState, spaces: dict[Coord, Space], q: int, r: int, rotation: int) -> RuleViolation | None:
     """Why (q, r, rotation) breaks the placement rules proper (adjacency assumed), or None."""
     spec = TILES[state.hand or ""]
     if spec.kind == "volcano":
@@ -46,14 +46,14 @@ def _strict_problem(state: TikalState, spaces: dict[Coord, Space], q: int, r: in
             near_volcano = any(spaces.get(neighbour(q, r, e)) is not None
                                and spaces[neighbour(q, r, e)].kind == "volcano" for e in range(6))
             if near_volcano and _cuts_off(spaces, q, r):
-                return ("tikal.volcano_cuts_off", "a volcano next to another volcano may not cut spaces off")
+                return RuleViolation("tikal.volcano_cuts_off", "a volcano next to another volcano may not cut spaces off")
         return None
     stones = rotated(spec.stones, rotation)
     for e in range(6):
         other = spaces.get(neighbour(q, r, e))
         if other is not None and other.kind != "volcano" and stones[e] + other.stones[(e + 3) % 6] >= 1:
             return None
-    return ("tikal.tile_needs_path", "the tile must form a path with a neighbouring non-volcano tile")
+    return RuleViolation("tikal.tile_needs_path", "the tile must form a path with a neighbouring non-volcano tile")
 
 
 def _candidates(spaces: dict[Coord, Space]) -> list[Coord]:
@@ -67,27 +67,33 @@ def strict_placements(state: TikalState) -> list[tuple[int, int, int]]:
 
 
 def legal_placements(state: TikalState) -> list[tuple[int, int, int]]:
-    """Every (q, r, rotation) the tile in hand may take, the fallback included."""
-    strict = strict_placements(state)
-    if strict:
-        return strict
-    return [(q, r, rot) for q, r in _candidates(board_map(state)) for rot in range(6)]
+    """Every (q, r, rotation) the tile in hand may take, the fallback included, by `placement_refusal`."""
+    strict = bool(strict_placements(state))
+    candidates = [(q, r, rot) for q, r in _candidates(board_map(state)) for rot in range(6)]
+    return offered(candidates, lambda c: placement_refusal(state, *c, strict=strict))
 
 
-def check_placement(state: TikalState, q: int, r: int, rotation: int) -> bool:
-    """Raise RuleViolation unless the tile in hand may go there; returns whether it is a forced placement."""
+def placement_refusal(state: TikalState, q: int, r: int, rotation: int,
+                      strict: bool | None = None) -> RuleViolation | None:
+    """Why the tile in hand may not go on (q, r) turned `rotation` steps, or None (the fallback included).
+
+    `strict` (whether any placement keeps the rules proper) may be passed in when already known.
+    """
     spaces = board_map(state)
     if not 0 <= rotation <= 5:
-        raise RuleViolation("tikal.bad_rotation", "rotation is 0 to 5 steps clockwise")
+        return RuleViolation("tikal.bad_rotation", "rotation is 0 to 5 steps clockwise")
     if (q, r) not in _ON_BOARD:
-        raise RuleViolation("tikal.no_such_space", f"({q}, {r}) is not a board space")
+        return RuleViolation("tikal.no_such_space", f"({q}, {r}) is not a board space")
     if (q, r) in spaces:
-        raise RuleViolation("tikal.space_taken", f"({q}, {r}) already holds a tile")
+        return RuleViolation("tikal.space_taken", f"({q}, {r}) already holds a tile")
     if not _touches(spaces, q, r):
-        raise RuleViolation("tikal.not_adjacent", "a tile must go next to a placed tile")
+        return RuleViolation("tikal.not_adjacent", "a tile must go next to a placed tile")
     problem = _strict_problem(state, spaces, q, r, rotation)
-    if problem is None:
-        return False
-    if strict_placements(state):
-        raise RuleViolation(*problem)
-    return True
+    if problem is not None and (strict if strict is not None else bool(strict_placements(state))):
+        return problem
+    return None
+
+
+def is_forced(state: TikalState, q: int, r: int, rotation: int) -> bool:
+    """Whether an allowed placement breaks the placement rules proper (the no-space fallback)."""
+    return _strict_problem(state, board_map(state), q, r, rotation) is not None

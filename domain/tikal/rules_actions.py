@@ -1,0 +1,250 @@
+"""The `actions` phase (10 AP): one predicate per action, shared by `decide` and `legal`.
+
+`action_refusal(state, seat, command)` says why an action may not be taken
+now (None = allowed, its cost included); `action_events` turns an allowed one
+into its event; `legal_actions` filters generous candidates through the same
+predicate. "A different one of your pieces for each level" (and each dig) is
+judged by piece: `TikalState.acted` records which piece acted on which tile
+this phase, and only a piece of yours on the tile that has not acted there may
+act (see `state.actor` for which one does). A move walks a fresh explorer
+unless it names, by id, one that has acted this phase.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from domain.kernel import RuleViolation, offered
+from domain.tikal.commands import (BuildCamp, CampMove, DigTreasure, EndTurn, EnterPiece, MovePiece, PlaceGuard,
+                                   TikalCommand, TradeTreasure, UncoverLevel)
+from domain.tikal.components import CAMPS, GUARDS, MAX_LEVEL, TREASURE_KINDS
+from domain.tikal.events import (CampBuilt, GuardPlaced, LevelUncovered, PieceEntered, PieceMoved, TikalEvent,
+                                 TreasureDug, TreasureTraded)
+from domain.tikal.state import (LEADER, Space, TikalState, acted_here, actor, board_map, is_camp_of, majority,
+                                named_walkers, next_explorer, pieces, reach, walker)
+
+COSTS = {"enter": 1, "camp_move": 1, "uncover": 2, "dig": 3, "trade": 3, "camp": 5, "guard": 5}
+Move = MovePiece | CampMove
+
+
+def _space(state: TikalState, q: int, r: int) -> Space | RuleViolation:
+    space = board_map(state).get((q, r))
+    return space if space is not None else RuleViolation("tikal.no_such_space", f"no placed tile on ({q}, {r})")
+
+
+def _ap(state: TikalState, cost: int) -> RuleViolation | None:
+    if cost > state.ap:
+        return RuleViolation("tikal.not_enough_action_points", f"this costs {cost} AP, {state.ap} left")
+    return None
+
+
+def moving_piece(state: TikalState, seat: int, start: Space, cmd: Move) -> Optional[int]:
+    """The piece `cmd` walks off `start`, or None when `seat` has no such piece there."""
+    if cmd.leader:
+        return LEADER if cmd.explorer is None and start.leaders[seat] else None
+    if cmd.explorer is None:
+        return walker(state, seat, start)
+    return cmd.explorer if cmd.explorer in named_walkers(state, seat, start) else None
+
+
+def move_cost(state: TikalState, cmd: Move) -> Optional[int]:
+    """What the move costs (None: no path); call only when both spaces hold tiles."""
+    if isinstance(cmd, CampMove):
+        return COSTS["camp_move"]
+    return reach(state.board, (cmd.from_q, cmd.from_r)).get((cmd.to_q, cmd.to_r))
+
+
+def _move(state: TikalState, seat: int, cmd: Move) -> RuleViolation | None:
+    start, target = _space(state, cmd.from_q, cmd.from_r), _space(state, cmd.to_q, cmd.to_r)
+    for found in (start, target):
+        if isinstance(found, RuleViolation):
+            return found
+    assert isinstance(start, Space) and isinstance(target, Space)
+    if isinstance(cmd, CampMove) and not (is_camp_of(start, seat) and is_camp_of(target, seat)):
+        return RuleViolation("tikal.not_a_camp", "camp moves join the base camp and your own camps only")
+    if moving_piece(state, seat, start, cmd) is None:
+        return RuleViolation("tikal.no_piece_there", f"no such piece of yours on ({start.q}, {start.r}): a fresh "
+                                                     "explorer walks unnamed, one that acted this turn by its id")
+    if start is target:
+        return RuleViolation("tikal.same_space", "a move must go somewhere else")
+    cost = move_cost(state, cmd)
+    if cost is None:
+        return RuleViolation("tikal.no_path", "no path of stones leads there (volcanoes block)")
+    return _ap(state, cost)
+
+
+def _enter(state: TikalState, seat: int, cmd: EnterPiece) -> RuleViolation | None:
+    space = _space(state, cmd.q, cmd.r)
+    if isinstance(space, RuleViolation):
+        return space
+    if not is_camp_of(space, seat):
+        return RuleViolation("tikal.not_a_camp", "new pieces enter on the base camp or your own camps")
+    player = state.players[seat]
+    if (player.leader != "supply") if cmd.leader else player.explorers == 0:
+        return RuleViolation("tikal.no_piece_left", "no such piece left in your supply")
+    return _ap(state, COSTS["enter"])
+
+
+def _act(state: TikalState, seat: int, space: Space, limit_code: str, what: str) -> RuleViolation | None:
+    """At most 2 per tile per phase, each by a different piece of yours on the tile."""
+    if pieces(space, seat) == 0:
+        return RuleViolation("tikal.no_piece_there", f"you need a piece on ({space.q}, {space.r})")
+    if len(acted_here(state, space.q, space.r)) >= 2:
+        return RuleViolation(limit_code, f"at most 2 {what} per turn")
+    if actor(state, seat, space) is None:
+        return RuleViolation("tikal.needs_fresh_piece", "each one needs a different piece of yours on the tile: "
+                                                        "every piece of yours there already acted there this turn")
+    return None
+
+
+def _first(*rules: tuple[bool, str, str]) -> RuleViolation | None:
+    """The refusal of the first rule broken, each given as (broken, code, message)."""
+    return next((RuleViolation(code, message) for broken, code, message in rules if broken), None)
+
+
+def _tile(state: TikalState, q: int, r: int, kind: str, code: str, message: str) -> Space | RuleViolation:
+    """The placed tile on (q, r) if it is of `kind`, else the refusal."""
+    space = _space(state, q, r)
+    return space if isinstance(space, RuleViolation) or space.kind == kind else RuleViolation(code, message)
+
+
+def _uncover(state: TikalState, seat: int, cmd: UncoverLevel) -> RuleViolation | None:
+    space = _tile(state, cmd.q, cmd.r, "temple", "tikal.not_a_temple", "only temples have levels")
+    if isinstance(space, RuleViolation):
+        return space
+    nxt = space.value + 1
+    return (_first((space.guard is not None, "tikal.temple_guarded", "a guarded temple can no longer be raised"))
+            or _act(state, seat, space, "tikal.third_level_this_turn", "levels per temple")
+            or _first((nxt > MAX_LEVEL or state.levels[nxt - 2] == 0, "tikal.no_level_left",
+                       f"no temple level {nxt} is left in the supply"))
+            or _ap(state, COSTS["uncover"]))
+
+
+def _dig(state: TikalState, seat: int, cmd: DigTreasure) -> RuleViolation | None:
+    space = _tile(state, cmd.q, cmd.r, "ruins", "tikal.no_treasure_there", "there is no treasure to dig there")
+    if isinstance(space, RuleViolation):
+        return space
+    return _act(state, seat, space, "tikal.third_dig_this_turn", "treasures per ruins") or _ap(state, COSTS["dig"])
+
+
+def _trade(state: TikalState, seat: int, cmd: TradeTreasure) -> RuleViolation | None:
+    if not 0 <= cmd.other < state.seats or cmd.other == seat:
+        return RuleViolation("tikal.bad_trade", "trade with another seat")
+    if cmd.give not in TREASURE_KINDS or cmd.take not in TREASURE_KINDS or cmd.give == cmd.take:
+        return RuleViolation("tikal.bad_trade", "trade one kind of treasure for a different kind")
+    mine = state.players[seat].treasures[TREASURE_KINDS.index(cmd.give)]
+    theirs = state.players[cmd.other].treasures[TREASURE_KINDS.index(cmd.take)]
+    if mine != 1 or theirs != 1:
+        return RuleViolation("tikal.not_single_treasure",
+                             "each traded token must be the only one of its kind its owner holds")
+    return _ap(state, COSTS["trade"])
+
+
+def _camp(state: TikalState, seat: int, cmd: BuildCamp) -> RuleViolation | None:
+    space = _tile(state, cmd.q, cmd.r, "clearing", "tikal.not_a_clearing", "camps go on clearings or emptied ruins")
+    if isinstance(space, RuleViolation):
+        return space
+    return _first((space.camp is not None, "tikal.camp_exists", "this clearing already has a camp"),
+                  (state.players[seat].camps >= CAMPS, "tikal.no_camp_left", f"at most {CAMPS} camps per player"),
+                  (pieces(space, seat) == 0, "tikal.no_piece_there", "you need a piece on the clearing")
+                  ) or _ap(state, COSTS["camp"])
+
+
+def _guard(state: TikalState, seat: int, cmd: PlaceGuard) -> RuleViolation | None:
+    space = _tile(state, cmd.q, cmd.r, "temple", "tikal.not_a_temple", "guards go on temples")
+    if isinstance(space, RuleViolation):
+        return space
+    return _first((space.guard is not None, "tikal.temple_guarded", "this temple already has a guard"),
+                  (state.players[seat].guards >= GUARDS, "tikal.no_guard_left", f"at most {GUARDS} guards per player"),
+                  (majority(space) != seat, "tikal.not_majority",
+                   "you need strict majority on the temple (leader 3, explorer 1)")
+                  ) or _ap(state, COSTS["guard"])
+
+
+def action_refusal(state: TikalState, seat: int, cmd: TikalCommand) -> RuleViolation | None:
+    """Why `seat` may not take action `cmd` in his 10-AP phase now, or None."""
+    match cmd:
+        case EndTurn():
+            return None
+        case EnterPiece():
+            return _enter(state, seat, cmd)
+        case MovePiece() | CampMove():
+            return _move(state, seat, cmd)
+        case UncoverLevel():
+            return _uncover(state, seat, cmd)
+        case DigTreasure():
+            return _dig(state, seat, cmd)
+        case TradeTreasure():
+            return _trade(state, seat, cmd)
+        case BuildCamp():
+            return _camp(state, seat, cmd)
+        case PlaceGuard():
+            return _guard(state, seat, cmd)
+    return RuleViolation("tikal.wrong_phase", f"{type(cmd).__name__} is not an action of your 10-AP phase")
+
+
+def action_events(state: TikalState, seat: int, cmd: TikalCommand) -> list[TikalEvent]:
+    """The event of an allowed action other than EndTurn (`action_refusal` returned None)."""
+    spaces = board_map(state)
+    match cmd:
+        case EnterPiece():
+            explorer = None if cmd.leader else next_explorer(state.players[seat])
+            return [PieceEntered(seat=seat, q=cmd.q, r=cmd.r, leader=cmd.leader, cost=COSTS["enter"],
+                                 explorer=explorer)]
+        case MovePiece() | CampMove():
+            piece = moving_piece(state, seat, spaces[(cmd.from_q, cmd.from_r)], cmd)
+            return [PieceMoved(seat=seat, from_q=cmd.from_q, from_r=cmd.from_r, to_q=cmd.to_q, to_r=cmd.to_r,
+                               leader=cmd.leader, cost=move_cost(state, cmd) or 0, by_camp=isinstance(cmd, CampMove),
+                               explorer=None if piece == LEADER else piece)]
+        case UncoverLevel():
+            space = spaces[(cmd.q, cmd.r)]
+            return [LevelUncovered(seat=seat, q=cmd.q, r=cmd.r, value=space.value + 1, cost=COSTS["uncover"],
+                                   piece=actor(state, seat, space))]
+        case DigTreasure():
+            space = spaces[(cmd.q, cmd.r)]
+            top = next(t.kinds[0] for t in state.hidden.ruins if (t.q, t.r) == (cmd.q, cmd.r))
+            return [TreasureDug(seat=seat, q=cmd.q, r=cmd.r, treasure=top, cost=COSTS["dig"],
+                                piece=actor(state, seat, space))]
+        case TradeTreasure():
+            return [TreasureTraded(seat=seat, other=cmd.other, gave=cmd.give, took=cmd.take, cost=COSTS["trade"])]
+        case BuildCamp():
+            return [CampBuilt(seat=seat, q=cmd.q, r=cmd.r, cost=COSTS["camp"])]
+        case PlaceGuard():
+            space = spaces[(cmd.q, cmd.r)]
+            explorers, leader = space.explorers[seat], space.leaders[seat]
+            return [GuardPlaced(seat=seat, q=cmd.q, r=cmd.r, guard_is_leader=explorers == 0,
+                                explorers_removed=max(explorers - 1, 0), leader_removed=leader and explorers > 0,
+                                cost=COSTS["guard"])]
+    raise AssertionError(f"{cmd} is not an action with an event")
+
+
+def _move_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, Optional[int]]]:
+    """(leader, explorer) for each distinct piece of `seat` a move may walk off `space`."""
+    forms: list[tuple[bool, Optional[int]]] = [(True, None)] if space.leaders[seat] else []
+    if walker(state, seat, space) is not None:
+        forms.append((False, None))
+    return forms + [(False, p) for p in named_walkers(state, seat, space)]
+
+
+def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
+    """Every atomic action `seat` may take in his 10-AP phase, EndTurn included."""
+    candidates: list[TikalCommand] = [EndTurn()]
+    camps = [s for s in state.board if is_camp_of(s, seat)]
+    for camp in camps:
+        candidates += [EnterPiece(camp.q, camp.r, False), EnterPiece(camp.q, camp.r, True)]
+    for space in state.board:
+        if not pieces(space, seat):
+            continue
+        forms = _move_forms(state, seat, space)
+        targets = sorted(c for c, cost in reach(state.board, (space.q, space.r)).items() if cost <= state.ap)
+        candidates += [MovePiece(space.q, space.r, q, r, leader, explorer)
+                       for leader, explorer in forms for q, r in targets]
+        if is_camp_of(space, seat):
+            candidates += [CampMove(space.q, space.r, o.q, o.r, leader, explorer)
+                           for leader, explorer in forms for o in camps if o is not space]
+        candidates += [UncoverLevel(space.q, space.r), DigTreasure(space.q, space.r), BuildCamp(space.q, space.r),
+                       PlaceGuard(space.q, space.r)]
+    singles = [[k for k, n in zip(TREASURE_KINDS, p.treasures) if n == 1] for p in state.players]
+    for other in range(state.seats):
+        candidates += [TradeTreasure(other, give, take) for give in singles[seat] for take in singles[other]]
+    return offered(candidates, lambda c: action_refusal(state, seat, c))

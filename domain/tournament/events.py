@@ -1,0 +1,102 @@
+"""Tournament events: facts in the past tense, the only record of a tournament.
+
+A stream reads `TournamentCreated` (settings and the seed's commitment),
+`PlayerRegistered` / `PlayerWithdrew`, `TournamentStarted` (the seeded draw),
+then per round one `RoundPaired` (tables with game ids, seats and game seeds,
+byes) and one `ResultRecorded` per table, and finally `TournamentEnded` (the
+final order) and `SeedRevealed`. Secrets (the tournament seed, the game seeds)
+sit in fields named `seed` and are stripped by `redact` until the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from domain.tournament.commands import Format
+
+
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    pass
+
+
+class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
+    tournament_id: str
+    organiser: str
+    kind: str
+    name: str
+    options: dict[str, Any]
+    time_control: dict[str, Any]
+    seats: int
+    min_seats: int
+    format: Format
+    rounds: int
+    advance: int
+    duplicate: bool
+    min_players: int
+    max_players: int
+    seed_commitment: str
+    seed: str | None = None  # secret until the end: redacted from every reader while the tournament runs
+
+
+class PlayerRegistered(_Event, tag="tournament.PlayerRegistered"):
+    player_id: str
+    name: str
+    rating: int
+
+
+class PlayerWithdrew(_Event, tag="tournament.PlayerWithdrew"):
+    player_id: str
+
+
+class TournamentStarted(_Event, tag="tournament.TournamentStarted"):
+    """`draw` is every entrant in the seeded draw order (the last tie-break), drawn from the Rng."""
+
+    draw: list[str]
+
+
+class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
+    """One game of a round: `players` in seat order (seat 0 first); `seed` is the game's secret seed (hex)."""
+
+    table: int
+    game_id: str
+    players: list[str]
+    seed: str | None = None
+
+
+class RoundPaired(_Event, tag="tournament.RoundPaired"):
+    """Round `round` (1-based) begins: its tables, and the players with a bye (each credited `bye_points`)."""
+
+    round: int
+    tables: list[PairedTable]
+    byes: list[str] = []
+    bye_points: float = 0.0
+
+
+class ResultRecorded(_Event, tag="tournament.ResultRecorded"):
+    """A table's game ended: `ranks`, `scores` and the rank `points` per seat, in seat order."""
+
+
+    round: int
+    table: int
+    game_id: str
+    players: list[str]
+    ranks: list[int]
+    scores: list[int]
+    points: list[float]
+    advancing: list[str] = []  # single elimination: who goes through to the next round
+
+
+class TournamentEnded(_Event, tag="tournament.TournamentEnded"):
+    """The final order, best first (every entrant, withdrawn ones included)."""
+
+    standings: list[str]
+
+
+class SeedRevealed(_Event, tag="tournament.SeedRevealed"):
+    seed: str
+
+
+TournamentEvent = Union[TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted, RoundPaired,
+                        ResultRecorded, TournamentEnded, SeedRevealed]

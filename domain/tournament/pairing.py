@@ -1,0 +1,151 @@
+"""The next round of each format, a pure function of the tournament state.
+
+Swiss: the active players in standings order; byes (when they cannot all be
+seated) to those with the fewest byes, lowest in the standings first; round 1
+deals the seeds to tables like pots (snake order) so the best seeds sit apart;
+later rounds fill tables top-down in standings order (so tables group players
+of equal score), each with the next players it has met least, then swap
+players between the nearest tables while that removes repeat opponents.
+
+Round robin: with 2 seats, the circle method over the seeded draw (every pair
+meets exactly once; with an odd field each player has one bye; a withdrawn
+player's opponent gets a bye). With 3-6 seats, each round groups the active
+players so that pairs who met least sit together, until every pair of active
+players has met (or after `rounds` rounds when it is set; at most
+`round_robin_limit` rounds).
+
+Single elimination: the players still in, in seed order (rating, then the
+draw); the top seeds get the byes; tables are dealt like pots; the top
+`advance` of each table (ties at the cut go to the better seed) go through.
+When the survivors fit one table they play the final; the tournament ends
+after it, or when fewer remain than a table the kind accepts.
+
+Seat order at every table: whoever sat first in their last game sits later,
+then players who have sat late so far sit early (`arrange.seat_order`); the
+Swiss and round-robin grouping avoid, between neighbouring tables, a table
+where everyone sat first last time.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from domain.tournament.arrange import game_id, game_seed, group, penalty, pick_byes, seat_order, spread, table_sizes
+from domain.tournament.events import PairedTable, RoundPaired
+from domain.tournament.standings import bye_points, order, seeding
+from domain.tournament.state import TournamentState
+
+Plan = tuple[list[list[str]], list[str]]
+
+
+def smallest_table(seats: int, min_seats: int) -> int:
+    """The smallest table the pairings ever make: `seats - 1` when the kind accepts it, else `seats`."""
+    return seats - 1 if 2 <= min_seats <= seats - 1 else seats
+
+
+def round_robin_limit(players: int, seats: int) -> int:
+    """The most rounds a round robin of `players` at `seats`-seat tables may last."""
+    least = -(-(players - 1) // (seats - 1))
+    return 2 * least + 2
+
+
+def next_round(state: TournamentState) -> RoundPaired | None:
+    """The pairing of the round after the current one, or None when the tournament is over."""
+    settings = state.settings
+    number = state.round + 1
+    match settings.format:
+        case "swiss":
+            plan = _swiss(state, number)
+        case "round_robin":
+            plan = _round_robin(state, number)
+        case "single_elimination":
+            plan = _elimination(state, number)
+        case _:
+            assert_never(settings.format)
+    if plan is None or not plan[0]:
+        return None
+    tables, byes = plan
+    seed = bytes.fromhex(state.seed)
+    draw = state.draw_index()
+    paired = [PairedTable(table=t, game_id=game_id(settings.tournament_id, number, t),
+                          players=seat_order(players, state.entrants, draw),
+                          seed=game_seed(seed, number, t, settings.duplicate).hex())
+              for t, players in enumerate(tables, start=1)]
+    worth = 0.0 if settings.format == "single_elimination" else bye_points(settings.seats)
+    return RoundPaired(round=number, tables=paired, byes=byes, bye_points=worth if byes else 0.0)
+
+
+def _seated(state: TournamentState, standing: list[str], sizes: list[int]) -> tuple[list[str], list[str]]:
+    """Byes for whoever cannot be seated, and the others in `standing` order."""
+    byes = pick_byes(standing, state.entrants, len(standing) - sum(sizes))
+    taken = set(byes)
+    return [pid for pid in standing if pid not in taken], byes
+
+
+def _swiss(state: TournamentState, number: int) -> Plan | None:
+    settings = state.settings
+    if number > settings.rounds:
+        return None
+    standing = order(state, state.active_ids())
+    sizes = table_sizes(len(standing), settings.seats, settings.min_seats)
+    if not sizes:
+        return None
+    players, byes = _seated(state, standing, sizes)
+    if number == 1:
+        return spread(seeding(state, players), sizes), byes
+    return group(players, sizes, penalty(state.entrants)), byes
+
+
+def _round_robin(state: TournamentState, number: int) -> Plan | None:
+    settings = state.settings
+    if settings.seats == 2:
+        return _circle(state, number)
+    active = [pid for pid in state.draw if state.entrants[pid].active]
+    if settings.rounds and number > settings.rounds:
+        return None
+    if number > round_robin_limit(len(state.draw), settings.seats):
+        return None
+    entrants = state.entrants
+    if not settings.rounds and all(entrants[a].met.get(b) for i, a in enumerate(active) for b in active[i + 1:]):
+        return None
+    sizes = table_sizes(len(active), settings.seats, settings.min_seats)
+    if not sizes:
+        return None
+    players, byes = _seated(state, order(state, active), sizes)
+    unmet = {a: sum(1 for b in active if b != a and not entrants[a].met.get(b)) for a in players}
+    draw = state.draw_index()
+    return group(sorted(players, key=lambda pid: (-unmet[pid], draw[pid])), sizes, penalty(state.entrants, coverage=True)), byes
+
+
+def _circle(state: TournamentState, number: int) -> Plan | None:
+    roster: list[str | None] = list(state.draw)
+    if len(roster) % 2:
+        roster.append(None)
+    last = len(roster) - 1
+    rounds = min(last, state.settings.rounds) if state.settings.rounds else last
+    if number > rounds:
+        return None
+    shift = (number - 1) % last
+    ring = [roster[0], *roster[1:][-shift:], *roster[1:][:-shift]] if shift else roster
+    tables: list[list[str]] = []
+    byes: list[str] = []
+    for i in range(len(ring) // 2):
+        pair = [pid for pid in (ring[i], ring[last - i]) if pid is not None and state.entrants[pid].active]
+        if len(pair) == 2:
+            tables.append(pair)
+        else:
+            byes += pair
+    return tables, byes
+
+
+def _elimination(state: TournamentState, number: int) -> Plan | None:
+    settings = state.settings
+    if state.rounds and len(state.rounds[-1].tables) == 1 and not state.rounds[-1].byes:
+        return None  # that single table of every survivor was the final
+    alive = seeding(state, [pid for pid in state.active_ids() if not state.entrants[pid].out])
+    smallest = smallest_table(settings.seats, settings.min_seats)
+    if len(alive) <= settings.seats:
+        return ([alive], []) if len(alive) >= max(smallest, 2) else None
+    sizes = table_sizes(len(alive), settings.seats, max(settings.min_seats, settings.advance + 1))
+    byes = alive[:len(alive) - sum(sizes)]
+    return spread(alive[len(byes):], sizes), byes

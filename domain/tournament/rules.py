@@ -1,0 +1,203 @@
+"""Deciding tournament commands: `create` opens a tournament, `decide` handles everything after.
+
+`decide` raises `RuleViolation` with one of the codes of `CODES` and never
+returns an empty list to mean "refused". The only random draw is the seeded
+draw at the start (`rng.shuffle` of the entrants sorted by id); game seeds
+and ids are hashes of the seed and the tournament id (see `arrange`), and
+pairings are a pure function of the state, so the whole tournament can be
+re-derived once the seed is revealed (`verify`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, assert_never
+
+from domain.kernel import Emitter, Outcome, Rng, RuleViolation, seed_commitment
+from domain.tournament.arrange import is_uuid
+from domain.tournament.commands import CreateTournament, RecordResult, Register, Start, TournamentCommand, Withdraw
+from domain.tournament.evolve import evolve
+from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, SeedRevealed,
+                                      TournamentCreated, TournamentEnded, TournamentStarted)
+from domain.tournament.pairing import next_round, smallest_table
+from domain.tournament.standings import order, rank_points, seeding
+from domain.tournament.state import TableRecord, TournamentState
+
+CODES: dict[str, str] = {
+    "tournament.bad_options": "the settings do not describe a tournament that can be run",
+    "tournament.not_created": "there is no such tournament yet",
+    "tournament.registration_closed": "registration is only possible before the start",
+    "tournament.already_registered": "this player is already registered",
+    "tournament.not_registered": "this player is not registered",
+    "tournament.already_withdrawn": "this player has already withdrawn",
+    "tournament.full": "the tournament has reached its maximum number of players",
+    "tournament.not_organiser": "only the organiser (or an admin) may do this",
+    "tournament.already_started": "the tournament has already started",
+    "tournament.too_few_players": "fewer players are registered than the tournament needs",
+    "tournament.not_running": "the tournament is not running",
+    "tournament.finished": "the tournament is over",
+    "tournament.not_platform": "results come only from the platform (or an admin)",
+    "tournament.unknown_game": "this game is not a game of the tournament's current round",
+    "tournament.result_already_recorded": "this game's result is already recorded",
+    "tournament.bad_outcome": "the outcome does not fit the table (one rank and score per seat)",
+}
+
+
+ROUND_ROBIN_MAX = 64  # every pair meets: the number of rounds grows with the field
+FIELD_MAX = 100_000
+
+
+def _refuse(code: str, message: str) -> RuleViolation:
+    assert code in CODES, code
+    return RuleViolation(code, message)
+
+
+def create(tournament_id: str, organiser: str, command: CreateTournament, seed: bytes) -> list[Any]:
+    """The events opening a tournament; `seed` is its fresh secret seed (the service draws it)."""
+    _check_settings(tournament_id, command)
+    smallest = smallest_table(command.seats, command.min_seats)
+    min_seats = command.min_seats or command.seats
+    return [TournamentCreated(
+        tournament_id=tournament_id, organiser=organiser, kind=command.kind, name=command.name,
+        options=command.options, time_control=command.time_control, seats=command.seats, min_seats=min_seats,
+        format=command.format, rounds=command.rounds, advance=command.advance, duplicate=command.duplicate,
+        min_players=command.min_players or smallest, max_players=command.max_players or _field_max(command),
+        seed_commitment=seed_commitment(seed), seed=seed.hex())]
+
+
+def _check_settings(tournament_id: str, c: CreateTournament) -> None:
+    def bad(message: str) -> RuleViolation:
+        return _refuse("tournament.bad_options", message)
+
+    if not is_uuid(tournament_id):
+        raise bad("the tournament id must be a UUID")
+    if not c.kind:
+        raise bad("a tournament needs a game kind")
+    if not 2 <= c.seats <= 6:
+        raise bad("tables seat 2 to 6 players")
+    if c.min_seats and not 2 <= c.min_seats <= c.seats:
+        raise bad("min_seats must lie between 2 and seats")
+    if c.format == "swiss" and c.rounds < 1:
+        raise bad("a Swiss tournament needs at least one round")
+    if c.rounds < 0:
+        raise bad("rounds cannot be negative")
+    if c.format == "single_elimination" and not 1 <= c.advance < c.seats:
+        raise bad("single elimination advances at least one and fewer than a whole table")
+    smallest = smallest_table(c.seats, c.min_seats)
+    if c.min_players and c.min_players < smallest:
+        raise bad(f"min_players must be at least the smallest table ({smallest})")
+    if c.max_players and c.max_players < max(c.min_players, smallest):
+        raise bad("max_players is below min_players")
+    if c.max_players > _field_max(c):
+        raise bad(f"a {c.format} tournament takes at most {_field_max(c)} players")
+
+
+def _field_max(c: CreateTournament) -> int:
+    return ROUND_ROBIN_MAX if c.format == "round_robin" else FIELD_MAX
+
+
+def decide(state: Optional[TournamentState], actor: Optional[str], command: TournamentCommand, rng: Rng,
+           *, admin: bool = False) -> list[Any]:
+    """The events `command` from `actor` (a player id; None = the platform) causes, or RuleViolation.
+
+    `rng` must be `rng_for(state)`; `admin` lets an administrator act as the organiser.
+    """
+    if state is None:
+        raise _refuse("tournament.not_created", "create the tournament first")
+    match command:
+        case Register():
+            return _register(state, actor, command, admin)
+        case Withdraw():
+            return _withdraw(state, actor, command, admin)
+        case Start():
+            return _start(state, actor, rng, admin)
+        case RecordResult():
+            return _record(state, actor, command, admin)
+        case _:
+            assert_never(command)
+
+
+def _target(state: TournamentState, actor: Optional[str], player_id: Optional[str], admin: bool) -> str:
+    """Whom a register/withdraw is for: oneself, or anyone when the organiser or an admin asks."""
+    target = player_id or actor
+    if target is None:
+        raise _refuse("tournament.not_registered", "name the player")
+    if target != actor and not admin and actor != state.organiser:
+        raise _refuse("tournament.not_organiser", "only the organiser may register or withdraw someone else")
+    return target
+
+
+def _register(state: TournamentState, actor: Optional[str], command: Register, admin: bool) -> list[Any]:
+    target = _target(state, actor, command.player_id, admin)
+    if state.status != "registration":
+        raise _refuse("tournament.registration_closed", "the tournament has started")
+    if target in state.entrants:
+        raise _refuse("tournament.already_registered", f"{target} is already registered")
+    if len(state.entrants) >= state.settings.max_players:
+        raise _refuse("tournament.full", f"the tournament takes at most {state.settings.max_players} players")
+    return [PlayerRegistered(player_id=target, name=command.name, rating=command.rating)]
+
+
+def _withdraw(state: TournamentState, actor: Optional[str], command: Withdraw, admin: bool) -> list[Any]:
+    target = _target(state, actor, command.player_id, admin)
+    if state.status == "finished":
+        raise _refuse("tournament.finished", "the tournament is over")
+    entrant = state.entrants.get(target)
+    if entrant is None:
+        raise _refuse("tournament.not_registered", f"{target} is not registered")
+    if not entrant.active:
+        raise _refuse("tournament.already_withdrawn", f"{target} has already withdrawn")
+    return [PlayerWithdrew(player_id=target)]
+
+
+def _start(state: TournamentState, actor: Optional[str], rng: Rng, admin: bool) -> list[Any]:
+    if not admin and actor != state.organiser:
+        raise _refuse("tournament.not_organiser", "only the organiser may start the tournament")
+    if state.status != "registration":
+        raise _refuse("tournament.already_started", "the tournament has already started")
+    if len(state.entrants) < state.settings.min_players:
+        raise _refuse("tournament.too_few_players",
+                      f"{len(state.entrants)} registered, {state.settings.min_players} needed")
+    emit = Emitter(evolve, state)
+    emit(TournamentStarted(draw=rng.shuffle(sorted(state.entrants))))
+    return emit.events + _next(emit.state)
+
+
+def _record(state: TournamentState, actor: Optional[str], command: RecordResult, admin: bool) -> list[Any]:
+    if actor is not None and not admin:
+        raise _refuse("tournament.not_platform", "results are recorded by the platform from the games")
+    if state.status != "running":
+        raise _refuse("tournament.not_running", f"the tournament is in {state.status}")
+    table = state.table_of(command.game_id)
+    if table is None:
+        raise _refuse("tournament.unknown_game", f"{command.game_id} is not a game of this tournament")
+    if table.ranks is not None:
+        raise _refuse("tournament.result_already_recorded", f"{command.game_id} already has its result")
+    outcome = command.outcome
+    size = len(table.players)
+    if len(outcome.ranks) != size or len(outcome.scores) != size or not all(1 <= r <= size for r in outcome.ranks):
+        raise _refuse("tournament.bad_outcome", f"expected {size} ranks from 1 to {size} and {size} scores")
+    emit = Emitter(evolve, state)
+    emit(ResultRecorded(round=state.round, table=table.table, game_id=table.game_id, players=list(table.players),
+                        ranks=list(outcome.ranks), scores=list(outcome.scores), points=rank_points(outcome.ranks),
+                        advancing=_advancing(state, table, outcome)))
+    if emit.state.pending:
+        return emit.events
+    return emit.events + _next(emit.state)
+
+
+def _advancing(state: TournamentState, table: TableRecord, outcome: Outcome) -> list[str]:
+    """Single elimination: the top `advance` of the table, ties at the cut going to the better seed."""
+    if state.settings.format != "single_elimination":
+        return []
+    seed_rank = {pid: i for i, pid in enumerate(seeding(state, list(table.players)))}
+    ranked = sorted(range(len(table.players)), key=lambda s: (outcome.ranks[s], seed_rank[table.players[s]]))
+    return [table.players[s] for s in ranked[:state.settings.advance]]
+
+
+def _next(state: TournamentState) -> list[Any]:
+    """The next round's pairing, or the end: final standings and the seed revealed."""
+    paired = next_round(state)
+    if paired is not None:
+        return [paired]
+    return [TournamentEnded(standings=order(state)), SeedRevealed(seed=state.seed)]
+

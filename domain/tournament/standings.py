@@ -1,0 +1,92 @@
+"""Rank points, tie-breaks and the standings order.
+
+Rank points generalise the chess score to N-seat tables: every game is a set
+of pairwise meetings, and a seat earns 1 point for each seat it finished ahead
+of and 1/2 for each seat it tied with. At a full 4-seat table the 1st/2nd/3rd/
+4th places earn 3/2/1/0; at N seats the places earn N-1 ... 0; seats sharing a
+rank share the points of the places they cover (two tied winners of a 4-seat
+table earn 2.5 each). Every value is a multiple of 1/2, so floats stay exact.
+A bye earns `(seats - 1) / 2`, the average points of a full table. A table
+one seat short offers one point less to each place (its winner earns
+seats - 2); the pairings put short tables at the bottom of the standings.
+
+Order (best first): rank points; then opponents' strength (Buchholz for N
+seats: the sum, over every game played, of the current rank points of each
+player sat with); then the rating given at registration; then the seeded draw
+drawn at the start. Single elimination puts first the round a player reached,
+then their rank at that last table, then the same keys.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.tournament.state import Entrant, TournamentState
+
+
+def rank_points(ranks: list[int] | tuple[int, ...]) -> list[float]:
+    """Rank points per seat for one table's `ranks` (1 = best, ties share a rank)."""
+    return [sum(1.0 if other > mine else 0.5 if other == mine else 0.0 for other in ranks) - 0.5
+            for mine in ranks]
+
+
+def bye_points(seats: int) -> float:
+    """What a bye is worth at `seats`-seat tables: the average points of a full table."""
+    return (seats - 1) / 2
+
+
+def buchholz(entrants: dict[str, Entrant], player_id: str) -> float:
+    """The sum of the rank points of everyone `player_id` sat with, once per game shared."""
+    return sum(entrants[other].points * times for other, times in entrants[player_id].met.items())
+
+
+def order(state: TournamentState, player_ids: list[str] | None = None) -> list[str]:
+    """`player_ids` (default: every entrant) best first, by the documented keys."""
+    ids = list(state.entrants) if player_ids is None else list(player_ids)
+    entrants = state.entrants
+    draw = state.draw_index()
+    late = len(draw)
+    elimination = state.settings.format == "single_elimination"
+
+    def key(pid: str) -> tuple:
+        e = entrants[pid]
+        base = (-e.points, -buchholz(entrants, pid), -e.rating, draw.get(pid, late), pid)
+        if elimination:
+            return (-e.reached, e.last_rank or 1 << 30, *base)
+        return base
+
+    return sorted(ids, key=key)
+
+
+def seeding(state: TournamentState, player_ids: list[str]) -> list[str]:
+    """`player_ids` in pre-tournament seed order: rating, then the seeded draw."""
+    draw = state.draw_index()
+    entrants = state.entrants
+    return sorted(player_ids, key=lambda pid: (-entrants[pid].rating, draw.get(pid, len(draw)), pid))
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of the standings: `place` is 1-based (equal keys still get distinct places)."""
+
+    place: int
+    player_id: str
+    name: str
+    points: float
+    buchholz: float
+    rating: int
+    games: int
+    byes: int
+    active: bool
+    reached: int
+    out: bool
+
+
+def standings(state: TournamentState) -> list[Standing]:
+    """Every entrant, best first, with the values the order was built from."""
+    entrants = state.entrants
+    ids = list(state.final) if state.final else order(state)
+    return [Standing(place=place, player_id=pid, name=entrants[pid].name, points=entrants[pid].points,
+                     buchholz=buchholz(entrants, pid), rating=entrants[pid].rating, games=entrants[pid].games,
+                     byes=entrants[pid].byes, active=entrants[pid].active, reached=entrants[pid].reached,
+                     out=entrants[pid].out)
+            for place, pid in enumerate(ids, start=1)]

@@ -1,0 +1,110 @@
+"""Auditing a finished tournament: every decision re-made from the revealed seed must match the record.
+
+`verify(events)` takes the tournament's whole event list (as stored, or the
+public log after the end), checks the revealed seed against the commitment
+published at creation, then walks the log: each registration, withdrawal,
+start and result is turned back into the command that caused it and decided
+again from the state before it, with `rng_for(state)`. The events decided
+again (the seeded draw, every pairing with its game ids and game seeds, the
+rank points, the end and its standings) must equal the recorded ones exactly;
+the walk stops at the first disagreement. An event no command explains (a
+pairing nobody asked for) is a problem too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import msgspec
+
+from domain.kernel import Outcome, RuleViolation, seed_commitment
+from domain.tournament.commands import RecordResult, Register, Start, TournamentCommand, Withdraw
+from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired, SeedRevealed,
+                                      TournamentCreated, TournamentStarted)
+from domain.tournament.evolve import evolve
+from domain.tournament.rules import decide
+from domain.tournament.state import TournamentState, rng_for
+
+
+class VerifyReport(msgspec.Struct, kw_only=True):
+    """`ok` when nothing is wrong; `problems` name the stream version (1-based) where each was found."""
+
+    ok: bool = True
+    problems: list[str] = []
+    decisions_checked: int = 0
+    rounds_checked: int = 0
+    finished: bool = False
+
+
+def _tag(event: Any) -> str:
+    return type(event).__struct_config__.tag
+
+
+def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentCommand], Optional[str]]:
+    """The command (and its actor) that produced `event` at the head of a decision, if any."""
+    match event:
+        case PlayerRegistered():
+            return Register(name=event.name, rating=event.rating, player_id=event.player_id), event.player_id
+        case PlayerWithdrew():
+            return Withdraw(player_id=event.player_id), event.player_id
+        case TournamentStarted():
+            return Start(), state.organiser
+        case ResultRecorded():
+            winners = [seat for seat, rank in enumerate(event.ranks) if rank == 1]
+            outcome = Outcome(scores=list(event.scores), ranks=list(event.ranks), winners=winners)
+            return RecordResult(game_id=event.game_id, outcome=outcome), None
+    return None, None
+
+
+def verify(events: list[Any]) -> VerifyReport:
+    """Every problem found in a tournament's event list (none: the tournament was run as recorded)."""
+    report = VerifyReport()
+    state = _opening(events, report)
+    i = 1
+    while state is not None and i < len(events):
+        event = events[i]
+        command, actor = _cause(state, event)
+        if command is None:
+            report.problems.append(f"v{i + 1}: {_tag(event)} was not produced by any command")
+            break
+        try:
+            expected = decide(state, actor, command, rng_for(state))
+        except RuleViolation as exc:
+            report.problems.append(f"v{i + 1}: {_tag(event)} is refused by the rules ({exc.code}: {exc.message})")
+            break
+        recorded = events[i:i + len(expected)]
+        if recorded != expected:
+            at = next((k for k, (r, e) in enumerate(zip(recorded, expected)) if r != e), len(recorded))
+            what = _tag(expected[at]) if at < len(expected) else "the end of the log"
+            report.problems.append(f"v{i + at + 1}: the rules give another {what} than the one recorded")
+            break
+        for e in expected:
+            state = evolve(state, e)
+        report.decisions_checked += 1
+        report.rounds_checked += sum(isinstance(e, RoundPaired) for e in expected)
+        i += len(expected)
+    if state is not None:
+        report.finished = state.status == "finished"
+        if not report.problems and not report.finished:
+            report.problems.append("the tournament has not finished: its seed is still secret")
+    report.ok = not report.problems
+    return report
+
+
+def _opening(events: list[Any], report: VerifyReport) -> Optional[TournamentState]:
+    """The state after creation with the revealed seed, or None when the seed cannot be checked."""
+    if not events or not isinstance(events[0], TournamentCreated):
+        report.problems.append("v1: the log does not start with tournament.TournamentCreated")
+        return None
+    created: TournamentCreated = events[0]
+    revealed = [e.seed for e in events if isinstance(e, SeedRevealed)]
+    seed = revealed[-1] if revealed else created.seed
+    if seed is None:
+        report.problems.append("the seed has not been revealed")
+        return None
+    if created.seed is not None and created.seed != seed:
+        report.problems.append("the revealed seed is not the seed the tournament was created with")
+    if seed_commitment(bytes.fromhex(seed)) != created.seed_commitment:
+        report.problems.append("the revealed seed does not match the commitment published at creation")
+        return None
+    return evolve(None, msgspec.structs.replace(created, seed=seed))

@@ -1,0 +1,106 @@
+"""What leaves the tournament domain: its public view, redacted events and the wire codec.
+
+Everything about a tournament is public except its secrets: the tournament
+seed (`TournamentCreated.seed`) and the game seeds (`PairedTable.seed`), both
+stripped by `redact` until the tournament has ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import msgspec
+
+from domain.tournament.commands import TournamentCommand
+from domain.tournament.events import RoundPaired, TournamentCreated, TournamentEvent
+from domain.tournament.standings import Standing, standings
+from domain.tournament.state import RoundRecord, Status, TournamentState
+
+
+class TableView(msgspec.Struct, frozen=True, kw_only=True):
+    table: int
+    game_id: str
+    players: list[str]
+    ranks: Optional[list[int]] = None
+    points: Optional[list[float]] = None
+
+
+class RoundView(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    tables: list[TableView]
+    byes: list[str]
+
+
+class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
+    """The public picture of a tournament: settings, entrants' standings, every round's tables."""
+
+    tournament_id: str
+    organiser: str
+    name: str
+    kind: str
+    format: str
+    seats: int
+    rounds_planned: int
+    duplicate: bool
+    status: Status
+    round: int
+    players: int
+    standings: list[Standing]
+    rounds: list[RoundView]
+    seed_commitment: str
+    seed: Optional[str] = None
+
+
+def _round_view(record: RoundRecord) -> RoundView:
+    return RoundView(round=record.round, byes=list(record.byes), tables=[
+        TableView(table=t.table, game_id=t.game_id, players=list(t.players),
+                  ranks=list(t.ranks) if t.ranks is not None else None,
+                  points=list(t.points) if t.points is not None else None) for t in record.tables])
+
+
+def view(state: TournamentState) -> TournamentView:
+    """The tournament as anyone may see it (the seed only once revealed)."""
+    s = state.settings
+    return TournamentView(
+        tournament_id=s.tournament_id, organiser=s.organiser, name=s.name, kind=s.kind, format=s.format,
+        seats=s.seats, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
+        players=len(state.entrants), standings=standings(state), rounds=[_round_view(r) for r in state.rounds],
+        seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None)
+
+
+def redact(event: TournamentEvent, public: bool) -> TournamentEvent:
+    """`event` as readers may see it; `public` (the tournament has ended) shows everything."""
+    if public:
+        return event
+    if isinstance(event, TournamentCreated):
+        return msgspec.structs.replace(event, seed=None)
+    if isinstance(event, RoundPaired):
+        return msgspec.structs.replace(event, tables=[msgspec.structs.replace(t, seed=None) for t in event.tables])
+    return event
+
+
+_EVENTS = msgspec.json.Decoder(TournamentEvent)
+_COMMANDS = msgspec.json.Decoder(TournamentCommand)
+
+
+def event_type(event: TournamentEvent) -> str:
+    """The stored type tag of `event` ("tournament.RoundPaired")."""
+    return type(event).__struct_config__.tag  # type: ignore[return-value]
+
+
+def event_data(event: TournamentEvent) -> dict[str, Any]:
+    """`event` as a JSON object without its "type" (the store keeps the type apart)."""
+    data = msgspec.to_builtins(event)
+    data.pop("type", None)
+    return data
+
+
+def decode_event(type_: str, data: dict[str, Any]) -> TournamentEvent:
+    """The event stored as (`type_`, `data`); raises msgspec.ValidationError."""
+    return _EVENTS.decode(msgspec.json.encode({**data, "type": type_}))
+
+
+def decode_command(raw: bytes | str) -> TournamentCommand:
+    """A command from its JSON text (with "type"); raises msgspec.ValidationError / DecodeError."""
+    return _COMMANDS.decode(raw)
+

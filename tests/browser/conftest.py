@@ -1,0 +1,57 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright, a static page on its own origin.
+
+A missing browser is a failure, never a skip: `.ci/run` installs Debian's `chromium`.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.live import free_port
+
+PAGE = Path(__file__).parent / "page"
+ARTIFACTS = Path(__file__).parents[2] / "build" / "screenshots"
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "Debian's chromium is not installed (apt-get install chromium; .ci/run does it)"
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def static_origin() -> Iterator[str]:
+    """The test page, served from an origin of its own (another port than the API's)."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(PAGE))
+    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+def screenshot_path(name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS / name
