@@ -5,6 +5,7 @@ never reading first (see bench.server). Measured, each against a fresh database:
 - the anchor (bench.anchor) and Stela with the shipped defaults at 1, 16 and 64 games;
 - Stela with a bare configuration (no request logging, no rate limiting, no embedded projector)
   at 16 games, so the defaults' cost shows as a ratio;
+- the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Printed as JSON lines: commands/s, p50/p99 latency, and the ratios.
 """
@@ -17,12 +18,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from typing import Iterator
 
 import httpx
 import msgspec
+import psutil
 
 from bench.common import REDIS_URL, percentile, run, scratch_database
 from bench.loadgen import Connection, timed
@@ -38,9 +41,10 @@ DEFAULTS = {"STELA_RATE_LIMIT": "100000000"}
 
 
 @contextmanager
-def process(args: list[str], env: dict[str, str], url: str) -> Iterator[str]:
-    """A server process, ready to answer `url`/healthz; stopped at the end."""
-    proc = subprocess.Popen(args, env={**os.environ, **env}, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+def process(args: list[str], env: dict[str, str], url: str) -> Iterator[tuple[str, int]]:
+    """A server process, ready to answer `url`/healthz; yields (url, pid); stopped at the end."""
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(args, env={**os.environ, **env}, stderr=log, stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -50,9 +54,10 @@ def process(args: list[str], env: dict[str, str], url: str) -> Iterator[str]:
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{args} did not start")
+                log.seek(0)
+                raise RuntimeError(f"{args} did not start: {log.read()[-2000:].decode(errors='replace')}")
             time.sleep(0.1)
-        yield url
+        yield url, proc.pid
     finally:
         proc.terminate()
         try:
@@ -62,7 +67,7 @@ def process(args: list[str], env: dict[str, str], url: str) -> Iterator[str]:
             proc.wait()
 
 
-def stela(dsn: str, redis: bool = False, **env: str) -> Iterator[str]:
+def stela(dsn: str, redis: bool = False, **env: str) -> Iterator[tuple[str, int]]:
     port = free_port()
     environ = {"DATABASE_URL": dsn, "STELA_PORT": str(port), **env}
     if redis:
@@ -72,7 +77,7 @@ def stela(dsn: str, redis: bool = False, **env: str) -> Iterator[str]:
     return process([sys.executable, "-m", "bench.server"], environ, f"http://127.0.0.1:{port}")
 
 
-def anchor(dsn: str) -> Iterator[str]:
+def anchor(dsn: str) -> Iterator[tuple[str, int]]:
     port = free_port()
     return process([sys.executable, "-m", "bench.anchor", str(port), dsn], {}, f"http://127.0.0.1:{port}")
 
@@ -88,7 +93,20 @@ async def tally_game(client: httpx.AsyncClient) -> tuple[str, list[dict[str, str
     return f"/v1/games/{game_id}/commands", [p["headers"] for p in players]
 
 
-async def load(url: str, games: int, seconds: float, stela_games: bool, warmup: float) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a server process and its workers so far (comparable on a busy machine)."""
+    root = psutil.Process(pid)
+    total = 0.0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
+async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool, warmup: float) -> dict:
     """`games` connections posting commands for `seconds` (after `warmup`); throughput and latency."""
     latencies: list[float] = []
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
@@ -102,6 +120,11 @@ async def load(url: str, games: int, seconds: float, stela_games: bool, warmup: 
         conns = [await Connection(url).open() for _ in range(games)]
         began = time.perf_counter() + warmup
         stop = began + seconds
+        cpu: list[float] = []
+
+        async def mark_cpu() -> None:
+            await asyncio.sleep(warmup)
+            cpu.append(cpu_seconds(pid))
 
         async def worker(i: int) -> None:
             path, seats = setups[i]
@@ -115,13 +138,15 @@ async def load(url: str, games: int, seconds: float, stela_games: bool, warmup: 
                     path, seats = await new_game(i)
                     sent = 0
 
-        await asyncio.gather(*(worker(i) for i in range(games)))
+        await asyncio.gather(mark_cpu(), *(worker(i) for i in range(games)))
         elapsed = time.perf_counter() - began
+        cpu.append(cpu_seconds(pid))
         for conn in conns:
             await conn.close()
     return {"games": games, "commands": len(latencies), "commands_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
-            "p99_ms": round(percentile(latencies, 0.99) * 1000, 2)}
+            "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+            "server_cpu_ms_per_command": round((cpu[1] - cpu[0]) * 1000 / max(1, len(latencies)), 3)}
 
 
 async def main(short: bool, levels: list[int]) -> list[dict]:
@@ -130,9 +155,9 @@ async def main(short: bool, levels: list[int]) -> list[dict]:
 
     async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
         found = {}
-        with server as url:
+        with server as (url, pid):
             for games in at:
-                found[games] = {"server": name, **await load(url, games, seconds, stela_games, warmup)}
+                found[games] = {"server": name, **await load(url, pid, games, seconds, stela_games, warmup)}
                 out.append(found[games])
                 print(json.dumps({"bench": "http", **found[games]}), file=sys.stderr)
         return found
@@ -147,6 +172,10 @@ async def main(short: bool, levels: list[int]) -> list[dict]:
     async with scratch_database() as dsn:
         bare = await measure("stela_bare", stela(dsn, **BARE), True, [16])
     out.append({"stela_defaults_vs_bare": round(shipped[16]["commands_per_s"] / bare[16]["commands_per_s"], 2),
+                "games": 16})
+    async with scratch_database() as dsn:
+        granian = await measure("stela_bare_granian", stela(dsn, STELA_SERVER="granian", **BARE), True, [16])
+    out.append({"granian_vs_uvicorn": round(granian[16]["commands_per_s"] / bare[16]["commands_per_s"], 2),
                 "games": 16})
     async with scratch_database() as dsn:
         one = await measure("stela_redis_1_worker", stela(dsn, redis=True, **DEFAULTS), True, [16])

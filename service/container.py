@@ -19,6 +19,8 @@ import structlog
 from domain.kernel import Game
 from service.embedded import EmbeddedPostgres
 from service.fanout import Broker, RedisBroker
+from service.handling import GameService
+from service.metrics import Metrics
 from service.pipeline import CommandPipeline
 from service.players import Players
 from service.repository import GameRepository
@@ -32,13 +34,16 @@ log = structlog.get_logger("stela.container")
 class Services:
     """What the routes and hooks of one process use, built by `open_services`."""
 
-    def __init__(self, settings: Settings, store: EventStore, broker: Broker, games: dict[str, Game]) -> None:
+    def __init__(self, settings: Settings, store: EventStore, broker: Broker, games: dict[str, Game],
+                 metrics: Metrics | None = None) -> None:
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self.store = store
         self.broker = broker
         self.repository = GameRepository(store, games, settings.snapshot_every)
         self.players = Players(store, settings.admin_token)
         self.pipeline = CommandPipeline(self.repository, store, broker)
+        self.game_service = GameService.of(self)  # what service.sse takes
         self.closing = asyncio.Event()  # set when the process begins to shut down
         self.read_models: Any = None  # set by service.readmodels at start-up
         self.projector: Any = None  # the embedded projector, when it runs here
@@ -72,8 +77,8 @@ def make_broker(settings: Settings) -> Broker:
 
 
 @contextlib.asynccontextmanager
-async def open_services(settings: Settings, games: dict[str, Game],
-                        store: EventStore | None = None) -> AsyncIterator[Services]:
+async def open_services(settings: Settings, games: dict[str, Game], store: EventStore | None = None,
+                        metrics: Metrics | None = None) -> AsyncIterator[Services]:
     """Every collaborator, opened; `store` (a test's) is used as given and not closed here."""
     async with contextlib.AsyncExitStack() as stack:
         if store is None:
@@ -81,7 +86,7 @@ async def open_services(settings: Settings, games: dict[str, Game],
         broker = make_broker(settings)
         await broker.start()
         stack.push_async_callback(broker.stop)
-        services = Services(settings, store, broker, games)
+        services = Services(settings, store, broker, games, metrics)
         stack.push_async_callback(services.pipeline.drain)
         log.info("started", database="external" if settings.database_url else "embedded",
                  fanout="redis" if settings.redis_url else "in-process")

@@ -15,7 +15,6 @@ import structlog
 from litestar import Litestar
 
 from service.container import open_services
-from service.handling import GameService
 
 log = structlog.get_logger("stela.lifespan")
 
@@ -31,9 +30,8 @@ def begin_shutdown(app: Litestar) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: Litestar) -> AsyncIterator[None]:
     state = app.state
-    async with open_services(state.settings, state.games, state.get("store")) as services:
+    async with open_services(state.settings, state.games, state.get("store"), state.metrics) as services:
         state.services = services
-        state.game_service = GameService.of(services)
         state.closing = services.closing
         for hook in state.get("on_start", []):
             await hook(app)

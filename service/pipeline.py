@@ -121,7 +121,7 @@ class CommandPipeline:
             return table.play(state, seat, command)
 
         if dry_run:
-            decide(loaded.table, loaded.state)
+            loaded, _ = await self._decided(game_id, loaded, None, decide)
             return Outcome(game_id, loaded.table, loaded.state, [])
         return await self._run(game_id, viewer, expected_version, idempotency_key, decide,
                                command=msgspec.to_builtins(command), loaded=loaded)
@@ -145,19 +145,14 @@ class CommandPipeline:
         for attempt in range(MAX_ATTEMPTS):
             if attempt:
                 loaded = await self.repository.load(game_id)
-            table, state = loaded.table, loaded.state
-            if expected is not None and expected != state.version and attempt == 0:
-                loaded = await self.repository.load(game_id)  # the cache may be behind the client
-                table, state = loaded.table, loaded.state
             try:
-                if expected is not None and expected != state.version:
-                    raise ConcurrencyError(game_id, expected, state.version)
-                events = decide(table, state)
+                loaded, events = await self._decided(game_id, loaded, expected, decide, fresh=attempt > 0)
             except (RuleViolation, ServiceError, ConcurrencyError):
                 # a resent command may no longer fit the game: its key decides (looked up only now)
                 if (first := await self.replayed_key(game_id, viewer, key)) is not None:
                     return first
                 raise
+            table, state = loaded.table, loaded.state
             new_state = table.fold(events, state)
             meta = Metadata(actor=actor or None, command_id=str(uuid.uuid4()), command=command,
                             seat=table.seat_of(state, actor) if actor else None, to_act=table.to_act(new_state))
@@ -178,6 +173,23 @@ class CommandPipeline:
             return Outcome(game_id, table, new_state,
                            [Decided(state.version + i + 1, e, at) for i, e in enumerate(events)])
         raise TooMuchContention("the game changed too often while deciding; retry")
+
+    async def _decided(self, game_id: str, loaded: Loaded, expected: int | None, decide: Decide,
+                       fresh: bool = False) -> tuple[Loaded, list[Any]]:
+        """The events `decide` makes of `loaded`; a refusal of a cached state (which another process
+        may have moved on) is checked once against the store before it stands."""
+        while True:
+            try:
+                if expected is not None and expected != loaded.state.version:
+                    raise ConcurrencyError(game_id, expected, loaded.state.version)
+                return loaded, decide(loaded.table, loaded.state)
+            except (RuleViolation, ServiceError, ConcurrencyError):
+                if fresh:
+                    raise
+                current = await self.repository.load(game_id)
+                if current.state.version == loaded.state.version:
+                    raise
+                loaded, fresh = current, True
 
     async def _append(self, game_id: str, table: Table, version: int, events: list[Any], meta: Metadata,
                       key: str | None, head: str | None = None) -> AppendResult:

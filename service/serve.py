@@ -63,10 +63,17 @@ def _uvicorn(settings: Settings, factory: str, host: str, port: int) -> None:
     if settings.workers == 1:
         server.run()
         return
-    from uvicorn.supervisors import Multiprocess
+    from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
-    sock = config.bind_socket()
-    Multiprocess(config, target=server.run, sockets=[sock]).run()
+    class Workers(Multiprocess):
+        def init_processes(self) -> None:
+            for _ in range(self.processes_num):
+                process = Process(self.config, self.sockets)
+                process._server = Server(self.config)  # each worker closes its SSE streams on SIGTERM
+                process.start()
+                self.processes.append(process)
+
+    Workers(config, sockets=[config.bind_socket()]).run()
 
 
 def _granian(settings: Settings, factory: str, host: str, port: int) -> None:

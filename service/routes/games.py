@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from litestar.di import NamedDependency
 from litestar import Controller, Request, Response, get, post
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from projections.queries import GameList
+from service.container import Services
 from service.errors import responses
-from service.pipeline import CommandPipeline
 from service.players import Viewer
-from service.repository import GameRepository
 from service.schemas import GameCreate, GameOut, JoinRequest, strictly
 from service.views import game_out
 from service.visibility import require_seat, seat_of
@@ -29,10 +28,10 @@ class GameController(Controller):
                       "`options_schema`). The creator takes the first seat unless `join` is false. "
                       "The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def create(self, request: Request, viewer: NamedDependency[Viewer], pipeline: NamedDependency[CommandPipeline],
+    async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      data: JSONBody[GameCreate]) -> Response[GameOut]:
         data = await strictly(request, GameCreate)
-        done = await pipeline.create(viewer, data.kind, data.options, data.seats, data.join)
+        done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join)
         game_id = done.game_id
         out = game_out(game_id, done.table, done.state, viewer)
         return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
@@ -41,7 +40,7 @@ class GameController(Controller):
          description="Backed by the game-list read model, which follows the event log within moments.",
          responses=responses(400, 422))
     async def list_games(
-        self, read_models: NamedDependency[Any],
+        self, services: NamedDependency[Services],
         kind: Annotated[str | None, QueryParameter(max_length=32)] = None,
         status: Annotated[Literal["open", "active", "finished", "aborted"] | None, QueryParameter()] = None,
         player: Annotated[str | None, QueryParameter(max_length=64)] = None,
@@ -49,29 +48,29 @@ class GameController(Controller):
         cursor: Annotated[str | None, QueryParameter(max_length=200)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
     ) -> GameList:
-        return await read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
+        return await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
                                             cursor=cursor, limit=limit)
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
          description="Seated players get their seat's view, everyone else the spectator view. "
                      "`to_act` lists the seats that must act now.",
          responses=responses(400, 401, 404))
-    async def get_game(self, viewer: NamedDependency[Viewer], repository: NamedDependency[GameRepository], game_id: GameId) -> GameOut:
-        loaded = await repository.load(game_id)
+    async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
+        loaded = await services.repository.load(game_id)
         return game_out(game_id, loaded.table, loaded.state, viewer)
 
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
-    async def join(self, request: Request, viewer: NamedDependency[Viewer], pipeline: NamedDependency[CommandPipeline], game_id: GameId,
+    async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                    data: JSONBody[JoinRequest]) -> GameOut:
         data = await strictly(request, JoinRequest)
-        done = await pipeline.join(viewer, game_id, data.seat)
+        done = await services.pipeline.join(viewer, game_id, data.seat)
         return game_out(game_id, done.table, done.state, viewer)
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
           responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
-    async def start(self, viewer: NamedDependency[Viewer], pipeline: NamedDependency[CommandPipeline], game_id: GameId) -> GameOut:
-        done = await pipeline.start(viewer, game_id)
+    async def start(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
+        done = await services.pipeline.start(viewer, game_id)
         return game_out(game_id, done.table, done.state, viewer)
 
     @get("/{game_id:str}/versions/{version:int}", operation_id="getGameAtVersion",
@@ -79,10 +78,10 @@ class GameController(Controller):
          description="While the game runs, the caller's own view; after the end anyone may pass `seat` "
                      "to see exactly what that seat saw.",
          responses=responses(400, 401, 403, 404))
-    async def at_version(self, viewer: NamedDependency[Viewer], repository: NamedDependency[GameRepository], game_id: GameId,
+    async def at_version(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                          version: Annotated[int, PathParameter(ge=1, le=10_000_000)],
                          seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
-        current, past = await repository.state_at(game_id, version)
+        current, past = await services.repository.state_at(game_id, version)
         table = current.table
         if seat is not None:
             require_seat(table, current.state, viewer, seat)

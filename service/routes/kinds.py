@@ -10,8 +10,8 @@ from litestar import Controller, get
 from litestar.params import PathParameter
 
 from domain.kernel import Game
+from service.container import Services
 from service.errors import responses
-from service.repository import GameRepository
 from service.schemas import KindOut
 
 
@@ -27,9 +27,9 @@ class KindController(Controller):
     tags = ["kinds"]
 
     @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas", responses=responses())
-    async def list_kinds(self, repository: NamedDependency[GameRepository]) -> list[KindOut]:
-        return [kind_out(table.game) for table in repository.tables.values()]
+    async def list_kinds(self, services: NamedDependency[Services]) -> list[KindOut]:
+        return [kind_out(table.game) for table in services.repository.tables.values()]
 
     @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(400, 404))
-    async def get_kind(self, repository: NamedDependency[GameRepository], kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
-        return kind_out(repository.table(kind).game)
+    async def get_kind(self, services: NamedDependency[Services], kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
+        return kind_out(services.repository.table(kind).game)

@@ -8,7 +8,6 @@ from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from service.container import Services
-from service.metrics import Metrics
 from service.schemas import Health
 
 
@@ -45,10 +44,10 @@ async def readyz(services: NamedDependency[Services]) -> Response[Health]:
 
 @get("/metrics", operation_id="metrics", summary="Prometheus metrics", tags=["ops"],
      responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/plain", description="exposition")})
-async def metrics(services: NamedDependency[Services], metrics: NamedDependency[Metrics]) -> Response[bytes]:
+async def metrics(services: NamedDependency[Services]) -> Response[bytes]:
     if services.projector is not None:
         for name, lag in (await services.projector.lag()).items():
-            metrics.lag_events.labels(name).set(lag["events"])
-            metrics.lag_seconds.labels(name).set(lag["seconds"])
-    metrics.sse.set(services.broker.connections)
-    return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+            services.metrics.lag_events.labels(name).set(lag["events"])
+            services.metrics.lag_seconds.labels(name).set(lag["seconds"])
+    services.metrics.sse.set(services.broker.connections)
+    return Response(generate_latest(services.metrics.registry), media_type=CONTENT_TYPE_LATEST)

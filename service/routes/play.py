@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from litestar.di import NamedDependency
@@ -14,11 +14,7 @@ from litestar.response import Stream
 from service.container import Services
 from service.errors import responses
 from service.exceptions import BadLastEventId, NoPicture
-from service.handling import GameService
-from service.metrics import Metrics
-from service.pipeline import CommandPipeline
 from service.players import Viewer
-from service.repository import GameRepository
 from service.schemas import CommandRequest, CommandResult, EventPage, LegalOut, command_body
 from service.sse import game_stream
 from service.visibility import require_public, require_seat, seat_of, visible, wire
@@ -41,8 +37,8 @@ class PlayController(Controller):
     @get("/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
          description="Every command the caller's seat may send now; each can be posted back unchanged.",
          responses=responses(400, 401, 404))
-    async def legal(self, viewer: NamedDependency[Viewer], repository: NamedDependency[GameRepository], game_id: GameId) -> LegalOut:
-        loaded = await repository.load(game_id)
+    async def legal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> LegalOut:
+        loaded = await services.repository.load(game_id)
         seat = seat_of(loaded.table, loaded.state, viewer)
         commands = loaded.table.legal(loaded.state, seat) if seat is not None else []
         return LegalOut(seat=seat, version=loaded.state.version, commands=msgspec.to_builtins(commands))
@@ -52,19 +48,19 @@ class PlayController(Controller):
                       "`expected_version` a stale client gets 409 `version_conflict`; without it the "
                       "server retries on concurrent changes. `?dry_run=true` only validates.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
-    async def command(self, request: Request, viewer: NamedDependency[Viewer], pipeline: NamedDependency[CommandPipeline], metrics: NamedDependency[Metrics],
+    async def command(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                       game_id: GameId, data: JSONBody[CommandRequest], idempotency_key: IdempotencyKey = None,
                       dry_run: Annotated[bool, QueryParameter(description="validate only, append nothing")] = False,
                       ) -> CommandResult:
         body = await command_body(request)
         try:
-            done = await pipeline.command(viewer, game_id, body.command, body.expected_version, idempotency_key,
+            done = await services.pipeline.command(viewer, game_id, body.command, body.expected_version, idempotency_key,
                                           dry_run)
         except Exception as exc:
-            metrics.command(pipeline.repository.kind_of(game_id), type(exc).__name__)
+            services.metrics.command(services.pipeline.repository.kind_of(game_id), type(exc).__name__)
             raise
         state = done.state
-        metrics.command(state.kind, "dry_run" if dry_run else "accepted")
+        services.metrics.command(state.kind, "dry_run" if dry_run else "accepted")
         return CommandResult(version=state.version, events=done.shown_to(viewer), status=state.status,
                              to_act=done.table.to_act(state), dry_run=dry_run)
 
@@ -72,13 +68,13 @@ class PlayController(Controller):
          description="Redacted for the caller while the game runs; the full log after the end. With "
                      "`as_seat=K` after the end: the events exactly as seat K received them during play.",
          responses=responses(400, 401, 403, 404))
-    async def events(self, viewer: NamedDependency[Viewer], repository: NamedDependency[GameRepository], store: NamedDependency[Any], game_id: GameId,
+    async def events(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                      after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0,
                      limit: Annotated[int, QueryParameter(ge=1, le=5000)] = 1000,
                      as_seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None,
                      ) -> EventPage:
-        loaded = await repository.load(game_id)
-        stored = await store.read_stream(game_id, after=after, upto=after + limit)
+        loaded = await services.repository.load(game_id)
+        stored = await services.store.read_stream(game_id, after=after, upto=after + limit)
         if as_seat is None:
             return EventPage(version=loaded.state.version, events=visible(loaded.table, loaded.state, stored, viewer))
         require_seat(loaded.table, loaded.state, viewer, as_seat)
@@ -88,16 +84,16 @@ class PlayController(Controller):
     @get("/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)", description=SSE_DOC,
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
                                       description="an event stream"), **responses(400, 401, 404)})
-    async def stream(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_service: NamedDependency[GameService], game_id: GameId,
+    async def stream(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                      last_event_id: LastEventId = None) -> Stream:
-        loaded = await game_service.load(game_id)  # 404 before the stream starts
+        loaded = await services.game_service.load(game_id)  # 404 before the stream starts
         try:
             resume = int(last_event_id) if last_event_id else None
         except ValueError as exc:
             raise BadLastEventId("Last-Event-ID must be a stream version") from exc
         if resume is not None and not 0 <= resume <= loaded.state.version:
             raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
-        body = game_stream(game_service, game_id, viewer, resume, services.settings.heartbeat_seconds,
+        body = game_stream(services.game_service, game_id, viewer, resume, services.settings.heartbeat_seconds,
                            closing=services.closing)
         return Stream(body, media_type="text/event-stream",
                       headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -107,11 +103,11 @@ class PlayController(Controller):
                      "metadata; verifiable offline with `stela verify`.",
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="application/x-ndjson",
                                       description="the log"), **responses(400, 401, 403, 404)})
-    async def export(self, viewer: NamedDependency[Viewer], repository: NamedDependency[GameRepository], store: NamedDependency[Any],
+    async def export(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      game_id: GameId) -> Response[bytes]:
-        loaded = await repository.load(game_id)
+        loaded = await services.repository.load(game_id)
         require_public(loaded.state, viewer)
-        stored = await store.read_stream(game_id)
+        stored = await services.store.read_stream(game_id)
         body = b"".join(msgspec.json.encode(e) + b"\n" for e in stored)
         return Response(body, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})
@@ -119,8 +115,8 @@ class PlayController(Controller):
     @get("/board.svg", operation_id="getBoardPicture", summary="A picture of the board (kinds that draw one)",
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="image/svg+xml", description="SVG"),
                     **responses(400, 401, 404)})
-    async def board(self, viewer: NamedDependency[Viewer], repository: NamedDependency[GameRepository], game_id: GameId) -> Response[str]:
-        loaded = await repository.load(game_id)
+    async def board(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> Response[str]:
+        loaded = await services.repository.load(game_id)
         draw = getattr(loaded.table.game, "board_svg", None)
         if draw is None or loaded.state.game is None:
             raise NoPicture("this game has no board picture (yet)")
