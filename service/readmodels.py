@@ -2,11 +2,15 @@
 
 `install` registers lifespan hooks: at start-up the read-model tables are ensured and, with
 `STELA_PROJECTOR=embedded`, a `Projector` runs in the process (`Services.projector`, whose
-`lag()` feeds /readyz and /metrics), woken by every append this process hears of.
+`lag()` feeds /readyz and /metrics), woken by the appends this process hears of: at most once
+per `WAKE_EVERY` seconds, so that under load it projects batches of events rather than one
+transaction per projection per command.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar
@@ -16,6 +20,27 @@ from projections.queries import ReadModels
 from projections.runner import Projector
 from service.exceptions import ReadModelsUnavailable
 from service.settings import Settings
+
+
+WAKE_EVERY = 0.05
+
+
+def coalesced(wake: Callable[[], None], delay: float = WAKE_EVERY) -> Callable[..., None]:
+    """A hook that calls `wake` once, `delay` seconds after the first of any number of calls."""
+    pending = False
+
+    def fire() -> None:
+        nonlocal pending
+        pending = False
+        wake()
+
+    def hook(*_: Any) -> None:
+        nonlocal pending
+        if not pending:
+            pending = True
+            asyncio.get_running_loop().call_later(delay, fire)
+
+    return hook
 
 
 class NoReadModels:
@@ -43,7 +68,7 @@ def install(state: State, settings: Settings) -> list[Any]:
         if settings.projector == "embedded":
             projector = Projector(pool)
             await projector.start()
-            services.broker.on_append.append(projector.wake)
+            services.broker.on_append.append(coalesced(projector.wake))
             services.projector = app.state.projector = projector
 
     async def stop(app: Litestar) -> None:

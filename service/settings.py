@@ -15,7 +15,7 @@
 | STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process |
 | STELA_PG_NOTIFY | off | also NOTIFY projectors from every append (serialises commits; they wake through the fan-out and a short poll without it) |
 | STELA_WORKERS | 1 | `stela serve` worker processes behind one port (more than 1 needs REDIS_URL and DATABASE_URL) |
-| STELA_SERVER | uvicorn | HTTP server of `stela serve`: `uvicorn` (uvloop + httptools) or `granian` |
+| STELA_SERVER | uvicorn | HTTP server of `stela serve`: `uvicorn` (uvloop + httptools) or `granian` (SIGTERM waits for SSE streams) |
 """
 
 from __future__ import annotations
