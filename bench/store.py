@@ -57,8 +57,8 @@ async def plain_inserts(pool: asyncpg.Pool, writers: int, appends: int) -> float
     return writers * appends / (time.perf_counter() - start)
 
 
-async def main(short: bool) -> list[dict]:
-    total = 800 if short else 8000
+async def main(short: bool, total: int | None = None) -> list[dict]:
+    total = total or (800 if short else 8000)
     out = []
     async with scratch_database() as dsn:
         store = await PostgresStore.connect(dsn, 18)
@@ -83,5 +83,7 @@ async def main(short: bool) -> list[dict]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    for line in run(main(parser.parse_args().short)):
+    parser.add_argument("--events", type=int, help="events per writer count (default 800 short, 8000 full)")
+    args = parser.parse_args()
+    for line in run(main(args.short, args.events)):
         print(json.dumps({"bench": "store", **line}))
