@@ -22,7 +22,7 @@ from service.exceptions import ReadModelsUnavailable
 from service.settings import Settings
 
 
-WAKE_EVERY = 0.05
+WAKE_EVERY = 0.2
 
 
 def coalesced(wake: Callable[[], None], delay: float = WAKE_EVERY) -> Callable[..., None]:
