@@ -9,9 +9,9 @@ their followers; a process skips its own messages, which it already delivered.
 
 Redis is only a wake-up path, never awaited by a command: `publish` queues the
 message for a background publisher (bounded queue, short timeout) and returns.
-While Redis is unhealthy a breaker drops messages instead of trying, and
-`health` says "degraded" so followers poll PostgreSQL until the subscription is
-back. A hang is noticed within about a second: the reader pings on its own
+When a round fails, a breaker stops trying for a backoff period (the queued
+messages wait, bounded in number and age), and `health` says "degraded" so
+followers poll PostgreSQL until Redis answers again. A hang is noticed within about a second: the reader pings on its own
 connection and gives up when nothing, not even the pong, comes back.
 """
 
@@ -34,10 +34,12 @@ if TYPE_CHECKING:
 log = structlog.get_logger("stela.fanout")
 PREFIX = "stela:game:"
 PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
-HUNG_AFTER = 0.9  # seconds without any reply before the subscription counts as lost
+HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
+STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
 PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
 QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
+MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
 
 
 class Message(msgspec.Struct, frozen=True):
@@ -131,10 +133,10 @@ class RedisBroker(Broker):
         self._redis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = False
-        self._tripped_until = 0.0  # breaker: publishing is skipped until then
+        self._tripped_until = 0.0  # breaker: no publishing until then
         self._backoff = BACKOFF_MIN
-        self._queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(QUEUE_MAX)
-        self.dropped = 0  # messages never sent (breaker open or queue full)
+        self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
+        self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
         self.reason = "starting"
 
     @property
@@ -144,8 +146,12 @@ class RedisBroker(Broker):
 
     async def start(self) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
-        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=2)
+        # one immediate retry replaces a pooled connection that Redis closed; anything longer is the breaker's job
+        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=2,
+                                        retry=Retry(NoBackoff(), 1))
         self._tasks = [asyncio.create_task(self._listen(), name="redis-fanout-listen"),
                        asyncio.create_task(self._publish_loop(), name="redis-fanout-publish")]
 
@@ -166,32 +172,38 @@ class RedisBroker(Broker):
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
         self.appended(stream_id)
         self.dispatch(stream_id, events)
-        if time.monotonic() < self._tripped_until:
-            self.dropped += 1
-            return
         try:
-            self._queue.put_nowait((PREFIX + stream_id, _encode(Message(self.origin, events))))
+            self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, _encode(Message(self.origin, events))))
         except asyncio.QueueFull:
             self.dropped += 1
 
     async def _publish_loop(self) -> None:
+        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them."""
+        pending: list[tuple[float, str, bytes]] = []
         while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 500:
-                batch.append(self._queue.get_nowait())
-            if time.monotonic() < self._tripped_until:
-                self.dropped += len(batch)
+            if not pending:
+                pending.append(await self._queue.get())
+            while not self._queue.empty() and len(pending) < 500:
+                pending.append(self._queue.get_nowait())
+            wait = self._tripped_until - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            fresh = [p for p in pending if p[0] > time.monotonic() - MAX_AGE]
+            self.dropped += len(pending) - len(fresh)  # followers have polled PostgreSQL since
+            pending = fresh
+            if not pending:
                 continue
             try:
                 pipe = self._redis.pipeline(transaction=False)
-                for channel, payload in batch:
+                for _, channel, payload in pending:
                     pipe.publish(channel, payload)
                 await asyncio.wait_for(pipe.execute(), PUBLISH_TIMEOUT)
+                pending = []
                 self._backoff = BACKOFF_MIN
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
-                self.dropped += len(batch)
                 self._trip(f"publish: {type(exc).__name__}")
 
     def _trip(self, reason: str) -> None:
@@ -238,11 +250,14 @@ class RedisBroker(Broker):
 
     async def _follow(self, pubsub: Any) -> None:
         """Read the subscription until it fails; any reply (message or pong) proves it alive."""
-        heard = pinged = time.monotonic()
+        heard = pinged = looked = time.monotonic()
         await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
         while True:
-            message = await asyncio.wait_for(pubsub.get_message(timeout=PING_EVERY), HUNG_AFTER + PING_EVERY)
+            message = await asyncio.wait_for(pubsub.get_message(timeout=PING_EVERY), STALLED)
             now = time.monotonic()
+            if now - looked > PING_EVERY + HUNG_AFTER / 2:
+                heard = now  # this process was too busy to listen; a late reply proves nothing about Redis
+            looked = now
             if message is not None:
                 heard = now
                 if message["type"] == "pong":
