@@ -60,7 +60,10 @@ class RedisDown(Exception):
 class Broker:
     """In-process fan-out; the base for the Redis broker."""
 
-    def __init__(self) -> None:
+    def __init__(self, polled: bool = False) -> None:
+        # polled: other processes append to the same database and nothing tells this one (several workers
+        # without Redis), so followers poll PostgreSQL
+        self.polled = polled
         self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
         self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
@@ -73,6 +76,11 @@ class Broker:
     @property
     def healthy(self) -> bool:
         return self.health == "ok"
+
+    @property
+    def live(self) -> bool:
+        """Whether every append reaches this process's followers as a push; if not, they poll."""
+        return not self.polled
 
     async def start(self) -> None:
         return None
@@ -164,6 +172,10 @@ class RedisBroker(Broker):
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._redis.aclose(), 2)
+
+    @property
+    def live(self) -> bool:
+        return self.health == "ok"
 
     async def ping(self) -> None:
         if self.health != "ok":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 
 import msgspec
@@ -41,7 +41,7 @@ def follower_of(service: GameService, game_id: str, heartbeat: float, poll: floa
     broker = service.broker
 
     def make() -> Follower:
-        return Follower(game_id, service.store.read_stream, lambda: broker.healthy, heartbeat, poll,
+        return Follower(game_id, service.store.read_stream, lambda: broker.live, heartbeat, poll,
                         on_close=lambda f: broker.forget(game_id, f))
 
     return broker.follower(game_id, make)
@@ -64,16 +64,14 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
             last = state.version
         else:
             yield f"retry: {RETRY_MS}\n\n".encode()
-            stored = await service.store.read_stream(game_id, after=last_event_id)
-            if stored:
-                yield render(stored, seat, public)
-            last = stored[-1].version if stored else last_event_id
+            out, last = await _read(service, game_id, last_event_id, None, partial(render, seat=seat, public=public))
+            if out:
+                yield out
         ahead = follower.seen(last)
         if ahead is not None:
-            stored = await service.store.read_stream(game_id, after=last, upto=ahead)
-            if stored:
-                yield render(stored, seat, public)
-            last = stored[-1].version if stored else last
+            out, last = await _read(service, game_id, last, ahead, partial(render, seat=seat, public=public))
+            if out:
+                yield out
         while closing is None or not closing.is_set():
             item = await inbox.get()
             if closing is not None and closing.is_set():
@@ -81,10 +79,9 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
             if item is HEARTBEAT:
                 yield b": heartbeat\n\n"
             elif item is LAGGED:
-                stored = await service.store.read_stream(game_id, after=last)
-                if stored:
-                    yield render(stored, seat, public)
-                last = stored[-1].version if stored else last
+                out, last = await _read(service, game_id, last, None, partial(render, seat=seat, public=public))
+                if out:
+                    yield out
             elif isinstance(item, Batch) and item.last > last:
                 if viewer.player_id is not None:
                     seat = item.derived("seats", partial(_seats_taken, table)).get(viewer.player_id, seat)
@@ -100,6 +97,13 @@ async def game_stream(service: GameService, game_id: str, viewer: Viewer, last_e
         yield f"retry: {RETRY_MS}\n: server closing, reconnect with Last-Event-ID\n\n".encode()
     finally:
         follower.leave(inbox)
+
+
+async def _read(service: GameService, game_id: str, after: int, upto: int | None,
+                render: Callable[[list[StoredEvent]], bytes]) -> tuple[bytes, int]:
+    """Frames of the stored events in (after, upto] and the last version read (`after` if none)."""
+    stored = await service.store.read_stream(game_id, after=after, upto=upto)
+    return render(stored), stored[-1].version if stored else after
 
 
 def _seats_taken(table: Table, events: list[StoredEvent]) -> dict[str, int]:

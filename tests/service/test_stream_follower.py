@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+from service.fanout import Broker
 from service.follower import HEARTBEAT, Batch, Follower, Inbox
 from service.store.protocol import StoredEvent
 
@@ -168,3 +169,15 @@ async def test_the_follower_stops_after_its_last_connection_leaves():
     follower.leave(b)
     assert follower.closed and closed == [follower]
     await until(lambda: follower._task is not None and follower._task.done())
+
+
+async def test_without_redis_between_worker_processes_followers_poll_for_appends_made_elsewhere():
+    log = Log(upto=1)
+    broker = Broker(polled=True)
+    follower = Follower(GAME, log.read, lambda: broker.live, 30.0, 0.02)
+    inbox = follower.join()
+    follower.seen(1)
+    log.add(2)  # appended by another worker process: no push reaches this one
+    await until(lambda: versions(list(inbox.items)) == [2, 3])
+    assert Broker().live and broker.health == "ok"  # polling is the design here, not a fault to report
+    await leave_all(follower, [inbox])
