@@ -58,7 +58,11 @@ class RedisDown(Exception):
 
 
 class Broker:
-    """In-process fan-out; the base for the Redis broker."""
+    """In-process fan-out; the base for the Redis broker.
+
+    `health` ("ok" | "degraded") is for readiness and never waits; `live` tells followers whether pushes
+    reach them or they must poll PostgreSQL.
+    """
 
     def __init__(self, polled: bool = False) -> None:
         # polled: other processes append to the same database and nothing tells this one (several workers

@@ -102,11 +102,11 @@ class Inbox:
 class Follower:
     """Reads one game for every connection of this process; see the module docstring."""
 
-    def __init__(self, stream_id: str, read: Read, healthy: Callable[[], bool], heartbeat: float,
+    def __init__(self, stream_id: str, read: Read, live: Callable[[], bool], heartbeat: float,
                  poll: float = 0.5, on_close: Callable[[Follower], None] | None = None) -> None:
         self.stream_id = stream_id
         self.read = read
-        self.healthy = healthy
+        self.live = live  # whether pushes reach us (else poll)
         self.heartbeat = heartbeat
         self.poll = poll
         self.on_close = on_close
@@ -168,7 +168,7 @@ class Follower:
         beat = time.monotonic()
         while not self.closed:
             wait = max(0.0, beat + self.heartbeat - time.monotonic())
-            if not self.healthy():
+            if not self.live():
                 wait = min(wait, self.poll)
             if not self._wakeup.is_set():
                 try:
@@ -183,7 +183,7 @@ class Follower:
                 continue  # the first connection has not read yet; keep what was pushed
             pushed, self._pushed = self._pushed, []
             try:
-                events = await self._next(pushed, polling=not self.healthy())
+                events = await self._next(pushed, polling=not self.live())
             except Exception as exc:  # noqa: BLE001 - the database may be away; try again shortly
                 log.warning("follower_read_failed", game_id=self.stream_id, error=str(exc))
                 self._pushed[:0] = [[]]
