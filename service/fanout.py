@@ -5,7 +5,8 @@ hands them at once to the local follower of that game (see `service.follower`),
 which feeds every SSE connection of the game on this process. With Redis, the
 events also go out on a channel per game, and every process holds ONE pattern
 subscription (`stela:game:*`) whose reader hands other processes' messages to
-their followers; a process skips its own messages, which it already delivered.
+their followers; a process skips its own messages, which it already delivered
+(the first event of a message carries the sender's id; see `Tagged`).
 
 Redis is only a wake-up path, never awaited by a command: `publish` queues the
 message for a background publisher (bounded queue, short timeout) and returns.
@@ -42,15 +43,21 @@ QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (foll
 MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
 
 
-class Message(msgspec.Struct, frozen=True):
-    """What goes over Redis: who sent it (to skip one's own) and the appended events."""
+class Tagged(StoredEvent, frozen=True, kw_only=True):
+    """The first event of a message names the process that sent it. The message stays a JSON list of
+    events, which replicas of the previous release decode too (they ignore the extra field)."""
 
-    origin: str
-    events: list[StoredEvent]
+    origin: str = ""
 
 
 _encode = msgspec.json.encode
-_decode = msgspec.json.Decoder(Message)
+_decode = msgspec.json.Decoder(list[Tagged])
+
+
+def message(origin: str, events: list[StoredEvent]) -> bytes:
+    """The Redis payload for `events` appended by process `origin`."""
+    first = Tagged(**msgspec.structs.asdict(events[0]), origin=origin)
+    return _encode([first, *events[1:]])
 
 
 class RedisDown(Exception):
@@ -188,8 +195,10 @@ class RedisBroker(Broker):
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
         self.appended(stream_id)
         self.dispatch(stream_id, events)
+        if not events:
+            return
         try:
-            self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, _encode(Message(self.origin, events))))
+            self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
         except asyncio.QueueFull:
             self.dropped += 1
 
@@ -290,12 +299,12 @@ class RedisBroker(Broker):
     def _received(self, channel: bytes, data: bytes) -> None:
         stream_id = channel.decode()[len(PREFIX):]
         try:
-            message = _decode.decode(data)
+            events: list[StoredEvent] = _decode.decode(data)
         except msgspec.DecodeError:
             log.warning("redis_bad_message", game_id=stream_id)
             return
-        if message.origin == self.origin:
+        if events and events[0].origin == self.origin:  # type: ignore[attr-defined]
             return  # delivered in memory when published
         self.appended(stream_id)
-        if stream_id in self.followers:
-            self.dispatch(stream_id, message.events)
+        if events and stream_id in self.followers:
+            self.dispatch(stream_id, events)

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from service.app import create_app
-from service.fanout import RedisBroker, RedisDown
+from service.fanout import RedisBroker, RedisDown, message
 from service.store.protocol import StoredEvent
 from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.test_sse import add, collect, wait_for
@@ -47,6 +47,10 @@ class RedisProxy:
         self._close_all()
 
     def close(self) -> None:
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept() so the port really closes
+        except OSError:
+            pass
         self.listener.close()
         self._close_all()
 
@@ -140,6 +144,21 @@ async def test_a_process_skips_its_own_messages_and_hears_the_others(redis_serve
     finally:
         await a.stop()
         await b.stop()
+
+
+def test_messages_stay_readable_by_the_previous_release_and_its_messages_by_this_one():
+    events = [event(1), event(2)]
+    payload = message("me", events)
+    assert msgspec.json.decode(payload, type=list[StoredEvent]) == events  # what older replicas decode
+    broker = RedisBroker("redis://unused")
+    broker.origin = "me"
+    heard: list[str] = []
+    broker.on_append.append(heard.append)
+    broker._received(b"stela:game:g1", payload)  # its own message: skipped
+    broker.origin = "someone else"
+    broker._received(b"stela:game:g1", payload)
+    broker._received(b"stela:game:g2", msgspec.json.encode(events))  # an older replica's message
+    assert heard == ["g1", "g2"]
 
 
 @pytest.mark.parametrize("fault", ["hung", "killed"])
