@@ -12,8 +12,9 @@ Redis is only a wake-up path, never awaited by a command: `publish` queues the
 message for a background publisher (bounded queue, short timeout) and returns.
 When a round fails, a breaker stops trying for a backoff period (the queued
 messages wait, bounded in number and age), and `health` says "degraded" so
-followers poll PostgreSQL until Redis answers again. A hang is noticed within about a second: the reader pings on its own
-connection and gives up when nothing, not even the pong, comes back.
+followers poll PostgreSQL until Redis answers again. A hang is noticed within
+about a second: the reader pings on its own connection and gives up when
+nothing, not even the pong, comes back.
 """
 
 from __future__ import annotations
