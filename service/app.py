@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
 
     The collaborators themselves are built at start-up by `service.container.open_services`.
     """
+    from service import contract
     from service import logging as stela_logging
     from service.readmodels import install
 
@@ -91,4 +92,5 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     for route in app.routes:
         allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))
     state.allow = {path: ", ".join(sorted(methods)) for path, methods in allow.items()}
+    contract.install(app)
     return app
