@@ -248,8 +248,10 @@ class PersonalHub:
                     await self.update(*item)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - the database may be away; the next poll catches up
+            except Exception as exc:  # noqa: BLE001 - the database may be away: re-learn everything shortly
                 log.warning("personal_update_failed", error=str(exc))
+                await asyncio.sleep(POLL_DEGRADED)
+                self._pending.put_nowait(None)
 
     async def _relearn(self) -> None:
         """Re-read every connected player's games (pushes may have been lost)."""

@@ -111,7 +111,9 @@ async def ticket_key(store: Any, secret: str | None) -> bytes:
     pool = getattr(store, "pool", None)
     if pool is None:
         return secrets.token_bytes(32)
-    async with pool.acquire() as conn:
+    async with pool.acquire() as conn, conn.transaction():
+        # replicas starting together would race on CREATE TABLE IF NOT EXISTS; one at a time
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext('stela_ticket_keys'))")
         await conn.execute(_KEY_TABLE)
         await conn.execute("INSERT INTO stela_ticket_keys (name, key) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
                            _KEY_NAME, secrets.token_bytes(32))
