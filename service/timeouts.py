@@ -14,8 +14,6 @@ so `stela verify` re-decides it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import uuid
 from collections.abc import Callable
@@ -29,6 +27,7 @@ from domain.kernel import RuleViolation
 from projections.base import ensure_tables
 from projections.deadlines import TABLE, Deadline, Deadlines
 from projections.runner import batch
+from service.background import Periodic
 from service.fanout import Broker
 from service.pipeline import now_ms
 from service.repository import GameRepository, Loaded
@@ -43,42 +42,30 @@ def lock_key(game_id: str, seat: int) -> int:
                           signed=True)
 
 
-class TimeoutWorker:
+class TimeoutWorker(Periodic):
     """Fires due deadlines of one process; `start()`/`stop()` from the lifespan, `tick()` from tests."""
+
+    name = "timeouts"
 
     def __init__(self, pool: Any, repository: GameRepository, broker: Broker, every: float = 0.5,
                  clock: Callable[[], int] = now_ms, limit: int = 200) -> None:
+        super().__init__(every)
         self.pool = pool
         self.repository = repository
         self.broker = broker
-        self.every = every
         self.clock = clock
         self.limit = limit
         self.fired = 0
         self._model = Deadlines()
-        self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         async with self.pool.acquire() as conn:
             await ensure_tables(conn, [self._model])
-        self._task = asyncio.create_task(self._run(), name="timeouts")
+        await super().start()
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - a lost connection: try again next tick
-                log.exception("timeouts_failed")
-            await asyncio.sleep(self.every)
+    async def cycle(self) -> bool:
+        await self.tick()
+        return False
 
     async def tick(self) -> int:
         """Catch the deadlines up with the log, then fire every due one this process can lock; how many fired."""

@@ -1,0 +1,115 @@
+"""Tournaments over HTTP: the organiser's API, rounds created and advanced by themselves, the audit."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from service import timeouts, tournaments
+from service.app import create_app
+from service.tournaments import verify_tournament
+from service.verify import parse_ndjson, verify_log
+
+
+def with_tournaments(settings: Any, games: Any) -> Any:
+    """The app with the tournament service, its result runner and the timeout worker started."""
+    hooks: dict[str, list[Any]] = {"on_start": [], "on_stop": []}
+    tournaments.install(hooks)
+    timeouts.install(hooks)
+    return create_app(settings, games=games, extra=hooks)
+
+
+@pytest.fixture
+async def api(settings, games) -> AsyncIterator[AsyncTestClient]:
+    async with AsyncTestClient(with_tournaments(settings, games), timeout=30) as c:
+        yield c
+
+
+async def player(api: AsyncTestClient, name: str) -> dict[str, str]:
+    r = await api.post("/v1/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return {"id": body["id"], "auth": f"Bearer {body['token']}"}
+
+
+def auth(p: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": p["auth"]}
+
+
+async def until(check, timeout: float = 60.0) -> Any:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (found := await check()):
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def play_round(api: AsyncTestClient, view: dict[str, Any], players: dict[str, dict[str, str]]) -> None:
+    """Play every game of the current round of tally to its end (each seat adds 3 in turn)."""
+    for table in view["rounds"][-1]["tables"]:
+        while True:
+            game = (await api.get(f"/v1/games/{table['game_id']}")).json()
+            if game["status"] != "active":
+                break
+            seat = game["to_act"][0]
+            who = players[table["players"][seat]]
+            r = await api.post(f"/v1/games/{table['game_id']}/commands", headers=auth(who),
+                               json={"command": {"type": "tally.Add", "amount": 3}})
+            assert r.status_code in (200, 409), r.text
+
+
+async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairing_verifies(api, games):
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "name": "Cup", "options": {"target": 9}, "seats": 2, "rounds": 2})
+    assert r.status_code == 201, r.text
+    tid = r.json()["tournament_id"]
+    players = {}
+    for i in range(5):
+        p = await player(api, f"P{i}")
+        players[p["id"]] = p
+        r = await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})
+        assert r.status_code == 200, r.text
+    some = next(iter(players.values()))
+    assert (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(some))).status_code == 403
+    r = await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["status"] == "running" and len(view["rounds"][0]["tables"]) == 2
+    assert len(view["rounds"][0]["byes"]) == 1
+    for round_ in (1, 2):
+        await play_round(api, view, players)
+
+        async def advanced() -> Any:
+            v = (await api.get(f"/v1/tournaments/{tid}")).json()
+            return v if v["status"] == "finished" or v["round"] > round_ else None
+
+        view = await until(advanced)
+    assert view["status"] == "finished"
+    assert len(view["standings"]) == 5
+    listed = (await api.get("/v1/tournaments", params={"status": "finished", "kind": "tally"})).json()["items"]
+    assert tid in [t["tournament_id"] for t in listed]
+    events = (await api.get(f"/v1/tournaments/{tid}/events")).json()["events"]
+    assert events[0]["type"] == "tournament.TournamentCreated" and events[-1]["type"] == "tournament.SeedRevealed"
+    stream = await api.get(f"/v1/tournaments/{tid}/stream")  # ended: the snapshot, then the stream closes
+    assert stream.text.startswith("event: snapshot\n")
+    assert verify_tournament([(e["type"], e["data"]) for e in events]).ok
+    for round_view in view["rounds"]:
+        for table in round_view["tables"]:
+            log = (await api.get(f"/v1/games/{table['game_id']}/export")).content
+            report = verify_log(parse_ndjson(log), games)
+            assert report.ok, report.problems
+
+
+async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "nope", "rounds": 1})
+    assert r.status_code == 404
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "options": {"target": 1},
+                                                                        "seats": 2, "rounds": 1})
+    assert r.status_code in (400, 422), r.text
+    assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
