@@ -66,6 +66,7 @@ class Tournaments:
         self.repository = repository
         self.broker = broker
         self._held: dict[str, Held] = {}
+        self._linked = False  # the tournament_games table is known to exist
 
     async def load(self, tournament_id: str) -> Held:
         """The tournament's current state: the one held here plus the events after it."""
@@ -157,6 +158,9 @@ class Tournaments:
             games.append(bulk.NewGame(game_id=paired_table.game_id, kind=s.kind, batches=[
                 ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
             states[paired_table.game_id] = game
+        if not self._linked:
+            await bulk.ensure(self.pool)
+            self._linked = True
         stored = await bulk.create_games(self.pool, s.tournament_id, paired.round, games)
         for game_id, events in stored.items():
             self.repository.remember(game_id, Loaded(table, states[game_id], events[-1].hash))

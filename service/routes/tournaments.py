@@ -75,9 +75,13 @@ class TournamentEvents(msgspec.Struct, kw_only=True):
 
 
 def provide_tournaments(state: State) -> Tournaments:
+    """The process's tournament service (built here on first use when no start-up hook made it)."""
     tournaments = state.get("tournaments")
     if tournaments is None:
-        raise Unavailable("tournaments need the PostgreSQL store")
+        services = state.services
+        if getattr(services.store, "pool", None) is None:
+            raise Unavailable("tournaments need the PostgreSQL store")
+        tournaments = state.tournaments = Tournaments(services.store, services.repository, services.broker)
     return tournaments
 
 
