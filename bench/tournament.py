@@ -14,8 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
+import contextlib
 import sys
 import time
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from typing import Any
 import httpx
 
 from bench.common import REDIS_URL, scratch_database
+from bench.http import BARE, process
 from service.bots.client import ApiClient
 from service.bots.loadtest import Config, Recorder, report, tournament
 from service.tournaments import verify_tournament
@@ -46,32 +46,15 @@ def create_app() -> Any:
 @contextmanager
 def replicas(dsn: str, count: int) -> Iterator[list[str]]:
     """`count` serving processes on one database and Redis; yields their base URLs."""
-    procs, urls = [], []
-    for _ in range(count):
-        port = free_port()
-        env = {**os.environ, "DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port),
-               "STELA_RATE_LIMIT": "0", "STELA_LOG_LEVEL": "warning", "STELA_PROJECTOR": "off"}
-        procs.append(subprocess.Popen([sys.executable, "-m", "bench.tournament", "serve"], env=env,
-                                      stderr=subprocess.DEVNULL))
-        urls.append(f"http://127.0.0.1:{port}")
-    try:
-        for url in urls:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{url} did not start")
-                time.sleep(0.2)
+    with contextlib.ExitStack() as stack:
+        urls = []
+        for _ in range(count):
+            port = free_port()
+            env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), **BARE}
+            url, _ = stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
+                                                 f"http://127.0.0.1:{port}"))
+            urls.append(url)
         yield urls
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(30)
 
 
 async def play(urls: list[str], config: Config) -> dict[str, Any]:

@@ -3,9 +3,10 @@ and turn each finished game into the tournament's `RecordResult`.
 
 A tournament's stream id is `tournament-<uuid>` (the domain's id is the bare
 UUID) in the same event store as the games. Each process keeps the folded state
-of the tournaments it touched and reads only the events after it; the append's
-head check refuses a decision on a stale state, which is then reloaded and
-decided again. When a batch pairs a round, every game of the round is written
+of the tournaments it touched and decides one command per tournament at a time
+(a lock per tournament), so contention is left only between replicas: the
+append's head check refuses a decision on a stale state, which is then reloaded
+and decided again. When a batch pairs a round, every game of the round is written
 in one transaction (`service.store.bulk.create_games`) already started, with
 the ids, seeds and seats the `RoundPaired` event lists.
 
@@ -17,7 +18,9 @@ dropped. An aborted game counts as everyone level, so the round still ends.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import random
 import uuid
 from typing import Any
 
@@ -41,6 +44,7 @@ from service.store.protocol import ConcurrencyError, Metadata, NewEvent, StoredE
 log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
+MAX_ATTEMPTS = 16
 FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
 
 
@@ -66,6 +70,7 @@ class Tournaments:
         self.repository = repository
         self.broker = broker
         self._held: dict[str, Held] = {}
+        self._locks: dict[str, asyncio.Lock] = {}  # one decision at a time per tournament in this process
         self._linked = False  # the tournament_games table is known to exist
 
     async def load(self, tournament_id: str) -> Held:
@@ -99,8 +104,7 @@ class Tournaments:
         except RuleViolation as exc:
             raise InvalidOptions(exc) from exc
         meta = Metadata(actor=player.id, command=msgspec.to_builtins(command))
-        await self._append(tournament_id, None, events, meta)
-        return (await self.load(tournament_id)).state
+        return (await self._append(tournament_id, None, events, meta)).state
 
     async def act(self, viewer: Viewer | None, tournament_id: str, command: T.TournamentCommand) -> T.TournamentState:
         """Decide `command` for the caller (None: the platform) and append it; retried on a stale state."""
@@ -108,33 +112,46 @@ class Tournaments:
         admin = viewer.admin if viewer is not None else False
         if viewer is not None and actor is None and not admin:
             raise Unauthorized("a bearer token is required")
-        for attempt in range(8):
-            held = await self.load(tournament_id)
+        async with self._locks.setdefault(tournament_id, asyncio.Lock()):
+            return await self._act(actor, admin, tournament_id, command)
+
+    async def _act(self, actor: str | None, admin: bool, tournament_id: str,
+                   command: T.TournamentCommand) -> T.TournamentState:
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt > 1:  # another replica keeps winning: let it finish
+                await asyncio.sleep(random.uniform(0, 0.01 * attempt))
+            # the state held here decides first (no query); a refusal or a clash is checked against the store
+            cached = self._held.get(tournament_id) if attempt == 0 else None
+            held = cached or await self.load(tournament_id)
             try:
                 events = T.decide(held.state, actor, command, T.rng_for(held.state), admin=admin)
             except RuleViolation as exc:
+                if cached is not None and (await self.load(tournament_id)).state.version != held.state.version:
+                    continue
                 if exc.code in FORBIDDEN:
                     raise Forbidden(exc.message) from exc
                 raise
             meta = Metadata(actor=actor, command_id=str(uuid.uuid4()), command=msgspec.to_builtins(command))
             try:
-                await self._append(tournament_id, held, events, meta)
+                held = await self._append(tournament_id, held, events, meta)
             except ConcurrencyError:
-                self._held.pop(tournament_id, None)
                 continue
-            state = (await self.load(tournament_id)).state
             for event in events:
                 if isinstance(event, T.RoundPaired):
-                    await self.create_round(state, event)
-            return state
+                    await self.create_round(held.state, event)
+            return held.state
         raise TooMuchContention("the tournament changed too often while deciding; retry")
 
-    async def _append(self, tournament_id: str, held: Held | None, events: list[Any], meta: Metadata) -> None:
+    async def _append(self, tournament_id: str, held: Held | None, events: list[Any], meta: Metadata) -> Held:
+        """Append after `held` (None: a new stream); the state after it, now held here."""
         new = [NewEvent(T.event_type(e), T.event_data(e)) for e in events]
         version = held.state.version if held else 0
         result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
                                          prev_hash=held.head if held else None)
         await self.broker.publish(stream_of(tournament_id), result.events)
+        after = Held(T.fold(events, held.state if held else None), result.head or "")
+        self._held[tournament_id] = after
+        return after
 
     async def create_round(self, state: T.TournamentState, paired: T.RoundPaired) -> None:
         """Every game of the round, seated and started, in one transaction (those missing, on a retry)."""
@@ -167,6 +184,17 @@ class Tournaments:
             await self.broker.publish(game_id, events)
         log.info("round_created", tournament_id=s.tournament_id, round=paired.round, games=len(stored))
 
+    async def ensure_round(self, tournament_id: str, version: int) -> None:
+        """Create whatever games of the round paired at `version` are missing (after a crash between
+        the pairing's append and its games' transaction); nothing when all exist."""
+        stored = await self.store.read_stream(stream_of(tournament_id), after=version - 1, upto=version)
+        paired = T.decode_event(stored[0].type, stored[0].data)
+        assert isinstance(paired, T.RoundPaired)
+        held = await self.load(tournament_id)
+        existing = await bulk.tournaments_of(self.pool, [t.game_id for t in paired.tables])
+        if len(existing) < len(paired.tables):
+            await self.create_round(held.state, paired)
+
     async def record(self, tournament_id: str, game_id: str, outcome: Outcome | None) -> bool:
         """The platform records a game's outcome (None: aborted, everyone level); False if already recorded."""
         if outcome is None:
@@ -196,7 +224,7 @@ def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
 class ResultRunner(Periodic):
     """Follows the global log and records each ended tournament game in its tournament, exactly once."""
 
-    NAME = name = "tournament-results"
+    NAME = name = "tournament-results"  # also re-creates a paired round's games a crash left missing
 
     def __init__(self, tournaments: Tournaments, poll: float = 0.25, size: int = 500) -> None:
         super().__init__(poll)
@@ -220,6 +248,9 @@ class ResultRunner(Periodic):
                 if event.stream_id in owners:
                     outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
                     self.recorded += await self.tournaments.record(owners[event.stream_id], event.stream_id, outcome)
+            for event in events:
+                if event.type == "tournament.RoundPaired":
+                    await self.tournaments.ensure_round(event.stream_id.removeprefix(PREFIX), event.version)
             if events:
                 await save_checkpoint(conn, self.NAME, events[-1].cursor)
         return len(events)

@@ -9,9 +9,14 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
+import domain.tournament as T
+from projections.base import ensure_tables
 from service import timeouts, tournaments
 from service.app import create_app
-from service.tournaments import verify_tournament
+from service.fanout import Broker
+from service.pipeline import CommandPipeline
+from service.players import Viewer
+from service.tournaments import ResultRunner, stream_of, verify_tournament
 from service.verify import parse_ndjson, verify_log
 
 
@@ -113,3 +118,72 @@ async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
                                                                         "seats": 2, "rounds": 1})
     assert r.status_code in (400, 422), r.text
     assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
+
+
+# -- the service side without HTTP: crash recovery and racing runners ------------------------------
+
+
+@pytest.fixture
+async def service(pg_dsn):
+    from service.fanout import Broker
+    from service.players import Players
+    from service.repository import GameRepository
+    from service.store.postgres import PostgresStore
+    from service.tournaments import Tournaments
+    from tests.support.tally import TALLY
+
+    store = await PostgresStore.connect(pg_dsn, 8)
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, [])
+    tournaments_ = Tournaments(store, GameRepository(store, {"tally": TALLY}), Broker())
+    yield tournaments_, Players(store)
+    await store.close()
+
+
+async def started_cup(tournaments_, players, seats: int = 2) -> tuple[str, dict[str, Viewer]]:
+    viewers = {}
+    for i in range(4):
+        p = Viewer(player=(await players.register(f"P{i}"))[0])
+        viewers[p.player_id] = p
+    organiser = next(iter(viewers.values()))
+    cup = await tournaments_.create(organiser, T.CreateTournament(kind="tally", options={"target": 9}, seats=seats,
+                                                                  rounds=1))
+    for v in viewers.values():
+        await tournaments_.act(v, cup.settings.tournament_id, T.Register(name=v.player.name))
+    return cup.settings.tournament_id, viewers
+
+
+async def test_a_round_whose_games_a_crash_left_unwritten_is_created_by_the_runner(service):
+    tournaments_, players = service
+    tid, viewers = await started_cup(tournaments_, players)
+
+    async def crash(*_):
+        raise ConnectionError("the process died after appending the pairing")
+
+    real, tournaments_.create_round = tournaments_.create_round, crash
+    with pytest.raises(ConnectionError):
+        await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
+    tournaments_.create_round = real
+    tables = (await tournaments_.load(tid)).state.rounds[0].tables
+    assert [await tournaments_.store.stream_version(t.game_id) for t in tables] == [0] * len(tables)
+    while await ResultRunner(tournaments_).step():
+        pass
+    assert all([await tournaments_.store.stream_version(t.game_id) > 0 for t in tables])
+
+
+async def test_two_runners_racing_over_an_ended_game_record_its_result_once(service):
+    tournaments_, players = service
+    tid, viewers = await started_cup(tournaments_, players)
+    await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
+    table = (await tournaments_.load(tid)).state.rounds[0].tables[0]
+    pipeline = CommandPipeline(tournaments_.repository, tournaments_.store, Broker())
+    await pipeline.command(viewers[table.players[0]], table.game_id, {"type": "table.Resign"}, None, None)
+
+    async def drain(runner: ResultRunner) -> None:
+        while await runner.step():
+            pass
+
+    await asyncio.gather(drain(ResultRunner(tournaments_)), drain(ResultRunner(tournaments_)))
+    events = await tournaments_.store.read_stream(stream_of(tid))
+    recorded = [e for e in events if e.type == "tournament.ResultRecorded" and e.data["game_id"] == table.game_id]
+    assert len(recorded) == 1
