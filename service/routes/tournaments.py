@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
@@ -25,28 +26,29 @@ TournamentId = Annotated[str, PathParameter(max_length=64, description="tourname
 POLL_SECONDS = 1.0
 
 
-class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    kind: str
-    name: str = ""
-    options: dict[str, Any] = {}
-    time_control: dict[str, Any] = {}
-    seats: int = 4
+class TournamentCreate(msgspec.Struct, kw_only=True):
+    kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["coatl"])]
+    name: Annotated[str, Meta(max_length=200)] = ""
+    options: Annotated[dict[str, Any], Meta(description="the kind's options, passed on to every game")] = {}
+    time_control: Annotated[dict[str, Any], Meta(description="a game `time_control`, put on every game")] = {}
+    seats: Annotated[int, Meta(ge=2, le=6, description="players per table")] = 4
     format: T.Format = "swiss"
-    rounds: int = 3
-    advance: int = 1
+    rounds: Annotated[int, Meta(ge=0, le=100, description="Swiss rounds (round robin: 0 = every pair once)")] = 3
+    advance: Annotated[int, Meta(ge=1, le=5, description="single elimination: how many of a table go through")] = 1
     duplicate: bool = False
-    min_players: int = 0
-    max_players: int = 0
+    min_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
+    max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
 
 
-class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    name: str | None = None
-    rating: int = 1500
-    player_id: str | None = None  # the organiser or an admin may register someone else
+class RegisterRequest(msgspec.Struct, kw_only=True):
+    name: Annotated[str, Meta(max_length=64, description="display name; default the player's")] | None = None
+    rating: Annotated[int, Meta(ge=0, le=10_000)] = 1500
+    player_id: Annotated[str, Meta(max_length=64, description=(
+        "register someone else (the organiser or an admin only)"))] | None = None
 
 
-class WithdrawRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    player_id: str | None = None
+class WithdrawRequest(msgspec.Struct, kw_only=True):
+    player_id: Annotated[str, Meta(max_length=64)] | None = None
 
 
 class TournamentItem(msgspec.Struct, kw_only=True):
