@@ -11,11 +11,13 @@ from litestar.testing import AsyncTestClient
 
 import domain.tournament as T
 from projections.base import ensure_tables
+from projections.deadlines import Deadlines
 from service import timeouts, tournaments
 from service.app import create_app
 from service.fanout import Broker
-from service.pipeline import CommandPipeline
+from service.pipeline import CommandPipeline, now_ms
 from service.players import Viewer
+from service.timeouts import TimeoutWorker
 from service.tournaments import ResultRunner, stream_of, verify_tournament
 from service.verify import parse_ndjson, verify_log
 
@@ -187,3 +189,26 @@ async def test_two_runners_racing_over_an_ended_game_record_its_result_once(serv
     events = await tournaments_.store.read_stream(stream_of(tid))
     recorded = [e for e in events if e.type == "tournament.ResultRecorded" and e.data["game_id"] == table.game_id]
     assert len(recorded) == 1
+
+
+async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_and_scored(service):
+    tournaments_, players = service
+    viewers = [Viewer(player=(await players.register(f"Q{i}"))[0]) for i in range(2)]
+    cup = await tournaments_.create(viewers[0], T.CreateTournament(
+        kind="tally", options={"target": 9}, seats=2, rounds=1,
+        time_control={"per_move_seconds": 30, "abandon_after": 1}))
+    tid = cup.settings.tournament_id
+    for v in viewers:
+        await tournaments_.act(v, tid, T.Register(name=v.player.name))
+    await tournaments_.act(viewers[0], tid, T.Start())
+    async with tournaments_.pool.acquire() as conn:
+        await ensure_tables(conn, [Deadlines()])
+    worker = TimeoutWorker(tournaments_.pool, tournaments_.repository, Broker(), clock=lambda: now_ms() + 3_600_000)
+    assert await worker.tick() >= 1  # (other tests' clocked games in this database may be due too)
+    while await ResultRunner(tournaments_).step():
+        pass
+    state = (await tournaments_.load(tid)).state
+    assert state.status == "finished"
+    table = state.rounds[0].tables[0]
+    loser = table.players[table.ranks.index(max(table.ranks))]
+    assert state.final[-1] == loser
