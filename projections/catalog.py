@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from projections.base import Projection
+from projections.deadlines import Deadlines
 from projections.games import Games
 from projections.history import History
 from projections.ratings import Ratings
 from projections.stats import Stats
 
-PROJECTIONS: dict[str, Projection] = {p.name: p for p in (Games(), History(), Ratings(), Stats())}
+PROJECTIONS: dict[str, Projection] = {p.name: p for p in (Games(), History(), Ratings(), Stats(), Deadlines())}
 
 
 def select(names: list[str] | None) -> list[Projection]:

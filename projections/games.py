@@ -16,7 +16,9 @@ from typing import Any, assert_never
 
 import msgspec
 
-from domain.table import GameAborted, GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed
+from domain.clock import ClockSet, TimedOut
+from domain.table import (GameAborted, GameCreated, GameEnded, GameStarted, SeatLeft, SeatResigned, SeatTaken,
+                          SeedRevealed)
 from projections.base import load, upsert
 from projections.log import LogEvent
 from projections.pages import decode_cursor, encode_cursor, iso, page
@@ -67,9 +69,13 @@ def evolve(row: GameRow | None, event: LogEvent) -> GameRow | None:
         case GameEnded(outcome=outcome):
             row.status = "finished"
             row.winners = list(outcome.winners)
+        case SeatLeft(seat=seat):
+            row.seat_players[seat] = None
+            row.seat_names[seat] = None
+            row.open_seats = row.seat_players.count(None)
         case GameAborted():
             row.status = "aborted"
-        case GameCreated() | SeedRevealed() | None:
+        case GameCreated() | SeedRevealed() | ClockSet() | TimedOut() | SeatResigned() | None:
             pass
         case _:
             assert_never(table)
@@ -108,13 +114,20 @@ class Games:
         ids = list({e.stream_id for e in events})
         rows: dict[str, GameRow | None] = {r.id: r for r in await load(conn, table, GameRow, "id = ANY($1::text[])",
                                                                           ids)}
-        members: list[Member] = []
+        members: dict[tuple[str, int], Member | None] = {}  # None: the player left before the start
         for event in events:
             row = rows[event.stream_id] = evolve(rows.get(event.stream_id), event)
             if row is not None and isinstance(event.table, SeatTaken):
-                members.append(Member(event.table.player_id, row.created_pos, row.id))
+                members[(event.table.player_id, row.created_pos)] = Member(event.table.player_id, row.created_pos, row.id)
+            elif row is not None and isinstance(event.table, SeatLeft):
+                members[(event.table.player_id, row.created_pos)] = None
         await upsert(conn, table, ("id",), (r for r in rows.values() if r is not None))
-        await upsert(conn, f"{schema}.{PLAYERS}", ("player_id", "created_pos"), members)
+        await upsert(conn, f"{schema}.{PLAYERS}", ("player_id", "created_pos"), (m for m in members.values() if m))
+        gone = [key for key, m in members.items() if m is None]
+        if gone:
+            await conn.execute(f"DELETE FROM {schema}.{PLAYERS} WHERE (player_id, created_pos) IN "
+                               "(SELECT * FROM unnest($1::text[], $2::bigint[]))",
+                               [g[0] for g in gone], [g[1] for g in gone])
 
 
 # -- the query side -----------------------------------------------------------------

@@ -13,7 +13,9 @@ from typing import Any, assert_never
 
 import msgspec
 
-from domain.table import GameAborted, GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed
+from domain.clock import ClockSet, TimedOut
+from domain.table import (GameAborted, GameCreated, GameEnded, GameStarted, SeatLeft, SeatResigned, SeatTaken,
+                          SeedRevealed)
 from projections.base import delete, load, upsert
 from projections.log import LogEvent
 from projections.pages import decode_cursor, encode_cursor, iso, page
@@ -72,6 +74,7 @@ class History:
         for row in await load(conn, f"{schema}.{TABLE}", PlayerGameRow, "game_id = ANY($1::text[])", ids):
             seats.setdefault(row.game_id, []).append(row)
         ended: set[str] = set()
+        left: list[tuple[str, str]] = []  # (player, game) seats given up before the start
         for event in events:
             game_id, table = event.stream_id, event.table
             game = games.get(game_id)
@@ -93,11 +96,19 @@ class History:
                     end(seats.get(game_id, []), table, event.at)
                     del games[game_id]
                     ended.add(game_id)
-                case SeedRevealed() | None:
+                case SeatLeft(player_id=player_id):
+                    seats[game_id] = [r for r in seats.get(game_id, []) if r.player_id != player_id]
+                    left.append((player_id, game_id))
+                case SeedRevealed() | ClockSet() | TimedOut() | SeatResigned() | None:
                     pass
                 case _:
                     assert_never(table)
         await upsert(conn, f"{schema}.{TABLE}", ("player_id", "game_id"), (r for rs in seats.values() for r in rs))
+        gone = [pair for pair in left if all(r.player_id != pair[0] for r in seats.get(pair[1], []))]
+        if gone:
+            await conn.execute(f"DELETE FROM {schema}.{TABLE} WHERE (player_id, game_id) IN "
+                               "(SELECT * FROM unnest($1::text[], $2::text[]))",
+                               [g[0] for g in gone], [g[1] for g in gone])
         await upsert(conn, f"{schema}.{OPEN}", ("game_id",), games.values())
         await delete(conn, f"{schema}.{OPEN}", "game_id", ended)
 

@@ -13,7 +13,9 @@ from typing import Any, assert_never
 import msgspec
 from openskill.models import PlackettLuce
 
-from domain.table import GameAborted, GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed
+from domain.clock import ClockSet, TimedOut
+from domain.table import (GameAborted, GameCreated, GameEnded, GameStarted, SeatLeft, SeatResigned, SeatTaken,
+                          SeedRevealed)
 from projections.base import delete, load, upsert
 from projections.log import LogEvent
 from projections.pages import decode_cursor, encode_cursor, page
@@ -110,7 +112,7 @@ class Ratings:
                         results.append(Result(game, table.outcome.ranks, table.outcome.winners, event.at))
                     del games[event.stream_id]
                     ended.add(event.stream_id)
-                case GameStarted() | SeedRevealed() | None:
+                case GameStarted() | SeedRevealed() | SeatLeft() | ClockSet() | TimedOut() | SeatResigned() | None:
                     pass
                 case _:
                     assert_never(table)

@@ -12,7 +12,9 @@ from typing import Any, assert_never
 
 import msgspec
 
-from domain.table import GameAborted, GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed
+from domain.clock import ClockSet, TimedOut
+from domain.table import (GameAborted, GameCreated, GameEnded, GameStarted, SeatLeft, SeatResigned, SeatTaken,
+                          SeedRevealed)
 from projections.base import load, upsert
 from projections.log import LogEvent
 
@@ -63,7 +65,7 @@ class Stats:
                     game.status, game.ended_at = "finished", event.at
                 case GameAborted():
                     game.status, game.ended_at = "aborted", event.at
-                case GameCreated() | SeatTaken() | SeedRevealed() | None:
+                case GameCreated() | SeatTaken() | SeedRevealed() | SeatLeft() | ClockSet() | TimedOut() | SeatResigned() | None:
                     pass
                 case _:
                     assert_never(table)

@@ -26,6 +26,7 @@ from service.routes.ops import healthz, metrics, readyz
 from service.routes.play import PlayController
 from service.routes.players import PlayerController
 from service.routes.streams import StreamController
+from service.routes.tournaments import TournamentController
 from service.settings import Settings
 
 API_VERSION = "1.0.0"
@@ -42,7 +43,8 @@ def openapi_config() -> OpenAPIConfig:
         render_plugins=[docs.render_plugin()], servers=[Server(url="/")],
         components=Components(security_schemes={
             "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
-        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="leaderboards"),
+        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
+              Tag(name="leaderboards"),
               Tag(name="stats"), Tag(name="ops")],
         use_handler_docstrings=False, create_examples=False)
 
@@ -73,7 +75,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
 
     The collaborators themselves are built at start-up by `service.container.open_services`.
     """
-    from service import contract
+    from service import contract, timeouts, tournaments
     from service import logging as stela_logging
     from service.readmodels import install
 
@@ -82,8 +84,10 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
-                           healthz, readyz, metrics]
+                           TournamentController, healthz, readyz, metrics]
     handlers += install(state, settings)
+    tournaments.install(state)
+    timeouts.install(state)
     handlers.append(docs.assets_router())
     middleware: list[Any] = [request_logging(settings.log_level), allow_fix]
     if settings.rate_limit > 0:

@@ -5,9 +5,11 @@ read), SSE delivery latency (from a command's response to the moment each other 
 delivered that version; a frame that beats the response counts as 0) and errors (any failed game
 or request that retries did not absorb; 409 version conflicts are normal and counted apart).
 
-The schedule is a `Mode`: `free` seats players round-robin at `games` tables of `seats`. A
-`tournament` mode plugs in here once `/v1/tournaments` exists: register the players to a
-tournament, start it, and let each player's `Bot` discover its tables round after round.
+The schedule is a `Mode`: `free` seats players round-robin at `games` tables of `seats`;
+`tournament` has the first player organise a Swiss of `rounds` rounds at tables of `seats`
+(with `time_control` on every game), registers every player over HTTP, starts it, and plays
+each round's tables as the service pairs them (every seat its own client and SSE stream) until
+the tournament has ended; the service creates the games and advances the rounds by itself.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 1
     mode: str = "free"
+    rounds: int = 3
+    time_control: dict[str, Any] = field(default_factory=dict)
 
 
 def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -> dict[str, Any]:
@@ -109,27 +113,78 @@ async def free_games(config: Config, clients: list[ApiClient], recorder: Recorde
 
     async def table(index: int) -> None:
         seated = [clients[(index * config.seats + s) % len(clients)] for s in range(config.seats)]
+
+        async def play() -> None:
+            game_id = (await seated[0].create(config.kind, config.seats, config.options))["id"]
+            for seat, api in enumerate(seated[1:], start=1):
+                await api.join(game_id, seat)
+            await seated[0].start(game_id)
+            await _seats(config, game_id, seated, f"{index}", recorder)
+
         async with gate:
-            try:
-                game_id = (await seated[0].create(config.kind, config.seats, config.options))["id"]
-                for seat, api in enumerate(seated[1:], start=1):
-                    await api.join(game_id, seat)
-                await seated[0].start(game_id)
-                rngs = [random.Random(f"{config.seed}:{index}:{s}") for s in range(config.seats)]
-                await asyncio.gather(*(SeatPlayer(api, game_id, RandomStrategy(rng), recorder).run()
-                                       for api, rng in zip(seated, rngs)))
-            except Exception as exc:  # noqa: BLE001 - every failure is counted and reported
-                recorder.errors.append(f"table {index}: {type(exc).__name__}: {exc}")
-            finally:
-                recorder.games_done += 1
-                tick()
+            await _counted(f"table {index}", play(), recorder, tick)
 
     await asyncio.gather(*(table(i) for i in range(config.games)))
 
 
+async def tournament(config: Config, clients: list[ApiClient], recorder: Recorder,
+                     tick: Callable[[], None]) -> None:
+    """A Swiss of every player at tables of `config.seats`, round after round until it ends."""
+    organiser = clients[0]
+    created = await organiser.request("POST", "/v1/tournaments", json={
+        "kind": config.kind, "name": "loadtest", "options": config.options, "seats": config.seats,
+        "rounds": config.rounds, "time_control": config.time_control})
+    path = f"/v1/tournaments/{created['tournament_id']}"
+    gate = asyncio.Semaphore(max(config.concurrency, 1))
+
+    async def register(api: ApiClient) -> dict[str, Any]:
+        async with gate:
+            return await api.request("POST", f"{path}/register", json={})
+
+    await asyncio.gather(*(register(api) for api in clients))
+    view = await organiser.request("POST", f"{path}/start")
+    by_name = {s["name"]: s["player_id"] for s in view["standings"]}
+    by_id = {by_name[f"bot-{i}"]: api for i, api in enumerate(clients)}
+    played = 0
+    while True:
+        if view["round"] > played:
+            played = view["round"]
+            tables = view["rounds"][-1]["tables"]
+            await asyncio.gather(*(_table(config, t, by_id, recorder, tick) for t in tables))
+        if view["status"] == "finished":
+            return
+        await asyncio.sleep(0.2)  # the last result advances the round a moment after the last game ends
+        view = await organiser.request("GET", path)
+
+
+async def _table(config: Config, table: dict[str, Any], by_id: dict[str, ApiClient], recorder: Recorder,
+                 tick: Callable[[], None]) -> None:
+    seated = [by_id[pid] for pid in table["players"]]
+    await _counted(f"game {table['game_id']}", _seats(config, table["game_id"], seated, table["game_id"], recorder),
+                   recorder, tick)
+
+
+async def _seats(config: Config, game_id: str, seated: list[ApiClient], label: str, recorder: Recorder) -> None:
+    """Every seat of a started game played by its own client with a seeded random strategy."""
+    rngs = [random.Random(f"{config.seed}:{label}:{s}") for s in range(len(seated))]
+    await asyncio.gather(*(SeatPlayer(api, game_id, RandomStrategy(rng), recorder).run()
+                           for api, rng in zip(seated, rngs)))
+
+
+async def _counted(label: str, work: Awaitable[None], recorder: Recorder, tick: Callable[[], None]) -> None:
+    """Run one game's `work`, counting it done and any failure as an error."""
+    try:
+        await work
+    except Exception as exc:  # noqa: BLE001 - every failure is counted and reported
+        recorder.errors.append(f"{label}: {type(exc).__name__}: {exc}")
+    finally:
+        recorder.games_done += 1
+        tick()
+
+
 MODES: dict[str, Callable[[Config, list[ApiClient], Recorder, Callable[[], None]], Awaitable[None]]] = {
     "free": free_games,
-    # "tournament": register the players to a /v1/tournaments tournament and run one Bot per player.
+    "tournament": tournament,
 }
 
 
@@ -137,12 +192,13 @@ async def run(config: Config, progress: Any = None) -> dict[str, Any]:
     """Run the load and return the report; `progress` is a rich Progress (or None)."""
     if config.seats > config.players:
         raise ValueError("need at least as many players as seats")
-    streams = config.concurrency * config.seats
+    streams = config.players if config.mode == "tournament" else config.concurrency * config.seats
     limits = httpx.Limits(max_connections=streams * 2 + 20, max_keepalive_connections=streams + 10)
     recorder = Recorder()
     async with httpx.AsyncClient(base_url=config.url, limits=limits, timeout=30.0) as http:
         clients = await _register(http, config.players, max(config.concurrency, 1))
-        task = progress.add_task(f"{config.kind} games", total=config.games) if progress is not None else None
+        total = config.rounds * (config.players // config.seats) if config.mode == "tournament" else config.games
+        task = progress.add_task(f"{config.kind} games", total=total) if progress is not None else None
 
         def tick() -> None:
             if progress is not None:

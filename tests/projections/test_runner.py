@@ -133,3 +133,29 @@ async def test_with_notify_off_the_fan_out_wakes_the_embedded_projector(settings
             await asyncio.sleep(0.05)
         else:
             raise AssertionError("the projector was not woken")
+
+
+async def test_leaving_resigning_and_clocks_flow_through_every_read_model(client, pg_dsn):
+    """Platform events added with clocks and resignation are projected, never a projector crash."""
+    from tests.support.api import player
+
+    ann, bob, cy = [await player(client, n) for n in ("Ann", "Bob", "Cy")]
+    resp = await client.post("/v1/games", headers=ann["headers"],
+                             json={"kind": "tally", "seats": 2, "time_control": {"per_move_seconds": 60}})
+    game_id = resp.json()["id"]
+    await client.post(f"/v1/games/{game_id}/join", json={}, headers=cy["headers"])
+    assert (await client.post(f"/v1/games/{game_id}/leave", headers=cy["headers"])).status_code == 200
+    await client.post(f"/v1/games/{game_id}/join", json={}, headers=bob["headers"])
+    await client.post(f"/v1/games/{game_id}/start", headers=ann["headers"])
+    await client.post(f"/v1/games/{game_id}/commands", headers=bob["headers"],
+                      json={"command": {"type": "table.Resign"}})
+    deadline = asyncio.get_running_loop().time() + 60
+    while True:
+        listed = (await client.get("/v1/games", params={"player": ann["id"]})).json()["items"]
+        mine = [g for g in listed if g["id"] == game_id]
+        if mine and mine[0]["status"] == "finished":
+            break
+        assert asyncio.get_running_loop().time() < deadline, f"the read models did not catch up: {listed}"
+        await asyncio.sleep(0.1)
+    history = (await client.get(f"/v1/players/{ann['id']}/games")).json()["items"]
+    assert any(g["game_id"] == game_id and g["won"] for g in history)

@@ -1,0 +1,58 @@
+"""Periodic work a process runs beside its requests (the timeout worker, the tournament result runner).
+
+A `Periodic` calls `cycle()` again at once while it reports more to do, and
+otherwise waits `every` seconds or until `wake()`. A failed cycle is logged and
+retried on the next one; `stop()` cancels the loop within the lifespan's stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import structlog
+
+log = structlog.get_logger("stela.background")
+
+
+class Periodic:
+    """Subclasses implement `cycle()`; `start()` / `stop()` come from the lifespan hooks."""
+
+    name = "periodic"
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def cycle(self) -> bool:
+        """Do one round of work; True when more is waiting."""
+        raise NotImplementedError
+
+    def wake(self, *_: Any) -> None:
+        self._wake.set()
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=self.name)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            busy = False
+            try:
+                busy = await self.cycle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a lost connection or a failed batch: retried next cycle
+                log.exception("background_failed", task=self.name)
+            if not busy:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.every)

@@ -1,0 +1,81 @@
+"""Bulk writes beside the one-statement append: every game of a tournament round in one transaction.
+
+`create_games` writes whole new streams (their hash chains computed here, as the
+append does) and links each to its tournament in `tournament_games`, all or
+nothing. Streams that already exist are skipped, so a retry after a crash, or a
+second process creating the same round (ids and seeds are pure functions of the
+tournament), writes nothing twice: a clash on (stream id, version) rolls the
+whole transaction back and the caller's retry then skips what the winner wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from service.store.protocol import GENESIS_HASH, Metadata, NewEvent, StoredEvent, chain
+
+LINKS_DDL = """CREATE TABLE IF NOT EXISTS tournament_games (
+    game_id text PRIMARY KEY, tournament_id text NOT NULL, round integer NOT NULL)"""
+_INSERT = """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
+             SELECT u.s, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
+             FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                  AS u(s, v, t, d, m, p, h)
+             RETURNING stream_id, version, position, tx, at"""
+
+
+class NewGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A new game stream: its batches of events in order, each with the metadata of its decision."""
+
+    game_id: str
+    kind: str
+    batches: list[tuple[list[NewEvent], Metadata]]
+
+
+async def ensure(pool: Any) -> None:
+    async with pool.acquire() as conn:
+        await conn.execute(LINKS_DDL)
+
+
+async def create_games(pool: Any, tournament_id: str, round_: int, games: list[NewGame]) -> dict[str, list[StoredEvent]]:
+    """Write the games that do not exist yet in one transaction; their stored events by game id."""
+    async with pool.acquire() as conn, conn.transaction():
+        existing = {r[0] for r in await conn.fetch("SELECT stream_id FROM streams WHERE stream_id = ANY($1::text[])",
+                                                   [g.game_id for g in games])}
+        fresh = [g for g in games if g.game_id not in existing]
+        if not fresh:
+            return {}
+        rows: list[tuple[str, int, str, dict[str, Any], dict[str, Any], str, str]] = []
+        for game in fresh:
+            version, head = 0, GENESIS_HASH
+            for events, meta in game.batches:
+                for v, t, d, m, p, h in chain(game.game_id, version, head, events, meta):
+                    rows.append((game.game_id, v, t, d, m, p, h))
+                version, head = rows[-1][1], rows[-1][6]
+        enc = msgspec.json.encode
+        records = await conn.fetch(_INSERT, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
+                                   [enc(r[3]).decode() for r in rows], [enc(r[4]).decode() for r in rows],
+                                   [r[5] for r in rows], [r[6] for r in rows])
+        await conn.executemany("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)",
+                               [(g.game_id, g.kind) for g in fresh])
+        await conn.executemany("INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",
+                               [(g.game_id, tournament_id, round_) for g in fresh])
+    assigned = {(r[0], r[1]): r for r in records}
+    stored: dict[str, list[StoredEvent]] = {}
+    for s, v, t, d, m, p, h in rows:
+        rec = assigned[(s, v)]
+        stored.setdefault(s, []).append(StoredEvent(position=rec[2], tx=rec[3], stream_id=s, version=v, type=t,
+                                                    data=d, metadata=m, at=rec[4], prev_hash=p, hash=h))
+    return stored
+
+
+async def tournaments_of(pool: Any, game_ids: list[str]) -> dict[str, str]:
+    """The tournament of each of `game_ids` that belongs to one."""
+    try:
+        rows = await pool.fetch("SELECT game_id, tournament_id FROM tournament_games WHERE game_id = ANY($1::text[])",
+                                game_ids)
+    except asyncpg.UndefinedTableError:
+        return {}
+    return {r[0]: r[1] for r in rows}

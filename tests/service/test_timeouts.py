@@ -1,0 +1,100 @@
+"""The timeout worker: each due deadline fires exactly once, however many processes race for it."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+from projections.base import ensure_tables
+from projections.deadlines import Deadline, Deadlines
+from service.fanout import Broker
+from service.pipeline import CommandPipeline, now_ms
+from service.players import Players, Viewer
+from service.repository import GameRepository
+from service.store.postgres import PostgresStore
+from service.timeouts import TimeoutWorker
+from service.verify import verify_log
+from tests.support.tally import TALLY
+
+LATER = 3_600_000  # the workers' clock runs an hour ahead, so every deadline is due without waiting
+
+
+async def process(pg_dsn: str) -> SimpleNamespace:
+    """One replica's collaborators: its own pool, repository cache and worker."""
+    store = await PostgresStore.connect(pg_dsn, 6)
+    repository = GameRepository(store, {"tally": TALLY})
+    worker = TimeoutWorker(store.pool, repository, Broker(), clock=lambda: now_ms() + LATER)
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, [Deadlines()])
+    return SimpleNamespace(store=store, repository=repository, worker=worker,
+                           pipeline=CommandPipeline(repository, store, Broker()), players=Players(store))
+
+
+@pytest.fixture
+async def replicas(pg_dsn):
+    two = [await process(pg_dsn), await process(pg_dsn)]
+    yield two
+    for r in two:
+        await r.store.close()
+
+
+async def clocked_game(r: SimpleNamespace, abandon_after: int = 3) -> tuple[str, list[Viewer]]:
+    viewers = [Viewer(player=(await r.players.register(f"P{i}"))[0]) for i in range(2)]
+    control = {"per_move_seconds": 30, "abandon_after": abandon_after}
+    game_id = (await r.pipeline.create(viewers[0], "tally", {"target": 1000}, 2, time_control=control)).game_id
+    await r.pipeline.join(viewers[1], game_id, None)
+    await r.pipeline.start(viewers[0], game_id)
+    return game_id, viewers
+
+
+async def types_of(r: SimpleNamespace, game_id: str) -> list[str]:
+    return [e.type for e in await r.store.read_stream(game_id)]
+
+
+async def test_two_workers_racing_on_one_due_deadline_record_exactly_one_timeout(replicas):
+    a, b = replicas
+    game_id, _ = await clocked_game(a)
+    fired = await asyncio.gather(a.worker.tick(), b.worker.tick(), a.worker.tick(), b.worker.tick())
+    assert (await types_of(a, game_id)).count("table.TimedOut") == 1
+    assert sum(fired) >= 1
+
+
+async def test_two_replicas_firing_the_same_row_bypassing_the_lock_still_record_one_timeout(replicas):
+    a, b = replicas
+    game_id, _ = await clocked_game(a)
+    await a.worker.tick()  # brings the read model up to date (and fires)
+    events = await a.store.read_stream(game_id)
+    clock = [e for e in events if e.type == "table.ClockSet"][-1]
+    seat = next(s for s, d in enumerate(clock.data["deadlines_ms"]) if d is not None)
+    row = Deadline(game_id, seat, clock.data["deadlines_ms"][seat], clock.version)
+    later = now_ms() + 2 * LATER
+    done = await asyncio.gather(a.worker._fire(row, later), b.worker._fire(row, later))
+    assert sum(done) == 1
+    assert (await types_of(a, game_id)).count("table.TimedOut") == 2
+
+
+async def test_a_timed_out_seat_has_its_turn_played_and_the_game_goes_on_verifiably(replicas):
+    a, _ = replicas
+    game_id, viewers = await clocked_game(a)
+    await a.worker.tick()
+    loaded = await a.repository.load(game_id)
+    assert loaded.state.status == "active" and loaded.state.game.turn == 1
+    timed_out = [e for e in await a.store.read_stream(game_id) if e.type == "table.TimedOut"]
+    assert timed_out[0].data["seat"] == 0 and timed_out[0].data["played"] == "tally.Add"
+    assert timed_out[0].metadata["command"]["type"] == "table.TimeOut"
+    await a.pipeline.command(viewers[1], game_id, {"type": "table.Resign"}, None, None)
+    report = verify_log(await a.store.read_stream(game_id), {"tally": TALLY})
+    assert report.ok, report.problems
+
+
+async def test_a_seat_that_keeps_timing_out_is_abandoned_and_the_game_ends(replicas):
+    a, _ = replicas
+    game_id, _ = await clocked_game(a, abandon_after=1)
+    await a.worker.tick()
+    loaded = await a.repository.load(game_id)
+    assert loaded.state.status == "finished"
+    ended = [e for e in await a.store.read_stream(game_id) if e.type == "table.SeatResigned"]
+    assert ended[0].data == {"seat": 0, "reason": "abandoned"}
+    assert verify_log(await a.store.read_stream(game_id), {"tally": TALLY}).ok

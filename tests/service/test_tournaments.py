@@ -1,0 +1,214 @@
+"""Tournaments over HTTP: the organiser's API, rounds created and advanced by themselves, the audit."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+import domain.tournament as T
+from projections.base import ensure_tables
+from projections.deadlines import Deadlines
+from service import timeouts, tournaments
+from service.app import create_app
+from service.fanout import Broker
+from service.pipeline import CommandPipeline, now_ms
+from service.players import Viewer
+from service.timeouts import TimeoutWorker
+from service.tournaments import ResultRunner, stream_of, verify_tournament
+from service.verify import parse_ndjson, verify_log
+
+
+def with_tournaments(settings: Any, games: Any) -> Any:
+    """The app with the tournament service, its result runner and the timeout worker started."""
+    hooks: dict[str, list[Any]] = {"on_start": [], "on_stop": []}
+    tournaments.install(hooks)
+    timeouts.install(hooks)
+    return create_app(settings, games=games, extra=hooks)
+
+
+@pytest.fixture
+async def api(settings, games) -> AsyncIterator[AsyncTestClient]:
+    async with AsyncTestClient(with_tournaments(settings, games), timeout=30) as c:
+        yield c
+
+
+async def player(api: AsyncTestClient, name: str) -> dict[str, str]:
+    r = await api.post("/v1/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return {"id": body["id"], "auth": f"Bearer {body['token']}"}
+
+
+def auth(p: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": p["auth"]}
+
+
+async def until(check, timeout: float = 60.0) -> Any:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (found := await check()):
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def play_round(api: AsyncTestClient, view: dict[str, Any], players: dict[str, dict[str, str]]) -> None:
+    """Play every game of the current round of tally to its end (each seat adds 3 in turn)."""
+    for table in view["rounds"][-1]["tables"]:
+        while True:
+            game = (await api.get(f"/v1/games/{table['game_id']}")).json()
+            if game["status"] != "active":
+                break
+            seat = game["to_act"][0]
+            who = players[table["players"][seat]]
+            r = await api.post(f"/v1/games/{table['game_id']}/commands", headers=auth(who),
+                               json={"command": {"type": "tally.Add", "amount": 3}})
+            assert r.status_code in (200, 409), r.text
+
+
+async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairing_verifies(api, games):
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "name": "Cup", "options": {"target": 9}, "seats": 2, "rounds": 2})
+    assert r.status_code == 201, r.text
+    tid = r.json()["tournament_id"]
+    players = {}
+    for i in range(5):
+        p = await player(api, f"P{i}")
+        players[p["id"]] = p
+        r = await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})
+        assert r.status_code == 200, r.text
+    some = next(iter(players.values()))
+    assert (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(some))).status_code == 403
+    r = await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["status"] == "running" and len(view["rounds"][0]["tables"]) == 2
+    assert len(view["rounds"][0]["byes"]) == 1
+    for round_ in (1, 2):
+        await play_round(api, view, players)
+
+        async def advanced() -> Any:
+            v = (await api.get(f"/v1/tournaments/{tid}")).json()
+            return v if v["status"] == "finished" or v["round"] > round_ else None
+
+        view = await until(advanced)
+    assert view["status"] == "finished"
+    assert len(view["standings"]) == 5
+    listed = (await api.get("/v1/tournaments", params={"status": "finished", "kind": "tally"})).json()["items"]
+    assert tid in [t["tournament_id"] for t in listed]
+    events = (await api.get(f"/v1/tournaments/{tid}/events")).json()["events"]
+    assert events[0]["type"] == "tournament.TournamentCreated" and events[-1]["type"] == "tournament.SeedRevealed"
+    stream = await api.get(f"/v1/tournaments/{tid}/stream")  # ended: the snapshot, then the stream closes
+    assert stream.text.startswith("event: snapshot\n")
+    assert verify_tournament([(e["type"], e["data"]) for e in events]).ok
+    for round_view in view["rounds"]:
+        for table in round_view["tables"]:
+            log = (await api.get(f"/v1/games/{table['game_id']}/export")).content
+            report = verify_log(parse_ndjson(log), games)
+            assert report.ok, report.problems
+
+
+async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "nope", "rounds": 1})
+    assert r.status_code == 404
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "options": {"target": 1},
+                                                                        "seats": 2, "rounds": 1})
+    assert r.status_code in (400, 422), r.text
+    assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
+
+
+# -- the service side without HTTP: crash recovery and racing runners ------------------------------
+
+
+@pytest.fixture
+async def service(pg_dsn):
+    from service.fanout import Broker
+    from service.players import Players
+    from service.repository import GameRepository
+    from service.store.postgres import PostgresStore
+    from service.tournaments import Tournaments
+    from tests.support.tally import TALLY
+
+    store = await PostgresStore.connect(pg_dsn, 8)
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, [])
+    tournaments_ = Tournaments(store, GameRepository(store, {"tally": TALLY}), Broker())
+    yield tournaments_, Players(store)
+    await store.close()
+
+
+async def started_cup(tournaments_, players, seats: int = 2) -> tuple[str, dict[str, Viewer]]:
+    viewers = {}
+    for i in range(4):
+        p = Viewer(player=(await players.register(f"P{i}"))[0])
+        viewers[p.player_id] = p
+    organiser = next(iter(viewers.values()))
+    cup = await tournaments_.create(organiser, T.CreateTournament(kind="tally", options={"target": 9}, seats=seats,
+                                                                  rounds=1))
+    for v in viewers.values():
+        await tournaments_.act(v, cup.settings.tournament_id, T.Register(name=v.player.name))
+    return cup.settings.tournament_id, viewers
+
+
+async def test_a_round_whose_games_a_crash_left_unwritten_is_created_by_the_runner(service):
+    tournaments_, players = service
+    tid, viewers = await started_cup(tournaments_, players)
+
+    async def crash(*_):
+        raise ConnectionError("the process died after appending the pairing")
+
+    real, tournaments_.create_round = tournaments_.create_round, crash
+    with pytest.raises(ConnectionError):
+        await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
+    tournaments_.create_round = real
+    tables = (await tournaments_.load(tid)).state.rounds[0].tables
+    assert [await tournaments_.store.stream_version(t.game_id) for t in tables] == [0] * len(tables)
+    while await ResultRunner(tournaments_).step():
+        pass
+    assert all([await tournaments_.store.stream_version(t.game_id) > 0 for t in tables])
+
+
+async def test_two_runners_racing_over_an_ended_game_record_its_result_once(service):
+    tournaments_, players = service
+    tid, viewers = await started_cup(tournaments_, players)
+    await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
+    table = (await tournaments_.load(tid)).state.rounds[0].tables[0]
+    pipeline = CommandPipeline(tournaments_.repository, tournaments_.store, Broker())
+    await pipeline.command(viewers[table.players[0]], table.game_id, {"type": "table.Resign"}, None, None)
+
+    async def drain(runner: ResultRunner) -> None:
+        while await runner.step():
+            pass
+
+    await asyncio.gather(drain(ResultRunner(tournaments_)), drain(ResultRunner(tournaments_)))
+    events = await tournaments_.store.read_stream(stream_of(tid))
+    recorded = [e for e in events if e.type == "tournament.ResultRecorded" and e.data["game_id"] == table.game_id]
+    assert len(recorded) == 1
+
+
+async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_and_scored(service):
+    tournaments_, players = service
+    viewers = [Viewer(player=(await players.register(f"Q{i}"))[0]) for i in range(2)]
+    cup = await tournaments_.create(viewers[0], T.CreateTournament(
+        kind="tally", options={"target": 9}, seats=2, rounds=1,
+        time_control={"per_move_seconds": 30, "abandon_after": 1}))
+    tid = cup.settings.tournament_id
+    for v in viewers:
+        await tournaments_.act(v, tid, T.Register(name=v.player.name))
+    await tournaments_.act(viewers[0], tid, T.Start())
+    async with tournaments_.pool.acquire() as conn:
+        await ensure_tables(conn, [Deadlines()])
+    worker = TimeoutWorker(tournaments_.pool, tournaments_.repository, Broker(), clock=lambda: now_ms() + 3_600_000)
+    assert await worker.tick() >= 1  # (other tests' clocked games in this database may be due too)
+    while await ResultRunner(tournaments_).step():
+        pass
+    state = (await tournaments_.load(tid)).state
+    assert state.status == "finished"
+    table = state.rounds[0].tables[0]
+    loser = table.players[table.ranks.index(max(table.ranks))]
+    assert state.final[-1] == loser
