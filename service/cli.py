@@ -15,6 +15,7 @@ import msgspec
 from domain.catalog import GAMES
 from domain.simulate import play_random
 from domain.table import SeedRevealed, Table
+from service.bots import add_parsers as add_bot_commands
 from service.cli_projections import add_commands
 from service.settings import Settings
 
@@ -89,6 +90,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from service.repository import platform_event
+    from service.tournaments import verify_tournament
     from service.verify import parse_ndjson, verify_log
 
     if args.all:
@@ -97,7 +99,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             while ids := await store.stream_ids(after=after, limit=500):
                 for game_id in ids:
                     events = await store.read_stream(game_id)
-                    if any(isinstance(platform_event(e), SeedRevealed) for e in events):
+                    if game_id.startswith("tournament-"):
+                        if any(e.type == "tournament.SeedRevealed" for e in events):
+                            reports.append(verify_tournament([(e.type, e.data) for e in events]))
+                    elif any(isinstance(platform_event(e), SeedRevealed) for e in events):
                         reports.append(verify_log(events, GAMES))
                 after = ids[-1]
             return reports
@@ -154,6 +159,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="openapi/openapi.json")
     s.set_defaults(fn=cmd_openapi)
     add_commands(sub)
+    add_bot_commands(sub)
     return p
 
 

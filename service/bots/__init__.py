@@ -54,8 +54,10 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     from service.bots.loadtest import Config, run
     from service.cli import _options
 
+    clock = {"per_move_seconds": args.per_move_seconds} if args.per_move_seconds else {}
     config = Config(url=args.url, players=args.players, seats=args.seats, kind=args.kind, games=args.games,
-                    concurrency=args.concurrency, options=_options(args.option), seed=args.seed, mode=args.mode)
+                    concurrency=args.concurrency, options=_options(args.option), seed=args.seed, mode=args.mode,
+                    rounds=args.rounds, time_control=clock)
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:
@@ -67,6 +69,8 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
+    from service.bots.loadtest import MODES
+
     """Register `stela bot` and `stela loadtest` on the `stela` parser."""
     s = sub.add_parser("bot", help="play this player's games over HTTP + SSE (random or greedy)")
     s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
@@ -90,5 +94,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--concurrency", type=int, default=4, help="games played at once")
     s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--mode", choices=["free"], default="free", help="free games (tournaments once /v1/tournaments exists)")
+    s.add_argument("--mode", choices=sorted(MODES), default="free",
+                   help="free games, or a Swiss tournament of every player")
+    s.add_argument("--rounds", type=int, default=3, help="tournament rounds")
+    s.add_argument("--per-move-seconds", type=int, default=0, help="a per-move clock on every game (0: none)")
     s.set_defaults(fn=cmd_loadtest)
