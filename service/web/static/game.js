@@ -47,6 +47,12 @@ export async function showGame(root, id) {
   return live.stop;
 }
 
+function mySeat(game) {
+  const player = me();
+  const seat = player && game.seats.find((s) => s.player_id === player.id);
+  return seat ? seat.seat : null;
+}
+
 function seatName(game, seat) {
   const s = game.seats.find((x) => x.seat === seat);
   return s && s.name ? `${s.name} (seat ${seat})` : `seat ${seat}`;
@@ -64,7 +70,7 @@ function render(root, page, send) {
     h("p", {},
       `Version ${game.version}. `,
       game.status === "active" ? `To act: ${game.to_act.map(names).join(", ") || "nobody"}. ` : "",
-      legal && legal.seat !== null ? `You are ${names(legal.seat)}. ` : "You are watching. ",
+      mySeat(game) !== null ? `You are ${names(mySeat(game))}. ` : "You are watching. ",
       commands.length ? h("strong", { class: "your-turn", text: "Your turn." }) : ""),
     game.outcome ? h("p", { class: "outcome" }, outcomeWords(game, names)) : null,
     game.status === "finished" ? h("p", {}, h("a", { href: `#/replay/${game.id}`, text: "Replay and verify this game" })) : null);
@@ -75,7 +81,7 @@ function render(root, page, send) {
   const list = h("section", { class: "legal", "aria-label": "legal commands" },
     h("h2", { text: commands.length ? `Your legal commands (${commands.length})` : "No command for you now" }),
     h("ol", { class: "commands" }, ...commands.map((c, i) => h("li", {},
-      h("button", { type: "button", "data-index": i, "data-type": c.type, onclick: () => send(c), text: commandWords(c) })))));
+      h("button", { type: "button", "data-index": i, "data-type": c.type, "data-command": JSON.stringify(c), onclick: () => send(c), text: commandWords(c) })))));
   root.replaceChildren(header, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg), list), summary);
 }
 

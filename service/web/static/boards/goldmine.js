@@ -22,13 +22,21 @@ function tile(t, names) {
   const kind = face ? face.kind : "tile";
   const parts = [s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: `cave ${kind}` })];
   for (const path of face ? face.paths : []) {
-    for (const side of path.sides) {
-      const [dx, dy] = END[turned(side, t.rotation)];
-      parts.push(s("line", { x1: cx, y1: cy, x2: cx + dx * CELL / 2, y2: cy + dy * CELL / 2,
-        class: `path${path.secret ? " secret" : ""}${path.mud ? " mud" : ""}` }));
+    const ends = path.sides.map((side) => END[turned(side, t.rotation)]);
+    const cls = `path${path.secret ? " secret" : ""}${path.mud ? " mud" : ""}`;
+    const whole = kind === "entrance" || kind === "cavern" || path.chamber;
+    if (ends.length === 1 && !whole) {  // a dead end: a stub from its side
+      const [dx, dy] = ends[0];
+      parts.push(s("line", { x1: cx + dx * CELL / 2, y1: cy + dy * CELL / 2, x2: cx + dx * CELL / 6, y2: cy + dy * CELL / 6, class: cls }));
+    } else if (ends.length === 2 && !whole) {  // a bend or a straight: one curve through the middle
+      const [[ax, ay], [bx, by]] = ends;
+      parts.push(s("path", { d: `M${cx + ax * CELL / 2} ${cy + ay * CELL / 2} Q${cx} ${cy} ${cx + bx * CELL / 2} ${cy + by * CELL / 2}`, class: cls }));
+    } else {
+      for (const [dx, dy] of ends) parts.push(s("line", { x1: cx, y1: cy, x2: cx + dx * CELL / 2, y2: cy + dy * CELL / 2, class: cls }));
     }
     if (path.chamber) parts.push(s("circle", { cx, cy, r: 9, class: "chamber" }));
   }
+  if (kind === "entrance") parts.push(s("text", { x: cx, y: y + 12, class: "hex-label light", text: "entrance" }));
   if (t.coin) parts.push(s("circle", { cx, cy, r: 6, class: "coin" }));
   const title = `${kind} ${id} at (${t.x}, ${t.y}), turned ${t.rotation * 90}°${t.coin ? ", a coin in its chamber" : ""}`;
   return { el: s("g", { "data-key": `${t.x},${t.y}`, class: "cell" }, s("title", { text: title }), ...parts), title, x: t.x, y: t.y };
@@ -61,6 +69,7 @@ export function draw(view, ui) {
   const summary = [
     `Phase ${view.phase}; ${names(view.current)}'s turn ${view.turns}; die ${view.die || "not rolled"}; drawn tile ${drawnTile || "none"}.`,
     `First to ${view.target} coins wins; ${view.stack_size} tiles in the stack.`,
+    ...(view.hands || []).map((hand, i) => (hand.length ? `${names(i)}'s face-up tiles: ${hand.map((x) => (typeof x === "string" ? x : `${x.id} ${x.kind}`)).join(", ")}.` : "")).filter(Boolean),
     ...view.pirates.map((p, i) => `${names(i)}: pirate at (${p.x}, ${p.y}) path ${p.path}, ${p.coins} coins, ${p.bets} bets, ${p.bats} bats.`),
     ...cells.map((c) => c.title)];
   return { svg, summary };

@@ -31,7 +31,7 @@ export function draw(view, ui) {
     const mark = landmarkOf(view, i);
     const parts = [s("polygon", { points: hexPoints(x, y, SIZE - 0.5), fill: TERRAIN[terrain] || "#ccc", class: "hex" })];
     if (mark === "hut") parts.push(s("path", { d: `M${x - 7} ${y + 5} h14 v-7 l-7 -6 l-7 6 z`, class: "hut" }));
-    if (mark === "palm") parts.push(s("text", { x, y: y + 5, class: "icon", text: "🌴" }));
+    if (mark === "palm") parts.push(s("path", { d: `M${x} ${y + 8} v-10 m0 0 l-7 -3 m7 3 l7 -3 m-7 3 l-4 -7 m4 7 l4 -7`, class: "palm" }));
     if (mark === "statue") {
       const st = view.statues.find((v) => v.hex === i);
       const a = (-90 + 60 * (st ? st.facing : 0)) * Math.PI / 180;
@@ -52,33 +52,34 @@ export function draw(view, ui) {
   }));
   const atvs = view.players.filter((p) => p.atv !== null).map((p) => {
     const [x, y] = centres[p.atv];
-    return s("rect", { x: x - 9 + p.seat * 6, y: y - 4, width: 10, height: 8, rx: 2, fill: SEAT_COLOURS[p.seat], class: "atv" },
+    return s("rect", { x: x - 12 + p.seat * 8, y: y - 12, width: 14, height: 10, rx: 2, fill: SEAT_COLOURS[p.seat], class: "atv" },
       s("title", { text: `${names(p.seat)}'s ATV on hex ${p.atv}` }));
   });
   const xs = centres.map((c) => c[0]), ys = centres.map((c) => c[1]);
   const minX = Math.min(...xs) - SIZE, minY = Math.min(...ys) - SIZE, w = Math.max(...xs) - minX + SIZE, hgt = Math.max(...ys) - minY + SIZE;
+  const colX = minX + w + 12, colW = 300;
   const mapCards = view.maps.map((m, mi) => {
-    const y = minY + hgt + 10 + mi * 24;
+    const y = minY + mi * 30;
     return s("g", { "data-key": `map:${mi}`, class: "card-slot" },
       s("title", { text: `${m.colour} map: ${m.clues.map((c) => c.card.text).join("; ") || "no clue"}; ${m.candidates.length} candidates` }),
-      s("rect", { x: minX, y, width: w, height: 20, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
-      s("text", { x: minX + 6, y: y + 14, class: "card-text",
-        text: `${m.colour}: ${m.clues.map((c) => c.card.text).join(" · ") || "—"} (${m.candidates.length} left)` }));
+      s("rect", { x: colX, y, width: colW, height: 26, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
+      s("text", { x: colX + 6, y: y + 17, class: `map-text${m.colour === "black" ? " light" : ""}`,
+        text: `${m.colour}: ${m.clues.map((c) => c.card.text).join(" · ") || "—"} (${m.candidates.length})` }));
   });
   const hand = view.private ? view.private.hand : [];
-  const top = minY + hgt + 14 + view.maps.length * 24;
+  const top = minY + view.maps.length * 30 + 16;
   const handCards = hand.map((card, i) => s("g", { "data-key": `card:${card.id}`, class: "card-slot" },
     s("title", { text: `your clue ${card.id}: ${card.text}` }),
-    s("rect", { x: minX + (i % 3) * (w / 3), y: top + Math.floor(i / 3) * 24, width: w / 3 - 4, height: 20, rx: 4, class: "card" }),
-    s("text", { x: minX + (i % 3) * (w / 3) + 4, y: top + Math.floor(i / 3) * 24 + 14, class: "card-text", text: card.text })));
-  const total = top + Math.ceil(hand.length / 3) * 24 + 8 - minY;
+    s("rect", { x: colX, y: top + i * 30, width: colW, height: 26, rx: 4, class: "card" }),
+    s("text", { x: colX + 6, y: top + i * 30 + 17, class: "map-text", text: `your clue: ${card.text}` })));
+  const total = Math.max(hgt, top + hand.length * 30 - minY);
   const label = `Tobago island of ${view.island.length} hexes with ${view.players.length} ATVs and ${view.amulets.length} amulets`;
-  const svg = drawing(label, `${minX} ${minY} ${w} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
+  const svg = drawing(label, `${minX} ${minY} ${w + colW + 16} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
   const mine = view.private;
   const summary = [
     `Phase ${view.phase}; ${names(view.turn.seat)} to play.`,
     ...view.players.map((p) => `${names(p.seat)}: ATV on hex ${p.atv ?? "none"}, ${p.amulets} amulets, ${p.roses} roses, ${p.hand_count} clues in hand, ${p.treasure_count} treasure cards.`),
-    ...view.maps.map((m) => `${m.colour} map: ${m.clues.map((c) => `${c.card.text} (${names(c.seat)})`).join("; ") || "no clue"}; candidates ${m.candidates.join(", ")}.`),
+    ...view.maps.map((m) => `${m.colour} map: ${m.clues.map((c) => `${c.card.text} (${names(c.seat)})`).join("; ") || "no clue"}; ${m.candidates.length > 12 ? `${m.candidates.length} candidates` : `candidates ${m.candidates.join(", ")}`}.`),
     mine ? `Your clues: ${mine.hand.map((c) => `${c.id} ${c.text}`).join("; ") || "none"}. Your gold: ${mine.gold}.` : "",
     view.share ? `Share of the ${view.maps[view.share.map]?.colour} map: ${view.share.card ? `face-up ${view.share.card.kind} ${view.share.card.gold}` : "no card"}, offered to ${view.share.offer === null ? "nobody" : names(view.share.offer)}.` : "",
   ].filter(Boolean);
