@@ -21,6 +21,7 @@ async function route() {
     else if (page === "replay" && id) stop = (await showReplay(root, id)) || stop;
     else stop = (await showLobby(root)) || stop;
     root.dataset.page = page || "lobby";
+    if (document.activeElement === document.body) root.focus();  // screen readers start at the new page
   } catch (err) {
     status(err.message, true);
   }

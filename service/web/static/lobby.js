@@ -10,6 +10,7 @@ export async function showLobby(root) {
     root.replaceChildren(registerForm(() => showLobby(root)));
     return () => {};
   }
+  document.getElementById("me").textContent = `Signed in as ${player.name}`;
   const kinds = await get("/v1/kinds");
   const open = h("section", { "aria-labelledby": "open-h" }, h("h2", { id: "open-h", text: "Open games" }), h("ul", { id: "open-games" }));
   const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h", text: "My games" }), h("ul", { id: "my-games" }));
@@ -105,7 +106,7 @@ async function listOpen(ul, player, refresh) {
       await refresh();
     };
     return h("li", { "data-game": g.id }, h("a", { href: `#/game/${g.id}`, text: `${g.kind}` }),
-      ` — ${g.seats.map((s) => s.name || "?").join(", ")} (${g.open_seats} seat${g.open_seats === 1 ? "" : "s"} free) `,
+      ` — ${g.seats.map((s) => s.name || "free").join(", ")} (${g.open_seats} seat${g.open_seats === 1 ? "" : "s"} free) `,
       !seated && !full ? h("button", { type: "button", class: "join", onclick: () => act("join"), text: "Join" }) : null,
       seated && full ? h("button", { type: "button", class: "start", onclick: () => act("start"), text: "Start" }) : null);
   }));

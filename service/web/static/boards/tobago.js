@@ -4,7 +4,7 @@ import { s, drawing, hexPoints, axial, SEAT_COLOURS } from "../dom.js";
 
 const SIZE = 22;
 const TERRAIN = { jungle: "#3f8f4f", beach: "#f1d98b", scrub: "#a3b86c", river: "#5dade2", lake: "#2e86c1",
-  mountain: "#8d8175", ocean: "#d6eaf8" };
+  mountain: "#a6a6a6", mountains: "#a6a6a6", ocean: "#d6eaf8" };
 const MAP_COLOURS = { white: "#ffffff", yellow: "#f4d03f", green: "#58d68d", red: "#ec7063", blue: "#5dade2", black: "#333" };
 
 /** The click path of a command: a hex of the island, a clue card then a map, or a map. */
@@ -14,6 +14,10 @@ export function keys(c) {
   if (t === "CollectTreasure") return [`map:${c.map}`];
   if ("hex" in c) return [`hex:${c.hex}`];
   return null;
+}
+
+function clip(text) {
+  return text.length > 44 ? `${text.slice(0, 43)}…` : text;
 }
 
 function landmarkOf(view, i) {
@@ -64,7 +68,7 @@ export function draw(view, ui) {
       s("title", { text: `${m.colour} map: ${m.clues.map((c) => c.card.text).join("; ") || "no clue"}; ${m.candidates.length} candidates` }),
       s("rect", { x: colX, y, width: colW, height: 26, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
       s("text", { x: colX + 6, y: y + 17, class: `map-text${m.colour === "black" ? " light" : ""}`,
-        text: `${m.colour}: ${m.clues.map((c) => c.card.text).join(" · ") || "—"} (${m.candidates.length})` }));
+        text: clip(`${m.colour} (${m.candidates.length}): ${m.clues.map((c) => c.card.text).join(" · ") || "—"}`) }));
   });
   const hand = view.private ? view.private.hand : [];
   const top = minY + view.maps.length * 30 + 16;
