@@ -1,6 +1,13 @@
-"""HTTP throughput: N concurrent games played with random legal commands against 1 and 2 replicas.
+"""Command throughput, POST only, against a bare Litestar + one-insert anchor in the same run.
 
-Prints commands/s and p50/p99 command latency per replica count, and the 2-vs-1 throughput ratio.
+Each of N games has its own keep-alive connection and posts Tally `Add(1)` for the seat to act,
+never reading first (see bench.server). Measured, each against a fresh database:
+- the anchor (bench.anchor) and Stela with the shipped defaults at 1, 16 and 64 games;
+- Stela with a bare configuration (no request logging, no rate limiting, no embedded projector)
+  at 16 games, so the defaults' cost shows as a ratio;
+- the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
+- one worker process against two behind one port (both with Redis fan-out) at 16 games.
+Printed as JSON lines: commands/s, p50/p99 latency, and the ratios.
 """
 
 from __future__ import annotations
@@ -8,63 +15,183 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import httpx
+import msgspec
+import psutil
 
-from bench.common import REDIS_URL, new_game, percentile, replicas, run, scratch_database
+from bench.common import REDIS_URL, percentile, run, scratch_database
+from bench.loadgen import Connection, timed
+from tests.support.api import player
+from tests.support.live import free_port
+
+BODY = msgspec.json.encode({"command": {"type": "tally.Add", "amount": 1}})
+TARGET = 1000  # Tally's largest target: a game lasts 999 commands
+# the bare configuration: nothing optional on the request path
+BARE = {"STELA_LOG_LEVEL": "warning", "STELA_RATE_LIMIT": "0", "STELA_PROJECTOR": "off"}
+# the shipped defaults, except a rate limit high enough that the benchmark's one client is never refused
+DEFAULTS = {"STELA_RATE_LIMIT": "100000000"}
 
 
-async def play(urls: list[str], games: int, seconds: float, kind: str) -> dict:
-    clients = [httpx.AsyncClient(base_url=u, timeout=30, limits=httpx.Limits(max_connections=200)) for u in urls]
+@contextmanager
+def process(args: list[str], env: dict[str, str], url: str) -> Iterator[tuple[str, int]]:
+    """A server process, ready to answer `url`/healthz; yields (url, pid); stopped at the end."""
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(args, env={**os.environ, **env}, stderr=log, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"{args} did not start: {log.read()[-2000:].decode(errors='replace')}")
+            time.sleep(0.1)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def stela(dsn: str, redis: bool = False, **env: str) -> Iterator[tuple[str, int]]:
+    port = free_port()
+    environ = {"DATABASE_URL": dsn, "STELA_PORT": str(port), **env}
+    if redis:
+        environ["REDIS_URL"] = REDIS_URL
+    else:
+        os.environ.pop("REDIS_URL", None)
+    return process([sys.executable, "-m", "bench.server"], environ, f"http://127.0.0.1:{port}")
+
+
+def anchor(dsn: str) -> Iterator[tuple[str, int]]:
+    port = free_port()
+    return process([sys.executable, "-m", "bench.anchor", str(port), dsn], {}, f"http://127.0.0.1:{port}")
+
+
+async def tally_game(client: httpx.AsyncClient) -> tuple[str, list[dict[str, str]]]:
+    """A started two-seat Tally game; returns its command path and each seat's headers."""
+    players = [await player(client, f"P{i}") for i in range(2)]
+    resp = await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {"target": TARGET}},
+                             headers=players[0]["headers"])
+    game_id = resp.json()["id"]
+    assert (await client.post(f"/v1/games/{game_id}/join", json={}, headers=players[1]["headers"])).status_code == 200
+    assert (await client.post(f"/v1/games/{game_id}/start", headers=players[0]["headers"])).status_code == 200
+    return f"/v1/games/{game_id}/commands", [p["headers"] for p in players]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a server process and its workers so far (comparable on a busy machine)."""
+    root = psutil.Process(pid)
+    total = 0.0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
+async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool, warmup: float) -> dict:
+    """`games` connections posting commands for `seconds` (after `warmup`); throughput and latency."""
     latencies: list[float] = []
-    setups = [await new_game(clients[i % len(clients)], kind, 2) for i in range(games)]
-    deadline = time.perf_counter() + seconds
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
 
-    async def worker(i: int) -> None:
-        rnd = random.Random(i)
-        client = clients[i % len(clients)]
-        game_id, players = setups[i]
-        while time.perf_counter() < deadline:
-            game = (await client.get(f"/v1/games/{game_id}")).json()
-            if game["status"] != "active":
-                game_id, players = await new_game(client, kind, 2)
-                continue
-            seat = rnd.choice(game["to_act"])
-            legal = (await client.get(f"/v1/games/{game_id}/legal", headers=players[seat]["headers"])).json()
-            command = rnd.choice(legal["commands"])
-            start = time.perf_counter()
-            resp = await client.post(f"/v1/games/{game_id}/commands", headers=players[seat]["headers"],
-                                     json={"command": command})
-            latencies.append(time.perf_counter() - start)
-            assert resp.status_code == 200, resp.text
+        async def new_game(i: int) -> tuple[str, list[dict[str, str]]]:
+            if stela_games:
+                return await tally_game(client)
+            return f"/v1/games/anchor-{i}-{time.perf_counter_ns()}/commands", [{}, {}]
 
-    began = time.perf_counter()
-    await asyncio.gather(*(worker(i) for i in range(games)))
-    elapsed = time.perf_counter() - began
-    for c in clients:
-        await c.aclose()
-    return {"replicas": len(urls), "games": games, "commands": len(latencies),
-            "commands_per_s": round(len(latencies) / elapsed, 1),
-            "p50_ms": round(percentile(latencies, 0.5) * 1000, 2), "p99_ms": round(percentile(latencies, 0.99) * 1000, 2)}
+        setups = await asyncio.gather(*(new_game(i) for i in range(games)))
+        conns = [await Connection(url).open() for _ in range(games)]
+        began = time.perf_counter() + warmup
+        stop = began + seconds
+        cpu: list[float] = []
+
+        async def mark_cpu() -> None:
+            await asyncio.sleep(warmup)
+            cpu.append(cpu_seconds(pid))
+
+        async def worker(i: int) -> None:
+            path, seats = setups[i]
+            sent = 0
+            while time.perf_counter() < stop:
+                sink = latencies if time.perf_counter() >= began else []
+                status, body = await timed(conns[i], path, BODY, seats[sent % 2], sink)
+                assert status == 200, body
+                sent += 1
+                if sent >= TARGET - 2:
+                    path, seats = await new_game(i)
+                    sent = 0
+
+        await asyncio.gather(mark_cpu(), *(worker(i) for i in range(games)))
+        elapsed = time.perf_counter() - began
+        cpu.append(cpu_seconds(pid))
+        for conn in conns:
+            await conn.close()
+    return {"games": games, "commands": len(latencies), "commands_per_s": round(len(latencies) / elapsed, 1),
+            "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
+            "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+            "server_cpu_ms_per_command": round((cpu[1] - cpu[0]) * 1000 / max(1, len(latencies)), 3)}
 
 
-async def main(short: bool, kind: str) -> list[dict]:
-    games, seconds = (8, 4.0) if short else (32, 20.0)
-    results = []
+async def main(short: bool, levels: list[int]) -> list[dict]:
+    seconds, warmup = (1.0, 0.2) if short else (10.0, 2.0)
+    out: list[dict] = []
+
+    async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
+        found = {}
+        with server as (url, pid):
+            for games in at:
+                found[games] = {"server": name, **await load(url, pid, games, seconds, stela_games, warmup)}
+                out.append(found[games])
+                print(json.dumps({"bench": "http", **found[games]}), file=sys.stderr)
+        return found
+
     async with scratch_database() as dsn:
-        for count in (1, 2):
-            with replicas(dsn, count, REDIS_URL, STELA_PROJECTOR="off") as urls:
-                results.append(await play(urls, games, seconds, kind))
-    ratio = results[1]["commands_per_s"] / results[0]["commands_per_s"]
-    return [*results, {"two_vs_one_replica_throughput": round(ratio, 2)}]
+        base = await measure("anchor", anchor(dsn), False, levels)
+    async with scratch_database() as dsn:
+        shipped = await measure("stela_defaults", stela(dsn, **DEFAULTS), True, levels)
+    for games in levels:
+        out.append({"stela_defaults_vs_anchor": round(shipped[games]["commands_per_s"]
+                                                      / base[games]["commands_per_s"], 2), "games": games})
+    async with scratch_database() as dsn:
+        bare = await measure("stela_bare", stela(dsn, **BARE), True, [16])
+    out.append({"stela_defaults_vs_bare": round(shipped[16]["commands_per_s"] / bare[16]["commands_per_s"], 2),
+                "games": 16})
+    if not short:  # the server choice, not a regression check
+        async with scratch_database() as dsn:
+            granian = await measure("stela_bare_granian", stela(dsn, STELA_SERVER="granian", **BARE), True, [16])
+        out.append({"granian_vs_uvicorn": round(granian[16]["commands_per_s"] / bare[16]["commands_per_s"], 2),
+                    "games": 16})
+    async with scratch_database() as dsn:
+        one = await measure("stela_redis_1_worker", stela(dsn, redis=True, **DEFAULTS), True, [16])
+    async with scratch_database() as dsn:
+        two = await measure("stela_redis_2_workers", stela(dsn, redis=True, STELA_WORKERS="2", **DEFAULTS),
+                            True, [16])
+    out.append({"two_vs_one_worker": round(two[16]["commands_per_s"] / one[16]["commands_per_s"], 2),
+                "games": 16})
+    return out
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--kind", default="coatl")
+    parser.add_argument("--games", type=int, nargs="*", default=[1, 16, 64])
     args = parser.parse_args()
-    for line in run(main(args.short, args.kind)):
+    for line in run(main(args.short, args.games)):
         print(json.dumps({"bench": "http", **line}))

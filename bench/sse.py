@@ -1,7 +1,15 @@
-"""SSE delivery latency: many subscribers on one game, time from the command's response to receipt.
+"""SSE at scale: delivery latency from a command's response to every subscriber, and idle queries.
 
-Each subscriber holds its own HTTP connection to one `stela serve`; a player sends commands and we
-record, for every subscriber, when the event with the command's version arrives.
+Two `stela serve` processes share one database and Redis; subscribers are spread over both, so
+half of every delivery crosses Redis. Subscribers are raw asyncio connections in client worker
+processes (parsing only `id:` lines), so the client costs little next to the servers. A player
+sends commands one at a time; for each, the time from its response to each subscriber's receipt
+of that version is one sample (an event that arrives before the response counts as 0). Before the
+commands, the subscribers sit idle for a while and the database's committed transactions over that
+window are counted (`pg_stat_database`): the queries idle connections cost.
+
+`python -m bench.sse` runs 1,000 and 10,000 subscribers on one game and 1,000 over 100 games;
+`--short` (or `run_short()`) runs a few hundred on one game. One JSON line per scenario.
 """
 
 from __future__ import annotations
@@ -9,68 +17,226 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
+import os
 import random
+import re
+import resource
 import time
+from typing import Any
+from urllib.parse import urlsplit
 
+import asyncpg
 import httpx
 
-from bench.common import REDIS_URL, new_game, percentile, replicas, run, scratch_database
+from bench.common import ADMIN_DSN, REDIS_URL, new_game, percentile, run, scratch_database
+from tests.support.processes import replicas
+
+ID_LINE = re.compile(rb"(?m)^id: (\d+)\r?$")
+HEARTBEAT_SECONDS = "2"
+STATS_DELAY = 11.0
+SCENARIOS = {"short": [("one game", 1, 300, 5, 3.0)],
+             "full": [("one game", 1, 1000, 20, 6.0), ("one game", 1, 10_000, 10, 6.0),
+                      ("100 games", 100, 10, 30, 6.0)]}  # name, games, subscribers per game, commands, idle s
 
 
-async def subscriber(client: httpx.AsyncClient, url: str, arrivals: dict[int, list[float]],
-                     ready: asyncio.Event, counter: list[int], total: int) -> None:
-    async with client.stream("GET", url) as resp:
-        async for line in resp.aiter_lines():
-            if line.startswith("id: "):
-                version = int(line[4:])
-                if version not in arrivals and not ready.is_set():
-                    counter[0] += 1
-                    if counter[0] >= total:
-                        ready.set()
-                    continue
-                arrivals.setdefault(version, []).append(time.perf_counter())
+class Subscriber(asyncio.Protocol):
+    """One SSE connection that notes when each `id:` arrives (the first one is the snapshot)."""
+
+    def __init__(self, request: bytes, game: int, sink: "Sink") -> None:
+        self.request, self.game, self.sink = request, game, sink
+        self.tail = b""
+        self.top = 0  # highest version received
+        self.started = asyncio.get_running_loop().create_future()
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        buf = self.tail + data
+        cut = buf.rfind(b"\n") + 1
+        self.tail = buf[cut:]
+        for match in ID_LINE.finditer(buf, 0, cut):
+            if not self.started.done():
+                self.started.set_result(None)
+                self.sink.ready.value += 1
+                continue
+            version = int(match.group(1))
+            self.sink.arrivals.append((self.game, version, now))
+            self.top = max(self.top, version)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.started.done():
+            self.started.set_exception(ConnectionError("closed before the snapshot"))
 
 
-async def measure(url: str, subscribers: int, commands: int) -> dict:
-    limits = httpx.Limits(max_connections=subscribers + 20, max_keepalive_connections=subscribers + 20)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        game_id, players = await new_game(client, "coatl", 2)
-        arrivals: dict[int, list[float]] = {}
-        ready = asyncio.Event()
-        counter = [0]
-        tasks = [asyncio.create_task(subscriber(client, f"/v1/games/{game_id}/stream", arrivals, ready, counter,
-                                                subscribers)) for _ in range(subscribers)]
-        await asyncio.wait_for(ready.wait(), 120)
+class Sink:
+    def __init__(self, ready: Any) -> None:
+        self.ready = ready
+        self.arrivals: list[tuple[int, int, float]] = []
+
+
+class Shared:
+    """What the main process and one client worker share (each value written by one side only)."""
+
+    def __init__(self, ctx: Any, games: int, wanted: Any, target: Any, stop: Any) -> None:
+        self.ready = ctx.Value("l", 0, lock=False)  # worker: subscribers that got their snapshot
+        self.caught_up = ctx.Value("l", 0, lock=False)  # worker: subscribers with every version up to wanted[game]
+        self.counted = ctx.Value("l", 0, lock=False)  # worker: the target round caught_up was counted for
+        self.wanted, self.target, self.stop = wanted, target, stop  # main: versions per game, round, stop flag
+
+
+def _client_worker(targets: list[tuple[str, int, str, int]], shared: Shared, pipe: Any) -> None:
+    """A client process: open `targets` (host, port, path, game), then record arrivals until told to stop."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    asyncio.run(_clients(targets, shared, pipe))
+
+
+async def _clients(targets: list[tuple[str, int, str, int]], shared: Shared, pipe: Any) -> None:
+    loop = asyncio.get_running_loop()
+    sink = Sink(shared.ready)
+    opening = asyncio.Semaphore(64)
+    subscribers: list[Subscriber] = []
+
+    async def open_one(host: str, port: int, path: str, game: int) -> None:
+        request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n").encode()
+        async with opening:
+            _, sub = await loop.create_connection(lambda: Subscriber(request, game, sink), host, port)
+            subscribers.append(sub)
+            await asyncio.wait_for(sub.started, 120)
+
+    await asyncio.gather(*(open_one(*target) for target in targets))
+    while not shared.stop.value:
+        target = shared.target.value  # read before `wanted`: main sets `wanted` first
+        shared.caught_up.value = sum(1 for sub in subscribers if sub.top >= shared.wanted[sub.game])
+        shared.counted.value = target
+        await asyncio.sleep(0.02)
+    pipe.send(sink.arrivals)
+    for sub in subscribers:
+        sub.transport.close()
+
+
+async def _committed(dsn: str) -> int:
+    """Transactions the benchmark's database has ended so far (statistics lag by about a second)."""
+    conn = await asyncpg.connect(ADMIN_DSN)
+    try:
+        return await conn.fetchval("SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = $1",
+                                   dsn.rpartition("/")[2])
+    finally:
+        await conn.close()
+
+
+async def _until(predicate: Any, timeout: float) -> bool:
+    deadline = time.perf_counter() + timeout
+    while not predicate():
+        if time.perf_counter() > deadline:
+            return False
+        await asyncio.sleep(0.002)
+    return True
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) the server processes have used so far."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def scenario(dsn: str, urls: list[str], pids: list[int], name: str, games: int, per_game: int, commands: int,
+                   idle: float, workers: int) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=urls[0], timeout=60) as client:
+        made = [await new_game(client, "coatl", 2) for _ in range(games)]
+        targets = []
+        for g, (game_id, _) in enumerate(made):
+            for i in range(per_game):
+                url = urlsplit(urls[(g * per_game + i) % len(urls)])
+                targets.append((url.hostname, url.port, f"/v1/games/{game_id}/stream", g))
+        ctx = mp.get_context("spawn")
+        wanted = ctx.Array("l", games, lock=False)  # per game: the version every subscriber should reach
+        target, stop = ctx.Value("l", 0, lock=False), ctx.Value("b", 0, lock=False)
+        shared = [Shared(ctx, games, wanted, target, stop) for _ in range(workers)]
+        pipes, procs = [], []
+        for w in range(workers):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_client_worker, args=(targets[w::workers], shared[w], theirs), daemon=True)
+            proc.start()
+            pipes.append(mine)
+            procs.append(proc)
+        total = len(targets)
+        began = time.perf_counter()
+        if not await _until(lambda: sum(w.ready.value for w in shared) >= total, 600):
+            raise RuntimeError(f"only {sum(w.ready.value for w in shared)} of {total} subscribers connected")
+        connect_s = time.perf_counter() - began
+        # PostgreSQL may hold a busy backend's statistics back for up to 10 s (PGSTAT_IDLE_INTERVAL):
+        # wait that out so the connections' own set-up queries stay out of the idle window
+        await asyncio.sleep(STATS_DELAY)
+        before = await _committed(dsn)
+        await asyncio.sleep(idle)
+        idle_queries = await _committed(dsn) - before
         rnd = random.Random(1)
-        latencies: list[float] = []
-        for _ in range(commands):
+        responded: dict[tuple[int, int], float] = {}
+        cpu = _cpu_seconds(pids)
+        for i in range(commands):
+            g = i % games
+            game_id, players = made[g]
             game = (await client.get(f"/v1/games/{game_id}")).json()
             seat = game["to_act"][0]
             legal = (await client.get(f"/v1/games/{game_id}/legal", headers=players[seat]["headers"])).json()
-            sent = time.perf_counter()
             resp = await client.post(f"/v1/games/{game_id}/commands", headers=players[seat]["headers"],
                                      json={"command": rnd.choice(legal["commands"])})
             version = resp.json()["version"]
-            deadline = time.perf_counter() + 30
-            while len(arrivals.get(version, [])) < subscribers and time.perf_counter() < deadline:
-                await asyncio.sleep(0.005)
-            latencies += [t - sent for t in arrivals.get(version, [])]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    return {"bench": "sse", "subscribers": subscribers, "commands": commands, "deliveries": len(latencies),
-            "p50_ms": round(percentile(latencies, 0.5) * 1000, 1), "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
-            "max_ms": round(max(latencies) * 1000, 1)}
+            responded[(g, version)] = time.perf_counter()
+            wanted[g] = version  # a subscriber of a game not yet played counts as caught up
+            target.value = i + 1
+            await _until(lambda: all(w.counted.value == i + 1 for w in shared)
+                         and sum(w.caught_up.value for w in shared) >= total, 30)
+        cpu = _cpu_seconds(pids) - cpu
+        stop.value = 1
+        arrivals = [a for pipe in pipes for a in pipe.recv()]
+        for proc in procs:
+            proc.join(10)
+    latencies = [max(0.0, t - responded[(g, v)]) for g, v, t in arrivals if (g, v) in responded]
+    return {"bench": "sse", "scenario": name, "games": games, "subscribers": total, "commands": commands,
+            "connect_s": round(connect_s, 1), "deliveries": len(latencies), "expected": per_game * commands,
+            "p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
+            "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
+            "max_ms": round(max(latencies, default=float("nan")) * 1000, 1),
+            "server_cpu_us_per_delivery": round(cpu * 1e6 / max(1, len(latencies)), 1),
+            "idle_window_s": idle, "idle_queries": idle_queries, "load_avg": round(os.getloadavg()[0], 1)}
 
 
-async def main(short: bool) -> dict:
-    subscribers, commands = (200, 5) if short else (1000, 20)
-    async with scratch_database() as dsn:
-        with replicas(dsn, 1, REDIS_URL, STELA_PROJECTOR="off") as urls:
-            return await measure(urls[0], subscribers, commands)
+async def main(short: bool, servers: int = 2, workers: int = 2) -> list[dict[str, Any]]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the servers inherit it
+    results = []
+    for name, games, per_game, commands, idle in SCENARIOS["short" if short else "full"]:
+        async with scratch_database() as dsn:
+            with replicas(dsn, servers, REDIS_URL, STELA_PROJECTOR="off",
+                          STELA_HEARTBEAT_SECONDS=HEARTBEAT_SECONDS) as started:
+                result = await scenario(dsn, [r.url for r in started], [r.proc.pid for r in started], name, games,
+                                        per_game, commands, idle, workers)
+        result["servers"] = servers
+        print(json.dumps(result), flush=True)
+        results.append(result)
+    return results
+
+
+def run_short() -> list[dict[str, Any]]:
+    """The CI mode: a few hundred subscribers on one game (well under 20 s)."""
+    return run(main(short=True))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    print(json.dumps(run(main(parser.parse_args().short))))
+    parser.add_argument("--servers", type=int, default=2, help="stela serve processes (sharing Redis)")
+    parser.add_argument("--workers", type=int, default=2, help="client processes")
+    args = parser.parse_args()
+    run(main(args.short, args.servers, args.workers))

@@ -1,4 +1,4 @@
-"""The Litestar application: routes, errors, OpenAPI, middleware, wired in one place."""
+"""The Litestar application: routes, errors, OpenAPI, middleware and dependencies, wired in one place."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.datastructures import State
-from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
@@ -14,10 +13,12 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from domain.catalog import GAMES
 from domain.kernel import Game
+from service.dependencies import DEPENDENCIES
 from service.errors import exception_handlers
 from service.lifespan import lifespan
 from service.logging import request_logging
 from service.metrics import Metrics
+from service.ratelimit import rate_limit
 from service.routes.games import GameController
 from service.routes.kinds import KindController
 from service.routes.ops import healthz, metrics, readyz
@@ -66,7 +67,10 @@ def allow_fix(app: ASGIApp) -> ASGIApp:
 
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
                extra: dict[str, Any] | None = None) -> Litestar:
-    """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL)."""
+    """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL).
+
+    The collaborators themselves are built at start-up by `service.container.open_services`.
+    """
     from service import logging as stela_logging
     from service.readmodels import install
 
@@ -77,13 +81,12 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz,
                            metrics]
     handlers += install(state, settings)
-    middleware: list[Any] = [request_logging, allow_fix]
+    middleware: list[Any] = [request_logging(settings.log_level), allow_fix]
     if settings.rate_limit > 0:
-        limit = RateLimitConfig(rate_limit=("minute", settings.rate_limit),
-                                exclude=["/healthz", "/readyz", "/metrics", "/schema"])
-        middleware.append(limit.middleware)
+        middleware.append(rate_limit(settings.rate_limit))
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
-                   exception_handlers=exception_handlers, middleware=middleware, debug=False)
+                   exception_handlers=exception_handlers, middleware=middleware, dependencies=DEPENDENCIES,
+                   debug=False)
     allow: dict[str, set[str]] = {}
     for route in app.routes:
         allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))

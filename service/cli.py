@@ -14,7 +14,7 @@ import msgspec
 
 from domain.catalog import GAMES
 from domain.simulate import play_random
-from domain.table import Table
+from domain.table import SeedRevealed, Table
 from service.cli_projections import add_commands
 from service.settings import Settings
 
@@ -32,26 +32,9 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from service.serve import run
 
-    from service.app import create_app
-
-    from service.lifespan import begin_shutdown
-
-    settings = Settings.from_env()
-    app = create_app(settings)
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            # SIGTERM: stop accepting, end SSE streams at once (uvicorn would wait for them), finish requests
-            begin_shutdown(app)
-            super().handle_exit(sig, frame)
-
-    config = uvicorn.Config(app, host=args.host or settings.host, port=args.port or settings.port,
-                            log_level="warning", access_log=False, timeout_graceful_shutdown=10, lifespan="on",
-                            timeout_keep_alive=75)  # outlive proxies' idle upstream connections
-    Server(config).run()
-    return 0
+    return run(Settings.from_env(), host=args.host, port=args.port)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -84,22 +67,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 async def _with_store(fn: Any) -> Any:
-    from service.embedded import EmbeddedPostgres
-    from service.store.postgres import PostgresStore
+    """Run `fn(store)` on the store the composition root opens for these settings (a small pool)."""
+    from service.container import open_store
 
-    settings = Settings.from_env()
-    embedded = None
-    dsn = settings.database_url
-    if not dsn:
-        embedded = EmbeddedPostgres(settings.data_dir)
-        dsn = await asyncio.to_thread(embedded.start)
-    store = await PostgresStore.connect(dsn, 4)
-    try:
+    async with open_store(Settings.from_env(), pool_max=4) as store:
         return await fn(store)
-    finally:
-        await store.close()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -116,6 +88,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from service.repository import platform_event
     from service.verify import parse_ndjson, verify_log
 
     if args.all:
@@ -124,7 +97,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             while ids := await store.stream_ids(after=after, limit=500):
                 for game_id in ids:
                     events = await store.read_stream(game_id)
-                    if any(e.type == "table.SeedRevealed" for e in events):
+                    if any(isinstance(platform_event(e), SeedRevealed) for e in events):
                         reports.append(verify_log(events, GAMES))
                 after = ids[-1]
             return reports

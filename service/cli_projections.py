@@ -31,7 +31,8 @@ def _run(fn: Any) -> Any:
 
 def cmd_projector(args: argparse.Namespace) -> int:
     from projections.runner import Projector
-    from service.fanout import RedisBroker
+    from service.container import make_broker
+    from service.readmodels import coalesced
     from service.settings import Settings
 
     names = _names(args)
@@ -46,10 +47,10 @@ def cmd_projector(args: argparse.Namespace) -> int:
         projector = Projector(store.pool, select(names), batch_size=args.batch)
         await projector.start()
         broker = None
-        redis_url = Settings.from_env().redis_url
-        if redis_url:  # appends announced on Redis wake the projector too (needed with STELA_PG_NOTIFY=off)
-            broker = RedisBroker(redis_url)
-            broker.on_append.append(projector.wake)
+        settings = Settings.from_env()
+        if settings.redis_url:  # appends announced on Redis wake the projector too (STELA_PG_NOTIFY is off)
+            broker = make_broker(settings)
+            broker.on_append.append(coalesced(projector.wake))
             await broker.start()
         await stop.wait()
         await projector.stop()

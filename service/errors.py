@@ -1,8 +1,10 @@
 """Every error leaves as an RFC 9457 problem detail with a stable `code`, mapped here only.
 
-Handlers raise `Problem` (or let RuleViolation / ConcurrencyError / validation
-errors bubble); `exception_handlers` turns each into `application/problem+json`.
-Anything unexpected is logged and answered with a generic 500 that leaks nothing.
+The service raises plain exceptions (`service.exceptions`, the domain's `RuleViolation`, the
+store's errors); `ERRORS` is the one table that gives each class its status, stable code and
+title. A class not in the table is looked up by its bases; anything unexpected is logged and
+answered with a generic 500 that leaks nothing. Litestar's own validation and HTTP exceptions
+(malformed parameters, 404 routes, 405...) are mapped to the same shape.
 """
 
 from __future__ import annotations
@@ -14,14 +16,63 @@ import msgspec
 import structlog
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
-from domain.kernel import RuleViolation
-from service.store.protocol import ConcurrencyError, StoreUnavailable
+from service import exceptions as x
 
 log = structlog.get_logger("stela.errors")
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://stela.dev/problems/"
+
+
+class Rule(msgspec.Struct, frozen=True):
+    """How one exception class leaves: status, stable code (None: the exception's own), title, detail."""
+
+    status: int
+    code: str | None
+    title: str
+    detail: str | None = None  # fixed text instead of the exception's (for errors from libraries)
+
+
+_DB_DOWN = Rule(503, "database_unavailable", "Service unavailable", "the database is unavailable, retry later")
+
+ERRORS: dict[type[BaseException], Rule] = {
+    x.InvalidRequest: Rule(400, "invalid_request", "Bad request"),
+    x.BadLastEventId: Rule(400, "bad_last_event_id", "Bad request"),
+    asyncpg.exceptions.DataError: Rule(  # PostgreSQL refuses some input outright; nothing was written
+        400, "invalid_request", "Bad request", "the request contains characters that cannot be stored (such as NUL)"),
+    x.Unauthorized: Rule(401, "unauthorized", "Unauthorized"),
+    x.Forbidden: Rule(403, "forbidden", "Forbidden"),
+    x.NotSeated: Rule(403, "not_seated", "Forbidden"),
+    x.GameRunning: Rule(403, "game_running", "Forbidden"),
+    x.NotFound: Rule(404, "not_found", "Not found"),
+    x.GameNotFound: Rule(404, "game_not_found", "Not found"),
+    x.PlayerNotFound: Rule(404, "player_not_found", "Not found"),
+    x.KindNotFound: Rule(404, "unknown_kind", "Not found"),
+    x.VersionNotFound: Rule(404, "version_not_found", "Not found"),
+    x.SeatNotFound: Rule(404, "no_such_seat", "Not found"),
+    x.NoPicture: Rule(404, "no_picture", "Not found"),
+    x.RuleViolation: Rule(409, None, "Rule violation"),
+    x.VersionConflict: Rule(409, "version_conflict", "Version conflict"),
+    x.Conflict: Rule(409, "conflict", "Conflict"),
+    x.TooMuchContention: Rule(409, "too_much_contention", "Conflict"),
+    x.InvalidCommand: Rule(422, "invalid_command", "Unprocessable content"),
+    x.InvalidOptions: Rule(422, None, "Invalid game options"),
+    x.BadCursor: Rule(422, "bad_cursor", "Unprocessable content", "the cursor is not one this list issued"),
+    x.Unavailable: Rule(503, "unavailable", "Service unavailable"),
+    x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
+    x.StoreUnavailable: _DB_DOWN,
+    asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,
+    asyncpg.exceptions.InterfaceError: _DB_DOWN,
+    asyncpg.exceptions.CannotConnectNowError: _DB_DOWN,
+    ConnectionError: _DB_DOWN,
+}
+
+_TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+           409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
+           429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}
+_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "payload_too_large",
+               415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
 
 
 class ProblemDetail(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -37,24 +88,13 @@ class ProblemDetail(msgspec.Struct, kw_only=True, omit_defaults=True):
     current_version: int | None = None
 
 
-class Problem(Exception):
-    """An error a client caused or must handle, with its HTTP status and stable code."""
-
-    def __init__(self, status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.title = title or _TITLES.get(status, "Error")
-        self.extra = extra
-
-
-_TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-           409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
-           429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}
-_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "payload_too_large",
-               415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
+def rule_for(exc: BaseException) -> Rule | None:
+    """The table's rule for `exc`: its own class's, else its nearest base's."""
+    for cls in type(exc).__mro__:
+        rule = ERRORS.get(cls)
+        if rule is not None:
+            return rule
+    return None
 
 
 def problem_response(request: Request, status: int, code: str, detail: str, title: str | None = None,
@@ -67,28 +107,16 @@ def problem_response(request: Request, status: int, code: str, detail: str, titl
     return Response(content=msgspec.json.encode(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
-def _problem(request: Request, exc: Problem) -> Response:
-    return problem_response(request, exc.status, exc.code, exc.detail, exc.title, **exc.extra)
-
-
-def _rule(request: Request, exc: RuleViolation) -> Response:
-    return problem_response(request, 409, exc.code, exc.message, "Rule violation")
-
-
-def _conflict(request: Request, exc: ConcurrencyError) -> Response:
-    return problem_response(request, 409, "version_conflict", str(exc), "Version conflict",
-                            current_version=exc.actual)
-
-
-def _database_down(request: Request, exc: Exception) -> Response:
-    log.warning("database_unreachable", error_type=type(exc).__name__)
-    return problem_response(request, 503, "database_unavailable", "the database is unavailable, retry later")
-
-
-def _unstorable(request: Request, exc: Exception) -> Response:
-    # PostgreSQL refuses some input outright (a NUL character, for one); nothing was written
-    return problem_response(request, 400, "invalid_request",
-                            "the request contains characters that cannot be stored (such as NUL)")
+def _mapped(request: Request, exc: Exception) -> Response:
+    rule = rule_for(exc)
+    if rule is None:
+        return _internal(request, exc)
+    if rule.status == 503:
+        log.warning("dependency_unavailable", error_type=type(exc).__name__)
+    code = rule.code or getattr(exc, "code", "error")
+    detail = rule.detail or getattr(exc, "detail", None) or getattr(exc, "message", None) or str(exc)
+    extra = {"current_version": exc.actual} if isinstance(exc, x.VersionConflict) else {}
+    return problem_response(request, rule.status, code, detail, rule.title, **extra)
 
 
 def _validation(request: Request, exc: ValidationException) -> Response:
@@ -102,32 +130,21 @@ def _http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
     if status >= 500:
         return _internal(request, exc)
-    code = _HTTP_CODES.get(status, "http_error")
-    if isinstance(exc, NotAuthorizedException):
-        code = "unauthorized"
+    code = "unauthorized" if isinstance(exc, NotAuthorizedException) else _HTTP_CODES.get(status, "http_error")
     return problem_response(request, status, code, exc.detail or _TITLES.get(status, "Error"),
                             headers=dict(exc.headers or {}))
 
 
 def _internal(request: Request, exc: Exception) -> Response:
     log.exception("unhandled_error", path=request.url.path, error_type=type(exc).__name__)
-    return problem_response(request, HTTP_500_INTERNAL_SERVER_ERROR, "internal_error",
-                            "an unexpected error occurred; it has been logged")
+    return problem_response(request, 500, "internal_error", "an unexpected error occurred; it has been logged")
 
 
 exception_handlers: dict[Any, Any] = {
-    Problem: _problem,
-    RuleViolation: _rule,
-    ConcurrencyError: _conflict,
-    StoreUnavailable: _database_down,
-    asyncpg.exceptions.DataError: _unstorable,
-    asyncpg.exceptions.PostgresConnectionError: _database_down,
-    asyncpg.exceptions.InterfaceError: _database_down,
-    asyncpg.exceptions.CannotConnectNowError: _database_down,
-    ConnectionError: _database_down,
+    **{cls: _mapped for cls in ERRORS},
     ValidationException: _validation,
     HTTPException: _http,
-    Exception: _internal,
+    Exception: _mapped,
 }
 
 
@@ -149,6 +166,7 @@ def responses(*statuses: int) -> dict[int, Any]:
         code, detail = examples[status]
         example = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=_TITLES[status], status=status,
                                 detail=detail, code=code)
-        out[status] = ResponseSpec(generate_examples=False, data_container=ProblemDetail, media_type=PROBLEM, description=_TITLES[status],
+        out[status] = ResponseSpec(generate_examples=False, data_container=ProblemDetail, media_type=PROBLEM,
+                                   description=_TITLES[status],
                                    examples=[Example(summary=code, value=msgspec.to_builtins(example))])
     return out

@@ -1,62 +1,98 @@
-"""Fan-out of new events to this process's SSE connections.
+"""Fan-out of new events to this process's game followers, in process or through Redis.
 
-After an append the service `publish`es the new events of a game. With Redis,
-every process holds ONE pattern subscription (`stela:game:*`) and a reader task
-hands each message to the local queues of that game's connections; without
-Redis the same happens in process. Redis is only a wake-up path: messages may be
-lost or Redis may be down, so connections also re-read PostgreSQL by version
-(see `service.sse`) and `healthy` tells them to poll faster meanwhile.
+After an append the service `publish`es the new events of a game. The broker
+hands them at once to the local follower of that game (see `service.follower`),
+which feeds every SSE connection of the game on this process. With Redis, the
+events also go out on a channel per game, and every process holds ONE pattern
+subscription (`stela:game:*`) whose reader hands other processes' messages to
+their followers; a process skips its own messages, which it already delivered
+(the first event of a message carries the sender's id; see `Tagged`).
+
+Redis is only a wake-up path, never awaited by a command: `publish` queues the
+message for a background publisher (bounded queue, short timeout) and returns.
+When a round fails, a breaker stops trying for a backoff period (the queued
+messages wait, bounded in number and age), and `health` says "degraded" so
+followers poll PostgreSQL until Redis answers again. A hang is noticed within
+about a second: the reader pings on its own connection and gives up when
+nothing, not even the pong, comes back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict
-from typing import Any, Callable
+import time
+import uuid
+from typing import TYPE_CHECKING, Any, Callable
 
 import msgspec
 import structlog
 
 from service.store.protocol import StoredEvent
 
+if TYPE_CHECKING:
+    from service.follower import Follower
+
 log = structlog.get_logger("stela.fanout")
 PREFIX = "stela:game:"
+PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
+HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
+STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
+PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
+BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
+QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
+MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
+
+
+class Tagged(StoredEvent, frozen=True, kw_only=True):
+    """The first event of a message names the process that sent it. The message stays a JSON list of
+    events, which replicas of the previous release decode too (they ignore the extra field)."""
+
+    origin: str = ""
+
+
 _encode = msgspec.json.encode
-_decode = msgspec.json.Decoder(list[StoredEvent])
+_decode = msgspec.json.Decoder(list[Tagged])
 
 
-class Subscription:
-    """One SSE connection's inbox for one game."""
+def message(origin: str, events: list[StoredEvent]) -> bytes:
+    """The Redis payload for `events` appended by process `origin`."""
+    first = Tagged(**msgspec.structs.asdict(events[0]), origin=origin)
+    return _encode([first, *events[1:]])
 
-    def __init__(self, broker: "Broker", stream_id: str) -> None:
-        self.broker = broker
-        self.stream_id = stream_id
-        self.queue: asyncio.Queue[list[StoredEvent]] = asyncio.Queue(maxsize=256)
 
-    def deliver(self, events: list[StoredEvent]) -> None:
-        try:
-            self.queue.put_nowait(events)
-        except asyncio.QueueFull:
-            # a slow reader loses the push, not the events: it re-reads PostgreSQL on its next wake-up
-            with contextlib.suppress(asyncio.QueueEmpty):
-                self.queue.get_nowait()
-            self.queue.put_nowait([])
-
-    def close(self) -> None:
-        self.broker.unsubscribe(self)
+class RedisDown(Exception):
+    """Redis is unreachable or hung (only reported: the service works without it)."""
 
 
 class Broker:
-    """In-process fan-out; the base for the Redis broker."""
+    """In-process fan-out; the base for the Redis broker.
 
-    def __init__(self) -> None:
-        self.subscriptions: dict[str, set[Subscription]] = defaultdict(set)
+    `health` ("ok" | "degraded") is for readiness and never waits; `live` tells followers whether pushes
+    reach them or they must poll PostgreSQL.
+    """
+
+    def __init__(self, polled: bool = False) -> None:
+        # polled: other processes append to the same database and nothing tells this one (several workers
+        # without Redis), so followers poll PostgreSQL
+        self.polled = polled
+        self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
+        self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
 
     @property
+    def health(self) -> str:
+        """"ok" while pushes reach every follower, "degraded" while followers must poll PostgreSQL."""
+        return "ok"
+
+    @property
     def healthy(self) -> bool:
-        return True
+        return self.health == "ok"
+
+    @property
+    def live(self) -> bool:
+        """Whether every append reaches this process's followers as a push; if not, they poll."""
+        return not self.polled
 
     async def start(self) -> None:
         return None
@@ -65,41 +101,47 @@ class Broker:
         return None
 
     async def ping(self) -> None:
+        """Raise `RedisDown` when degraded; never waits on the network."""
         return None
 
-    def subscribe(self, stream_id: str) -> Subscription:
-        sub = Subscription(self, stream_id)
-        self.subscriptions[stream_id].add(sub)
-        return sub
+    def follower(self, stream_id: str, make: Callable[[], Follower]) -> Follower:
+        """The live follower of `stream_id`, made with `make` if there is none."""
+        found = self.followers.get(stream_id)
+        if found is None or found.closed:
+            found = self.followers[stream_id] = make()
+        return found
 
-    def unsubscribe(self, sub: Subscription) -> None:
-        subs = self.subscriptions.get(sub.stream_id)
-        if subs is not None:
-            subs.discard(sub)
-            if not subs:
-                del self.subscriptions[sub.stream_id]
+    def forget(self, stream_id: str, follower: Follower) -> None:
+        if self.followers.get(stream_id) is follower:
+            del self.followers[stream_id]
 
     def appended(self, stream_id: str) -> None:
         for hook in self.on_append:
             hook(stream_id)
 
     def dispatch(self, stream_id: str, events: list[StoredEvent]) -> None:
-        for sub in list(self.subscriptions.get(stream_id, ())):
-            sub.deliver(events)
+        found = self.followers.get(stream_id)
+        if found is not None:
+            found.push(events)
 
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
+        """Deliver to this process at once; never waits on the network."""
         self.appended(stream_id)
         self.dispatch(stream_id, events)
 
+    def nudge_all(self) -> None:
+        """Make every follower re-read PostgreSQL (pushes may have been lost)."""
+        for found in list(self.followers.values()):
+            found.nudge()
+
     def wake_all(self) -> None:
         """Wake every connection (used at shutdown so streams notice at once and close)."""
-        for subs in list(self.subscriptions.values()):
-            for sub in list(subs):
-                sub.deliver([])
+        for found in list(self.followers.values()):
+            found.wake_all()
 
     @property
     def connections(self) -> int:
-        return sum(len(s) for s in self.subscriptions.values())
+        return sum(len(found.inboxes) for found in list(self.followers.values()))
 
 
 class RedisBroker(Broker):
@@ -109,65 +151,161 @@ class RedisBroker(Broker):
         super().__init__()
         self.url = url
         self._redis: Any = None
-        self._task: asyncio.Task[None] | None = None
-        self._healthy = False
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = False
+        self._tripped_until = 0.0  # breaker: no publishing until then
+        self._backoff = BACKOFF_MIN
+        self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
+        self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
+        self.reason = "starting"
 
     @property
-    def healthy(self) -> bool:
-        return self._healthy
+    def health(self) -> str:
+        ok = self._subscribed and time.monotonic() >= self._tripped_until
+        return "ok" if ok else "degraded"
 
     async def start(self) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
-        self._redis = aioredis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5,
-                                        health_check_interval=10)
-        self._task = asyncio.create_task(self._listen(), name="redis-fanout")
+        # one immediate retry replaces a pooled connection that Redis closed; anything longer is the breaker's job
+        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=2,
+                                        retry=Retry(NoBackoff(), 1))
+        self._tasks = [asyncio.create_task(self._listen(), name="redis-fanout-listen"),
+                       asyncio.create_task(self._publish_loop(), name="redis-fanout-publish")]
 
     async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await task
         if self._redis is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._redis.aclose(), 5)
+                await asyncio.wait_for(self._redis.aclose(), 2)
+
+    @property
+    def live(self) -> bool:
+        return self.health == "ok"
 
     async def ping(self) -> None:
-        await self._redis.ping()
+        if self.health != "ok":
+            raise RedisDown(self.reason)
 
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
+        self.appended(stream_id)
+        self.dispatch(stream_id, events)
+        if not events:
+            return
         try:
-            await self._redis.publish(PREFIX + stream_id, _encode(events))
-        except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
-            self._healthy = False
-            log.warning("redis_publish_failed", game_id=stream_id, error=str(exc))
-            self.appended(stream_id)  # local listeners still hear it at once
-            self.dispatch(stream_id, events)
+            self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
+        except asyncio.QueueFull:
+            self.dropped += 1
+
+    async def _publish_loop(self) -> None:
+        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them."""
+        pending: list[tuple[float, str, bytes]] = []
+        while True:
+            if not pending:
+                pending.append(await self._queue.get())
+            while not self._queue.empty() and len(pending) < 500:
+                pending.append(self._queue.get_nowait())
+            wait = self._tripped_until - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            fresh = [p for p in pending if p[0] > time.monotonic() - MAX_AGE]
+            self.dropped += len(pending) - len(fresh)  # followers have polled PostgreSQL since
+            pending = fresh
+            if not pending:
+                continue
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for _, channel, payload in pending:
+                    pipe.publish(channel, payload)
+                await asyncio.wait_for(pipe.execute(), PUBLISH_TIMEOUT)
+                pending = []
+                self._backoff = BACKOFF_MIN
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
+                self._trip(f"publish: {type(exc).__name__}")
+
+    def _trip(self, reason: str) -> None:
+        """Stop publishing for a backoff period; followers poll PostgreSQL meanwhile."""
+        was = self.health
+        self.reason = reason
+        self._tripped_until = time.monotonic() + self._backoff
+        self._backoff = min(self._backoff * 2, BACKOFF_MAX)
+        if was == "ok":
+            log.warning("redis_degraded", reason=reason)
+            self.nudge_all()
+
+    def _set_subscribed(self, subscribed: bool, reason: str = "") -> None:
+        if subscribed == self._subscribed:
+            return
+        self._subscribed = subscribed
+        if subscribed:
+            self._tripped_until = 0.0
+            self._backoff = BACKOFF_MIN
+            log.info("redis_subscribed")
+        else:
+            self.reason = reason
+            log.warning("redis_subscription_lost", reason=reason)
+        self.nudge_all()  # lost: start polling now; back: catch up on what was published meanwhile
 
     async def _listen(self) -> None:
-        delay = 0.2
+        delay = BACKOFF_MIN
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._redis.pubsub()
+            began = time.monotonic()
             try:
-                await pubsub.psubscribe(PREFIX + "*")
-                self._healthy = True
-                delay = 0.2
-                while True:
-                    message = await pubsub.get_message(timeout=5.0)
-                    if message is None:
-                        continue
-                    stream_id = message["channel"].decode()[len(PREFIX):]
-                    self.appended(stream_id)
-                    if stream_id in self.subscriptions:
-                        self.dispatch(stream_id, _decode.decode(message["data"]))
+                await asyncio.wait_for(pubsub.psubscribe(PREFIX + "*"), HUNG_AFTER)
+                await self._follow(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - reconnect whatever went wrong
-                if self._healthy:
-                    log.warning("redis_subscription_lost", error=str(exc))
-                self._healthy = False
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                self._set_subscribed(False, f"subscription: {type(exc).__name__}")
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await asyncio.wait_for(pubsub.aclose(), 1)
+            # a subscription that held a while retries at once; a refused one backs off
+            delay = BACKOFF_MIN if time.monotonic() - began > BACKOFF_MAX else min(delay * 2, BACKOFF_MAX)
+            await asyncio.sleep(delay)
+
+    async def _follow(self, pubsub: Any) -> None:
+        """Read the subscription until it fails; any reply (message or pong) proves it alive."""
+        heard = pinged = looked = time.monotonic()
+        await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
+        while True:
+            message = await asyncio.wait_for(pubsub.get_message(timeout=PING_EVERY), STALLED)
+            now = time.monotonic()
+            if now - looked > PING_EVERY + HUNG_AFTER / 2:
+                heard = now  # this process was too busy to listen; a late reply proves nothing about Redis
+            looked = now
+            if message is not None:
+                heard = now
+                if message["type"] == "pong":
+                    self._set_subscribed(True)
+                elif message["type"] == "pmessage":
+                    self._received(message["channel"], message["data"])
+                continue
+            if now - heard > HUNG_AFTER:
+                raise RedisDown(f"no reply for {now - heard:.1f}s")
+            if now - pinged >= PING_EVERY:
+                await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
+                pinged = now
+
+    def _received(self, channel: bytes, data: bytes) -> None:
+        stream_id = channel.decode()[len(PREFIX):]
+        try:
+            events: list[StoredEvent] = _decode.decode(data)
+        except msgspec.DecodeError:
+            log.warning("redis_bad_message", game_id=stream_id)
+            return
+        if events and events[0].origin == self.origin:  # type: ignore[attr-defined]
+            return  # delivered in memory when published
+        self.appended(stream_id)
+        if events and stream_id in self.followers:
+            self.dispatch(stream_id, events)

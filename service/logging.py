@@ -1,28 +1,37 @@
 """structlog configured for JSON lines; a middleware logs each request with its id and latency.
 
 Tokens never reach the logs: only the path, method, status, player id and timings are logged.
+The request path is kept cheap: lines are rendered by msgspec and written as bytes, the request
+id is bound once, and nothing is formatted for a level that is filtered out.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
-import uuid
 from typing import Any
 
+import msgspec
 import structlog
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+_encode = msgspec.json.Encoder()
+
+
+def _render(_: Any, __: str, event: dict[str, Any]) -> bytes:
+    return _encode.encode(event)
+
 
 def configure(level: str = "info") -> None:
-    logging.basicConfig(format="%(message)s", stream=sys.stderr, level=getattr(logging, level.upper(), 20))
+    numeric = getattr(logging, level.upper(), 20)
+    logging.basicConfig(format="%(message)s", stream=sys.stderr, level=numeric)
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, structlog.processors.add_log_level,
-                    structlog.processors.TimeStamper(fmt="iso"), structlog.processors.format_exc_info,
-                    structlog.processors.JSONRenderer()],
-        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), 20)),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr), cache_logger_on_first_use=True)
+                    structlog.processors.TimeStamper(fmt="iso"), structlog.processors.format_exc_info, _render],
+        wrapper_class=structlog.make_filtering_bound_logger(numeric),
+        logger_factory=structlog.BytesLoggerFactory(sys.stderr.buffer), cache_logger_on_first_use=True)
 
 
 log = structlog.get_logger("stela.http")
@@ -38,41 +47,53 @@ def _route(scope: Scope) -> str:
     return str(name) if name else "unmatched"
 
 
-def request_logging(app: ASGIApp) -> ASGIApp:
-    """ASGI middleware: request id (X-Request-ID in and out), access log line, Prometheus counters."""
+def _request_id(scope: Scope) -> str:
+    for name, value in scope.get("headers") or ():
+        if name == b"x-request-id":
+            return value.decode("latin-1")[:64] or os.urandom(12).hex()
+    return os.urandom(12).hex()
 
+
+def _game_id(path: str) -> str | None:
+    parts = path.split("/", 4)
+    return parts[3] if len(parts) > 3 and parts[1] == "v1" and parts[2] == "games" else None
+
+
+def request_logging(level: str = "info") -> Any:
+    """ASGI middleware factory: request id (X-Request-ID in and out), access log line at `level`
+    info or lower, Prometheus counters."""
+    enabled = getattr(logging, level.upper(), 20) <= logging.INFO
+    return lambda app: _request_logging(app, enabled)
+
+
+def _request_logging(app: ASGIApp, enabled: bool) -> ASGIApp:
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
+        request_id = _request_id(scope)
         structlog.contextvars.clear_contextvars()
         path = scope.get("path", "")
-        parts = path.split("/")
-        game_id = parts[3] if len(parts) > 3 and parts[1:3] == ["v1", "games"] else None
-        structlog.contextvars.bind_contextvars(request_id=request_id, game_id=game_id)
+        structlog.contextvars.bind_contextvars(request_id=request_id, game_id=_game_id(path))
         start = time.perf_counter()
-        status: dict[str, Any] = {"code": 500}
+        status = 500
+        header = (b"x-request-id", request_id.encode())
 
         async def send_wrapper(message: Any) -> None:
+            nonlocal status
             if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), header]
             await send(message)
 
         try:
             await app(scope, receive, send_wrapper)
         finally:
             elapsed = time.perf_counter() - start
-            route = _route(scope)
             metrics = scope["app"].state.get("metrics") if scope.get("app") else None
             if metrics is not None:
-                metrics.requests.labels(scope.get("method", ""), route, str(status["code"])).inc()
-                metrics.latency.labels(route).observe(elapsed)
-            player = (scope.get("state") or {}).get("player_id")
-            log.info("request", method=scope.get("method"), path=path, status=status["code"],
-                     latency_ms=round(elapsed * 1000, 2), player_id=player)
+                metrics.request(scope.get("method", ""), _route(scope), status, elapsed)
+            if enabled:
+                log.info("request", method=scope.get("method"), path=path, status=status, latency_ms=round(elapsed * 1000, 2), player_id=(scope.get("state") or {}).get("player_id"))
 
     return middleware

@@ -1,6 +1,12 @@
-"""Prometheus metrics of one process (a registry per app, so tests can build many apps)."""
+"""Prometheus metrics of one process (a registry per app, so tests can build many apps).
+
+Labelled children are looked up once and kept: `labels()` takes a lock and hashes its
+arguments on every call, which the request path should not pay for.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -19,3 +25,20 @@ class Metrics:
                                 registry=self.registry)
         self.lag_seconds = Gauge("stela_projection_lag_seconds", "age of the oldest unprojected event",
                                  ["projection"], registry=self.registry)
+        self._children: dict[tuple[Any, ...], Any] = {}
+
+    def _child(self, metric: Any, *labels: str) -> Any:
+        key = (id(metric), *labels)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*labels)
+        return child
+
+    def request(self, method: str, route: str, status: int, seconds: float) -> None:
+        """Count one HTTP request and observe its latency."""
+        self._child(self.requests, method, route, str(status)).inc()
+        self._child(self.latency, route).observe(seconds)
+
+    def command(self, kind: str, result: str) -> None:
+        """Count one game command by kind and result (`accepted`, `dry_run` or the error's class)."""
+        self._child(self.commands, kind, result).inc()

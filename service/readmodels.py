@@ -1,47 +1,46 @@
-"""Read-model wiring: the query side on `state.read_models` and, when embedded, the projector.
+"""Read-model wiring: the query side on `Services.read_models` and, when embedded, the projector.
 
-`install` registers lifespan hooks: at start-up the read-model tables are
-ensured and, with `STELA_PROJECTOR=embedded`, a `Projector` runs in the
-process (`state.projector`, whose `lag()` feeds /readyz and /metrics). The
-`ReadSide` adapter turns the projections' bad cursors into 422 problems.
+`install` registers lifespan hooks: at start-up the read-model tables are ensured and, with
+`STELA_PROJECTOR=embedded`, a `Projector` runs in the process (`Services.projector`, whose
+`lag()` feeds /readyz and /metrics), woken by the appends this process hears of: at most once
+per `WAKE_EVERY` seconds, so that under load it projects batches of events rather than one
+transaction per projection per command.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar
 from litestar.datastructures import State
 
-from projections.queries import BadCursor, GameList, Leaderboard, PlatformStats, PlayerGamePage, ReadModels
+from projections.queries import ReadModels
 from projections.runner import Projector
-from service.errors import Problem
+from service.exceptions import ReadModelsUnavailable
 from service.settings import Settings
 
 
-class ReadSide:
-    """The read models as the routes use them."""
+WAKE_EVERY = 0.2
 
-    def __init__(self, models: ReadModels) -> None:
-        self.models = models
 
-    async def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return await method(*args, **kwargs)
-        except BadCursor as exc:
-            raise Problem(422, "bad_cursor", "the cursor is not one this list issued") from exc
+def coalesced(wake: Callable[[], None], delay: float = WAKE_EVERY) -> Callable[..., None]:
+    """A hook that calls `wake` once, `delay` seconds after the first of any number of calls."""
+    pending = False
 
-    async def list_games(self, **filters: Any) -> GameList:
-        return await self._call(self.models.list_games, **filters)
+    def fire() -> None:
+        nonlocal pending
+        pending = False
+        wake()
 
-    async def player_games(self, player_id: str, cursor: str | None, limit: int) -> PlayerGamePage:
-        return await self._call(self.models.player_games, player_id, cursor, limit)
+    def hook(*_: Any) -> None:
+        nonlocal pending
+        if not pending:
+            pending = True
+            asyncio.get_running_loop().call_later(delay, fire)
 
-    async def leaderboard(self, kind: str, cursor: str | None, limit: int) -> Leaderboard:
-        return await self._call(self.models.leaderboard, kind, cursor, limit)
-
-    async def stats(self, days: int) -> PlatformStats:
-        return await self.models.stats(days)
+    return hook
 
 
 class NoReadModels:
@@ -49,7 +48,7 @@ class NoReadModels:
 
     def __getattr__(self, name: str) -> Any:
         async def unavailable(*_: Any, **__: Any) -> Any:
-            raise Problem(503, "read_models_unavailable", "read models need the PostgreSQL store")
+            raise ReadModelsUnavailable("read models need the PostgreSQL store")
         return unavailable
 
 
@@ -58,18 +57,19 @@ def install(state: State, settings: Settings) -> list[Any]:
     from service.routes.readmodels import ReadModelController
 
     async def start(app: Litestar) -> None:
-        pool = getattr(app.state.service.store, "pool", None)
+        services = app.state.services
+        pool = getattr(services.store, "pool", None)
         if pool is None:
-            app.state.read_models = NoReadModels()
+            services.read_models = NoReadModels()
             return
         models = ReadModels(pool)
         await models.start()
-        app.state.read_models = ReadSide(models)
+        services.read_models = models
         if settings.projector == "embedded":
             projector = Projector(pool)
             await projector.start()
-            app.state.service.broker.on_append.append(projector.wake)
-            app.state.projector = projector
+            services.broker.on_append.append(coalesced(projector.wake))
+            services.projector = app.state.projector = projector
 
     async def stop(app: Litestar) -> None:
         projector = app.state.get("projector")

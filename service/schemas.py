@@ -8,31 +8,47 @@ import msgspec
 from litestar import Request
 from msgspec import Meta
 
-from service.errors import Problem
-from service.handling import WireEvent
+from service.exceptions import InvalidRequest
+from service.pipeline import integral
+from service.visibility import WireEvent
 
 T = TypeVar("T")
-
-
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 3.0 as an integer; so do we (no field of ours is a float)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_integral(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _integral(v) for k, v in value.items()}
-    return value
 
 
 async def strictly(request: Request, type_: type[T]) -> T:
     """The JSON body decoded strictly as `type_` (Litestar converts leniently: `0` would pass for `false`)."""
     try:
-        return msgspec.convert(_integral(msgspec.json.decode(await request.body())), type_, strict=True)
+        return msgspec.convert(integral(msgspec.json.decode(await request.body())), type_, strict=True)
     except msgspec.ValidationError as exc:
-        raise Problem(400, "invalid_request", f"Validation failed: {exc}") from exc
+        raise InvalidRequest(f"Validation failed: {exc}") from exc
     except msgspec.DecodeError as exc:
-        raise Problem(400, "invalid_request", f"Malformed JSON: {exc}") from exc
+        raise InvalidRequest(f"Malformed JSON: {exc}") from exc
+
+
+class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=False):
+    """`CommandRequest` with the command left as raw JSON, for the kind's own decoder."""
+
+    command: msgspec.Raw
+    expected_version: int | None = None
+
+
+_envelope = msgspec.json.Decoder(CommandEnvelope)
+
+
+async def command_body(request: Request) -> CommandEnvelope:
+    """The command request body, decoded once: the envelope here, the command by its kind's decoder."""
+    body = await request.body()
+    try:
+        envelope = _envelope.decode(body)
+    except msgspec.ValidationError:
+        strict = await strictly(request, CommandRequest)  # integral floats, or a precise error
+        return CommandEnvelope(command=msgspec.Raw(msgspec.json.encode(strict.command)),
+                               expected_version=strict.expected_version)
+    except msgspec.DecodeError as exc:
+        raise InvalidRequest(f"Malformed JSON: {exc}") from exc
+    if bytes(memoryview(envelope.command)[:1]) != b"{":
+        await strictly(request, CommandRequest)  # not an object: the strict decoder's message
+    return envelope
 
 Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name",
                            examples=["Ada"])]

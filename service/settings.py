@@ -13,7 +13,9 @@
 | STELA_PROJECTOR | embedded | `embedded` runs the projector inside serve; `off` leaves it to `stela projector` |
 | STELA_LOG_LEVEL | info | structlog level |
 | STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process |
-| STELA_PG_NOTIFY | on | NOTIFY projectors from every append (`off`: they wake through the fan-out or poll) |
+| STELA_PG_NOTIFY | off | also NOTIFY projectors from every append (serialises commits; they wake through the fan-out and a short poll without it) |
+| STELA_WORKERS | 1 | `stela serve` worker processes behind one port (more than 1 needs REDIS_URL and DATABASE_URL) |
+| STELA_SERVER | uvicorn | HTTP server of `stela serve`: `uvicorn` (uvloop + httptools) or `granian` (SIGTERM waits for SSE streams) |
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     projector: str = "embedded"
     log_level: str = "info"
     db_pool_max: int = 20
-    pg_notify: bool = True
+    pg_notify: bool = False
+    workers: int = 1
+    server: str = "uvicorn"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -61,10 +65,12 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             projector=get("STELA_PROJECTOR") or "embedded",
             log_level=get("STELA_LOG_LEVEL") or "info",
             db_pool_max=int(get("STELA_DB_POOL_MAX") or 20),
-            pg_notify=(get("STELA_PG_NOTIFY") or "on").lower() not in ("off", "0", "false", "no"),
+            pg_notify=(get("STELA_PG_NOTIFY") or "off").lower() not in ("off", "0", "false", "no"),
+            workers=int(get("STELA_WORKERS") or 1),
+            server=get("STELA_SERVER") or "uvicorn",
         )
 
 
 ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA_DIR", "STELA_ADMIN_TOKEN",
             "STELA_SNAPSHOT_EVERY", "STELA_HEARTBEAT_SECONDS", "STELA_RATE_LIMIT", "STELA_PROJECTOR",
-            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY")
+            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER")

@@ -17,6 +17,7 @@ import msgspec
 
 from domain.kernel import Game, RuleViolation
 from domain.table import GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed, Table, TableState
+from service.repository import platform_event
 from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
 
 
@@ -45,10 +46,14 @@ def verify_log(events: list[StoredEvent], games: dict[str, Game]) -> Report:
         return report
     report.game_id = events[0].stream_id
     _check_chain(events, report)
-    if events[0].type != "table.GameCreated":
+    try:
+        created = platform_event(events[0])
+    except msgspec.ValidationError:
+        created = None
+    if not isinstance(created, GameCreated):
         report.problems.append("the log does not start with table.GameCreated")
     else:
-        kind = events[0].data.get("kind")
+        kind = created.kind
         report.kind = kind
         if kind not in games:
             report.problems.append(f"unknown game kind {kind!r}")

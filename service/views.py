@@ -7,8 +7,9 @@ from typing import Any
 import msgspec
 
 from domain.table import Table, TableState
-from service.handling import GameService, Viewer
+from service.players import Viewer
 from service.schemas import GameOut, OutcomeOut, SeatOut
+from service.visibility import seat_of
 
 
 def seats_out(state: TableState) -> list[SeatOut]:
@@ -20,7 +21,7 @@ def game_out(game_id: str, table: Table, state: TableState, viewer: Viewer, seat
              as_seat: bool = False) -> GameOut:
     """The game as `viewer` sees it; `as_seat` forces the view of `seat` (replay after the end)."""
     if not as_seat:
-        seat = GameService.seat_for(table, state, viewer)
+        seat = seat_of(table, state, viewer)
     view: Any = table.view(state, seat)
     outcome = OutcomeOut(**msgspec.structs.asdict(state.outcome)) if state.outcome else None
     return GameOut(id=game_id, kind=state.kind, options=msgspec.to_builtins(state.options), status=state.status,

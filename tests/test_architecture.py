@@ -79,3 +79,14 @@ def test_every_python_folder_is_a_regular_package_so_installs_ship_it():
                if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) | any(d.glob("*.sql"))
                and not (d / "__init__.py").exists()]
     assert not missing, missing
+
+
+def test_routes_receive_collaborators_by_injection_and_raise_no_http_statuses():
+    for path in sorted((ROOT / "service").rglob("*.py")):
+        if path.name in ("sse.py", "fanout.py"):
+            continue  # (owned by the streams; they take the service they are given)
+        text = path.read_text()
+        if path.parent.name == "routes":
+            assert "app.state" not in text, f"{path} reaches into application state"
+        if path.name != "errors.py":
+            assert "Problem(" not in text, f"{path} raises an HTTP status itself; map an exception in errors.py"

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cache
+from typing import TYPE_CHECKING, TypeAlias
 
 from domain.goldmine.components import DESIGN_OF, DESIGNS, ENTRANCE, PathSpec, design
-from domain.goldmine.state import Cell
+
+if TYPE_CHECKING:  # state.py imports this module for its invariants
+    from domain.goldmine.state import Cell
 
 DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 Pos = tuple[int, int, int]
-Cells = dict[tuple[int, int], Cell]
+Cells: TypeAlias = "dict[tuple[int, int], Cell]"
 
 
 def opens(tile: str, rotation: int, side: int) -> bool:
@@ -106,26 +109,24 @@ def fits_anywhere(board: Cells, tile: str, front: list[tuple[int, int]] | None =
     return any(fits(board, tile, x, y, r) for (x, y) in cells_to_try for r in range(4))
 
 
-def fitting(board: Cells, tiles: tuple[str, ...] | list[str]) -> set[str]:
-    """The tiles among `tiles` that fit somewhere (checked once per design)."""
+def any_fits(board: Cells, tiles: tuple[str, ...] | list[str]) -> bool:
+    """Whether some tile among `tiles` fits somewhere (checked once per design, stops at the first)."""
     front = frontier(board)
-    by_design: dict[str, bool] = {}
-    out = set()
-    for tile in tiles:
-        key = tile.split("#")[0]
-        if key not in by_design:
-            by_design[key] = fits_anywhere(board, tile, front)
-        if by_design[key]:
-            out.add(tile)
-    return out
+    one_per_design = {DESIGN_OF[t]: t for t in tiles}
+    return any(fits_anywhere(board, t, front) for t in one_per_design.values())
 
 
 def neighbours(board: Cells, pos: Pos) -> list[Pos]:
     """Positions one step away along connected openings."""
     x, y, path = pos
     cell = board[(x, y)]
+    return links(board, cell.tile, cell.rotation, x, y, path)
+
+
+def links(board: Cells, tile: str, rotation: int, x: int, y: int, path: int) -> list[Pos]:
+    """Positions on neighbouring tiles that `path` of `tile` at (x, y) with `rotation` connects to."""
     out = []
-    for side in path_sides(cell.tile, cell.rotation, path):
+    for side in path_sides(tile, rotation, path):
         dx, dy = DELTA[side]
         other = board.get((x + dx, y + dy))
         if other is None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 
-from domain.goldmine.board import DELTA, Cells, Pos, entrance_pos, neighbours, path_sides, side_path
+from domain.goldmine.board import DELTA, Cells, Pos, entrance_pos, links, neighbours, path_sides
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, Move, PassCoins, PlaceCoin,
                                       PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
 from domain.goldmine.components import design
@@ -202,17 +202,8 @@ def _movement(state: GoldmineState, geo: Cave, seat: int, commands: list[Goldmin
 
 def _links(board: Cells, tile: str, x: int, y: int, rotation: int) -> list[tuple[int, Pos]]:
     """(path of the new tile, neighbouring position) for every opening the placement would connect."""
-    out = []
-    for index in range(len(design(tile).paths)):
-        for side in path_sides(tile, rotation, index):
-            dx, dy = DELTA[side]
-            other = board.get((x + dx, y + dy))
-            if other is None:
-                continue
-            entry = side_path(other.tile, other.rotation, (side + 2) % 4)
-            if entry is not None:
-                out.append((index, (x + dx, y + dy, entry)))
-    return out
+    return [(index, pos) for index in range(len(design(tile).paths))
+            for pos in links(board, tile, rotation, x, y, index)]
 
 
 def _placements(state: GoldmineState, geo: Cave, commands: list[GoldmineCommand]) -> list[int]:
@@ -263,12 +254,14 @@ def _open_ends(board: Cells, part: set[Pos]) -> int:
 
 
 def _bet_coin(state: GoldmineState, geo: Cave, seat: int, commands: list[GoldmineCommand]) -> list[int]:
-    """The bet's winner puts the coin on a free chamber close to itself."""
+    """The bet's winner puts the coin on a free chamber close to itself (leaving it is the last choice)."""
     here = position(state.pirates[seat])
     near = _walk(geo, here)
     values = []
     for command in commands:
-        assert isinstance(command, PlaceCoin)
+        if not isinstance(command, PlaceCoin):
+            values.append(INF)
+            continue
         values.append(min((near.get((command.x, command.y, i), INF)
                            for i in range(len(design(geo.board[(command.x, command.y)].tile).paths))),
                           default=INF))

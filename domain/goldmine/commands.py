@@ -3,7 +3,7 @@
 Movement: `Explore` (draw, or play a hand tile with `five_tiles`), `Roll`,
 `SecretPassage`, `Stay`; then `PlaceTile` and `Move` pick a placement or a
 destination. Action: `TakeCoin`, `Challenge`, `PassCoins`, then `EndTurn`.
-`PlaceCoin` and `Move` are also what a defender who won sends mid-turn.
+`PlaceCoin` or `LeaveCoin` and `Move` are also what a defender who won sends mid-turn.
 """
 
 from __future__ import annotations
@@ -65,6 +65,10 @@ class PlaceCoin(msgspec.Struct, frozen=True, tag="goldmine.PlaceCoin", tag_field
     y: int
 
 
+class LeaveCoin(msgspec.Struct, frozen=True, tag="goldmine.LeaveCoin", tag_field="type"):
+    """As the bet's winner, leave the loser's coin with the loser (taking it is a choice)."""
+
+
 class PassCoins(msgspec.Struct, frozen=True, tag="goldmine.PassCoins", tag_field="type"):
     """Alliances: give `amount` coins to your partner on the same path."""
 
@@ -76,4 +80,4 @@ class EndTurn(msgspec.Struct, frozen=True, tag="goldmine.EndTurn", tag_field="ty
 
 
 GoldmineCommand = Union[PlaceTile, Explore, Roll, SecretPassage, Stay, Move, TakeCoin, Challenge,
-                        PlaceCoin, PassCoins, EndTurn]
+                        PlaceCoin, LeaveCoin, PassCoins, EndTurn]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
@@ -32,6 +33,39 @@ class Design(msgspec.Struct, frozen=True):
     kind: str
     paths: tuple[PathSpec, ...]
     wildcard: bool = False
+
+
+class PathFace(msgspec.Struct, frozen=True, kw_only=True):
+    """One path as printed on a tile (rotation 0): the sides it opens and what is drawn on it."""
+
+    sides: list[Literal["N", "E", "S", "W"]]
+    chamber: bool
+    secret: bool
+    mud: bool
+
+
+class TileFace(msgspec.Struct, frozen=True, kw_only=True):
+    """A physical tile's printed data: its id, design, kind and paths (before rotation).
+
+    `kind` is entrance, cavern, tunnel or gold; an entrance or cavern matches
+    every neighbouring side and connects every opening that meets it.
+    """
+
+    id: str
+    design: str
+    kind: str
+    paths: list[PathFace]
+
+
+class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
+    """Gold Mine's whole box: every tile's printed data and the counts of the other pieces."""
+
+    tiles: list[TileFace]
+    coins: int
+    bet_tokens: int
+    bat_tokens: int
+    pirates: int
+    dice: int
 
 
 def _load() -> tuple[dict[str, Design], tuple[str, ...], dict[str, str]]:
@@ -64,3 +98,19 @@ TOKENS = 3
 def design(tile: str) -> Design:
     """The design of a physical tile id."""
     return DESIGNS[DESIGN_OF[tile]]
+
+
+def _face(tile: str) -> TileFace:
+    d = design(tile)
+    paths = [PathFace(sides=[SIDES[s] for s in p.sides], chamber=p.chamber, secret=p.secret, mud=p.mud)  # type: ignore[misc]
+             for p in d.paths]
+    return TileFace(id=tile, design=d.id, kind=d.kind, paths=paths)
+
+
+FACES: dict[str, TileFace] = {tile: _face(tile) for tile in ALL_TILES}
+CATALOGUE = Catalogue(tiles=list(FACES.values()), coins=28, bet_tokens=18, bat_tokens=18, pirates=6, dice=2)
+
+
+def face(tile: str) -> TileFace:
+    """The printed data of a physical tile id."""
+    return FACES[tile]

@@ -10,7 +10,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from domain.goldmine.state import GoldmineOptions
+from domain.goldmine.setup import GoldmineOptions
 
 
 class GameSetUp(msgspec.Struct, frozen=True, tag="goldmine.GameSetUp", tag_field="type"):
@@ -113,7 +113,7 @@ class CoinTaken(msgspec.Struct, frozen=True, tag="goldmine.CoinTaken", tag_field
 
 class ChallengeResolved(msgspec.Struct, frozen=True, tag="goldmine.ChallengeResolved", tag_field="type"):
     """A bet or bats challenge: the three roll pairs [challenger, defender], the winner,
-    whether a coin moves to a chamber (bet), and the die of the bonus or bats move."""
+    whether the bet's winner may move a coin to a chamber (bet), and the die of the bonus or bats move."""
 
     kind: Literal["bet", "bats"]
     challenger: int
@@ -130,6 +130,12 @@ class CoinPlaced(msgspec.Struct, frozen=True, tag="goldmine.CoinPlaced", tag_fie
     loser: int
     x: int
     y: int
+
+
+class CoinLeft(msgspec.Struct, frozen=True, tag="goldmine.CoinLeft", tag_field="type"):
+    """The bet's winner chose not to take a coin from the loser."""
+
+    loser: int
 
 
 class CoinsPassed(msgspec.Struct, frozen=True, tag="goldmine.CoinsPassed", tag_field="type"):
@@ -153,6 +159,13 @@ class TurnCapReached(msgspec.Struct, frozen=True, tag="goldmine.TurnCapReached",
     turns: int
 
 
+class DeadCaveFound(msgspec.Struct, frozen=True, tag="goldmine.DeadCaveFound", tag_field="type"):
+    """Nobody can win any more (no tile fits, no coin within reach, no bet can move one): the game ends."""
+
+    turns: int
+
+
 GoldmineEvent = Union[GameSetUp, HandsDealt, TilesShuffled, FirstPlayerChosen, TileDrawn, TileReturned,
                       TilePlaced, ScoutMapLaid, DiceRolled, Stayed, PirateMoved, PirateEscaped, CoinTaken,
-                      ChallengeResolved, CoinPlaced, CoinsPassed, TurnEnded, TurnCapReached]
+                      ChallengeResolved, CoinPlaced, CoinLeft, CoinsPassed, TurnEnded, TurnCapReached,
+                      DeadCaveFound]

@@ -12,10 +12,10 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from domain.goldmine.components import ENTRANCE, TOKENS
-from domain.goldmine.events import (ChallengeResolved, CoinPlaced, CoinsPassed, CoinTaken, DiceRolled,
-                                    FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt, PirateEscaped,
-                                    PirateMoved, ScoutMapLaid, Stayed, TileDrawn, TilePlaced, TileReturned,
-                                    TilesShuffled, TurnCapReached, TurnEnded)
+from domain.goldmine.events import (ChallengeResolved, CoinLeft, CoinPlaced, CoinsPassed, CoinTaken, DeadCaveFound,
+                                    DiceRolled, FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt,
+                                    PirateEscaped, PirateMoved, ScoutMapLaid, Stayed, TileDrawn, TilePlaced,
+                                    TileReturned, TilesShuffled, TurnCapReached, TurnEnded)
 from domain.goldmine.state import Cell, GoldmineState, Hidden, Phase, Pirate, position
 
 AFTER_MOVE: dict[str, Phase] = {"move": "action", "step": "action", "roll_move": "action", "secret": "action",
@@ -77,6 +77,8 @@ def evolve(state: GoldmineState | None, event: GoldmineEvent) -> GoldmineState:
             pirates = _with(state, event.loser, coins=state.pirates[event.loser].coins - 1)
             state = replace(state, pirates=pirates, board=_coin(state, event.x, event.y, True))
             return _after_bet(state)
+        case CoinLeft():
+            return _after_bet(state)
         case CoinsPassed():
             pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins - event.amount)
             pirates = _with(replace(state, pirates=pirates), event.to, coins=pirates[event.to].coins + event.amount)
@@ -85,6 +87,8 @@ def evolve(state: GoldmineState | None, event: GoldmineEvent) -> GoldmineState:
             return replace(_turn_starts(state, event.next), turns=state.turns + 1)
         case TurnCapReached():
             return replace(state, capped=True)
+        case DeadCaveFound():
+            return replace(state, dead_cave=True)
         case _:
             assert_never(event)
 
@@ -98,7 +102,7 @@ def _drawn(state: GoldmineState, event: TileDrawn) -> GoldmineState:
     else:
         hands = tuple(tuple(t for t in h if t != event.tile) if s == event.seat else h
                       for s, h in enumerate(hands))
-    phase: Phase = "scout" if event.source == "scout" else "place"
+    phase: Phase = "scout" if state.phase == "scout" else "place"
     return replace(state, hidden=hidden, hands=hands, drawn=event.tile, phase=phase)
 
 

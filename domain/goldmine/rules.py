@@ -1,24 +1,27 @@
-"""Gold Mine decide and legal for tiles and movement; the action phase is in `actions.py`.
+"""Gold Mine decide, legal and to_act; tiles and movement here, the action phase in `rules_action.py`.
 
-`legal` and `decide` share one predicate per command: `placements_now`,
-`explore_choices`, `destinations` (every Move target of the phase) and the
-action predicates. A movement that ends with the pirate (or team) out of the
-mine with enough coins also emits `PirateEscaped`.
+`check(state, seat, command)` is the one predicate per command (a
+`RuleViolation` or None): `decide` requires it and `legal` offers the
+candidates it lets through. A movement that ends with the pirate (or team)
+out of the mine with enough coins also emits `PirateEscaped`; a decision
+after which nobody can win any more ends the game with `DeadCaveFound`.
 """
 
 from __future__ import annotations
 
-from domain.goldmine import actions
-from domain.goldmine.board import (entrance_pos, fits, fitting, has_chamber, neighbours, passes_entrance,
-                                   placements, reachable, secret_positions, spec)
-from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, Move, PassCoins, PlaceCoin,
-                                      PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
-from domain.goldmine.components import ALL_TILES, ENTRANCE, design
-from domain.goldmine.events import (DiceRolled, GoldmineEvent, PirateEscaped, PirateMoved, Stayed, TileDrawn,
-                                    TilePlaced)
-from domain.goldmine.setup import draw_scout, draw_stack, fold
+from typing import assert_never
+
+from domain.goldmine.board import (any_fits, entrance_pos, fits, fits_anywhere, frontier, has_chamber, neighbours,
+                                   passes_entrance, reachable, secret_positions, spec)
+from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, LeaveCoin, Move, PassCoins,
+                                      PlaceCoin, PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
+from domain.goldmine.draws import draw_scout, draw_stack
+from domain.goldmine.events import (DeadCaveFound, DiceRolled, GoldmineEvent, PirateEscaped, PirateMoved, Stayed,
+                                    TileDrawn, TilePlaced)
+from domain.goldmine.evolve import evolve
+from domain.goldmine.rules_action import CAVE_CHANGES, action_candidates, action_events, action_refusal, dead_cave
 from domain.goldmine.state import GoldmineState, cells, partner, position, team, team_coins
-from domain.kernel import Rng, RuleViolation
+from domain.kernel import Emitter, Rng, RuleViolation, offered, require
 
 Pos = tuple[int, int, int]
 MOVE_PHASES = ("step", "roll_move", "secret", "bonus", "bats_move")
@@ -31,21 +34,6 @@ def to_act(state: GoldmineState) -> frozenset[int]:
     if state.phase in ("bet_coin", "bats_move"):
         return frozenset({state.chooser})
     return frozenset({state.current})
-
-
-def placements_now(state: GoldmineState) -> list[tuple[int, int, int]]:
-    """Every (x, y, rotation) for the drawn tile."""
-    if state.drawn is None or state.phase not in ("scout", "place"):
-        return []
-    return placements(cells(state), state.drawn)
-
-
-def explore_choices(state: GoldmineState) -> list[str | None]:
-    """None (draw from the stack) if some stack tile fits, and each fitting hand tile."""
-    board = cells(state)
-    out: list[str | None] = [None] if fitting(board, state.hidden.stack) else []
-    hand = state.hands[state.current] if state.hands else ()
-    return out + sorted(fitting(board, hand))
 
 
 def on_secret(state: GoldmineState) -> bool:
@@ -67,115 +55,137 @@ def destinations(state: GoldmineState) -> list[Pos]:
     return []
 
 
+def _phase(state: GoldmineState, phases: tuple[str, ...], message: str) -> RuleViolation | None:
+    return None if state.phase in phases else RuleViolation("goldmine.wrong_phase", message)
+
+
+def place_refusal(state: GoldmineState, command: PlaceTile) -> RuleViolation | None:
+    """Why the drawn tile may not go at (x, y, rotation) (None: it may)."""
+    if state.phase not in ("scout", "place") or state.drawn is None:
+        return RuleViolation("goldmine.wrong_phase", "there is no drawn tile to place")
+    if not 0 <= command.rotation < 4 or not fits(cells(state), state.drawn, command.x, command.y,
+                                                  command.rotation):
+        return RuleViolation("goldmine.tile_does_not_fit",
+                             "the tile must touch the cave on an empty cell with every side matching")
+    return None
+
+
+def explore_refusal(state: GoldmineState, seat: int, tile: str | None) -> RuleViolation | None:
+    """Why `seat` may not explore with `tile` (None: draw from the stack) now (None: it may)."""
+    if refusal := _phase(state, ("move",), "explore at the start of your turn"):
+        return refusal
+    board = cells(state)
+    if tile is None:
+        if not any_fits(board, state.hidden.stack):
+            return RuleViolation("goldmine.nothing_to_explore", "no tile left in the stack fits anywhere")
+        return None
+    if not state.hands or tile not in state.hands[seat]:
+        return RuleViolation("goldmine.not_in_hand", "that tile is not among your five tiles")
+    if not fits_anywhere(board, tile):
+        return RuleViolation("goldmine.tile_does_not_fit", "that tile fits nowhere")
+    return None
+
+
+def move_refusal(state: GoldmineState, target: Pos) -> RuleViolation | None:
+    """Why the pirate being moved may not go to `target` now (None: it may)."""
+    if refusal := _phase(state, MOVE_PHASES, "there is no move to make now"):
+        return refusal
+    if target not in destinations(state):
+        code = {"step": "goldmine.not_connected", "secret": "goldmine.not_a_secret_passage"}.get(
+            state.phase, "goldmine.too_far")
+        return RuleViolation(code, "that position cannot be reached by this move")
+    return None
+
+
+def check(state: GoldmineState, seat: int, command: GoldmineCommand) -> RuleViolation | None:
+    """Why `seat` may not send `command` now (None: it may); `decide` and `legal` both ask this."""
+    if state.over:
+        return RuleViolation("goldmine.game_over", "the game is over")
+    if seat not in to_act(state):
+        return RuleViolation("goldmine.not_your_turn", "another seat must act now")
+    match command:
+        case PlaceTile():
+            return place_refusal(state, command)
+        case Explore():
+            return explore_refusal(state, seat, command.tile)
+        case Roll():
+            return _phase(state, ("move",), "roll at the start of your turn")
+        case SecretPassage():
+            if refusal := _phase(state, ("move",), "the secret passage is a movement at the start of your turn"):
+                return refusal
+            if not on_secret(state):
+                return RuleViolation("goldmine.not_on_secret_passage", "you do not stand on a secret passage")
+            return None
+        case Stay():
+            return _phase(state, ("move", *MOVE_PHASES), "there is no movement to skip now")
+        case Move():
+            return move_refusal(state, (command.x, command.y, command.path))
+        case TakeCoin() | Challenge() | PlaceCoin() | LeaveCoin() | PassCoins() | EndTurn():
+            return action_refusal(state, command)
+        case _:
+            assert_never(command)
+
+
+def candidates(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
+    """Every command worth asking `check` about in the current phase."""
+    phase = state.phase
+    if phase in ("scout", "place"):
+        return [PlaceTile(x, y, r) for x, y in frontier(cells(state)) for r in range(4)]
+    if phase == "move":
+        hand = sorted(state.hands[seat]) if state.hands else []
+        return [Explore(), *(Explore(t) for t in hand), Roll(), SecretPassage(), Stay()]
+    if phase in MOVE_PHASES:
+        return [*(Move(*p) for p in destinations(state)), Stay()]
+    return list(action_candidates(state))
+
+
 def legal(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
     """Every command `seat` may send now ([] when it may not act)."""
     if seat not in to_act(state):
         return []
-    phase = state.phase
-    if phase in ("scout", "place"):
-        return [PlaceTile(x, y, r) for x, y, r in placements_now(state)]
-    if phase == "move":
-        out: list[GoldmineCommand] = [Explore(tile) for tile in explore_choices(state)]
-        out.append(Roll())
-        if on_secret(state):
-            out.append(SecretPassage())
-        return out + [Stay()]
-    if phase in MOVE_PHASES:
-        return [*(Move(*p) for p in destinations(state)), Stay()]
-    if phase == "bet_coin":
-        return [PlaceCoin(x, y) for x, y in actions.free_chambers(state, state.current, state.duelist)]
-    out = [TakeCoin()] if actions.take_coin_refusal(state) is None else []
-    if phase == "action":
-        out += actions.challenges(state)
-        out += [PassCoins(n) for n in actions.pass_amounts(state)]
-    return out + [EndTurn()]
+    return offered(candidates(state, seat), lambda command: check(state, seat, command))
 
 
 def decide(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) -> list[GoldmineEvent]:
-    """The events of `command` by `seat`, or RuleViolation."""
-    if state.over:
-        raise RuleViolation("goldmine.game_over", "the game is over")
-    if seat not in to_act(state):
-        raise RuleViolation("goldmine.not_your_turn", "another seat must act now")
+    """The events of `command` by `seat`, or RuleViolation; a game nobody can win any more ends at once."""
+    require(check(state, seat, command))
+    emit = Emitter(evolve, state)
+    after = emit(*_events(state, seat, command, rng))
+    if any(isinstance(e, CAVE_CHANGES) for e in emit.events) and dead_cave(after):
+        emit(DeadCaveFound(turns=after.turns))
+    return emit.events
+
+
+def _events(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) -> list[GoldmineEvent]:
     match command:
         case PlaceTile():
-            return _place(state, seat, command, rng)
+            assert state.drawn is not None, "place_refusal lets a placement through only with a drawn tile"
+            placed = TilePlaced(seat=seat, tile=state.drawn, x=command.x, y=command.y,
+                                rotation=command.rotation, coin=has_chamber(state.drawn))
+            return [placed, *draw_scout(evolve(state, placed), rng)] if state.phase == "scout" else [placed]
         case Explore():
-            return _explore(state, seat, command.tile, rng)
+            if command.tile is None:
+                return draw_stack(state, seat, rng)
+            return [TileDrawn(seat=seat, tile=command.tile, source="hand")]
         case Roll():
-            _in_phase(state, "move", "roll at the start of your turn")
             return [DiceRolled(seat=seat, dice=[rng.die()], purpose="move")]
         case SecretPassage():
-            _in_phase(state, "move", "the secret passage is a movement at the start of your turn")
-            if not on_secret(state):
-                raise RuleViolation("goldmine.not_on_secret_passage", "you do not stand on a secret passage")
             return [DiceRolled(seat=seat, dice=[rng.die(), rng.die()], purpose="secret")]
         case Stay():
-            if state.phase != "move" and state.phase not in MOVE_PHASES:
-                raise RuleViolation("goldmine.wrong_phase", "there is no movement to skip now")
             return [Stayed(seat=state.mover), *_escape(state, position(state.pirates[state.mover]))]
         case Move():
-            return _move(state, seat, (command.x, command.y, command.path))
-        case TakeCoin():
-            return actions.take_coin(state)
-        case Challenge():
-            return actions.challenge(state, command, rng)
-        case PlaceCoin():
-            return actions.place_coin(state, command.x, command.y)
-        case PassCoins():
-            return actions.pass_coins(state, command.amount)
-        case EndTurn():
-            return actions.end_turn(state)
-    raise RuleViolation("goldmine.unknown_command", f"not a goldmine command: {command!r}")
-
-
-def _in_phase(state: GoldmineState, phase: str, message: str) -> None:
-    if state.phase != phase:
-        raise RuleViolation("goldmine.wrong_phase", message)
-
-
-def _place(state: GoldmineState, seat: int, command: PlaceTile, rng: Rng) -> list[GoldmineEvent]:
-    if state.phase not in ("scout", "place") or state.drawn is None:
-        raise RuleViolation("goldmine.wrong_phase", "there is no drawn tile to place")
-    if not 0 <= command.rotation < 4 or not fits(cells(state), state.drawn, command.x, command.y,
-                                                  command.rotation):
-        raise RuleViolation("goldmine.tile_does_not_fit",
-                            "the tile must touch the cave on an empty cell with every side matching")
-    events: list[GoldmineEvent] = [TilePlaced(seat=seat, tile=state.drawn, x=command.x, y=command.y,
-                                              rotation=command.rotation, coin=has_chamber(state.drawn))]
-    if state.phase == "scout":
-        events += draw_scout(fold(state, events), rng)
-    return events
-
-
-def _explore(state: GoldmineState, seat: int, tile: str | None, rng: Rng) -> list[GoldmineEvent]:
-    _in_phase(state, "move", "explore at the start of your turn")
-    choices = explore_choices(state)
-    if tile is None:
-        if None not in choices:
-            raise RuleViolation("goldmine.nothing_to_explore", "no tile left in the stack fits anywhere")
-        return draw_stack(state, seat, rng)
-    if not state.hands or tile not in state.hands[seat]:
-        raise RuleViolation("goldmine.not_in_hand", "that tile is not among your five tiles")
-    if tile not in choices:
-        raise RuleViolation("goldmine.tile_does_not_fit", "that tile fits nowhere")
-    return [TileDrawn(seat=seat, tile=tile, source="hand")]
-
-
-def _move(state: GoldmineState, seat: int, target: Pos) -> list[GoldmineEvent]:
-    if state.phase not in MOVE_PHASES:
-        raise RuleViolation("goldmine.wrong_phase", "there is no move to make now")
-    if target not in destinations(state):
-        code = {"step": "goldmine.not_connected", "secret": "goldmine.not_a_secret_passage"}.get(
-            state.phase, "goldmine.too_far")
-        raise RuleViolation(code, "that position cannot be reached by this move")
-    moved = PirateMoved(seat=state.mover, x=target[0], y=target[1], path=target[2], by=seat)
-    return [moved, *_escape(state, target)]
+            target = (command.x, command.y, command.path)
+            return [PirateMoved(seat=state.mover, x=target[0], y=target[1], path=target[2], by=seat),
+                    *_escape(state, target)]
+        case TakeCoin() | Challenge() | PlaceCoin() | LeaveCoin() | PassCoins() | EndTurn():
+            return action_events(state, command, rng)
+        case _:
+            assert_never(command)
 
 
 def _escape(state: GoldmineState, end: Pos) -> list[GoldmineEvent]:
     """PirateEscaped when the mover's own movement ends with enough coins out of the mine."""
-    if state.phase in ("bats_move",) or state.mover != state.current:
+    if state.phase == "bats_move" or state.mover != state.current:
         return []
     seat, gate = state.current, entrance_pos()
     if team_coins(state, seat) < state.target:
@@ -189,24 +199,3 @@ def _escape(state: GoldmineState, end: Pos) -> list[GoldmineEvent]:
     else:
         out = gate in (state.origin, end)
     return [PirateEscaped(seats=[seat])] if out else []
-
-
-def check_invariants(state: GoldmineState) -> None:
-    """AssertionError when the state breaks a rule of the components (for the random-play harness)."""
-    held = [c.tile for c in state.board] + list(state.hidden.stack) + list(state.hidden.scout)
-    held += [t for hand in state.hands for t in hand] + ([state.drawn] if state.drawn else [])
-    assert sorted(held) == sorted(ALL_TILES), "every tile is in exactly one place"
-    board = cells(state)
-    assert len(board) == len(state.board), "one tile per cell"
-    chambers = sum(1 for c in state.board if has_chamber(c.tile))
-    coins = sum(p.coins for p in state.pirates) + sum(1 for c in state.board if c.coin)
-    assert coins == chambers, "each placed chamber brought one coin, none is lost or made"
-    assert all(not c.coin or has_chamber(c.tile) for c in state.board), "coins lie only on chambers"
-    for pirate in state.pirates:
-        cell = board.get((pirate.x, pirate.y))
-        assert cell is not None and 0 <= pirate.path < len(design(cell.tile).paths), "pirates stand on a path"
-        assert 0 <= pirate.bets <= 3 and 0 <= pirate.bats <= 3 and pirate.coins >= 0
-    for cell in state.board:
-        if cell.tile != ENTRANCE:
-            others = {k: v for k, v in board.items() if k != (cell.x, cell.y)}
-            assert fits(others, cell.tile, cell.x, cell.y, cell.rotation), f"{cell.tile} matches its neighbours"

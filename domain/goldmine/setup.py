@@ -1,39 +1,63 @@
-"""Gold Mine setup and tile drawing: options check, hands, shuffle, first player, draws.
+"""Gold Mine options and setup: options check, hands, shuffle, first player, the scout map's first tile.
 
 Setup validates the options for the seat count, deals the five_tiles hands,
 shuffles the 99 face-down tiles into 20 scout tiles and the stack, rolls
-for the first player and turns up the first scout tile. Draw helpers return
-tiles that fit nowhere to the stack at a random depth (a secret, written in
-`TileReturned`) and draw again, as the spec orders.
+for the first player and turns up the first scout tile. The Options struct
+comes first because the events and the state embed it.
 """
 
 from __future__ import annotations
 
-from domain.goldmine.board import fits_anywhere
-from domain.goldmine.components import (ALL_TILES, COINS_TO_WIN, ENTRANCE, SCOUT_TILES, TEAM_COINS_TO_WIN,
-                                        design)
-from domain.goldmine.evolve import evolve
-from domain.goldmine.events import (FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt, ScoutMapLaid,
-                                    TileDrawn, TileReturned, TilesShuffled)
-from domain.goldmine.state import GoldmineOptions, GoldmineState, cells
-from domain.kernel import Rng, RuleViolation
+from typing import Annotated
+
+import msgspec
+
+from domain.kernel import Rng, RuleViolation, fold, require
 
 
-def check_options(options: GoldmineOptions, seats: int) -> None:
-    """RuleViolation goldmine.bad_options when a variant does not fit the seat count."""
+class GoldmineOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Variants of Gold Mine; {} is the basic game."""
+
+    mud: Annotated[bool, msgspec.Meta(
+        description="Mud puddles: a pirate entering a path with mud stops there (also when moved by bats)")] = False
+    five_tiles: Annotated[bool, msgspec.Meta(
+        description="Five tiles: each player holds 1 cavern, 2 secret-passage and 2 mud tiles face up and may "
+                    "explore with one instead of drawing (2-4 players, needs mud)")] = False
+    alliances: Annotated[bool, msgspec.Meta(
+        description="Alliances: seats i and i+n/2 form a team that wins together with 12 (4 players) or "
+                    "8 (6 players) coins (4 or 6 players)")] = False
+    turn_cap: Annotated[int, msgspec.Meta(
+        ge=0, description="Stall guard: after this many turns the game ends by coins, then fewest steps "
+                          "to the entrance (0 = no cap)")] = 500
+
+
+# The events and the state embed GoldmineOptions, so they are imported after it is defined.
+from domain.goldmine.components import (ALL_TILES, COINS_TO_WIN, ENTRANCE, SCOUT_TILES,  # noqa: E402
+                                        TEAM_COINS_TO_WIN, design)
+from domain.goldmine.draws import draw_scout  # noqa: E402
+from domain.goldmine.events import (FirstPlayerChosen, GameSetUp, GoldmineEvent, HandsDealt,  # noqa: E402
+                                    TilesShuffled)
+from domain.goldmine.evolve import evolve  # noqa: E402
+
+
+def options_refusal(options: GoldmineOptions, seats: int) -> RuleViolation | None:
+    """Why the options do not fit the seat count (None: they do)."""
+    def bad(message: str) -> RuleViolation:
+        return RuleViolation("goldmine.bad_options", message)
     if options.turn_cap < 0:
-        raise RuleViolation("goldmine.bad_options", "turn_cap must be 0 (no cap) or more")
+        return bad("turn_cap must be 0 (no cap) or more")
     if options.five_tiles and not options.mud:
-        raise RuleViolation("goldmine.bad_options", "five_tiles needs the mud variant")
+        return bad("five_tiles needs the mud variant")
     if options.five_tiles and not 2 <= seats <= 4:
-        raise RuleViolation("goldmine.bad_options", "five_tiles is for 2-4 players")
+        return bad("five_tiles is for 2-4 players")
     if options.alliances and seats not in (4, 6):
-        raise RuleViolation("goldmine.bad_options", "alliances are for 4 or 6 players")
+        return bad("alliances are for 4 or 6 players")
+    return None
 
 
 def setup(options: GoldmineOptions, seats: int, rng: Rng) -> list[GoldmineEvent]:
     """The opening events up to the first scout tile turned up."""
-    check_options(options, seats)
+    require(options_refusal(options, seats))
     target = TEAM_COINS_TO_WIN[seats] if options.alliances else COINS_TO_WIN[seats]
     events: list[GoldmineEvent] = [GameSetUp(options=options, seats=seats, target=target)]
     dealt: list[str] = []
@@ -44,8 +68,7 @@ def setup(options: GoldmineOptions, seats: int, rng: Rng) -> list[GoldmineEvent]
     rest = rng.shuffle([t for t in ALL_TILES if t != ENTRANCE and t not in dealt])
     events.append(TilesShuffled(stack=rest[SCOUT_TILES:], scout=rest[:SCOUT_TILES]))
     events.append(_first_player(seats, rng))
-    state = fold(None, events)
-    return events + draw_scout(state, rng)
+    return events + draw_scout(fold(evolve, None, events), rng)
 
 
 def _deal_hands(seats: int, rng: Rng) -> list[list[str]]:
@@ -56,11 +79,8 @@ def _deal_hands(seats: int, rng: Rng) -> list[list[str]]:
         [t for t in ALL_TILES if any(p.mud for p in design(t).paths)],
     ]
     piles = [rng.shuffle(pile) for pile in kinds]
-    hands = []
-    for seat in range(seats):
-        hand = [piles[0][seat], *piles[1][2 * seat:2 * seat + 2], *piles[2][2 * seat:2 * seat + 2]]
-        hands.append(hand)
-    return hands
+    return [[piles[0][seat], *piles[1][2 * seat:2 * seat + 2], *piles[2][2 * seat:2 * seat + 2]]
+            for seat in range(seats)]
 
 
 def _first_player(seats: int, rng: Rng) -> FirstPlayerChosen:
@@ -74,50 +94,3 @@ def _first_player(seats: int, rng: Rng) -> FirstPlayerChosen:
         rolling = [s for s in range(seats) if roll[s] == best]
         if len(rolling) == 1:
             return FirstPlayerChosen(rolls=rounds, seat=rolling[0])
-
-
-def fold(state: GoldmineState | None, events: list[GoldmineEvent]) -> GoldmineState:
-    """The state after `events` (decide uses it to look ahead within one decision)."""
-    for event in events:
-        state = evolve(state, event)
-    assert state is not None
-    return state
-
-
-def _return_depth(state: GoldmineState, rng: Rng) -> int:
-    """A random depth in the stack; never the top when other tiles remain, so a redraw differs."""
-    size = len(state.hidden.stack)
-    return rng.between(1, size) if size else 0
-
-
-def draw_scout(state: GoldmineState, rng: Rng) -> list[GoldmineEvent]:
-    """Turn up the next scout tile that fits for the current seat, or finish the scout map."""
-    events: list[GoldmineEvent] = []
-    while state.hidden.scout:
-        tile = state.hidden.scout[0]
-        drawn = TileDrawn(seat=state.current, tile=tile, source="scout")
-        events.append(drawn)
-        state = evolve(state, drawn)
-        if fits_anywhere(cells(state), tile):
-            return events
-        back = TileReturned(tile=tile, depth=rng.between(0, len(state.hidden.stack)))
-        events.append(back)
-        state = evolve(state, back)
-    events.append(ScoutMapLaid(seat=state.first))
-    return events
-
-
-def draw_stack(state: GoldmineState, seat: int, rng: Rng) -> list[GoldmineEvent]:
-    """Draw until a tile fits; the caller has checked that some stack tile fits."""
-    events: list[GoldmineEvent] = []
-    board = cells(state)
-    while True:
-        tile = state.hidden.stack[0]
-        drawn = TileDrawn(seat=seat, tile=tile, source="stack")
-        events.append(drawn)
-        state = evolve(state, drawn)
-        if fits_anywhere(board, tile):
-            return events
-        back = TileReturned(tile=tile, depth=_return_depth(state, rng))
-        events.append(back)
-        state = evolve(state, back)

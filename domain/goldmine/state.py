@@ -8,35 +8,26 @@ Phases of a turn: `scout` (lay the scout map), `move` (choose a movement),
 `place` (place the drawn tile), `step` (optional step onto it), `roll_move`
 (destination within `die` steps), `secret` (destination: another secret
 passage), `action` (take a coin, challenge, pass coins or end), `bet_coin`
-(the bet's winner puts the coin on a chamber), `bonus` (the challenger's
+(the bet's winner may put the loser's coin on a chamber), `bonus` (the challenger's
 bonus move), `bats_move` (the bats winner moves the loser), `after_bonus`
-(take a coin or end) and `done` (end the turn).
+(take a coin or end) and `done` (end the turn). The game is `over` once a
+pirate (or team) escaped, the stall guard was reached (`capped`) or nobody
+can win any more (`dead_cave`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 import msgspec
 
+from domain.goldmine.board import Cells, fits, has_chamber, steps_home
+from domain.goldmine.components import ALL_TILES, ENTRANCE, design
+from domain.goldmine.setup import GoldmineOptions
+from domain.kernel import Outcome, ranked
+
 Phase = Literal["scout", "move", "place", "step", "roll_move", "secret", "action",
                 "bet_coin", "bonus", "bats_move", "after_bonus", "done"]
-
-
-class GoldmineOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Variants of Gold Mine; {} is the basic game."""
-
-    mud: Annotated[bool, msgspec.Meta(
-        description="Mud puddles: a pirate entering a path with mud stops there (also when moved by bats)")] = False
-    five_tiles: Annotated[bool, msgspec.Meta(
-        description="Five tiles: each player holds 1 cavern, 2 secret-passage and 2 mud tiles face up and may "
-                    "explore with one instead of drawing (2-4 players, needs mud)")] = False
-    alliances: Annotated[bool, msgspec.Meta(
-        description="Alliances: seats i and i+n/2 form a team that wins together with 12 (4 players) or "
-                    "8 (6 players) coins (4 or 6 players)")] = False
-    turn_cap: Annotated[int, msgspec.Meta(
-        ge=0, description="Stall guard: after this many turns the game ends by coins, then fewest steps "
-                          "to the entrance (0 = no cap)")] = 500
 
 
 class Cell(msgspec.Struct, frozen=True):
@@ -91,15 +82,22 @@ class GoldmineState(msgspec.Struct, frozen=True, kw_only=True):
     turns: int = 0
     winners: tuple[int, ...] = ()
     capped: bool = False
+    dead_cave: bool = False
 
     @property
     def over(self) -> bool:
-        return bool(self.winners) or self.capped
+        return bool(self.winners) or self.capped or self.dead_cave
+
+
+_LAST_BOARD: list = [None, {}]
+"""The last board tuple and its cells by (x, y): legal asks for the same board many times."""
 
 
 def cells(state: GoldmineState) -> dict[tuple[int, int], Cell]:
-    """The placed tiles by (x, y)."""
-    return {(c.x, c.y): c for c in state.board}
+    """The placed tiles by (x, y); the caller must not change the mapping."""
+    if _LAST_BOARD[0] is not state.board:
+        _LAST_BOARD[:] = [state.board, {(c.x, c.y): c for c in state.board}]
+    return _LAST_BOARD[1]
 
 
 def position(pirate: Pirate) -> tuple[int, int, int]:
@@ -124,3 +122,45 @@ def team(state: GoldmineState, seat: int) -> tuple[int, ...]:
 def team_coins(state: GoldmineState, seat: int) -> int:
     """Coins held by the seat's team."""
     return sum(state.pirates[s].coins for s in team(state, seat))
+
+
+def invariants(state: GoldmineState) -> None:
+    """AssertionError when the state breaks a rule of the components (the shared harness calls it)."""
+    held = [c.tile for c in state.board] + list(state.hidden.stack) + list(state.hidden.scout)
+    held += [t for hand in state.hands for t in hand] + ([state.drawn] if state.drawn else [])
+    assert sorted(held) == sorted(ALL_TILES), "every tile is in exactly one place"
+    board = cells(state)
+    assert len(board) == len(state.board), "one tile per cell"
+    chambers = sum(1 for c in state.board if has_chamber(c.tile))
+    coins = sum(p.coins for p in state.pirates) + sum(1 for c in state.board if c.coin)
+    assert coins == chambers, "each placed chamber brought one coin, none is lost or made"
+    assert all(not c.coin or has_chamber(c.tile) for c in state.board), "coins lie only on chambers"
+    for pirate in state.pirates:
+        cell = board.get((pirate.x, pirate.y))
+        assert cell is not None and 0 <= pirate.path < len(design(cell.tile).paths), "pirates stand on a path"
+        assert 0 <= pirate.bets <= 3 and 0 <= pirate.bats <= 3 and pirate.coins >= 0
+    others: Cells = dict(board)
+    for cell in state.board:
+        if cell.tile != ENTRANCE:
+            del others[(cell.x, cell.y)]
+            matches = fits(others, cell.tile, cell.x, cell.y, cell.rotation)
+            others[(cell.x, cell.y)] = cell
+            assert matches, f"{cell.tile} matches its neighbours"
+
+
+def outcome(state: GoldmineState) -> Outcome | None:
+    """None while running; then winners first, then (team) coins, then fewest steps home.
+
+    The stall guard (`capped`) and a dead cave (`dead_cave`) end the game without a winner.
+    """
+    if not state.over:
+        return None
+    board = cells(state)
+    home = [steps_home(board, position(p)) for p in state.pirates]
+    keys = [(1 if s in state.winners else 0, team_coins(state, s), -sum(home[t] for t in team(state, s)))
+            for s in range(state.seats)]
+    result = ranked([p.coins for p in state.pirates], keys)
+    details = {"capped": state.capped, "dead_cave": state.dead_cave, "turns": state.turns, "steps_home": home}
+    if state.options.alliances:
+        details["teams"] = [list(t) for t in sorted({team(state, s) for s in range(state.seats)})]
+    return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners, details=details)

@@ -3,49 +3,69 @@
 Everything is public except `GoldmineState.hidden`: the view gives only the
 sizes of the stack and of the scout tiles left, and `redact` blanks the
 shuffle and the depth at which an unplaceable tile went back into the stack.
-The same rules hold for every seat and the spectator.
+Every face-up tile (on the board, in the five_tiles hands, just drawn) comes
+with its printed data (`TileFace`: design, kind, paths with their sides,
+chambers, secret passages and mud) beside its id. The same rules hold for
+every seat and the spectator.
 """
 
 from __future__ import annotations
 
 import msgspec
 
+from domain.goldmine.components import TileFace, face
 from domain.goldmine.events import GoldmineEvent, TileReturned, TilesShuffled
-from domain.goldmine.state import Cell, GoldmineOptions, GoldmineState, Phase, Pirate
+from domain.goldmine.rules import to_act
+from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.state import GoldmineState, Pirate
+from domain.kernel import View
 
 
-class GoldmineView(msgspec.Struct, frozen=True, kw_only=True):
-    """What any seat (or a spectator) sees of the game."""
+class PlacedTile(msgspec.Struct, frozen=True, kw_only=True):
+    """A tile in the cave: its cell, its quarter turns clockwise, whether its chamber holds a coin,
+    and its printed data (sides before rotation)."""
+
+    x: int
+    y: int
+    rotation: int
+    coin: bool
+    tile: TileFace
+
+
+class GoldmineView(View, frozen=True, kw_only=True, tag="goldmine"):
+    """What any seat (or a spectator) sees of the game; `scores` are the coins each pirate holds."""
 
     options: GoldmineOptions
     seats: int
     target: int
-    board: tuple[Cell, ...]
-    pirates: tuple[Pirate, ...]
-    hands: tuple[tuple[str, ...], ...]
+    board: list[PlacedTile]
+    pirates: list[Pirate]
+    hands: list[list[TileFace]]
     stack_size: int
     scout_left: int
     first: int
     current: int
-    phase: Phase
-    drawn: str | None
+    drawn: TileFace | None
     die: int
     chooser: int
     mover: int
     turns: int
-    winners: tuple[int, ...]
+    winners: list[int]
     capped: bool
-    you: int | None
+    dead_cave: bool
 
 
 def view(state: GoldmineState, seat: int | None) -> GoldmineView:
     """The public state; the stack order and the undrawn scout tiles are left out."""
     return GoldmineView(
-        options=state.options, seats=state.seats, target=state.target, board=state.board,
-        pirates=state.pirates, hands=state.hands, stack_size=len(state.hidden.stack),
-        scout_left=len(state.hidden.scout), first=state.first, current=state.current, phase=state.phase,
-        drawn=state.drawn, die=state.die, chooser=state.chooser, mover=state.mover, turns=state.turns,
-        winners=state.winners, capped=state.capped, you=seat)
+        seat=seat, phase=state.phase, to_act=sorted(to_act(state)), scores=[p.coins for p in state.pirates],
+        options=state.options, seats=state.seats, target=state.target,
+        board=[PlacedTile(x=c.x, y=c.y, rotation=c.rotation, coin=c.coin, tile=face(c.tile)) for c in state.board],
+        pirates=list(state.pirates), hands=[[face(t) for t in hand] for hand in state.hands],
+        stack_size=len(state.hidden.stack), scout_left=len(state.hidden.scout), first=state.first,
+        current=state.current, drawn=face(state.drawn) if state.drawn else None, die=state.die,
+        chooser=state.chooser, mover=state.mover, turns=state.turns, winners=list(state.winners),
+        capped=state.capped, dead_cave=state.dead_cave)
 
 
 def redact(event: GoldmineEvent, seat: int | None) -> GoldmineEvent | None:

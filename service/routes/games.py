@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from litestar.di import NamedDependency
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency, Provide
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
-from domain.kernel import RuleViolation
-from service.auth import provide_viewer
-from service.errors import Problem, responses
-from service.handling import Viewer
 from projections.queries import GameList
+from service.container import Services
+from service.errors import responses
+from service.players import Viewer
 from service.schemas import GameCreate, GameOut, JoinRequest, strictly
 from service.views import game_out
+from service.visibility import require_seat, seat_of
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
 
@@ -22,28 +22,25 @@ GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
 class GameController(Controller):
     path = "/v1/games"
     tags = ["games"]
-    dependencies = {"viewer": Provide(provide_viewer)}
 
     @post("/", operation_id="createGame", summary="Create a game", status_code=201,
           description="Creates a game of `kind` with `seats` seats and `options` (see the kind's "
                       "`options_schema`). The creator takes the first seat unless `join` is false. "
                       "The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def create(self, request: Request, viewer: NamedDependency[Viewer], data: JSONBody[GameCreate]) -> Response[GameOut]:
-        service = request.app.state.service
+    async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                     data: JSONBody[GameCreate]) -> Response[GameOut]:
         data = await strictly(request, GameCreate)
-        try:
-            game_id, state = await service.create(viewer, data.kind, data.options, data.seats, data.join)
-        except RuleViolation as exc:
-            raise Problem(422, exc.code, exc.message, "Invalid game options") from exc
-        out = game_out(game_id, service.table(data.kind), state, viewer)
+        done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join)
+        game_id = done.game_id
+        out = game_out(game_id, done.table, done.state, viewer)
         return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
 
     @get("/", operation_id="listGames", summary="List games (lobby, filters, cursor pagination)",
          description="Backed by the game-list read model, which follows the event log within moments.",
          responses=responses(400, 422))
     async def list_games(
-        self, request: Request,
+        self, services: NamedDependency[Services],
         kind: Annotated[str | None, QueryParameter(max_length=32)] = None,
         status: Annotated[Literal["open", "active", "finished", "aborted"] | None, QueryParameter()] = None,
         player: Annotated[str | None, QueryParameter(max_length=64)] = None,
@@ -51,48 +48,42 @@ class GameController(Controller):
         cursor: Annotated[str | None, QueryParameter(max_length=200)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
     ) -> GameList:
-        return await request.app.state.read_models.list_games(kind=kind, status=status, player=player,
-                                                              open_seats=open_seats, cursor=cursor, limit=limit)
+        return await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
+                                            cursor=cursor, limit=limit)
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
          description="Seated players get their seat's view, everyone else the spectator view. "
                      "`to_act` lists the seats that must act now.",
          responses=responses(400, 401, 404))
-    async def get_game(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> GameOut:
-        loaded = await request.app.state.service.load(game_id)
+    async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
+        loaded = await services.repository.load(game_id)
         return game_out(game_id, loaded.table, loaded.state, viewer)
 
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
-    async def join(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
+    async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                    data: JSONBody[JoinRequest]) -> GameOut:
-        service = request.app.state.service
         data = await strictly(request, JoinRequest)
-        state, _ = await service.join(viewer, game_id, data.seat)
-        return game_out(game_id, service.tables[state.kind], state, viewer)
+        done = await services.pipeline.join(viewer, game_id, data.seat)
+        return game_out(game_id, done.table, done.state, viewer)
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
           responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
-    async def start(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId) -> GameOut:
-        service = request.app.state.service
-        state, _ = await service.start(viewer, game_id)
-        return game_out(game_id, service.tables[state.kind], state, viewer)
+    async def start(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
+        done = await services.pipeline.start(viewer, game_id)
+        return game_out(game_id, done.table, done.state, viewer)
 
     @get("/{game_id:str}/versions/{version:int}", operation_id="getGameAtVersion",
          summary="The game at a past version",
          description="While the game runs, the caller's own view; after the end anyone may pass `seat` "
                      "to see exactly what that seat saw.",
          responses=responses(400, 401, 403, 404))
-    async def at_version(self, request: Request, viewer: NamedDependency[Viewer], game_id: GameId,
+    async def at_version(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                          version: Annotated[int, PathParameter(ge=1, le=10_000_000)],
                          seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
-        service = request.app.state.service
-        table, past = await service.state_at(game_id, version)
-        current = (await service.load(game_id)).state
+        current, past = await services.repository.state_at(game_id, version)
+        table = current.table
         if seat is not None:
-            if not service.is_public(current, viewer) and service.seat_for(table, current, viewer) != seat:
-                raise Problem(403, "game_running", "another seat's past view is public only after the end")
-            if not 0 <= seat < past.seat_count:
-                raise Problem(404, "no_such_seat", f"the game has seats 0..{past.seat_count - 1}")
+            require_seat(table, current.state, viewer, seat)
             return game_out(game_id, table, past, viewer, seat=seat, as_seat=True)
-        return game_out(game_id, table, past, viewer, seat=service.seat_for(table, current, viewer), as_seat=True)
+        return game_out(game_id, table, past, viewer, seat=seat_of(table, current.state, viewer), as_seat=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, get
+from litestar.di import NamedDependency
+from litestar import Controller, get
 from litestar.params import PathParameter
 
 from domain.kernel import Game
-from service.errors import Problem, responses
+from service.container import Services
+from service.errors import responses
 from service.schemas import KindOut
 
 
@@ -25,12 +27,9 @@ class KindController(Controller):
     tags = ["kinds"]
 
     @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas", responses=responses())
-    async def list_kinds(self, request: Request) -> list[KindOut]:
-        return [kind_out(table.game) for table in request.app.state.service.tables.values()]
+    async def list_kinds(self, services: NamedDependency[Services]) -> list[KindOut]:
+        return [kind_out(table.game) for table in services.repository.tables.values()]
 
     @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(400, 404))
-    async def get_kind(self, request: Request, kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
-        table = request.app.state.service.tables.get(kind)
-        if table is None:
-            raise Problem(404, "unknown_kind", f"no game kind {kind!r}")
-        return kind_out(table.game)
+    async def get_kind(self, services: NamedDependency[Services], kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
+        return kind_out(services.repository.table(kind).game)

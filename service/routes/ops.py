@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from litestar import Request, Response, get
+from litestar.di import NamedDependency
+from litestar import Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from service.container import Services
 from service.schemas import Health
 
 
@@ -18,38 +20,34 @@ async def healthz() -> Health:
      description="503 when PostgreSQL is down. Redis is only a wake-up path: when it is down the "
                  "service still works (status `degraded`, 200). Details include projection lag.",
      responses={503: ResponseSpec(generate_examples=False, data_container=Health, description="a dependency is down")})
-async def readyz(request: Request) -> Response[Health]:
-    state = request.app.state
+async def readyz(services: NamedDependency[Services]) -> Response[Health]:
     checks: dict[str, str] = {}
     status = "ok"
     try:
-        await state.service.store.ping()
+        await services.store.ping()
         checks["postgres"] = "ok"
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
         checks["postgres"] = f"down: {type(exc).__name__}"
         status = "unavailable"
     try:
-        await state.service.broker.ping()
-        checks["redis"] = "ok" if state.settings.redis_url else "in-process"
+        await services.broker.ping()
+        checks["redis"] = "ok" if services.settings.redis_url else "in-process"
     except Exception as exc:  # noqa: BLE001
         checks["redis"] = f"down: {type(exc).__name__}"
         status = "degraded" if status == "ok" else status
     details = {}
-    projector = state.get("projector")
-    if projector is not None and status != "unavailable":
-        details["projections"] = await projector.lag()
+    if services.projector is not None and status != "unavailable":
+        details["projections"] = await services.projector.lag()
     body = Health(status=status, checks=checks, details=details)
     return Response(body, status_code=503 if status == "unavailable" else 200)
 
 
 @get("/metrics", operation_id="metrics", summary="Prometheus metrics", tags=["ops"],
      responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/plain", description="exposition")})
-async def metrics(request: Request) -> Response[bytes]:
-    state = request.app.state
-    projector = state.get("projector")
-    if projector is not None:
-        for name, lag in (await projector.lag()).items():
-            state.metrics.lag_events.labels(name).set(lag["events"])
-            state.metrics.lag_seconds.labels(name).set(lag["seconds"])
-    state.metrics.sse.set(state.service.broker.connections)
-    return Response(generate_latest(state.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+async def metrics(services: NamedDependency[Services]) -> Response[bytes]:
+    if services.projector is not None:
+        for name, lag in (await services.projector.lag()).items():
+            services.metrics.lag_events.labels(name).set(lag["events"])
+            services.metrics.lag_seconds.labels(name).set(lag["seconds"])
+    services.metrics.sse.set(services.broker.connections)
+    return Response(generate_latest(services.metrics.registry), media_type=CONTENT_TYPE_LATEST)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Request, get
+from litestar.di import NamedDependency
+from litestar import Controller, get
 from litestar.params import PathParameter, QueryParameter
 
 from projections.queries import Leaderboard, PlatformStats, PlayerGamePage
-from service.errors import Problem, responses
+from service.container import Services
+from service.errors import responses
 
 Cursor = Annotated[str | None, QueryParameter(max_length=200, description="`next_cursor` of the previous page")]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
@@ -25,30 +27,28 @@ class ReadModelController(Controller):
          description="Every game the player has a seat in: status, seat and, once it ended, score, rank "
                      "and whether the player won. Cursor-paginated.",
          responses=responses(400, 404, 422))
-    async def player_games(self, request: Request,
+    async def player_games(self, services: NamedDependency[Services],
                            player_id: Annotated[str, PathParameter(max_length=64, description="player id")],
                            cursor: Cursor = None, limit: Limit = 50) -> PlayerGamePage:
-        if await request.app.state.service.store.get_player(player_id) is None:
-            raise Problem(404, "player_not_found", f"no player with id {player_id!r}")
-        return await request.app.state.read_models.player_games(player_id, cursor, limit)
+        await services.players.get(player_id)
+        return await services.read_models.player_games(player_id, cursor, limit)
 
     @get("/leaderboards/{kind:str}", operation_id="getLeaderboard", tags=["leaderboards"],
          summary="Ratings of a game kind, best first",
          description="Openskill (Plackett-Luce) ratings updated at the end of each game; `ordinal` "
                      "(mu - 3 sigma) orders the board. Cursor-paginated.",
          responses=responses(400, 404, 422))
-    async def leaderboard(self, request: Request,
+    async def leaderboard(self, services: NamedDependency[Services],
                           kind: Annotated[str, PathParameter(max_length=32, description="game kind")],
                           cursor: Cursor = None, limit: Limit = 50) -> Leaderboard:
-        if kind not in request.app.state.games:
-            raise Problem(404, "kind_not_found", f"no game kind {kind!r}")
-        return await request.app.state.read_models.leaderboard(kind, cursor, limit)
+        services.repository.table(kind)
+        return await services.read_models.leaderboard(kind, cursor, limit)
 
     @get("/stats", operation_id="getStats", tags=["stats"], summary="Platform statistics",
          description="Games per kind and status, events per day (UTC, newest first) and the average "
                      "length in events and seconds of finished games per kind.",
          responses=responses(400))
-    async def stats(self, request: Request,
+    async def stats(self, services: NamedDependency[Services],
                     days: Annotated[int, QueryParameter(ge=1, le=3660, description="days of history")] = 30
                     ) -> PlatformStats:
-        return await request.app.state.read_models.stats(days)
+        return await services.read_models.stats(days)

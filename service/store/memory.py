@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+from projections.log import LogEvent
 from service.store.protocol import (
     GENESIS_HASH, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player, StoredEvent, chain,
+    cursor_pair,
 )
 
 
@@ -51,7 +53,8 @@ class MemoryStore:
             stored.append(event)
         stream.extend(stored)
         self.log.extend(stored)
-        result = AppendResult(first_version=version + 1, last_version=version + len(events), events=stored)
+        result = AppendResult(first_version=version + 1, last_version=version + len(events), head=stored[-1].hash,
+                              events=stored)
         if idempotency_key:
             self.idempotency[(stream_id, actor, idempotency_key)] = AppendResult(
                 first_version=result.first_version, last_version=result.last_version, duplicate=True)
@@ -75,8 +78,10 @@ class MemoryStore:
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         return sorted(s for s in self.streams if s > after)[:limit]
 
-    async def read_all(self, after: Cursor, limit: int = 1000) -> list[StoredEvent]:
-        return [e for e in self.log[after.position:] if e.cursor > after][:limit]
+    async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
+        pair = cursor_pair(after)
+        return [LogEvent(e.tx, e.position, e.stream_id, e.version, e.type, e.data, e.metadata, e.at)
+                for e in self.log[pair[1]:] if (e.tx, e.position) > pair][:limit]
 
     async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None:
         current = self.snapshots.get(stream_id)

@@ -1,10 +1,12 @@
 """PostgreSQL event store on asyncpg.
 
-Appends are one transaction: check the stream head, insert the batch with its
-hash chain, record the idempotency key, register a new stream, and NOTIFY
-`stela_events` once. Writers are never serialised across streams; the global
-log is read below the oldest running transaction (`pg_snapshot_xmin`), in
-(tx, position) order, so a reader never passes an event that commits later.
+Appends are one statement: check the stream head, insert the batch with its
+hash chain, record the idempotency key and a new stream, and return only the
+positions, transaction id and time the caller cannot know (the rows themselves
+it built). Writers are never serialised: `NOTIFY stela_events` (which takes a
+cluster-wide lock at commit) is opt-in (`STELA_PG_NOTIFY`); projectors are woken
+by the fan-out and a short poll instead. The global log is read by
+`projections.log.read_after`, the one reader of the ordering rule.
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ from typing import Any
 import asyncpg
 import msgspec
 
+from projections.log import LogEvent, read_after
 from service.store.protocol import (
     GENESIS_HASH, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player, StoredEvent,
-    StoreUnavailable, chain,
+    StoreUnavailable, chain, cursor_pair,
 )
 
 CHANNEL = "stela_events"  # projections/log.py listens on it and reads with the same ordering rule
 _MIGRATION_LOCK = 7_114_001
+_encode = msgspec.json.encode
 _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
 # One statement, so one round trip and one implicit transaction: insert the batch only if the
 # stream's head is exactly (expected version, prev hash), record the idempotency key and a new
-# stream, and NOTIFY once (when enabled). A clash inserts nothing (no row returned, or a unique violation).
+# stream, and NOTIFY once (only when enabled). A clash inserts nothing (no row returned, or a
+# unique violation). Only what the database assigns comes back: no JSON is decoded again.
 _APPEND = f"""
 WITH ins AS (
     INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
@@ -34,7 +39,7 @@ WITH ins AS (
     FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(v, t, d, m, p, h)
     WHERE ($8::int = 0 AND NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1))
        OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $1 AND e.version = $8 AND e.hash = $9)
-    RETURNING {_COLUMNS}
+    RETURNING position, tx, at, version
 ), idem AS (
     INSERT INTO idempotency (stream_id, actor, key, first_version, last_version)
     SELECT $1, $10, $11::text, $8 + 1, $8 + $12 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
@@ -43,13 +48,17 @@ WITH ins AS (
 ), note AS (
     SELECT pg_notify($14, $1) WHERE $15::bool AND EXISTS (SELECT 1 FROM ins)
 )
-SELECT {_COLUMNS}, (SELECT count(*) FROM note) AS notified FROM ins ORDER BY version
+SELECT position, tx, at, (SELECT count(*) FROM note) AS notified FROM ins ORDER BY version
 """
 
 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
     return StoredEvent(position=row[0], tx=row[1], stream_id=row[2], version=row[3], type=row[4],
                        data=row[5], metadata=row[6], at=row[7], prev_hash=row[8], hash=row[9])
+
+
+def _json(value: object) -> str:
+    return _encode(value).decode()
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -87,13 +96,13 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
 class PostgresStore:
     """EventStore on a PostgreSQL pool."""
 
-    def __init__(self, pool: asyncpg.Pool, notify: bool = True) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = False) -> None:
         self.pool = pool
         # NOTIFY takes a cluster-wide lock at commit, serialising notifying writers (see the README)
         self.notify = notify
 
     @classmethod
-    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = True) -> "PostgresStore":
+    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False) -> "PostgresStore":
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
                                              reset=_keep_session)
@@ -126,19 +135,22 @@ class PostgresStore:
                 "SELECT hash FROM events WHERE stream_id = $1 AND version = $2", stream_id, expected_version)
         if prev_hash is None:
             return await self._refused(stream_id, expected_version, actor, idempotency_key)
-        rows = [(v, t, msgspec.json.encode(d).decode(), msgspec.json.encode(m).decode(), p, h)
-                for v, t, d, m, p, h in chain(stream_id, expected_version, prev_hash, events, metadata)]
+        rows = chain(stream_id, expected_version, prev_hash, events, metadata)
+        columns = ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
+                   [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
         try:
             records = await self.pool.fetch(
-                _APPEND, stream_id, *map(list, zip(*rows)), expected_version, prev_hash, actor, idempotency_key,
+                _APPEND, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
                 len(events), kind or "", CHANNEL, self.notify)
         except asyncpg.UniqueViolationError:
             records = []
         if not records:
             return await self._refused(stream_id, expected_version, actor, idempotency_key)
-        stored = [_record_event(r) for r in records]
+        stored = [StoredEvent(position=rec[0], tx=rec[1], stream_id=stream_id, version=v, type=t, data=d,
+                              metadata=m, at=rec[2], prev_hash=p, hash=h)
+                  for rec, (v, t, d, m, p, h) in zip(records, rows)]
         return AppendResult(first_version=expected_version + 1, last_version=expected_version + len(events),
-                            events=stored)
+                            head=rows[-1][5], events=stored)
 
     async def _refused(self, stream_id: str, expected: int, actor: str, key: str | None) -> AppendResult:
         """Nothing was appended: the first result of a repeated idempotency key, else a conflict."""
@@ -176,12 +188,9 @@ class PostgresStore:
             "SELECT stream_id FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2", after, limit)
         return [r[0] for r in rows]
 
-    async def read_all(self, after: Cursor, limit: int = 1000) -> list[StoredEvent]:
-        rows = await self.pool.fetch(
-            f"SELECT {_COLUMNS} FROM events WHERE (tx, position) > ($1, $2) "
-            "AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint "
-            "ORDER BY tx, position LIMIT $3", after.tx, after.position, limit)
-        return [_record_event(r) for r in rows]
+    async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
+        async with self.pool.acquire() as conn:
+            return await read_after(conn, cursor_pair(after), limit)
 
     # -- snapshots ---------------------------------------------------------------
     async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None:

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 import msgspec
 
+from projections.log import LogEvent
+
 GENESIS_HASH = "0" * 64
 
 
@@ -61,6 +63,7 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     first_version: int
     last_version: int
     duplicate: bool = False
+    head: str | None = None  # hash of the last appended event (None for a duplicate)
     events: list[StoredEvent] = []  # the stored batch (empty for a duplicate)
 
 
@@ -106,6 +109,11 @@ def chain(stream_id: str, version: int, prev: str, events: list[NewEvent],
     return rows
 
 
+def cursor_pair(after: Cursor | tuple[int, int]) -> tuple[int, int]:
+    """A cursor as the (tx, position) pair the projections' log reader takes."""
+    return (after.tx, after.position) if isinstance(after, Cursor) else (after[0], after[1])
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -128,7 +136,9 @@ class EventStore(Protocol):
     async def stream_version(self, stream_id: str) -> int: ...
     async def stream_kind(self, stream_id: str) -> str | None: ...
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]: ...
-    async def read_all(self, after: Cursor, limit: int = 1000) -> list[StoredEvent]: ...
+    async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
+        """The global log after `after` as projections read it (platform events' data only)."""
+        ...
     async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None: ...
     async def load_snapshot(self, stream_id: str, fmt: str) -> tuple[int, bytes] | None: ...
     async def create_player(self, player_id: str, name: str, token_digest: str) -> Player: ...

@@ -117,7 +117,7 @@ def test_random_legal_play_keeps_the_contract(kind: str, options: dict[str, Any]
     game = GAMES[kind]
     seats_options = playable_seats(game, options)
     assert seats_options, f"no seat count accepts {options}"
-    for n in range(GAMES_PER_CASE * len(seats_options)):
+    for n in range(max(GAMES_PER_CASE, len(seats_options))):
         seats = seats_options[n % len(seats_options)]
         checker = Checker(game)
         played = play_random(Table(game), options, seats, f"{kind}-{options}-{n}".encode(), on_step=checker)

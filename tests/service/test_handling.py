@@ -8,8 +8,12 @@ import random
 import pytest
 
 from domain.kernel import RuleViolation
+from types import SimpleNamespace
+
 from service.fanout import Broker
-from service.handling import GameService, Viewer
+from service.pipeline import CommandPipeline
+from service.players import Players, Viewer
+from service.repository import GameRepository, snapshot_format
 from service.store.postgres import PostgresStore
 from service.store.protocol import GENESIS_HASH, event_hash
 from tests.support.tally import TALLY, Add
@@ -18,16 +22,18 @@ from tests.support.tally import TALLY, Add
 @pytest.fixture
 async def service(pg_dsn):
     store = await PostgresStore.connect(pg_dsn, 40)
-    yield GameService(store, Broker(), {"tally": TALLY}, snapshot_every=7)
+    repository = GameRepository(store, {"tally": TALLY}, snapshot_every=7)
+    yield SimpleNamespace(store=store, repository=repository, players=Players(store),
+                          pipeline=CommandPipeline(repository, store, Broker()))
     await store.close()
 
 
-async def seated_game(service: GameService, seats: int, target: int = 1000) -> tuple[str, list[Viewer]]:
-    viewers = [Viewer(player=(await service.register(f"P{i}"))[0]) for i in range(seats)]
-    game_id, _ = await service.create(viewers[0], "tally", {"target": target}, seats)
+async def seated_game(service: SimpleNamespace, seats: int, target: int = 1000) -> tuple[str, list[Viewer]]:
+    viewers = [Viewer(player=(await service.players.register(f"P{i}"))[0]) for i in range(seats)]
+    game_id = (await service.pipeline.create(viewers[0], "tally", {"target": target}, seats)).game_id
     for v in viewers[1:]:
-        await service.join(v, game_id, None)
-    await service.start(viewers[0], game_id)
+        await service.pipeline.join(v, game_id, None)
+    await service.pipeline.start(viewers[0], game_id)
     return game_id, viewers
 
 
@@ -40,7 +46,7 @@ async def test_32_tasks_hammering_one_game_leave_a_gapless_consistent_log(servic
         rnd = random.Random(task)
         for _ in range(15):
             try:
-                await service.command(viewers[rnd.randrange(4)], game_id, {"type": "tally.Add", "amount": 1},
+                await service.pipeline.command(viewers[rnd.randrange(4)], game_id, {"type": "tally.Add", "amount": 1},
                                       None, None)
                 accepted += 1
             except RuleViolation as exc:
@@ -55,36 +61,37 @@ async def test_32_tasks_hammering_one_game_leave_a_gapless_consistent_log(servic
         prev = e.hash
     added = [e for e in events if e.type == "tally.Added"]
     assert len(added) == accepted > 0
-    service._cache.clear()
-    fresh = await service.load(game_id)
+    service.repository.clear()
+    fresh = await service.repository.load(game_id)
     assert fresh.state.game.total == accepted
     assert fresh.state.version == len(events)
 
 
 async def test_an_idempotency_key_makes_a_resent_command_a_no_op(service):
     game_id, viewers = await seated_game(service, 2)
-    first_state, first = await service.command(viewers[0], game_id, {"type": "tally.Add", "amount": 2}, None, "k1")
-    again_state, again = await service.command(viewers[0], game_id, {"type": "tally.Add", "amount": 2}, None, "k1")
-    assert [e.version for e in first] == [e.version for e in again]
-    assert await service.store.stream_version(game_id) == first_state.version == again_state.version
+    first = await service.pipeline.command(viewers[0], game_id, {"type": "tally.Add", "amount": 2}, None, "k1")
+    again = await service.pipeline.command(viewers[0], game_id, {"type": "tally.Add", "amount": 2}, None, "k1")
+    assert [e.version for e in first.events] == [e.version for e in again.events]
+    assert first.events[0].event == again.events[0].event
+    assert await service.store.stream_version(game_id) == first.state.version == again.state.version
 
 
 async def test_a_dry_run_validates_without_appending(service):
     game_id, viewers = await seated_game(service, 2)
     before = await service.store.stream_version(game_id)
-    await service.command(viewers[0], game_id, {"type": "tally.Add", "amount": 1}, None, None, dry_run=True)
+    await service.pipeline.command(viewers[0], game_id, {"type": "tally.Add", "amount": 1}, None, None, dry_run=True)
     with pytest.raises(RuleViolation):
-        await service.command(viewers[0], game_id, {"type": "tally.Add", "amount": 7}, None, None, dry_run=True)
+        await service.pipeline.command(viewers[0], game_id, {"type": "tally.Add", "amount": 7}, None, None, dry_run=True)
     assert await service.store.stream_version(game_id) == before
 
 
 async def test_loading_starts_from_a_snapshot_not_from_zero(service):
     game_id, viewers = await seated_game(service, 2)
     for i in range(10):
-        await service.command(viewers[i % 2], game_id, {"type": "tally.Add", "amount": 1}, None, None)
-    snap = await service.store.load_snapshot(game_id, service._format("tally"))
+        await service.pipeline.command(viewers[i % 2], game_id, {"type": "tally.Add", "amount": 1}, None, None)
+    snap = await service.store.load_snapshot(game_id, snapshot_format("tally"))
     assert snap is not None and snap[0] >= 7
-    service._cache.clear()
+    service.repository.clear()
     reads: list[int] = []
     original = service.store.read_stream
 
@@ -93,5 +100,5 @@ async def test_loading_starts_from_a_snapshot_not_from_zero(service):
         return await original(stream_id, after, upto)
 
     service.store.read_stream = spy
-    loaded = await service.load(game_id)
+    loaded = await service.repository.load(game_id)
     assert reads == [snap[0]] and loaded.state.game.total == 10

@@ -21,7 +21,7 @@ async def test_too_many_requests_get_a_429_problem_with_retry_after(settings, ga
 
 async def test_a_lost_database_is_a_503_problem_not_a_500(client):
     ann = await player(client)
-    client.app.state.service.store.pool.terminate()
+    client.app.state.services.store.pool.terminate()
     resp = await client.get("/v1/games/some-game", headers=ann["headers"])
     assert resp.status_code == 503 and resp.json()["code"] == "database_unavailable"
     ready = await client.get("/readyz")

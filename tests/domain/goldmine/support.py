@@ -1,6 +1,6 @@
-"""Builders for Gold Mine rule tests: given a cave and pirates, when a command, then events.
+"""Position builders for Gold Mine rule tests (given/when/refused are the shared `tests.support.rules`).
 
-`given` folds real events (setup, placed tiles, scout map laid) and then sets
+`cave` folds real events (setup, placed tiles, scout map laid) and then sets
 pirates directly, so each test states only the position it needs.
 `ScriptedRng` subclasses the kernel Rng and hands out chosen die results.
 """
@@ -10,10 +10,11 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.goldmine.events import FirstPlayerChosen, GameSetUp, ScoutMapLaid, TilePlaced, TilesShuffled
-from domain.goldmine.evolve import evolve
 from domain.goldmine.game import GAME
-from domain.goldmine.state import GoldmineOptions, GoldmineState, Pirate
+from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.state import GoldmineState
 from domain.kernel import Rng
+from tests.support.rules import given
 
 ENTRANCE = (0, 0, 0)
 
@@ -29,24 +30,20 @@ class ScriptedRng(Rng):
         return self.script.pop(0) if self.script else super().die(sides)
 
 
-def fold(state: GoldmineState | None, events: list) -> GoldmineState:
-    for event in events:
-        state = evolve(state, event)
-    assert state is not None
-    return state
-
-
-def given(tiles: list[tuple[str, int, int, int]], seats: int = 2, stack: list[str] | None = None,
+def cave(tiles: list[tuple[str, int, int, int]], seats: int = 2, stack: list[str] | None = None,
           pirates: dict[int, dict] | None = None, **options: object) -> GoldmineState:
-    """A game in seat 0's movement phase with `tiles` (tile, x, y, rotation) placed around the entrance."""
+    """A game in seat 0's movement phase with `tiles` (tile, x, y, rotation) placed around the entrance.
+
+    The stack holds a cavern unless told otherwise, so the cave is never dead by default.
+    """
     opts = GoldmineOptions(**options)  # type: ignore[arg-type]
     events: list = [GameSetUp(options=opts, seats=seats, target=10 if seats == 2 else 7),
-                    TilesShuffled(stack=stack or [], scout=[]), FirstPlayerChosen(rolls=[[6, 1]], seat=0)]
+                    TilesShuffled(stack=["V1#4"] if stack is None else stack, scout=[]), FirstPlayerChosen(rolls=[[6, 1]], seat=0)]
     for tile, x, y, rotation in tiles:
         events.append(TilePlaced(seat=0, tile=tile, x=x, y=y, rotation=rotation,
                                  coin=tile.startswith("G")))
     events.append(ScoutMapLaid(seat=0))
-    state = fold(None, events)
+    state = given(GAME, *events)
     for seat, changes in (pirates or {}).items():
         pirate = replace(state.pirates[seat], **changes)
         state = replace(state, pirates=tuple(pirate if s == seat else p for s, p in enumerate(state.pirates)))
@@ -56,16 +53,3 @@ def given(tiles: list[tuple[str, int, int, int]], seats: int = 2, stack: list[st
 def at(pos: tuple[int, int, int], **more: int) -> dict:
     """Pirate changes placing it on `pos`."""
     return {"x": pos[0], "y": pos[1], "path": pos[2], **more}
-
-
-def decide(state: GoldmineState, seat: int, command: object, rng: Rng | None = None) -> list:
-    return GAME.decide(state, seat, command, rng or Rng(b"test", 0))
-
-
-def play(state: GoldmineState, seat: int, command: object, rng: Rng | None = None) -> GoldmineState:
-    """Decide and fold in one go."""
-    return fold(state, decide(state, seat, command, rng))
-
-
-def pirate(state: GoldmineState, seat: int) -> Pirate:
-    return state.pirates[seat]

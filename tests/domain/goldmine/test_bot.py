@@ -3,10 +3,10 @@
 from domain.goldmine.bot import weights
 from domain.goldmine.commands import Move, PlaceTile, Roll, Stay, TakeCoin
 from domain.goldmine.game import GAME
-from domain.goldmine.rules import check_invariants
 from domain.simulate import play_random
 from domain.table import Table
-from tests.domain.goldmine.support import ENTRANCE, ScriptedRng, at, given, play
+from tests.domain.goldmine.support import ENTRANCE, ScriptedRng, at, cave
+from tests.support.rules import when
 
 TABLE = Table(GAME)
 # entrance - T-junction north - chamber at (0, -2) opening south; a second chamber east of (0, -1)
@@ -22,7 +22,7 @@ def _weighed(state, seat=0):
 
 
 def test_one_weight_per_command_and_taking_a_coin_outweighs_everything_else():
-    state = play(given(CAVE, pirates={0: at(CHAMBER, coins=1), 1: at(CHAMBER, coins=1)}), 0, Stay())
+    state = when(GAME, cave(CAVE, pirates={0: at(CHAMBER, coins=1), 1: at(CHAMBER, coins=1)}), 0, Stay())[0]
     found = _weighed(state)
     assert TakeCoin() in found and len(found) > 2          # also end the turn, bet and bats
     others = sum(w for c, w in found.items() if c != TakeCoin())
@@ -30,33 +30,33 @@ def test_one_weight_per_command_and_taking_a_coin_outweighs_everything_else():
 
 
 def test_a_pirate_on_a_coin_stays_to_take_it_and_otherwise_rolls_towards_one():
-    on_coin = _weighed(given(CAVE, pirates={0: at(CHAMBER)}))
+    on_coin = _weighed(cave(CAVE, pirates={0: at(CHAMBER)}))
     assert on_coin[Stay()] > 10 * on_coin[Roll()]
-    at_entrance = _weighed(given(CAVE))
+    at_entrance = _weighed(cave(CAVE))
     assert at_entrance[Roll()] > 10 * at_entrance[Stay()]
-    rolled = _weighed(play(given(CAVE), 0, Roll(), ScriptedRng(3)))
+    rolled = _weighed(when(GAME, cave(CAVE), 0, Roll(), ScriptedRng(3))[0])
     best = max(rolled, key=rolled.get)
     assert best in (Move(*CHAMBER), Move(1, -1, 0))        # both chambers are two steps away
     assert rolled[best] > 10 * rolled[Stay()]
 
 
 def test_a_pirate_carrying_enough_coins_heads_for_the_entrance():
-    state = given(CAVE, pirates={0: at(CHAMBER, coins=10)})
+    state = cave(CAVE, pirates={0: at(CHAMBER, coins=10)})
     assert _weighed(state)[Roll()] > 10 * _weighed(state)[Stay()]
-    rolled = _weighed(play(state, 0, Roll(), ScriptedRng(4)))
+    rolled = _weighed(when(GAME, state, 0, Roll(), ScriptedRng(4))[0])
     assert max(rolled, key=rolled.get) == Move(*ENTRANCE)
-    assert _weighed(given(CAVE, pirates={0: at(ENTRANCE, coins=10)}))[Stay()] > 10 * _weighed(given(CAVE))[Stay()]
+    assert _weighed(cave(CAVE, pirates={0: at(ENTRANCE, coins=10)}))[Stay()] > 10 * _weighed(cave(CAVE))[Stay()]
 
 
 def test_a_drawn_chamber_goes_right_next_to_the_explorer_where_it_can_step_on():
-    state = given([("T01#1", 0, -1, 0)], stack=["G1#1"], pirates={0: at((0, -1, 0))})
-    state = play(state, 0, GAME.legal(state, 0)[0])          # explore: draw the chamber
+    state = cave([("T01#1", 0, -1, 0)], stack=["G1#1"], pirates={0: at((0, -1, 0))})
+    state = when(GAME, state, 0, GAME.legal(state, 0)[0])[0]          # explore: draw the chamber
     found = _weighed(state)
     assert max(found, key=found.get) == PlaceTile(0, -2, 2)  # opening south onto the pirate's tunnel
 
 
 def test_the_weights_are_pure():
-    state = play(given(CAVE), 0, Roll(), ScriptedRng(3))
+    state = when(GAME, cave(CAVE), 0, Roll(), ScriptedRng(3))[0]
     commands = GAME.legal(state, 0)
     assert weights(state, 0, commands) == weights(state, 0, commands)
     assert weights(state, 0, []) == []
@@ -70,7 +70,7 @@ WEIGHTED = [({}, 2), ({}, 3), ({}, 4), ({}, 5), ({}, 6), ({"mud": True}, 3), ({"
 def test_weighted_bots_finish_their_games_well_before_the_turn_cap():
     # the issue: every game ends with no errors, and hitting the cap (default 500 turns) is rare
     games = [play_random(TABLE, options, players, f"bot-{players}-{seed}".encode(), alternatives=1,
-                         check_views=False, invariant=check_invariants if seed == 0 else None)
+                         check_views=False, invariant=GAME.invariants if seed == 0 else None)
              for options, players in WEIGHTED for seed in range(3)]
     assert [g.error for g in games] == [None] * len(games)
     assert all(g.outcome is not None for g in games)

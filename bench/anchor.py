@@ -1,0 +1,80 @@
+"""The anchor of `bench.http`: a bare Litestar app doing the least a command endpoint can do.
+
+It decodes the same request body, inserts one row into an `events`-shaped table with one asyncpg
+statement, and answers with a body of the same shape and size as Stela's command response. Run it
+as `python -m bench.anchor PORT DSN`; Stela's numbers are reported as a fraction of this one's.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import asyncpg
+import msgspec
+from litestar import Litestar, Request, get, post
+
+_DDL = """CREATE TABLE IF NOT EXISTS anchor_events (
+    position bigserial PRIMARY KEY, stream_id text NOT NULL, version integer NOT NULL, type text NOT NULL,
+    data jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now())"""
+_INSERT = "INSERT INTO anchor_events (stream_id, version, type, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING at"
+
+
+class Body(msgspec.Struct):
+    command: dict[str, Any]
+    expected_version: int | None = None
+
+
+class Shown(msgspec.Struct):
+    version: int
+    type: str
+    data: dict[str, Any]
+    at: str
+
+
+class Result(msgspec.Struct):
+    version: int
+    events: list[Shown]
+    status: str
+    to_act: list[int]
+    dry_run: bool = False
+
+
+_decode = msgspec.json.Decoder(Body)
+_versions: dict[str, int] = {}
+
+
+@post("/v1/games/{game_id:str}/commands", status_code=200)
+async def command(request: Request, game_id: str) -> Result:
+    body = _decode.decode(await request.body())
+    version = _versions.get(game_id, 0) + 1
+    _versions[game_id] = version
+    seat = version % 2
+    data = {"seat": seat, "amount": body.command.get("amount", 1), "rolled": False}
+    at = await request.app.state.pool.fetchval(_INSERT, game_id, version, "tally.Added",
+                                               msgspec.json.encode(data).decode())
+    return Result(version=version, events=[Shown(version, "tally.Added", data, at.isoformat())],
+                  status="active", to_act=[1 - seat])
+
+
+@get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+def create(dsn: str) -> Litestar:
+    async def start(app: Litestar) -> None:
+        app.state.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20)
+        await app.state.pool.execute(_DDL)
+
+    async def stop(app: Litestar) -> None:
+        await app.state.pool.close()
+
+    return Litestar([command, healthz], on_startup=[start], on_shutdown=[stop])
+
+
+if __name__ == "__main__":
+    import uvicorn
+
+    uvicorn.run(create(sys.argv[2]), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+                access_log=False, loop="uvloop", http="httptools")

@@ -1,0 +1,31 @@
+"""`stela serve` with the test-only Tally game added, for benchmarks that post commands blindly.
+
+Tally's `Add(1)` is legal for whichever seat is to act, so a load generator can post commands
+without reading the game first (POST only). Run as `python -m bench.server`; configured by the
+same environment as `stela serve`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.catalog import GAMES
+from tests.support.tally import TALLY
+
+
+def create_app() -> Any:
+    """The service app with every catalogue game plus Tally."""
+    from service.app import create_app as create
+
+    return create(games={**GAMES, TALLY.kind: TALLY})
+
+
+def main() -> None:
+    from service.serve import run
+    from service.settings import Settings
+
+    run(Settings.from_env(), "bench.server:create_app")
+
+
+if __name__ == "__main__":
+    main()

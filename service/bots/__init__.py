@@ -1,0 +1,94 @@
+"""Bots as API clients and the load generator: `stela bot` and `stela loadtest`.
+
+Everything here talks to a running service over HTTP and SSE only, like any third-party client:
+no domain import decides a move (`client` HTTP, `sse` the stream reader, `strategies` random and
+greedy, `play` one seat of one game, `bot` finding and playing games, `loadtest` the generator).
+`add_parsers` registers both subcommands on the `stela` parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    import httpx
+
+    from service.bots.bot import Bot, Seeker
+    from service.bots.client import ApiClient
+    from service.bots.strategies import make_strategy
+    from service.cli import _options
+
+    async def run() -> int:
+        async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
+            api = ApiClient(http, args.token)
+            seeker = None
+            if args.join_open or args.create:
+                seeker = Seeker(api, join_open=args.join_open, create=args.create, seats=args.seats,
+                                options=_options(args.option))
+            strategy = make_strategy(args.strategy, args.seed)
+            bot = Bot(api, strategy, player_id=args.player, seeker=seeker, games=args.games or None,
+                      poll=args.poll)
+            try:
+                played = await bot.run()
+            except ValueError as exc:
+                print(str(exc), file=sys.stderr)
+                return 2
+            for game in played:
+                print(json.dumps(game.__dict__))
+            failed = sum(g.status == "error" for g in played)
+            print(json.dumps({"strategy": strategy.name, "games": len(played), "won": sum(g.won for g in played),
+                              "commands": sum(g.commands for g in played), "errors": failed}))
+            return 1 if failed else 0
+
+    return asyncio.run(run())
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from service.bots.loadtest import Config, run
+    from service.cli import _options
+
+    config = Config(url=args.url, players=args.players, seats=args.seats, kind=args.kind, games=args.games,
+                    concurrency=args.concurrency, options=_options(args.option), seed=args.seed, mode=args.mode)
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        out = asyncio.run(run(config, progress))
+    for sample in out.pop("error_samples"):
+        console.print(f"[red]error[/red] {sample}")
+    print(json.dumps(out))
+    return 1 if out["errors"] else 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Register `stela bot` and `stela loadtest` on the `stela` parser."""
+    s = sub.add_parser("bot", help="play this player's games over HTTP + SSE (random or greedy)")
+    s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
+    s.add_argument("--token", required=True, help="the player's bearer token")
+    s.add_argument("--player", help="the player's id (found from the token when the service can tell)")
+    s.add_argument("--strategy", choices=["random", "greedy"], default="random")
+    s.add_argument("--games", type=int, default=1, help="stop after this many games ended (0: never)")
+    s.add_argument("--seed", default=None, help="seed of the bot's choices")
+    s.add_argument("--join-open", metavar="KIND", help="join open games of KIND when idle")
+    s.add_argument("--create", metavar="KIND", help="create a game of KIND when idle (and none to join)")
+    s.add_argument("--seats", type=int, default=2, help="seats of the games it creates")
+    s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="an option of created games")
+    s.add_argument("--poll", type=float, default=3.0, help="seconds between looks for new games")
+    s.set_defaults(fn=cmd_bot)
+    s = sub.add_parser("loadtest", help="N bot players play games over HTTP + SSE; prints throughput and latency")
+    s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
+    s.add_argument("--players", type=int, default=8)
+    s.add_argument("--seats", type=int, default=2, help="seats per table")
+    s.add_argument("--kind", default="coatl")
+    s.add_argument("--games", type=int, default=8)
+    s.add_argument("--concurrency", type=int, default=4, help="games played at once")
+    s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--mode", choices=["free"], default="free", help="free games (tournaments once /v1/tournaments exists)")
+    s.set_defaults(fn=cmd_loadtest)

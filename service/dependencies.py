@@ -1,0 +1,36 @@
+"""What routes receive by dependency injection: the process's `Services` and the caller.
+
+Every route takes the composition root's typed `Services` (built once at start-up by
+`service.container.open_services`) and, where it matters, the `viewer`, resolved from the
+`Authorization` header by the players' service. Routes never reach into application state.
+Litestar resolves dependencies of the same depth concurrently in an anyio task group, a task
+each per request; one dependency per depth (`services`, then `viewer`) keeps that off the
+request path.
+"""
+
+from __future__ import annotations
+
+from litestar import Request
+from litestar.datastructures import State
+from litestar.di import Provide
+
+from service.container import Services
+from service.players import Viewer
+
+
+def provide_services(state: State) -> Services:
+    return state.services
+
+
+async def provide_viewer(request: Request, services: Services) -> Viewer:
+    """The caller from `Authorization: Bearer <token>`; anonymous without the header, 401 if it is wrong."""
+    viewer = await services.players.viewer(request.headers.get("authorization"))
+    if viewer.player is not None:
+        request.scope.setdefault("state", {})["player_id"] = viewer.player.id
+    return viewer
+
+
+DEPENDENCIES: dict[str, Provide] = {
+    "services": Provide(provide_services, sync_to_thread=False),
+    "viewer": Provide(provide_viewer),
+}

@@ -1,0 +1,218 @@
+"""Bots and the load generator against a real server in a thread, over HTTP and SSE only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+
+from service.app import create_app
+from service.bots import add_parsers
+from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
+from service.bots.client import ApiClient, ApiError, retry_after
+from service.bots.loadtest import Config, percentile, run
+from service.bots.sse import Message, SseParser, follow
+from service.bots.strategies import make_strategy, own_score
+from tests.support.live import serving
+
+pytestmark = pytest.mark.xdist_group("live")
+
+
+@pytest.fixture
+def base_url(settings, games):
+    with serving(create_app(settings, games=games)) as url:
+        yield url
+
+
+def test_the_parser_skips_comments_joins_data_lines_and_keeps_the_last_id():
+    parser = SseParser()
+    stream = (": heartbeat\n\nretry: 2000\nid: 7\nevent: snapshot\ndata: {\"a\":\ndata:  1}\n\n"
+              "data: no id here\n\nid: 8\nevent: tally.Added\ndata: x\r\n\r\nid: 9\n\n")
+    got = [m for chunk in (stream[:13], stream[13:40], stream[40:]) for m in parser.feed(chunk)]
+    assert got == [Message("snapshot", '{"a":\n 1}', "7"), Message("message", "no id here", "7"),
+                   Message("tally.Added", "x", "8")]
+    assert parser.comments == ["heartbeat"] and parser.retry_ms == 2000
+    assert parser.last_id == "9"  # an id without data dispatches nothing but still counts
+
+
+def test_the_parser_handles_a_crlf_split_across_chunks_and_bare_cr():
+    parser = SseParser()
+    got = list(parser.feed("data: one\r")) + list(parser.feed("\n\r\ndata: two\r\r"))
+    assert [m.data for m in got] == ["one", "two"]
+
+
+def test_retry_after_reads_seconds_and_caps_them():
+    assert retry_after("2") == 2.0 and retry_after(None, 0.5) == 0.5
+    assert retry_after("3600") == 30.0 and retry_after("soon", 1.0) == 1.0
+
+
+def test_greedy_reads_its_own_score_from_the_envelope_or_its_player_entry():
+    assert own_score({"view": {"seat": 1, "scores": [4, 9]}}, 1) == 9.0
+    assert own_score({"view": {"seat": 0, "players": [{"score": 3}, {"score": 5}]}}, 0) == 3.0
+    assert own_score({"version": 3, "events": []}, 0) is None  # a server without `include=view`
+    assert own_score({"view": {"scores": [True]}}, 0) is None
+
+
+async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_means_polling():
+    frames = (b'id: 1\ndata: {"type": "game.started", "game_id": "g1"}\n\n: heartbeat\n\n'
+              b'id: 2\ndata: {"type": "game.your_turn", "game_id": "g2"}\n\n'
+              b'id: 3\ndata: {"type": "game.ended", "game_id": "g1"}\n\n')
+
+    def handler(with_stream: bool):
+        def answer(request: httpx.Request) -> httpx.Response:
+            if request.url.path == "/v1/players/me/stream":
+                if not with_stream:
+                    return httpx.Response(404, json={"code": "not_found"})
+                return httpx.Response(200, content=frames, headers={"content-type": "text/event-stream"})
+            return httpx.Response(200, json={"items": [], "next_cursor": None})
+        return answer
+
+    for with_stream, expected in ((True, {"g2"}), (False, set())):
+        async with httpx.AsyncClient(base_url="http://bots.test", transport=httpx.MockTransport(handler(with_stream))) as http:
+            discovery = PersonalStreamDiscovery(ApiClient(http, "t"), "p1")
+            assert await discovery.live() == set()
+            deadline = asyncio.get_running_loop().time() + 10
+            while discovery.available is None or discovery.pushed != expected:
+                assert asyncio.get_running_loop().time() < deadline
+                await asyncio.sleep(0.01)
+            assert await discovery.live() == expected and discovery.available is with_stream
+            await discovery.close()
+
+
+async def test_the_client_waits_out_429_and_503_and_resends_a_command_with_the_same_key():
+    answers = [httpx.Response(429, headers={"Retry-After": "0"}, json={"code": "rate_limited"}),
+               httpx.Response(503, headers={"Retry-After": "0"}, json={"code": "unavailable"}),
+               httpx.Response(409, json={"code": "version_conflict", "current_version": 9})]
+    keys: list[str | None] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        keys.append(request.headers.get("Idempotency-Key"))
+        return answers.pop(0)
+
+    async with httpx.AsyncClient(base_url="http://bots.test", transport=httpx.MockTransport(answer)) as http:
+        api = ApiClient(http, "t")
+        with pytest.raises(ApiError) as refused:
+            await api.command("g", {"type": "tally.Roll"}, 8, key="k1")
+    assert refused.value.status == 409 and refused.value.code == "version_conflict"
+    assert keys == ["k1", "k1", "k1"] and api.counters.throttled == 2
+
+
+def test_percentiles_are_nearest_rank():
+    assert percentile([], 0.5) is None
+    assert percentile([3.0, 1.0, 2.0, 4.0], 0.5) == 2.0 and percentile(list(range(100)), 0.99) == 98
+
+
+async def started(api: httpx.AsyncClient, seats: int, options: dict) -> tuple[str, list[ApiClient]]:
+    players = [ApiClient(api) for _ in range(seats)]
+    for i, p in enumerate(players):
+        await p.register(f"bot{i}")
+    game_id = (await players[0].create("tally", seats, options))["id"]
+    for p in players[1:]:
+        await p.join(game_id)
+    await players[0].start(game_id)
+    return game_id, players
+
+
+async def test_follow_reconnects_with_last_event_id_and_misses_nothing(base_url):
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        game_id, players = await started(http, 2, {"target": 500})
+        versions: list[int] = []
+        connects = 0
+
+        def connected() -> None:
+            nonlocal connects
+            connects += 1
+
+        async def read(until: int) -> None:
+            async for message in follow(http, f"/v1/games/{game_id}/stream", players[0].auth,
+                                        last_id=str(versions[-1]) if versions else None, on_connect=connected):
+                versions.append(int(message.id))
+                if versions[-1] >= until:
+                    return
+
+        head = (await players[0].game(game_id))["version"]
+        await asyncio.wait_for(read(head), 30)  # the snapshot
+        for i in range(4):  # sent while nobody listens: the resumed stream must replay them
+            legal = await players[i % 2].legal(game_id)
+            await players[i % 2].command(game_id, legal["commands"][0], legal["version"])
+        last = (await players[0].game(game_id))["version"]
+        await asyncio.wait_for(read(last), 30)
+        assert versions == list(range(head, last + 1)) and connects == 2
+
+
+async def test_two_random_bots_play_a_whole_game_over_http_and_sse(base_url):
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        a, b = ApiClient(http), ApiClient(http)
+        await a.register("Ann")
+        await b.register("Bob")
+        creator = Bot(a, make_strategy("random", 1), seeker=Seeker(a, create="tally", seats=2,
+                                                                    options={"target": 20}), games=1, poll=0.2)
+        joiner = Bot(b, make_strategy("random", 2), seeker=Seeker(b, join_open="tally"), games=1, poll=0.2)
+        ann, bob = await asyncio.wait_for(asyncio.gather(creator.run(), joiner.run()), 120)
+        assert ann[0].game_id == bob[0].game_id and ann[0].status == bob[0].status == "finished"
+        game = await a.game(ann[0].game_id)
+        assert game["outcome"]["winners"] and {ann[0].seat, bob[0].seat} == {0, 1}
+        assert ann[0].commands + bob[0].commands > 0 and ann[0].won != bob[0].won
+
+
+async def test_a_bot_given_its_player_finds_a_started_game_through_the_read_models(base_url):
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        game_id, players = await started(http, 2, {"target": 12})
+        ids = [(await p.game(game_id))["seats"][i]["player_id"] for i, p in enumerate(players)]
+        bots = [Bot(p, make_strategy("greedy", i), player_id=ids[i], games=1, poll=0.2)
+                for i, p in enumerate(players)]
+        results = await asyncio.wait_for(asyncio.gather(*(bot.run() for bot in bots)), 120)
+        assert [r[0].game_id for r in results] == [game_id, game_id]
+        assert (await players[0].game(game_id))["status"] == "finished"
+
+
+async def test_a_tiny_loadtest_completes_without_errors_and_reports_its_numbers(base_url):
+    config = Config(url=base_url, players=4, seats=2, kind="tally", games=3, concurrency=2,
+                    options={"target": 15}, seed=3)
+    out = await asyncio.wait_for(run(config), 120)
+    assert out["errors"] == 0 and out["games"] == 3 and out["error_samples"] == []
+    assert out["commands"] > 0 and out["commands_per_s"] > 0
+    assert out["command_ms_p50"] is not None and out["sse_ms_p99"] is not None and out["deliveries"] > 0
+
+
+def test_the_loadtest_command_prints_a_json_report_and_exits_zero(base_url, capsys):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["loadtest", "--url", base_url, "--players", "2", "--kind", "tally",
+                              "--games", "1", "--option", "target=10"])
+    assert args.fn(args) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["errors"] == 0 and out["games"] == 1
+
+
+def test_two_stela_bot_commands_find_each_other_and_print_their_results(base_url, capsys):
+    import argparse
+    from concurrent.futures import ThreadPoolExecutor
+
+    tokens = [httpx.post(f"{base_url}/v1/players", json={"name": n}).json()["token"] for n in ("Cy", "Di")]
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    common = ["--url", base_url, "--games", "1", "--poll", "0.2"]
+    creator = parser.parse_args(["bot", "--token", tokens[0], "--create", "tally", "--seats", "2",
+                                 "--option", "target=12", "--strategy", "greedy", "--seed", "1", *common])
+    joiner = parser.parse_args(["bot", "--token", tokens[1], "--join-open", "tally", "--seed", "2", *common])
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(args.fn, args) for args in (creator, joiner)]
+        assert [run.result(timeout=120) for run in runs] == [0, 0]
+    summaries = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"strategy"' in line]
+    assert sorted(s["strategy"] for s in summaries) == ["greedy", "random"]
+    assert [s["games"] for s in summaries] == [1, 1] and sum(s["won"] for s in summaries) == 1
+
+
+def test_a_bot_without_its_player_id_or_a_table_to_seek_says_so(base_url, capsys):
+    import argparse
+
+    token = httpx.post(f"{base_url}/v1/players", json={"name": "Ed"}).json()["token"]
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["bot", "--url", base_url, "--token", token])
+    assert args.fn(args) == 2 and "--player" in capsys.readouterr().err

@@ -1,0 +1,66 @@
+"""The one table at the HTTP edge: every exception the service raises has one status and one code."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.kernel import RuleViolation
+from service import exceptions as x
+from service.errors import ERRORS, rule_for
+from service.serve import ConfigError, check
+from service.settings import Settings
+
+
+def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
+    listed = {cls.__name__: (rule.status, rule.code) for cls, rule in ERRORS.items()}
+    assert listed == {
+        "InvalidRequest": (400, "invalid_request"), "BadLastEventId": (400, "bad_last_event_id"),
+        "DataError": (400, "invalid_request"),
+        "Unauthorized": (401, "unauthorized"),
+        "Forbidden": (403, "forbidden"), "NotSeated": (403, "not_seated"), "GameRunning": (403, "game_running"),
+        "NotFound": (404, "not_found"), "GameNotFound": (404, "game_not_found"),
+        "PlayerNotFound": (404, "player_not_found"), "KindNotFound": (404, "unknown_kind"),
+        "VersionNotFound": (404, "version_not_found"), "SeatNotFound": (404, "no_such_seat"),
+        "NoPicture": (404, "no_picture"),
+        "RuleViolation": (409, None), "ConcurrencyError": (409, "version_conflict"), "Conflict": (409, "conflict"),
+        "TooMuchContention": (409, "too_much_contention"),
+        "InvalidCommand": (422, "invalid_command"), "InvalidOptions": (422, None), "BadCursor": (422, "bad_cursor"),
+        "Unavailable": (503, "unavailable"), "ReadModelsUnavailable": (503, "read_models_unavailable"),
+        "StoreUnavailable": (503, "database_unavailable"), "PostgresConnectionError": (503, "database_unavailable"),
+        "InterfaceError": (503, "database_unavailable"), "CannotConnectNowError": (503, "database_unavailable"),
+        "ConnectionError": (503, "database_unavailable"),
+    }
+
+
+def test_every_service_exception_class_is_in_the_table():
+    classes = [getattr(x, name) for name in x.__all__]
+    missing = [cls.__name__ for cls in classes if isinstance(cls, type) and cls not in ERRORS
+               and cls is not x.ServiceError]
+    assert missing == []
+
+
+def test_rule_violations_keep_the_rules_own_code_and_unmapped_errors_find_their_base():
+    assert rule_for(RuleViolation("tikal.no_path", "no path")).code is None
+    assert rule_for(x.InvalidOptions(RuleViolation("table.bad_seat_count", "2-4"))).status == 422
+    assert rule_for(KeyError("x")) is None
+
+
+async def test_a_leaderboard_of_an_unknown_kind_has_the_same_code_as_the_kind_itself(client):
+    for path in ("/v1/kinds/chess", "/v1/leaderboards/chess"):
+        resp = await client.get(path)
+        assert resp.status_code == 404 and resp.json()["code"] == "unknown_kind", path
+
+
+@pytest.mark.parametrize("env, refused", [
+    ({"STELA_WORKERS": "2", "DATABASE_URL": "postgresql://db/stela"}, "REDIS_URL"),
+    ({"STELA_WORKERS": "2", "REDIS_URL": "redis://r"}, "DATABASE_URL"),
+    ({"STELA_WORKERS": "0"}, "at least 1"),
+])
+def test_several_workers_are_refused_without_the_shared_services_they_need(env, refused):
+    with pytest.raises(ConfigError, match=refused):
+        check(Settings.from_env(env))
+
+
+def test_one_worker_or_several_with_redis_and_a_database_are_accepted():
+    check(Settings.from_env({}))
+    check(Settings.from_env({"STELA_WORKERS": "2", "REDIS_URL": "redis://r", "DATABASE_URL": "postgresql://db/s"}))
