@@ -87,7 +87,6 @@ async def open_services(settings: Settings, games: dict[str, Game], store: Event
         await broker.start()
         stack.push_async_callback(broker.stop)
         services = Services(settings, store, broker, games, metrics)
-        stack.push_async_callback(services.pipeline.drain)
         log.info("started", database="external" if settings.database_url else "embedded",
                  fanout="redis" if settings.redis_url else "in-process")
         yield services

@@ -10,8 +10,8 @@ response redacts them without decoding anything again.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -33,6 +33,11 @@ from service.visibility import Sight, WireEvent, shown, sight
 log = structlog.get_logger("stela.pipeline")
 MAX_ATTEMPTS = 8
 Decide = Callable[[Table, TableState], list[Any]]
+
+
+def now_ms() -> int:
+    """The time handed to clocked decisions (recorded in their ClockSet events, never read again)."""
+    return int(time.time() * 1000)
 
 
 def integral(value: Any) -> Any:
@@ -75,16 +80,16 @@ class CommandPipeline:
         self.repository = repository
         self.store = store
         self.broker = broker
-        self._publishing: set[asyncio.Task[None]] = set()
 
     async def create(self, viewer: Viewer, kind: str, options: dict[str, Any] | None, seats: int,
-                     join: bool = True) -> Outcome:
+                     join: bool = True, time_control: Any = None) -> Outcome:
         if viewer.player is None:
             raise Unauthorized("register a player and send its bearer token to create games")
         table = self.repository.table(kind)
         game_id = str(uuid.uuid4())
         try:
-            events = table.create(options, seats, secrets.token_bytes(32), created_by=viewer.player_id)
+            events = table.create(options, seats, secrets.token_bytes(32), created_by=viewer.player_id,
+                                  time_control=time_control)
         except RuleViolation as exc:
             raise InvalidOptions(exc) from exc
         state = table.fold(events)
@@ -102,7 +107,7 @@ class CommandPipeline:
 
     async def start(self, viewer: Viewer, game_id: str) -> Outcome:
         player = viewer.require_player()
-        return await self._run(game_id, viewer, None, None, lambda t, s: t.start(s, player.id))
+        return await self._run(game_id, viewer, None, None, lambda t, s: t.start(s, player.id, now_ms()))
 
     async def command(self, viewer: Viewer, game_id: str, raw: Any, expected_version: int | None,
                       idempotency_key: str | None, dry_run: bool = False) -> Outcome:
@@ -118,7 +123,7 @@ class CommandPipeline:
             seat = table.seat_of(state, player.id)
             if seat is None:
                 raise NotSeated("only a seated player may send game commands")
-            return table.play(state, seat, command)
+            return table.play(state, seat, command, now_ms())
 
         if dry_run:
             loaded, _ = await self._decided(game_id, loaded, None, decide)
@@ -196,20 +201,9 @@ class CommandPipeline:
         new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
         result = await self.store.append(game_id, version, new, meta, key, table.kind, prev_hash=head)
         if not result.duplicate:
-            self._publish(game_id, result)
+            await self.broker.publish(game_id, result.events)  # in memory; Redis is sent in the background
             log.debug("appended", game_id=game_id, seat=meta.seat, events=len(events), version=result.last_version)
         return result
-
-    def _publish(self, game_id: str, result: AppendResult) -> None:
-        """Hand the batch to the fan-out without waiting for its network I/O."""
-        task = asyncio.get_running_loop().create_task(self.broker.publish(game_id, result.events))
-        self._publishing.add(task)
-        task.add_done_callback(self._publishing.discard)
-
-    async def drain(self) -> None:
-        """Wait for publishes still in flight (at shutdown)."""
-        if self._publishing:
-            await asyncio.gather(*self._publishing, return_exceptions=True)
 
     async def _replayed(self, game_id: str, done: AppendResult) -> Outcome:
         """The first result of a resent idempotency key, read back from the store."""

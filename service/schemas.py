@@ -8,6 +8,7 @@ import msgspec
 from litestar import Request
 from msgspec import Meta
 
+from domain.clock import TimeControl
 from service.exceptions import InvalidRequest
 from service.pipeline import integral
 from service.visibility import WireEvent
@@ -76,9 +77,15 @@ class KindOut(msgspec.Struct, kw_only=True):
     min_players: int
     max_players: int
     options_schema: dict[str, Any]
-    command_schema: dict[str, Any]
-    event_schema: dict[str, Any]
-    codes: dict[str, str]
+    command_schema: Annotated[dict[str, Any], Meta(
+        description="JSON schema of the kind's commands, the platform's table.* commands included")]
+    event_schema: Annotated[dict[str, Any], Meta(
+        description="JSON schema of the kind's events, the platform's table.* lifecycle events included")]
+    view_schema: Annotated[dict[str, Any], Meta(
+        description="JSON schema of the kind's view (the `view` of getGame): the common envelope "
+                    "{kind, seat, phase, to_act, scores} and the kind's fields")]
+    time_control_schema: Annotated[dict[str, Any], Meta(description="JSON schema of a game's `time_control`")]
+    codes: Annotated[dict[str, str], Meta(description="every rule-violation code (the kind's and table.*) and its meaning")]
 
 
 class GameCreate(msgspec.Struct, kw_only=True):
@@ -87,6 +94,10 @@ class GameCreate(msgspec.Struct, kw_only=True):
     options: Annotated[dict[str, Any], Meta(description="the kind's options (see its options_schema)",
                                             examples=[{"variant": "auction", "edition": "classic"}])] = {}
     join: Annotated[bool, Meta(description="seat the creator at the first free seat")] = True
+    time_control: Annotated[TimeControl | None, Meta(
+        description="put every seat on a clock: a deadline per command, or a total per seat with an increment; "
+                    "a seat past its deadline is timed out by the platform (the kind's timeout rule plays for it)",
+        examples=[{"per_move_seconds": 60}, {"total_seconds": 600, "increment_seconds": 5}])] = None
 
 
 class JoinRequest(msgspec.Struct, kw_only=True):
@@ -109,6 +120,14 @@ class OutcomeOut(msgspec.Struct, kw_only=True):
 Status = Literal["open", "active", "finished", "aborted"]
 
 
+class ClockOut(msgspec.Struct, kw_only=True):
+    """The game's clock as its last ClockSet left it (times in milliseconds since the epoch)."""
+
+    remaining_ms: Annotated[list[int], Meta(description="each seat's time left (total time controls)")]
+    deadlines_ms: Annotated[list[int | None], Meta(description="when each acting seat times out (null: not acting)")]
+    timeouts: Annotated[list[int], Meta(description="each seat's consecutive timeouts")]
+
+
 class GameOut(msgspec.Struct, kw_only=True):
     id: str
     kind: str
@@ -121,6 +140,8 @@ class GameOut(msgspec.Struct, kw_only=True):
     seed_commitment: str
     view: Any
     outcome: OutcomeOut | None
+    time_control: TimeControl | None = None
+    clock: ClockOut | None = None
 
 
 class CommandRequest(msgspec.Struct, kw_only=True):

@@ -16,7 +16,8 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Game, RuleViolation
-from domain.table import GameCreated, GameEnded, GameStarted, SeatTaken, SeedRevealed, Table, TableState
+from domain.clock import ClockSet, TimeOut
+from domain.table import GameCreated, GameEnded, GameStarted, SeatLeft, SeatTaken, SeedRevealed, Table, TableState
 from service.repository import platform_event
 from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
 
@@ -121,7 +122,7 @@ def _replay(table: Table, events: list[StoredEvent], report: Report) -> None:
         index += len(batch)
     assert state is not None
     ended = [e for e in decoded if isinstance(e, GameEnded)]
-    if ended:
+    if ended and not state.resigned:  # a resignation's outcome was re-decided with its batch
         final = table.game.outcome(state.game) if state.game is not None else None
         if final is None or msgspec.to_builtins(final) != msgspec.to_builtins(ended[-1].outcome):
             report.problems.append("the recorded outcome differs from the rules' outcome")
@@ -132,14 +133,20 @@ def _recheck(table: Table, state: TableState, batch: list[StoredEvent], produced
              report: Report) -> None:
     first = produced[0]
     command = batch[0].metadata.get("command")
+    # a clocked decision is re-run at the time its own ClockSet recorded
+    now_ms = next((e.at_ms for e in produced if isinstance(e, ClockSet)), None)
     try:
-        if command is not None:
+        if command is not None and command.get("type") == "table.TimeOut":
+            again = table.timeout(state, msgspec.convert(command, TimeOut))
+        elif command is not None:
             seat = batch[0].metadata.get("seat")
-            again = table.play(state, seat, table.decode_command(command))
+            again = table.play(state, seat, table.decode_command(command), now_ms)
         elif isinstance(first, GameStarted):
-            again = table.start(state, None)
+            again = table.start(state, None, now_ms)
         elif isinstance(first, SeatTaken):
             again = table.join(state, first.player_id, first.name, first.seat)
+        elif isinstance(first, SeatLeft):
+            again = table.leave(state, first.player_id)
         else:
             return  # an administrative batch (abort): nothing to re-decide
     except (RuleViolation, msgspec.ValidationError) as exc:

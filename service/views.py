@@ -8,7 +8,7 @@ import msgspec
 
 from domain.table import Table, TableState
 from service.players import Viewer
-from service.schemas import GameOut, OutcomeOut, SeatOut
+from service.schemas import ClockOut, GameOut, OutcomeOut, SeatOut
 from service.visibility import seat_of
 
 
@@ -26,4 +26,14 @@ def game_out(game_id: str, table: Table, state: TableState, viewer: Viewer, seat
     outcome = OutcomeOut(**msgspec.structs.asdict(state.outcome)) if state.outcome else None
     return GameOut(id=game_id, kind=state.kind, options=msgspec.to_builtins(state.options), status=state.status,
                    seats=seats_out(state), version=state.version, to_act=table.to_act(state), your_seat=seat,
-                   seed_commitment=state.commitment, view=msgspec.to_builtins(view), outcome=outcome)
+                   seed_commitment=state.commitment, view=msgspec.to_builtins(view), outcome=outcome,
+                   time_control=state.time_control, clock=clock_out(state))
+
+
+def clock_out(state: TableState) -> ClockOut | None:
+    """The clock of a running game with a time control."""
+    clock = state.clock
+    if clock is None or state.status != "active":
+        return None
+    return ClockOut(remaining_ms=list(clock.remaining_ms), deadlines_ms=list(clock.deadlines_ms),
+                    timeouts=list(clock.timeouts))

@@ -31,7 +31,8 @@ class GameController(Controller):
     async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      data: JSONBody[GameCreate]) -> Response[GameOut]:
         data = await strictly(request, GameCreate)
-        done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join)
+        done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
+                                              data.time_control)
         game_id = done.game_id
         out = game_out(game_id, done.table, done.state, viewer)
         return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}"})

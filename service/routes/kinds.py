@@ -1,25 +1,39 @@
-"""Game kinds: names, player ranges, option/command/event schemas and rule-violation codes."""
+"""Game kinds: names, player ranges, option/command/event/view schemas, codes and components."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated
 
 import msgspec
 from litestar.di import NamedDependency
-from litestar import Controller, get
+from litestar import Controller, MediaType, Response, get
 from litestar.params import PathParameter
 
-from domain.kernel import Game
+from domain.clock import TimeControl
+from domain.table import TABLE_CODES, Table
 from service.container import Services
 from service.errors import responses
 from service.schemas import KindOut
 
 
-def kind_out(game: Game) -> KindOut:
+@functools.lru_cache(maxsize=64)
+def kind_out(table: Table) -> KindOut:
+    """What a client needs to know of a kind (computed once per kind: schemas never change in a process)."""
+    game = table.game
     return KindOut(kind=game.kind, title=game.title, min_players=game.min_players, max_players=game.max_players,
                    options_schema=msgspec.json.schema(game.options_type),
-                   command_schema=msgspec.json.schema(game.command_type),
-                   event_schema=msgspec.json.schema(game.event_type), codes=dict(game.codes))
+                   command_schema=msgspec.json.schema(table.command_union),
+                   event_schema=msgspec.json.schema(table.event_union),
+                   view_schema=msgspec.json.schema(game.view_type),
+                   time_control_schema=msgspec.json.schema(TimeControl),
+                   codes={**TABLE_CODES, **game.codes})
+
+
+@functools.lru_cache(maxsize=64)
+def components_of(table: Table) -> bytes:
+    """The kind's whole printed catalogue as JSON."""
+    return msgspec.json.encode(table.game.components)
 
 
 class KindController(Controller):
@@ -28,8 +42,18 @@ class KindController(Controller):
 
     @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas", responses=responses())
     async def list_kinds(self, services: NamedDependency[Services]) -> list[KindOut]:
-        return [kind_out(table.game) for table in services.repository.tables.values()]
+        return [kind_out(table) for table in services.repository.tables.values()]
 
     @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(400, 404))
     async def get_kind(self, services: NamedDependency[Services], kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
-        return kind_out(services.repository.table(kind).game)
+        return kind_out(services.repository.table(kind))
+
+    @get("/{kind:str}/components", operation_id="getKindComponents", responses=responses(400, 404),
+         summary="The kind's whole catalogue of printed components",
+         description="Every component of the kind with its printed data (tiles, cards, tokens), the same objects "
+                     "that views show inline for face-up components; static, cacheable.",
+         media_type=MediaType.JSON)
+    async def get_components(self, services: NamedDependency[Services],
+                             kind: Annotated[str, PathParameter(max_length=32)]) -> Response[bytes]:
+        body = components_of(services.repository.table(kind))
+        return Response(body, media_type=MediaType.JSON, headers={"Cache-Control": "public, max-age=3600"})

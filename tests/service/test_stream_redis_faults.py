@@ -168,7 +168,7 @@ async def test_while_redis_is_away_commands_answer_and_streams_poll_then_push_re
     app_a, app_b = create_app(cfg, games=games), create_app(cfg, games=games)
     with serving(app_a) as url_a, serving(app_b) as url_b:
         async with httpx.AsyncClient(base_url=url_a) as a, httpx.AsyncClient(base_url=url_b) as b:
-            broker_a, broker_b = app_a.state.service.broker, app_b.state.service.broker
+            broker_a, broker_b = app_a.state.services.broker, app_b.state.services.broker
             await wait_for(lambda: broker_a.health == broker_b.health == "ok")
             game_id, players = await started_game(a, "tally", 2, {"target": 500})
             got: list = []
