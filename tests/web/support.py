@@ -87,6 +87,26 @@ def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: r
     return next((i for i in order if types[i] == "EndTurn"), order[0])
 
 
+def click_on_board(page, kind: str, command: dict[str, Any]) -> bool:
+    """Send `command` by clicking the board (a piece, then its target; a choice in words if several
+    commands share those clicks); False when the command has no clicks."""
+    path = page.evaluate("async ([kind, c]) => (await import(`/boards/${kind}.js`)).keys(c)", [kind, command])
+    if not path:
+        return False
+    for key in path:
+        page.locator(f'svg.board [data-key="{key}"].target').first.click()
+    choice = page.locator(".choice button")
+    if path and choice.count():
+        wanted = json.dumps(command, sort_keys=True)
+        for i in range(choice.count()):
+            if json.dumps(json.loads(choice.nth(i).get_attribute("data-command")), sort_keys=True) == wanted:
+                choice.nth(i).click()
+                break
+        else:
+            raise AssertionError(f"{command} is not among the choices")
+    return True
+
+
 def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1, max_commands: int = 3000,
                  check=None) -> int:
     """Click legal commands on whichever page offers them until the game is over; the count of commands."""
@@ -108,7 +128,8 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
 
         page, commands = wait_until(pages[0], acting, f"a page offering commands at version {truth['version']}")
         choice = pick(kind, truth["view"], commands, rnd)
-        page.locator("ol.commands button").nth(choice).click()
+        if not (sent % 2 and click_on_board(page, kind, commands[choice])):
+            page.locator("ol.commands button").nth(choice).click()
         page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
                                " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
                                arg=truth["version"], polling="raf", timeout=60_000)

@@ -29,9 +29,10 @@ def secrets(kind: str, view: dict) -> set[str]:
 
 
 def assert_no_foreign_secrets(site: str, kind: str, game_id: str, pages: list, tokens: list[str]) -> None:
-    views = [httpx.get(f"{site}/v1/games/{game_id}", headers={"Authorization": f"Bearer {t}"}).json()["view"]
-             for t in tokens]
+    games = [httpx.get(f"{site}/v1/games/{game_id}", headers={"Authorization": f"Bearer {t}"}).json() for t in tokens]
+    views = [g["view"] for g in games]
     for seat, page in enumerate(pages):
+        wait_until(page, lambda: version(page) == games[seat]["version"], "the page at the server's version")
         html = page.content()
         for other, view in enumerate(views):
             hidden = secrets(kind, view) - (secrets(kind, views[seat]) if other != seat else set())

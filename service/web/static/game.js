@@ -20,8 +20,12 @@ export async function showGame(root, id) {
         const seated = player && page.game.seats.some((s) => s.player_id === player.id);
         page.legal = seated && page.game.status === "active" ? await get(`/v1/games/${id}/legal`) : null;
       } while (page.stale);
-      page.selected = [];
-      render(root, page, send);
+      const shown = `${page.game.version}/${page.game.status}/${page.legal ? page.legal.version : "-"}`;
+      if (shown !== page.shown) {  // re-draw only on change: a selection survives polls and heartbeats
+        page.shown = shown;
+        page.selected = [];
+        render(root, page, send);
+      }
     } catch (err) {
       status(err.message, true);
     } finally {
@@ -31,8 +35,16 @@ export async function showGame(root, id) {
   const send = async (command) => {
     try {
       status(`Sending: ${commandWords(command)}`);
-      await post(`/v1/games/${id}/commands`, { command, expected_version: page.legal.version });
+      const done = await post(`/v1/games/${id}/commands?include=view,legal`, { command, expected_version: page.legal.version });
       status(`Done: ${commandWords(command)}`);
+      if (done.view && done.legal && done.status === "active" && !page.busy) {  // one round trip per step
+        page.game = { ...page.game, version: done.version, status: done.status, to_act: done.to_act, view: done.view };
+        page.legal = Array.isArray(done.legal) ? { seat: page.legal.seat, version: done.version, commands: done.legal } : done.legal;
+        page.selected = [];
+        page.shown = `${done.version}/${done.status}/${page.legal.version}`;
+        render(root, page, send);
+        return;
+      }
     } catch (err) {
       status(err instanceof ApiError && err.code === "version_conflict" ? "The game moved on; refreshed." : err.message, true);
     }
@@ -112,13 +124,15 @@ function wireClicks(svg, page, commands, board, send) {
     }
   };
   const choose = (key) => {
+    svg.closest(".table")?.querySelector(".choice")?.remove();
     const chosen = [...page.selected, key];
     const matching = paths.filter((p) => prefix(p.keys, chosen));
     if (!matching.length) { page.selected = []; mark(); return; }
     const done = matching.filter((p) => p.keys.length === chosen.length);
     if (done.length === 1 && matching.length === 1) { send(done[0].command); return; }
     page.selected = chosen;
-    if (done.length && done.length === matching.length) offer(svg, done.map((p) => p.command), send);
+    // complete here: offered in words (and any longer command's next target stays highlighted)
+    if (done.length) offer(svg, done.map((p) => p.command), send);
     mark();
   };
   const onKey = (ev) => {
@@ -142,7 +156,7 @@ function offer(svg, commands, send) {
   const wrap = svg.closest(".table");
   wrap.querySelector(".choice")?.remove();
   const box = h("div", { class: "choice", role: "group", "aria-label": "choose one" },
-    h("p", { text: "Choose:" }), ...commands.map((c) => h("button", { type: "button", onclick: () => send(c), text: commandWords(c) })));
+    h("p", { text: "Choose:" }), ...commands.map((c) => h("button", { type: "button", "data-command": JSON.stringify(c), onclick: () => send(c), text: commandWords(c) })));
   wrap.prepend(box);
   box.querySelector("button").focus();
 }
