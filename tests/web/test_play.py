@@ -50,6 +50,9 @@ def test_two_players_play_a_whole_game_a_spectator_follows_and_the_replay_verifi
         game_id = create(ann, kind, 2)
         click_in_lobby(bob, site, game_id, "join")
         click_in_lobby(ann, site, game_id, "start")
+        mine = [p.locator(f'#my-games li[data-game="{game_id}"]') for p in (ann, bob)]
+        wait_until(ann, lambda: all(m.count() for m in mine) and any("your turn" in m.inner_text() for m in mine),
+                   "the started game with 'your turn' in a player's lobby")
         for page in (ann, bob, watcher):
             page.goto(f"{site}/#/game/{game_id}")
         wait_until(ann, lambda: status_of(ann) == "active" and status_of(watcher) == "active", "the started game")
