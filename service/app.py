@@ -7,7 +7,8 @@ from typing import Any
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin
+
+from service import docs
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, Receive, Scope, Send
 
@@ -37,7 +38,7 @@ Errors are RFC 9457 problem details with a stable `code`."""
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
         title="Stela", version=API_VERSION, description=DESCRIPTION, path="/schema",
-        render_plugins=[ScalarRenderPlugin()], servers=[Server(url="/")],
+        render_plugins=[docs.render_plugin()], servers=[Server(url="/")],
         components=Components(security_schemes={
             "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
         tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="leaderboards"),
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
 
     The collaborators themselves are built at start-up by `service.container.open_services`.
     """
+    from service import contract
     from service import logging as stela_logging
     from service.readmodels import install
 
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz,
                            metrics]
     handlers += install(state, settings)
+    handlers.append(docs.assets_router())
     middleware: list[Any] = [request_logging(settings.log_level), allow_fix]
     if settings.rate_limit > 0:
         middleware.append(rate_limit(settings.rate_limit))
@@ -91,4 +94,5 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     for route in app.routes:
         allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))
     state.allow = {path: ", ".join(sorted(methods)) for path, methods in allow.items()}
+    contract.install(app)
     return app

@@ -162,3 +162,18 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
                     "description": "the `data` of each frame: `snapshot` frames carry the game as in getGame, "
                                    "event frames an Event", "oneOf": [{"$ref": REF + "GameOut"}, event]}
     return doc
+
+
+def install(app: Any) -> None:
+    """Serve the enriched document: the app's OpenAPI plugin hands out `enrich`ed schema dicts."""
+    from litestar._openapi.plugin import OpenAPIPlugin
+
+    class TypedOpenAPIPlugin(OpenAPIPlugin):
+        __slots__ = ()
+
+        def provide_openapi_schema(self) -> dict[str, Any]:
+            if not self._openapi_schema:
+                self._openapi_schema = enrich(super().provide_openapi_schema(), self.app.state.games)
+            return self._openapi_schema
+
+    app.plugins.get(OpenAPIPlugin).__class__ = TypedOpenAPIPlugin

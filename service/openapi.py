@@ -13,5 +13,7 @@ def render() -> str:
     from service.app import create_app
 
     app = create_app(Settings(database_url="postgresql://schema-only", rate_limit=1))
-    schema = app.openapi_schema.to_schema()
+    from litestar._openapi.plugin import OpenAPIPlugin
+
+    schema = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()  # with the typed contract
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False, default=msgspec.to_builtins) + "\n"

@@ -157,6 +157,9 @@ class CommandResult(msgspec.Struct, kw_only=True):
     status: Status
     to_act: Annotated[list[int], Meta(description="the seats that must act now")]
     dry_run: bool = False
+    view: Annotated[Any, Meta(description="with include=view: the caller's view after the command")] = None
+    legal: Annotated[list[Any] | None, Meta(
+        description="with include=legal: the caller's legal commands after the command")] = None
 
 
 class LegalOut(msgspec.Struct, kw_only=True):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from litestar.di import NamedDependency
-from litestar import Controller, MediaType, Response, get
+from litestar import Controller, get
+from litestar.datastructures import CacheControlHeader
 from litestar.params import PathParameter
 
 from domain.clock import TimeControl
@@ -31,9 +32,9 @@ def kind_out(table: Table) -> KindOut:
 
 
 @functools.lru_cache(maxsize=64)
-def components_of(table: Table) -> bytes:
-    """The kind's whole printed catalogue as JSON."""
-    return msgspec.json.encode(table.game.components)
+def components_of(table: Table) -> dict[str, Any]:
+    """The kind's whole printed catalogue as JSON data."""
+    return msgspec.to_builtins(table.game.components)
 
 
 class KindController(Controller):
@@ -52,8 +53,7 @@ class KindController(Controller):
          summary="The kind's whole catalogue of printed components",
          description="Every component of the kind with its printed data (tiles, cards, tokens), the same objects "
                      "that views show inline for face-up components; static, cacheable.",
-         media_type=MediaType.JSON)
+         cache_control=CacheControlHeader(public=True, max_age=3600))
     async def get_components(self, services: NamedDependency[Services],
-                             kind: Annotated[str, PathParameter(max_length=32)]) -> Response[bytes]:
-        body = components_of(services.repository.table(kind))
-        return Response(body, media_type=MediaType.JSON, headers={"Cache-Control": "public, max-age=3600"})
+                             kind: Annotated[str, PathParameter(max_length=32)]) -> dict[str, Any]:
+        return components_of(services.repository.table(kind))

@@ -50,7 +50,13 @@ class PlayController(Controller):
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
     async def command(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                       game_id: GameId, data: JSONBody[CommandRequest], idempotency_key: IdempotencyKey = None,
-                      dry_run: Annotated[bool, QueryParameter(description="validate only, append nothing")] = False,
+                      dry_run: Annotated[bool, QueryParameter(description=(
+                          "validate only: append nothing and reveal nothing (no events; with include=view the "
+                          "current view), so a dry run can never peek at a draw or a roll"))] = False,
+                      include: Annotated[str | None, QueryParameter(
+                          pattern=r"^(view|legal)(,(view|legal))*$", description=(
+                              "`view`, `legal` or `view,legal`: also answer with the caller's view and legal "
+                              "commands after the command, so a client's step is one request"))] = None,
                       ) -> CommandResult:
         body = await command_body(request)
         try:
@@ -61,8 +67,13 @@ class PlayController(Controller):
             raise
         state = done.state
         services.metrics.command(state.kind, "dry_run" if dry_run else "accepted")
+        wanted = set(include.split(",")) if include else set()
+        seat = seat_of(done.table, state, viewer) if wanted else None
         return CommandResult(version=state.version, events=done.shown_to(viewer), status=state.status,
-                             to_act=done.table.to_act(state), dry_run=dry_run)
+                             to_act=done.table.to_act(state), dry_run=dry_run,
+                             view=msgspec.to_builtins(done.table.view(state, seat)) if "view" in wanted else None,
+                             legal=[msgspec.to_builtins(c) for c in done.table.legal(state, seat)]
+                             if "legal" in wanted and seat is not None else ([] if "legal" in wanted else None))
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end. With "
