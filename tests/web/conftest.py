@@ -1,27 +1,18 @@
-"""Web client fixtures: the service with the client's routes served in-process, and Debian's Chromium.
+"""Web client fixtures: the service with the client's routes served in-process; Debian's Chromium from tests/browser.
 
 A missing browser is a failure, never a skip.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import browser, chromium_path, screenshot_path  # noqa: F401  (Debian's Chromium)
 from tests.conftest import fresh_database
 from tests.support.live import serving
-
-SHOTS = Path(__file__).parents[2] / "build" / "screenshots"
-
-
-def chromium_path() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert path, "Debian's chromium is not installed (apt-get install chromium)"
-    return path
-
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
@@ -40,20 +31,8 @@ def site() -> Iterator[str]:
             yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def screenshot(page, name: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / name
+    """A full-page screenshot in build/screenshots/."""
+    path = screenshot_path(name)
     page.screenshot(path=str(path), full_page=True)
     return path
