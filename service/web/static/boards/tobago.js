@@ -51,7 +51,7 @@ export function draw(view, ui) {
   });
   const markers = view.maps.flatMap((m, mi) => (m.markers_on_board ? m.candidates : []).map((hex) => {
     const [x, y] = centres[hex];
-    return s("rect", { x: x - 12 + mi * 5, y: y + 8, width: 5, height: 5, fill: MAP_COLOURS[m.colour] || "#999", class: "marker" },
+    return s("rect", { x: x - 14 + mi * 7, y: y + 7, width: 6, height: 6, fill: MAP_COLOURS[m.colour] || "#999", class: "marker" },
       s("title", { text: `${m.colour} map treasure may be on hex ${hex}` }));
   }));
   const atvs = view.players.filter((p) => p.atv !== null).map((p) => {
