@@ -25,6 +25,7 @@ from service.routes.kinds import KindController
 from service.routes.ops import healthz, metrics, readyz
 from service.routes.play import PlayController
 from service.routes.players import PlayerController
+from service.routes.streams import StreamController
 from service.settings import Settings
 
 API_VERSION = "1.0.0"
@@ -80,8 +81,8 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     stela_logging.configure(settings.log_level)
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
-    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz,
-                           metrics]
+    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
+                           healthz, readyz, metrics]
     handlers += install(state, settings)
     handlers.append(docs.assets_router())
     middleware: list[Any] = [request_logging(settings.log_level), allow_fix]

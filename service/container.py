@@ -19,14 +19,15 @@ import structlog
 from domain.kernel import Game
 from service.embedded import EmbeddedPostgres
 from service.fanout import Broker, RedisBroker
-from service.handling import GameService
 from service.metrics import Metrics
 from service.pipeline import CommandPipeline
+from service.personal import PersonalHub
 from service.players import Players
 from service.repository import GameRepository
 from service.settings import Settings
 from service.store.postgres import PostgresStore
 from service.store.protocol import EventStore
+from service.tickets import TicketOffice
 
 log = structlog.get_logger("stela.container")
 
@@ -43,7 +44,8 @@ class Services:
         self.repository = GameRepository(store, games, settings.snapshot_every)
         self.players = Players(store, settings.admin_token)
         self.pipeline = CommandPipeline(self.repository, store, broker)
-        self.game_service = GameService.of(self)  # what service.sse takes
+        self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
+        self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
         self.closing = asyncio.Event()  # set when the process begins to shut down
         self.read_models: Any = None  # set by service.readmodels at start-up
         self.projector: Any = None  # the embedded projector, when it runs here
@@ -87,6 +89,7 @@ async def open_services(settings: Settings, games: dict[str, Game], store: Event
         await broker.start()
         stack.push_async_callback(broker.stop)
         services = Services(settings, store, broker, games, metrics)
+        stack.push_async_callback(services.personal.close)
         log.info("started", database="external" if settings.database_url else "embedded",
                  fanout="redis" if settings.redis_url else "in-process")
         yield services

@@ -79,6 +79,10 @@ class Broker:
         self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
         self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
+        # told of every batch of every game, local or from Redis (the personal streams' hub)
+        self.on_batch: list[Callable[[str, list[StoredEvent]], None]] = []
+        self.on_nudge: list[Callable[[], None]] = []  # pushes may have been lost (Redis dropped or came back)
+        self.on_wake: list[Callable[[], None]] = []  # the process is closing its streams
 
     @property
     def health(self) -> str:
@@ -120,6 +124,8 @@ class Broker:
             hook(stream_id)
 
     def dispatch(self, stream_id: str, events: list[StoredEvent]) -> None:
+        for hook in self.on_batch:
+            hook(stream_id, events)
         found = self.followers.get(stream_id)
         if found is not None:
             found.push(events)
@@ -133,11 +139,15 @@ class Broker:
         """Make every follower re-read PostgreSQL (pushes may have been lost)."""
         for found in list(self.followers.values()):
             found.nudge()
+        for hook in self.on_nudge:
+            hook()
 
     def wake_all(self) -> None:
         """Wake every connection (used at shutdown so streams notice at once and close)."""
         for found in list(self.followers.values()):
             found.wake_all()
+        for hook in self.on_wake:
+            hook()
 
     @property
     def connections(self) -> int:
@@ -307,5 +317,5 @@ class RedisBroker(Broker):
         if events and events[0].origin == self.origin:  # type: ignore[attr-defined]
             return  # delivered in memory when published
         self.appended(stream_id)
-        if events and stream_id in self.followers:
+        if events and (self.on_batch or stream_id in self.followers):
             self.dispatch(stream_id, events)

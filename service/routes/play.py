@@ -1,4 +1,4 @@
-"""Playing and reading a game: legal commands, commands, events, SSE stream, export, board picture."""
+"""Playing and reading a game: legal commands, commands, events, export, board picture."""
 
 from __future__ import annotations
 
@@ -9,25 +9,17 @@ from litestar.di import NamedDependency
 from litestar import Controller, Request, Response, post, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
-from litestar.response import Stream
 
 from service.container import Services
 from service.errors import responses
-from service.exceptions import BadLastEventId, NoPicture
+from service.exceptions import NoPicture
 from service.players import Viewer
 from service.schemas import CommandRequest, CommandResult, EventPage, LegalOut, command_body
-from service.sse import game_stream
 from service.visibility import require_public, require_seat, seat_of, visible, wire
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
                                                  description="resending a key returns the first result")]
-LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=20, required=False,
-                                              description="resume after this stream version")]
-SSE_DOC = ("`text/event-stream`. First `event: snapshot` (data: the game as in getGame, id: its version), "
-           "then one message per event the caller may see: `event: <type>`, `id: <stream version>`, "
-           "data: `{version, type, data, at}`. Comment lines (`: heartbeat`) keep the connection alive. "
-           "Reconnect with `Last-Event-ID` to receive exactly the events after that version.")
 
 
 class PlayController(Controller):
@@ -91,23 +83,6 @@ class PlayController(Controller):
         require_seat(loaded.table, loaded.state, viewer, as_seat)
         shown = [wire(loaded.table, e, as_seat, False) for e in stored]
         return EventPage(version=loaded.state.version, events=[e for e in shown if e is not None])
-
-    @get("/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)", description=SSE_DOC,
-         responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
-                                      description="an event stream"), **responses(400, 401, 404)})
-    async def stream(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                     last_event_id: LastEventId = None) -> Stream:
-        loaded = await services.game_service.load(game_id)  # 404 before the stream starts
-        try:
-            resume = int(last_event_id) if last_event_id else None
-        except ValueError as exc:
-            raise BadLastEventId("Last-Event-ID must be a stream version") from exc
-        if resume is not None and not 0 <= resume <= loaded.state.version:
-            raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
-        body = game_stream(services.game_service, game_id, viewer, resume, services.settings.heartbeat_seconds,
-                           closing=services.closing)
-        return Stream(body, media_type="text/event-stream",
-                      headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @get("/export", operation_id="exportGame", summary="The full log as NDJSON (after the end)",
          description="One JSON object per line with every stored field, including the hash chain and "

@@ -96,3 +96,23 @@ async def test_commands_succeed_and_streams_catch_up_while_redis_is_down(setting
             task.cancel()
             ids = [int(m["id"]) for m in got if "id" in m and m.get("event") != "snapshot"]
             assert ids == [before, *during, after]
+
+
+async def test_a_personal_stream_on_another_replica_hears_every_turn_even_while_redis_is_down(
+        settings, games, redis_server):
+    from tests.service.test_personal_stream import has
+
+    cfg = with_redis(settings, redis_server.url)
+    with serving(create_app(cfg, games=games)) as url_a, serving(create_app(cfg, games=games)) as url_b:
+        async with httpx.AsyncClient(base_url=url_a) as a, httpx.AsyncClient(base_url=url_b) as b:
+            game_id, players = await started_game(a, "tally", 2, {"target": 100})
+            got: list = []
+            task = asyncio.create_task(collect(b, "/v1/players/me/stream", players[1]["headers"], got))
+            await wait_for(lambda: has(got, "game.state", game_id))
+            first = await add(a, game_id, players[0])
+            await wait_for(lambda: has(got, "game.your_turn", game_id, version=first))
+            await add(a, game_id, players[1])
+            redis_server.stop()
+            during = await add(a, game_id, players[0])
+            await wait_for(lambda: has(got, "game.your_turn", game_id, version=during), timeout=15)
+            task.cancel()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from service.tickets import InvalidTicket, Tickets
+from service.store.memory import MemoryStore
+from service.store.postgres import PostgresStore
+from service.tickets import InvalidTicket, Tickets, TicketSettings, ticket_key, ticket_settings
 
 KEY = b"k" * 32
 
@@ -52,3 +56,23 @@ def test_replicas_sharing_the_key_accept_each_others_tickets():
 def test_a_short_key_is_refused():
     with pytest.raises(ValueError):
         Tickets(b"short")
+
+
+def test_settings_come_from_the_environment_and_a_short_secret_is_refused():
+    assert ticket_settings({}) == TicketSettings(None, 3600)
+    assert ticket_settings({"STELA_TICKET_SECRET": "s" * 16, "STELA_TICKET_TTL_SECONDS": "90"}) == TicketSettings(
+        "s" * 16, 90)
+    with pytest.raises(ValueError):
+        ticket_settings({"STELA_TICKET_SECRET": "short"})
+
+
+async def test_replicas_on_one_database_share_a_key_generated_once(pg_dsn):
+    first, second = await PostgresStore.connect(pg_dsn, 2), await PostgresStore.connect(pg_dsn, 2)
+    try:
+        keys = await asyncio.gather(ticket_key(first, None), ticket_key(second, None))
+        assert keys[0] == keys[1] and len(keys[0]) == 32
+        assert await ticket_key(first, "s" * 16) == await ticket_key(MemoryStore(), "s" * 16) != keys[0]
+        assert await ticket_key(MemoryStore(), None) != await ticket_key(MemoryStore(), None)
+    finally:
+        await first.close()
+        await second.close()

@@ -1,0 +1,332 @@
+"""The personal stream: one SSE connection per player for all of their games.
+
+Frames are default `message` events (no `event:` line, so `EventSource.onmessage` sees them)
+whose data is a `Notice`: `game.state` (on connect, one per open or active game, and when the
+player takes a seat), `game.started`, `game.your_turn` (the player's seat enters `to_act`) and
+`game.ended` (finished or aborted, with the outcome). Comment lines are heartbeats.
+
+The SSE `id` is a cursor: the milliseconds (Unix epoch) of the newest event this connection
+has reflected, never decreasing. Reconnecting with `Last-Event-ID` re-announces, as
+`game.state`, every open or active game and every game that ended since the cursor (less a
+margin for events that commit out of time order): changes are coalesced, never lost.
+
+One `PersonalHub` per process sees every game's batches through the fan-out (local appends,
+and other replicas' through Redis), keeps the players connected here, their games and each
+game's last `(status, to_act)`, and takes the new state from the repository's cache, folding
+a replica's batch onto it, so an idle personal stream makes no query. While Redis is degraded
+the hub polls the games it follows, and re-learns its players' games when pushes resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any, Literal
+
+import msgspec
+import structlog
+
+from domain.table import GameAborted, GameEnded, SeatTaken, TableState
+from service.fanout import Broker
+from service.repository import GameRepository, Loaded, decode
+from service.schemas import OutcomeOut
+from service.sse import RETRY_MS, frame
+from service.store.protocol import StoredEvent
+
+log = structlog.get_logger("stela.personal")
+Kind = Literal["game.state", "game.started", "game.your_turn", "game.ended"]
+RESUME_MARGIN_MS = 5_000  # events may commit a little out of time order; re-announce that much more
+POLL_DEGRADED = 1.0  # seconds between polls of followed games while Redis is degraded
+QUEUE_MAX = 1000  # notices a slow connection may hold before it is closed (the client resumes)
+_OVER = ("finished", "aborted")
+_SEAT_TAKEN = SeatTaken.__struct_config__.tag
+_ENDINGS = [GameEnded.__struct_config__.tag, GameAborted.__struct_config__.tag]
+_encode = msgspec.json.encode
+
+
+class Notice(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One frame of the personal stream."""
+
+    type: Kind
+    game_id: str
+    kind: str
+    status: str
+    version: int
+    to_act: list[int]
+    your_turn: bool
+    outcome: OutcomeOut | None = None
+
+
+class Seen(msgspec.Struct, frozen=True):
+    """What the hub last knew of a game."""
+
+    version: int
+    status: str
+    to_act: frozenset[int]
+
+
+class Membership(msgspec.Struct, frozen=True):
+    """A game of the player, as the store lists it: its newest event time and whether it ended."""
+
+    game_id: str
+    last_ms: int
+    over: bool
+
+
+def millis(at: datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+async def games_of(store: Any, player_id: str) -> list[Membership]:
+    """Every game `player_id` took a seat in, straight from the event store (never lags)."""
+    # TODO(store): belongs in the EventStore protocol; an index on SeatTaken's player_id keeps it cheap
+    pool = getattr(store, "pool", None)
+    if pool is not None:
+        rows = await pool.fetch(
+            "SELECT stream_id, max(at) AS last_at, bool_or(type = ANY($3::text[])) AS over FROM events "
+            "WHERE stream_id IN (SELECT stream_id FROM events WHERE type = $2 AND data->>'player_id' = $1) "
+            "GROUP BY stream_id", player_id, _SEAT_TAKEN, _ENDINGS)
+        return [Membership(r["stream_id"], millis(r["last_at"]), bool(r["over"])) for r in rows]
+    out = []
+    for game_id, events in list(store.streams.items()):
+        if any(e.type == _SEAT_TAKEN and e.data.get("player_id") == player_id for e in events):
+            over = any(e.type in _ENDINGS for e in events)
+            out.append(Membership(game_id, millis(events[-1].at), over))
+    return out
+
+
+class Connection:
+    """One personal stream's queue of frames and its cursor."""
+
+    def __init__(self, player_id: str) -> None:
+        self.player_id = player_id
+        self.queue: asyncio.Queue[tuple[int, Notice] | None] = asyncio.Queue(QUEUE_MAX)
+        self.cursor = 0
+        self.announced: dict[str, int] = {}  # game id -> version already shown on connect
+        self.overflowed = False
+
+    def put(self, at_ms: int, notice: Notice) -> None:
+        try:
+            self.queue.put_nowait((at_ms, notice))
+        except asyncio.QueueFull:
+            self.overflowed = True  # closed; the client resumes from its cursor and misses nothing
+
+    def render(self, at_ms: int, notice: Notice) -> bytes:
+        self.cursor = max(self.cursor, at_ms)
+        return frame(None, _encode(notice), self.cursor)
+
+
+class PersonalHub:
+    """The players connected to this process and the games they follow; see the module docstring."""
+
+    def __init__(self, repository: GameRepository, store: Any, broker: Broker) -> None:
+        self.repository = repository
+        self.store = store
+        self.broker = broker
+        self.connections: dict[str, set[Connection]] = {}  # player id -> its streams here
+        self.members: dict[str, set[str]] = {}  # game id -> connected players seated in it
+        self.seen: dict[str, Seen] = {}  # game id -> last known (status, to_act)
+        self._pending: asyncio.Queue[tuple[str, list[StoredEvent]] | None] = asyncio.Queue()
+        self._lock = asyncio.Lock()
+        self._connecting = 0  # connections still reading their games
+        self._recent: dict[str, int] = {}  # game id -> last version pushed while any connection was connecting
+        self._task: asyncio.Task[None] | None = None
+        self.queries = 0  # loads and lookups made by the hub's loop (tests check idle costs none)
+        broker.on_batch.append(self._batch)
+        broker.on_nudge.append(self._nudged)
+        broker.on_wake.append(self._wake)
+
+    # -- the fan-out's callbacks (synchronous, cheap) --------------------------------------
+    def _batch(self, game_id: str, events: list[StoredEvent]) -> None:
+        if not self.connections:
+            return
+        if self._connecting:
+            self._recent[game_id] = max(self._recent.get(game_id, 0), events[-1].version)
+        if game_id in self.members or any(
+                e.type == _SEAT_TAKEN and e.data.get("player_id") in self.connections for e in events):
+            self._pending.put_nowait((game_id, events))
+
+    def _nudged(self) -> None:
+        if self.connections:
+            self._pending.put_nowait(None)  # re-learn every followed game
+
+    def _wake(self) -> None:
+        for conns in list(self.connections.values()):
+            for conn in conns:
+                with contextlib.suppress(asyncio.QueueFull):
+                    conn.queue.put_nowait(None)
+
+    # -- connections -------------------------------------------------------------------
+    async def stream(self, player_id: str, last_event_id: int | None, heartbeat: float,
+                     closing: asyncio.Event | None = None) -> AsyncIterator[bytes]:
+        """The personal SSE byte stream of `player_id`."""
+        conn = Connection(player_id)
+        self.connections.setdefault(player_id, set()).add(conn)
+        self._ensure_task()
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            for at_ms, notice in await self._connect(conn, last_event_id):
+                yield conn.render(at_ms, notice)
+            while not conn.overflowed and (closing is None or not closing.is_set()):
+                try:
+                    async with asyncio.timeout(heartbeat):
+                        item = await conn.queue.get()
+                except TimeoutError:
+                    yield b": heartbeat\n\n"
+                    continue
+                if item is None:
+                    continue  # woken: look at `closing`
+                at_ms, notice = item
+                if notice.version <= conn.announced.get(notice.game_id, 0):
+                    continue  # already shown by the connect announcement
+                yield conn.render(at_ms, notice)
+            yield f"retry: {RETRY_MS}\n: reconnect with Last-Event-ID\n\n".encode()
+        finally:
+            self._leave(conn)
+
+    async def _connect(self, conn: Connection, resume: int | None) -> list[tuple[int, Notice]]:
+        """The `game.state` notices a new connection starts with; its games join the followed set."""
+        since = None if resume is None else resume - RESUME_MARGIN_MS
+        conn.cursor = resume or 0
+        out = []
+        self._connecting += 1
+        try:
+            for member in await games_of(self.store, conn.player_id):
+                if member.over and (since is None or member.last_ms <= since):
+                    continue
+                loaded = await self.repository.load(member.game_id)
+                seat = loaded.table.seat_of(loaded.state, conn.player_id)
+                if seat is None:
+                    continue  # left before the start
+                async with self._lock:
+                    self.members.setdefault(member.game_id, set()).add(conn.player_id)
+                    self.seen.setdefault(member.game_id, self._seen(loaded))
+                conn.announced[member.game_id] = loaded.state.version
+                out.append((member.last_ms, self._notice("game.state", member.game_id, loaded, seat)))
+                if self._recent.get(member.game_id, 0) > loaded.state.version:
+                    await self.update(member.game_id, None)  # pushed while we read: not missed
+        finally:
+            self._connecting -= 1
+            if not self._connecting:
+                self._recent.clear()
+        return out
+
+    def _leave(self, conn: Connection) -> None:
+        conns = self.connections.get(conn.player_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.connections[conn.player_id]
+                for game_id in [g for g, players in self.members.items() if conn.player_id in players]:
+                    self.members[game_id].discard(conn.player_id)
+                    if not self.members[game_id]:
+                        del self.members[game_id]
+                        self.seen.pop(game_id, None)
+
+    # -- the loop ----------------------------------------------------------------------
+    def _ensure_task(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="personal-hub")
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if self.broker.live:
+                    item = await self._pending.get()
+                else:
+                    try:
+                        async with asyncio.timeout(POLL_DEGRADED):
+                            item = await self._pending.get()
+                    except TimeoutError:
+                        item = None
+                if item is None:
+                    await self._relearn()
+                else:
+                    await self.update(*item)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the database may be away: re-learn everything shortly
+                log.warning("personal_update_failed", error=str(exc))
+                await asyncio.sleep(POLL_DEGRADED)
+                self._pending.put_nowait(None)
+
+    async def _relearn(self) -> None:
+        """Re-read every connected player's games (pushes may have been lost)."""
+        games: set[str] = set(self.members)
+        for player_id in list(self.connections):
+            self.queries += 1
+            games.update(m.game_id for m in await games_of(self.store, player_id) if not m.over)
+        for game_id in games:
+            await self.update(game_id, None)
+
+    async def update(self, game_id: str, events: list[StoredEvent] | None) -> None:
+        """Take the game's new state (after `events`, or as the store has it) and notify who must know."""
+        async with self._lock:
+            loaded = await self._state(game_id, events)
+            at_ms = millis(events[-1].at) if events else int(time.time() * 1000)
+            before = self.seen.get(game_id)
+            if before is not None and loaded.state.version <= before.version:
+                return
+            now = self._seen(loaded)
+            players = self.members.setdefault(game_id, set())
+            seated = {info.player_id: info.seat for info in loaded.state.seats if info is not None}
+            for player_id in players | (seated.keys() & self.connections.keys()):
+                seat = seated.get(player_id)
+                if seat is None:
+                    players.discard(player_id)
+                    continue
+                kinds: list[Kind] = []
+                if player_id not in players:
+                    players.add(player_id)
+                    kinds.append("game.state")
+                elif before is not None:
+                    if before.status != "active" and now.status == "active":
+                        kinds.append("game.started")
+                    if before.status not in _OVER and now.status in _OVER:
+                        kinds.append("game.ended")
+                    if seat in now.to_act and seat not in before.to_act:
+                        kinds.append("game.your_turn")
+                for kind in kinds:
+                    notice = self._notice(kind, game_id, loaded, seat)
+                    for conn in list(self.connections.get(player_id, ())):
+                        conn.put(at_ms, notice)
+            if players:
+                self.seen[game_id] = now
+            else:
+                del self.members[game_id]
+                self.seen.pop(game_id, None)
+
+    async def _state(self, game_id: str, events: list[StoredEvent] | None) -> Loaded:
+        """The game after `events`: the cache when it has them, the cache plus them when it is just
+        before them (another replica's batch), else the store."""
+        if events:
+            cached = await self.repository.cached(game_id)  # a query only when this process never loaded it
+            if cached.state.version >= events[-1].version:
+                return cached
+            if cached.state.version == events[0].version - 1:
+                state = cached.table.fold([decode(cached.table, e) for e in events], cached.state)
+                return self.repository.remember(game_id, Loaded(cached.table, state, events[-1].hash))
+        self.queries += 1
+        return await self.repository.load(game_id)
+
+    @staticmethod
+    def _seen(loaded: Loaded) -> Seen:
+        state: TableState = loaded.state
+        return Seen(state.version, state.status, frozenset(loaded.table.to_act(state)))
+
+    @staticmethod
+    def _notice(kind: Kind, game_id: str, loaded: Loaded, seat: int) -> Notice:
+        state = loaded.state
+        to_act = loaded.table.to_act(state)
+        outcome = OutcomeOut(**msgspec.structs.asdict(state.outcome)) if state.outcome else None
+        return Notice(type=kind, game_id=game_id, kind=state.kind, status=state.status, version=state.version,
+                      to_act=to_act, your_turn=seat in to_act, outcome=outcome)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
