@@ -56,6 +56,9 @@ def test_two_players_play_a_whole_game_a_spectator_follows_and_the_replay_verifi
         for page in (ann, bob, watcher):
             page.goto(f"{site}/#/game/{game_id}")
         wait_until(ann, lambda: status_of(ann) == "active" and status_of(watcher) == "active", "the started game")
+        for page in (ann, bob, watcher):  # seats with a stream ticket, the spectator without: no polling
+            wait_until(page, lambda: page.get_attribute("main", "data-live"), "the page following the game")
+            assert page.get_attribute("main", "data-live") == "stream"
         tokens = [p["token"] for p in players]
         play_through([ann, bob], site, game_id, kind,
                      check=lambda: assert_no_foreign_secrets(site, kind, game_id, [ann, bob], tokens))

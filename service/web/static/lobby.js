@@ -18,13 +18,19 @@ export async function showLobby(root) {
     h("h1", { text: `Lobby — ${player.name}` }),
     h("p", {}, h("button", { type: "button", onclick: () => { forget(); showLobby(root); }, text: "Sign out (forget my token)" })),
     createForm(kinds, root), open, mine);
+  const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
   const refresh = async () => {
     try {
-      await Promise.all([listOpen(open.querySelector("ul"), player, refresh), listMine(mine.querySelector("ul"), player)]);
+      await Promise.all([listOpen(open.querySelector("ul"), player, refresh), listMine(mine.querySelector("ul"), player, live)]);
     } catch (err) { status(err.message, true); }
   };
   await refresh();
-  return personalStream(refresh);
+  const timer = setInterval(refresh, 5000);  // others' new games and joins are on nobody's personal stream
+  const stop = await personalStream((frame) => {
+    if (frame.game_id && (live.get(frame.game_id)?.version ?? -1) <= frame.version) live.set(frame.game_id, frame);
+    refresh();
+  });
+  return () => { clearInterval(timer); stop(); };
 }
 
 function registerForm(done) {
@@ -113,12 +119,19 @@ async function listOpen(ul, player, refresh) {
   if (!page.items.length) ul.replaceChildren(h("li", { text: "No open game. Create one!" }));
 }
 
-async function listMine(ul, player) {
+async function listMine(ul, player, live) {
   const page = await get(`/v1/games?player=${encodeURIComponent(player.id)}&limit=50`);
-  const running = page.items.filter((g) => g.status === "active" || g.status === "finished");
+  const games = page.items.map((g) => {
+    const f = live.get(g.id);
+    return f && f.version >= g.version ? { ...g, status: f.status, version: f.version, yourTurn: f.your_turn } : g;
+  });
+  for (const f of live.values()) {
+    if (!games.some((g) => g.id === f.game_id)) games.unshift({ id: f.game_id, kind: f.kind, status: f.status, version: f.version, yourTurn: f.your_turn, seats: [], to_act: [] });
+  }
+  const running = games.filter((g) => g.status === "active" || g.status === "finished");
   ul.replaceChildren(...running.map((g) => {
     const seat = g.seats.find((s) => s.player_id === player.id);
-    const turn = g.status === "active" && seat && g.to_act.includes(seat.seat);
+    const turn = g.status === "active" && (g.yourTurn ?? (seat && g.to_act.includes(seat.seat)));
     return h("li", { "data-game": g.id, class: turn ? "turn" : "" }, h("a", { href: `#/game/${g.id}`, text: g.kind }),
       ` — ${g.status}, version ${g.version}`, turn ? h("strong", { text: " · your turn" }) : "");
   }));
@@ -126,15 +139,17 @@ async function listMine(ul, player) {
 }
 
 /* The personal stream wakes the lobby; without stream tickets on the server, poll (FALLBACK). */
-async function personalStream(refresh) {
+async function personalStream(onFrame) {
   try {
     const t = await post("/v1/players/me/stream-tickets", {});
     const source = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(t.ticket)}`);
-    source.onmessage = () => refresh();
+    source.onmessage = (msg) => {
+      try { onFrame(JSON.parse(msg.data)); } catch { /* not a game frame */ }
+    };
     return () => source.close();
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const timer = setInterval(refresh, 2000);  // FALLBACK: no personal stream yet
+    const timer = setInterval(() => onFrame({}), 2000);  // FALLBACK: no personal stream on this server
     return () => clearInterval(timer);
   }
 }

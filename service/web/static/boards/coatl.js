@@ -70,7 +70,7 @@ export function draw(view, ui) {
     s("rect", { x: 8 + view.row.length * 78, y: y + 16, width: 48, height: 48, rx: 4, class: "card back" })));
   y += 70;
   parts.push(s("text", { x: 8, y: y + 10, class: "caption", text: "Temple piles" }));
-  view.pile_tops.forEach((card, i) => card && parts.push(temple(card, 8 + i * 106, y + 16, null)));
+  view.pile_tops.forEach((card, i) => card && parts.push(temple(card, 8 + i * 106, y + 16, `temple:${card.id}`)));
   y += 70;
   for (const p of view.players) {
     parts.push(s("text", { x: 8, y: y + 12, class: "caption", fill: SEAT_COLOURS[p.seat],
