@@ -138,18 +138,12 @@ async function listMine(ul, player, live) {
   if (!running.length) ul.replaceChildren(h("li", { text: "No running game." }));
 }
 
-/* The personal stream wakes the lobby; without stream tickets on the server, poll (FALLBACK). */
+/* The personal stream: one connection for all of the player's games. */
 async function personalStream(onFrame) {
-  try {
-    const t = await post("/v1/players/me/stream-tickets", {});
-    const source = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(t.ticket)}`);
-    source.onmessage = (msg) => {
-      try { onFrame(JSON.parse(msg.data)); } catch { /* not a game frame */ }
-    };
-    return () => source.close();
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    const timer = setInterval(() => onFrame({}), 2000);  // FALLBACK: no personal stream on this server
-    return () => clearInterval(timer);
-  }
+  const t = await post("/v1/players/me/stream-tickets", {});
+  const source = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(t.ticket)}`);
+  source.onmessage = (msg) => {
+    try { onFrame(JSON.parse(msg.data)); } catch { /* not a game frame */ }
+  };
+  return () => source.close();
 }
