@@ -1,0 +1,149 @@
+/* The lobby: register, create a game of any kind from its option schema, join, start, my games. */
+
+import { get, post, me, register, forget, ApiError } from "./api.js";
+import { h, status } from "./dom.js";
+
+/** Show the lobby in `root`; returns a function that stops its live updates. */
+export async function showLobby(root) {
+  const player = me();
+  if (!player) {
+    root.replaceChildren(registerForm(() => showLobby(root)));
+    return () => {};
+  }
+  document.getElementById("me").textContent = `Signed in as ${player.name}`;
+  const kinds = await get("/v1/kinds");
+  const open = h("section", { "aria-labelledby": "open-h" }, h("h2", { id: "open-h", text: "Open games" }), h("ul", { id: "open-games" }));
+  const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h", text: "My games" }), h("ul", { id: "my-games" }));
+  root.replaceChildren(
+    h("h1", { text: `Lobby — ${player.name}` }),
+    h("p", {}, h("button", { type: "button", onclick: () => { forget(); showLobby(root); }, text: "Sign out (forget my token)" })),
+    createForm(kinds, root), open, mine);
+  const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
+  const refresh = async () => {
+    try {
+      await Promise.all([listOpen(open.querySelector("ul"), player, refresh), listMine(mine.querySelector("ul"), player, live)]);
+    } catch (err) { status(err.message, true); }
+  };
+  await refresh();
+  const timer = setInterval(refresh, 5000);  // others' new games and joins are on nobody's personal stream
+  const stop = await personalStream((frame) => {
+    if (frame.game_id && (live.get(frame.game_id)?.version ?? -1) <= frame.version) live.set(frame.game_id, frame);
+    refresh();
+  });
+  return () => { clearInterval(timer); stop(); };
+}
+
+function registerForm(done) {
+  const name = h("input", { id: "name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
+  return h("form", { class: "card", onsubmit: async (ev) => {
+    ev.preventDefault();
+    try { await register(name.value.trim()); done(); } catch (err) { status(err.message, true); }
+  } }, h("h1", { text: "Welcome to Stela" }), h("label", { for: "name", text: "Your name" }), name,
+  h("button", { type: "submit", text: "Register" }));
+}
+
+/* --- the create form, generated from each kind's options JSON schema --- */
+
+function resolve(schema) {
+  if (schema && schema.$ref) return schema.$defs[schema.$ref.split("/").pop()];
+  return schema || { properties: {} };
+}
+
+function optionField(name, prop) {
+  const id = `opt-${name}`;
+  const label = h("label", { for: id, text: name.replace(/_/g, " ") });
+  const help = prop.description ? h("small", { id: `${id}-help`, text: prop.description }) : null;
+  let input;
+  if (prop.enum) {
+    input = h("select", { id, name, "aria-describedby": help ? `${id}-help` : undefined },
+      ...prop.enum.map((v) => h("option", { value: JSON.stringify(v), selected: v === prop.default, text: String(v) })));
+    input.read = () => JSON.parse(input.value);
+  } else if (prop.type === "boolean") {
+    input = h("input", { id, name, type: "checkbox", checked: !!prop.default, "aria-describedby": help ? `${id}-help` : undefined });
+    input.read = () => input.checked;
+  } else if (prop.type === "integer" || prop.type === "number") {
+    input = h("input", { id, name, type: "number", value: prop.default ?? "", min: prop.minimum, max: prop.maximum,
+      "aria-describedby": help ? `${id}-help` : undefined });
+    input.read = () => Number(input.value);
+  } else {
+    return null;  // structured options (e.g. explicit landmarks) keep their defaults here
+  }
+  return { name, el: h("div", { class: "field" }, label, input, help), input };
+}
+
+function createForm(kinds, root) {
+  const kindSel = h("select", { id: "kind", name: "kind" }, ...kinds.map((k) => h("option", { value: k.kind, text: k.title || k.kind })));
+  const seats = h("input", { id: "seats", name: "seats", type: "number" });
+  const optionsBox = h("fieldset", { id: "options" });
+  let fields = [];
+  const fill = () => {
+    const kind = kinds.find((k) => k.kind === kindSel.value);
+    seats.min = kind.min_players; seats.max = kind.max_players;
+    seats.value = Math.max(kind.min_players, Math.min(2, kind.max_players));
+    const schema = resolve(kind.options_schema);
+    fields = Object.entries(schema.properties || {}).map(([n, p]) => optionField(n, p)).filter(Boolean);
+    optionsBox.replaceChildren(h("legend", { text: `${kind.title || kind.kind} options` }), ...fields.map((f) => f.el));
+  };
+  kindSel.addEventListener("change", fill);
+  fill();
+  return h("form", { class: "card", id: "create", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const options = Object.fromEntries(fields.map((f) => [f.name, f.input.read()]));
+    try {
+      const game = await post("/v1/games", { kind: kindSel.value, seats: Number(seats.value), options });
+      location.hash = `#/game/${game.id}`;
+    } catch (err) { status(err.message, true); }
+  } }, h("h2", { text: "Create a game" }),
+  h("div", { class: "field" }, h("label", { for: "kind", text: "Game" }), kindSel),
+  h("div", { class: "field" }, h("label", { for: "seats", text: "Seats" }), seats),
+  optionsBox, h("button", { type: "submit", text: "Create" }));
+}
+
+/* --- lists --- */
+
+async function listOpen(ul, player, refresh) {
+  const page = await get("/v1/games?status=open&limit=50");
+  ul.replaceChildren(...page.items.map((g) => {
+    const seated = g.seats.some((s) => s.player_id === player.id);
+    const full = g.open_seats === 0;
+    const act = async (what) => {
+      try { await post(`/v1/games/${g.id}/${what}`, {}); status(`${what === "join" ? "Joined" : "Started"} ${g.kind}`); }
+      catch (err) { status(err instanceof ApiError ? err.message : String(err), true); }
+      await refresh();
+    };
+    return h("li", { "data-game": g.id }, h("a", { href: `#/game/${g.id}`, text: `${g.kind}` }),
+      ` — ${g.seats.map((s) => s.name || "free").join(", ")} (${g.open_seats} seat${g.open_seats === 1 ? "" : "s"} free) `,
+      !seated && !full ? h("button", { type: "button", class: "join", onclick: () => act("join"), text: "Join" }) : null,
+      seated && full ? h("button", { type: "button", class: "start", onclick: () => act("start"), text: "Start" }) : null);
+  }));
+  if (!page.items.length) ul.replaceChildren(h("li", { text: "No open game. Create one!" }));
+}
+
+async function listMine(ul, player, live) {
+  const page = await get(`/v1/games?player=${encodeURIComponent(player.id)}&limit=50`);
+  const games = page.items.map((g) => {
+    const f = live.get(g.id);
+    return f && f.version >= g.version ? { ...g, status: f.status, version: f.version, yourTurn: f.your_turn } : g;
+  });
+  for (const f of live.values()) {
+    if (!games.some((g) => g.id === f.game_id)) games.unshift({ id: f.game_id, kind: f.kind, status: f.status, version: f.version, yourTurn: f.your_turn, seats: [], to_act: [] });
+  }
+  const running = games.filter((g) => g.status === "active" || g.status === "finished");
+  ul.replaceChildren(...running.map((g) => {
+    const seat = g.seats.find((s) => s.player_id === player.id);
+    const turn = g.status === "active" && (g.yourTurn ?? (seat && g.to_act.includes(seat.seat)));
+    return h("li", { "data-game": g.id, class: turn ? "turn" : "" }, h("a", { href: `#/game/${g.id}`, text: g.kind }),
+      ` — ${g.status}, version ${g.version}`, turn ? h("strong", { text: " · your turn" }) : "");
+  }));
+  if (!running.length) ul.replaceChildren(h("li", { text: "No running game." }));
+}
+
+/* The personal stream: one connection for all of the player's games. */
+async function personalStream(onFrame) {
+  const t = await post("/v1/players/me/stream-tickets", {});
+  const source = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(t.ticket)}`);
+  source.onmessage = (msg) => {
+    try { onFrame(JSON.parse(msg.data)); } catch { /* not a game frame */ }
+  };
+  return () => source.close();
+}

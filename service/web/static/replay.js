@@ -1,0 +1,77 @@
+/* Replay of a finished game: a slider over every version, as any seat, and the verification result. */
+
+import { get } from "./api.js";
+import { h, status } from "./dom.js";
+import { eventWords } from "./words.js";
+import { boardFor } from "./boards/index.js";
+import { verifyExport } from "./verify.js";
+
+export async function showReplay(root, id) {
+  const game = await get(`/v1/games/${id}`);
+  const names = (seat) => game.seats.find((s) => s.seat === seat)?.name || `seat ${seat}`;
+  const seatSel = h("select", { id: "replay-seat" }, ...game.seats.map((s) => h("option", { value: s.seat, text: `as ${names(s.seat)}` })));
+  const slider = h("input", { id: "replay-version", type: "range", min: 1, max: game.version, value: game.version,
+    "aria-label": "version" });
+  const label = h("output", { for: "replay-version", id: "replay-label" });
+  const boardBox = h("div", { class: "board-wrap" });
+  const text = h("div", { class: "board-text" });
+  const eventLine = h("p", { id: "replay-event" });
+  const verdict = h("section", { id: "verification", "aria-label": "verification" }, h("h2", { text: "Verification" }), h("p", { text: "Checking…" }));
+  let events = [];
+  let shown = 0;
+  const show = async () => {
+    const n = Number(slider.value);
+    const seat = Number(seatSel.value);
+    label.textContent = `version ${n} of ${game.version}`;
+    try {
+      const at = await get(`/v1/games/${id}/versions/${n}?seat=${seat}`);
+      if (Number(slider.value) !== n || Number(seatSel.value) !== seat) return;  // the slider moved on
+      const view = at.view;
+      const e = events.find((x) => x.version === n);
+      eventLine.textContent = e ? eventWords(e) : "";
+      if (view && view.kind) {
+        const drawn = boardFor(game.kind).draw(view, { names, seats: game.seats.length });
+        boardBox.replaceChildren(drawn.svg);
+        text.replaceChildren(...drawn.summary.map((l) => h("p", { text: l })));
+      } else {
+        boardBox.replaceChildren(h("p", { text: "Before the start: no board yet." }));
+        text.replaceChildren();
+      }
+      shown = n;
+      root.dataset.shown = String(shown);
+    } catch (err) { status(err.message, true); }
+  };
+  const loadEvents = async () => {
+    events = [];
+    for (let after = 0; ;) {
+      const page = await get(`/v1/games/${id}/events?after=${after}&as_seat=${seatSel.value}`);
+      events.push(...page.events);
+      if (!page.events.length || events[events.length - 1].version >= page.version) break;
+      after = events[events.length - 1].version;
+    }
+  };
+  slider.addEventListener("input", show);
+  seatSel.addEventListener("change", async () => { await loadEvents(); await show(); });
+  root.replaceChildren(h("h1", { text: `Replay: ${game.kind}` }),
+    h("p", {}, h("a", { href: `#/game/${id}`, text: "Back to the game" })),
+    h("div", { class: "controls" }, seatSel, slider, label), eventLine,
+    h("div", { class: "table" }, boardBox), h("details", { open: true }, h("summary", { text: "Board in words" }), text), verdict);
+  await loadEvents();
+  await show();
+  verify(id, verdict);
+  return () => {};
+}
+
+async function verify(id, box) {
+  try {
+    const report = await verifyExport(await get(`/v1/games/${id}/export`, { raw: true }));
+    const ok = !report.chain.length && report.seed === "ok";
+    box.replaceChildren(h("h2", { text: "Verification" }),
+      h("p", { class: ok ? "ok" : "error", id: "verdict", text: ok ? "Verified" : "Problems found" }),
+      h("ul", {},
+        h("li", { text: `Hash chain: ${report.events.length} events, ${report.recomputed} hashes recomputed in this browser, ${report.chain.length ? report.chain.join("; ") : "every prev_hash links"}.` }),
+        h("li", { text: `Seed: SHA-256 of the revealed seed ${report.seed === "ok" ? "equals" : "does not equal"} the commitment ${report.commitment} published at creation (${report.seed}).` })));
+  } catch (err) {
+    box.replaceChildren(h("h2", { text: "Verification" }), h("p", { class: "error", text: err.message }));
+  }
+}

@@ -1,0 +1,38 @@
+"""Web client fixtures: the service with the client's routes served in-process; Debian's Chromium from tests/browser.
+
+A missing browser is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import browser, chromium_path, screenshot_path  # noqa: F401  (Debian's Chromium)
+from tests.conftest import fresh_database
+from tests.support.live import serving
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The API and the web client on one origin, over a fresh database."""
+    from service.app import create_app
+    from service.settings import Settings
+    from service.web import routes
+
+    with fresh_database("stela_web") as dsn:
+        settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,
+                            snapshot_every=20, log_level="warning", projector="embedded")
+        app = create_app(settings)
+        for router in routes():
+            app.register(router)
+        with serving(app) as url:
+            yield url
+
+
+def screenshot(page, name: str) -> Path:
+    """A full-page screenshot in build/screenshots/."""
+    path = screenshot_path(name)
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,137 @@
+"""Driving the web client like a person: register, create from the form, join, start, play from the legal list."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import httpx
+
+OPTIONS = {"goldmine": {"turn_cap": 20}}
+
+
+def wait_until(page, check, what: str, deadline_s: float = 60) -> Any:
+    """Poll `check()` until it is truthy (returns it); fail naming `what` after the deadline."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(20)
+
+
+def register(page, site: str, name: str) -> dict[str, Any]:
+    page.goto(site + "/")
+    page.fill("#name", name)
+    page.click("form button[type=submit]")
+    page.wait_for_selector("#create")
+    return json.loads(page.evaluate("localStorage.getItem('stela.player')"))
+
+
+def create(page, kind: str, seats: int) -> str:
+    page.select_option("#kind", kind)
+    page.fill("#seats", str(seats))
+    for name, value in OPTIONS.get(kind, {}).items():
+        page.fill(f"#opt-{name}", str(value))
+    page.click("#create button[type=submit]")
+    wait_until(page, lambda: "#/game/" in page.url, "the new game's page")
+    return page.url.rsplit("/", 1)[1]
+
+
+def click_in_lobby(page, site: str, game_id: str, button: str) -> None:
+    page.goto(site + "/#/")
+    locator = page.locator(f'#open-games li[data-game="{game_id}"] button.{button}')
+    wait_until(page, lambda: locator.count() > 0 or page.reload() and False, f"the {button} button", 60)
+    locator.click()
+
+
+STATE_JS = """() => {
+  const info = document.querySelector("main section.info p");
+  const m = info && info.textContent.match(/Version (\\d+)\\./);
+  const buttons = [...document.querySelectorAll("ol.commands button")];
+  return { version: m ? Number(m[1]) : -1, commands: buttons.map((b) => JSON.parse(b.dataset.command)) };
+}"""
+
+
+def version(page) -> int:
+    return page.evaluate(STATE_JS)["version"]
+
+
+def status_of(page) -> str:
+    return page.locator("main h1").first.inner_text().split("·")[-1].strip()
+
+
+def hex_distance(a: list[int], b: list[int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: random.Random) -> int:
+    """The index of the command to click: at random, except that Tobago heads for its treasures."""
+    order = rnd.sample(range(len(commands)), len(commands))
+    if kind != "tobago":
+        return order[0]
+    types = [c["type"].split(".")[1] for c in commands]
+    for wanted in ("CollectTreasure", "TakeCard", "StartHunt", "PlayClue"):
+        for i in order:
+            if types[i] == wanted:
+                return i
+    maps = [m for m in view["maps"] if m["clues"]]
+    drives = [i for i in order if types[i] == "Drive"]
+    if maps and drives:
+        goal = [view["island"][h][:2] for h in min(maps, key=lambda m: len(m["candidates"]))["candidates"]]
+        return min(drives, key=lambda i: min(hex_distance(view["island"][commands[i]["hex"]][:2], g) for g in goal))
+    return next((i for i in order if types[i] == "EndTurn"), order[0])
+
+
+def click_on_board(page, kind: str, command: dict[str, Any]) -> bool:
+    """Send `command` by clicking the board (a piece, then its target; a choice in words if several
+    commands share those clicks); False when the command has no clicks."""
+    path = page.evaluate("async ([kind, c]) => (await import(`/boards/${kind}.js`)).keys(c)", [kind, command])
+    if not path:
+        return False
+    for key in path:
+        page.locator(f'svg.board [data-key="{key}"].target').first.click()
+    choice = page.locator(".choice button")
+    if path and choice.count():
+        wanted = json.dumps(command, sort_keys=True)
+        for i in range(choice.count()):
+            if json.dumps(json.loads(choice.nth(i).get_attribute("data-command")), sort_keys=True) == wanted:
+                choice.nth(i).click()
+                break
+        else:
+            raise AssertionError(f"{command} is not among the choices")
+    return True
+
+
+def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1, max_commands: int = 3000,
+                 check=None) -> int:
+    """Click legal commands on whichever page offers them until the game is over; the count of commands."""
+    rnd = random.Random(seed)
+    sent = 0
+    while sent < max_commands:
+        truth = httpx.get(f"{site}/v1/games/{game_id}").json()
+        if truth["status"] != "active":
+            return sent
+        if check and sent in (3, 25):
+            check()
+
+        def acting():
+            for p in pages:
+                state = p.evaluate(STATE_JS)
+                if state["version"] == truth["version"] and state["commands"]:
+                    return p, state["commands"]
+            return None
+
+        page, commands = wait_until(pages[0], acting, f"a page offering commands at version {truth['version']}")
+        choice = pick(kind, truth["view"], commands, rnd)
+        if not (sent % 2 and click_on_board(page, kind, commands[choice])):
+            page.locator("ol.commands button").nth(choice).click()
+        page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
+                               " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
+                               arg=truth["version"], polling="raf", timeout=60_000)
+        sent += 1
+    raise AssertionError("the game did not end")
