@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     The collaborators themselves are built at start-up by `service.container.open_services`.
     """
     from service import contract, timeouts, tournaments
+    from service.web import routes as web_routes
     from service import logging as stela_logging
     from service.readmodels import install
 
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     tournaments.install(state)
     timeouts.install(state)
     handlers.append(docs.assets_router())
+    handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     middleware: list[Any] = [request_logging(settings.log_level), allow_fix]
     if settings.rate_limit > 0:
         middleware.append(rate_limit(settings.rate_limit))
