@@ -1,4 +1,4 @@
-"""Web client fixtures: the service with the client's routes served in-process; Debian's Chromium from tests/browser.
+"""Web client fixtures: the service (which serves the client at /) in-process; Debian's Chromium from tests/browser.
 
 A missing browser is a failure, never a skip.
 """
@@ -19,14 +19,11 @@ def site() -> Iterator[str]:
     """The API and the web client on one origin, over a fresh database."""
     from service.app import create_app
     from service.settings import Settings
-    from service.web import routes
 
     with fresh_database("stela_web") as dsn:
         settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,
                             snapshot_every=20, log_level="warning", projector="embedded")
-        app = create_app(settings)
-        for router in routes():
-            app.register(router)
+        app = create_app(settings)  # serves the client at / itself
         with serving(app) as url:
             yield url
 
