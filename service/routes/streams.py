@@ -67,7 +67,7 @@ class StreamController(Controller):
           description="A short-lived, read-only ticket for `GET /v1/games/{id}/stream?ticket=…`, scoped to the "
                       "caller and this game: the stream shows the caller's seat view if seated, else the "
                       "spectator view. Valid for reconnects until `expires_at`.",
-          responses=responses(401, 404))
+          responses=responses(400, 401, 404))
     async def game_ticket(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                           game_id: GameId) -> TicketOut:
         player = viewer.require_player()
@@ -78,7 +78,7 @@ class StreamController(Controller):
           summary="A ticket to follow the personal stream with EventSource", tags=["players"],
           security=[{"bearer": []}], description="A short-lived, read-only ticket for "
                                                  "`GET /v1/players/me/stream?ticket=…`.",
-          responses=responses(401))
+          responses=responses(400, 401))
     async def personal_ticket(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services]) -> TicketOut:
         return await _issue(services, viewer.require_player().id, None)
 
