@@ -40,6 +40,9 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.BadLastEventId: Rule(400, "bad_last_event_id", "Bad request"),
     asyncpg.exceptions.DataError: Rule(  # PostgreSQL refuses some input outright; nothing was written
         400, "invalid_request", "Bad request", "the request contains characters that cannot be stored (such as NUL)"),
+    # msgspec's own refusals of a body no Struct could describe: too deep, or not UTF-8
+    RecursionError: Rule(400, "invalid_request", "Bad request", "the JSON body is nested too deeply"),
+    UnicodeDecodeError: Rule(400, "invalid_request", "Bad request", "the body is not valid UTF-8"),
     x.Unauthorized: Rule(401, "unauthorized", "Unauthorized"),
     x.Forbidden: Rule(403, "forbidden", "Forbidden"),
     x.NotSeated: Rule(403, "not_seated", "Forbidden"),
@@ -107,6 +110,21 @@ def problem_response(request: Request, status: int, code: str, detail: str, titl
     return Response(content=msgspec.json.encode(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
+async def send_problem(scope: Any, send: Any, status: int, code: str, detail: str,
+                       headers: dict[str, str] | None = None) -> None:
+    """Answer a raw ASGI request with a problem detail (for middleware that refuses before routing)."""
+    body = msgspec.json.encode(ProblemDetail(
+        type=TYPE_BASE + code.replace(".", "/"), title=_TITLES.get(status, "Error"), status=status, detail=detail,
+        code=code, instance=scope.get("path")))
+    extra = dict(headers or {})
+    if status in (429, 503):
+        extra.setdefault("Retry-After", "60")
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(body)).encode()),
+                            *((k.lower().encode(), v.encode()) for k, v in extra.items())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 def _mapped(request: Request, exc: Exception) -> Response:
     rule = rule_for(exc)
     if rule is None:
@@ -122,8 +140,10 @@ def _mapped(request: Request, exc: Exception) -> Response:
 def _validation(request: Request, exc: ValidationException) -> Response:
     extra = exc.extra if isinstance(exc.extra, list) else None
     errors = [e if isinstance(e, dict) else {"message": str(e)} for e in extra] if extra else None
-    return problem_response(request, 400, "invalid_request", exc.detail or "the request is malformed",
-                            errors=errors)
+    detail = exc.detail or "the request is malformed"
+    if errors and errors[0].get("message"):  # say what is wrong (an unknown field is named here)
+        detail = f"{detail}: {errors[0]['message']}"
+    return problem_response(request, 400, "invalid_request", detail, errors=errors)
 
 
 def _http(request: Request, exc: HTTPException) -> Response:

@@ -15,7 +15,8 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
     listed = {cls.__name__: (rule.status, rule.code) for cls, rule in ERRORS.items()}
     assert listed == {
         "InvalidRequest": (400, "invalid_request"), "BadLastEventId": (400, "bad_last_event_id"),
-        "DataError": (400, "invalid_request"),
+        "DataError": (400, "invalid_request"), "RecursionError": (400, "invalid_request"),
+        "UnicodeDecodeError": (400, "invalid_request"),
         "Unauthorized": (401, "unauthorized"),
         "Forbidden": (403, "forbidden"), "NotSeated": (403, "not_seated"), "GameRunning": (403, "game_running"),
         "NotFound": (404, "not_found"), "GameNotFound": (404, "game_not_found"),
