@@ -65,6 +65,11 @@ class PlayerCreated(msgspec.Struct, kw_only=True):
     token: Annotated[str, Meta(description="bearer token; shown once, stored hashed")]
 
 
+class Me(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+
+
 class PlayerOut(msgspec.Struct, kw_only=True):
     id: str
     name: str

@@ -102,7 +102,11 @@ class MemoryStore:
         return found[0] if found else None
 
     async def player_by_token(self, token_digest: str) -> Player | None:
-        return next((p for p, t in self.players.values() if t == token_digest), None)
+        return next((p for p, t in self.players.values() if t and t == token_digest), None)
+
+    async def set_token(self, player_id: str, token_digest: str | None) -> None:
+        player, _ = self.players[player_id]
+        self.players[player_id] = (player, token_digest or "")
 
     async def ping(self) -> None:
         return None

@@ -220,3 +220,6 @@ class PostgresStore:
         row = await self.pool.fetchrow(
             "SELECT id, name, created_at FROM players WHERE token_hash = $1", token_digest)
         return Player(id=row[0], name=row[1], created_at=row[2]) if row else None
+
+    async def set_token(self, player_id: str, token_digest: str | None) -> None:
+        await self.pool.execute("UPDATE players SET token_hash = $2 WHERE id = $1", player_id, token_digest)
