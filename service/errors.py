@@ -59,6 +59,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.Conflict: Rule(409, "conflict", "Conflict"),
     x.TooMuchContention: Rule(409, "too_much_contention", "Conflict"),
     x.InvalidCommand: Rule(422, "invalid_command", "Unprocessable content"),
+    x.IdempotencyKeyReused: Rule(422, "idempotency_key_reused", "Unprocessable content"),
     x.InvalidOptions: Rule(422, None, "Invalid game options"),
     x.BadCursor: Rule(422, "bad_cursor", "Unprocessable content", "the cursor is not one this list issued"),
     x.Unavailable: Rule(503, "unavailable", "Service unavailable"),

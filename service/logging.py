@@ -11,6 +11,7 @@ import logging
 import os
 import sys
 import time
+from contextvars import ContextVar
 from typing import Any
 
 import msgspec
@@ -35,6 +36,14 @@ def configure(level: str = "info") -> None:
 
 
 log = structlog.get_logger("stela.http")
+_extra_headers: ContextVar[list[tuple[bytes, bytes]] | None] = ContextVar("stela_response_headers", default=None)
+
+
+def add_response_header(name: str, value: str) -> None:
+    """Have the current request's response carry this header (whatever layer answers it)."""
+    headers = _extra_headers.get()
+    if headers is not None:
+        headers.append((name.lower().encode(), value.encode()))
 
 
 def _route(scope: Scope) -> str:
@@ -77,13 +86,14 @@ def _request_logging(app: ASGIApp, enabled: bool) -> ASGIApp:
         structlog.contextvars.bind_contextvars(request_id=request_id, game_id=_game_id(path))
         start = time.perf_counter()
         status = 500
-        header = (b"x-request-id", request_id.encode())
+        extra = [(b"x-request-id", request_id.encode())]
+        _extra_headers.set(extra)
 
         async def send_wrapper(message: Any) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), header]
+                message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 
         try:

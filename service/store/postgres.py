@@ -41,8 +41,8 @@ WITH ins AS (
        OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $1 AND e.version = $8 AND e.hash = $9)
     RETURNING position, tx, at, version
 ), idem AS (
-    INSERT INTO idempotency (stream_id, actor, key, first_version, last_version)
-    SELECT $1, $10, $11::text, $8 + 1, $8 + $12 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
+    INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint)
+    SELECT $1, $10, $11::text, $8 + 1, $8 + $12, $16 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
 ), stream AS (
     INSERT INTO streams (stream_id, kind) SELECT $1, $13 WHERE $8 = 0 AND EXISTS (SELECT 1 FROM ins)
 ), note AS (
@@ -55,6 +55,13 @@ SELECT position, tx, at, (SELECT count(*) FROM note) AS notified FROM ins ORDER 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
     return StoredEvent(position=row[0], tx=row[1], stream_id=row[2], version=row[3], type=row[4],
                        data=row[5], metadata=row[6], at=row[7], prev_hash=row[8], hash=row[9])
+
+
+def _keyed(row: asyncpg.Record | None) -> AppendResult | None:
+    if row is None:
+        return None
+    return AppendResult(first_version=row[0], last_version=row[1], duplicate=True, fingerprint=row[2],
+                        refusal=row[3], stream_id=row[4])
 
 
 def _json(value: object) -> str:
@@ -128,7 +135,7 @@ class PostgresStore:
     # -- appending ---------------------------------------------------------------
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
         actor = metadata.actor or ""
         if prev_hash is None:
             prev_hash = GENESIS_HASH if expected_version == 0 else await self.pool.fetchval(
@@ -141,7 +148,7 @@ class PostgresStore:
         try:
             records = await self.pool.fetch(
                 _APPEND, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
-                len(events), kind or "", CHANNEL, self.notify)
+                len(events), kind or "", CHANNEL, self.notify, fingerprint)
         except asyncpg.UniqueViolationError:
             records = []
         if not records:
@@ -162,12 +169,24 @@ class PostgresStore:
 
     async def _idempotent(self, conn: Any, stream_id: str, actor: str, key: str) -> AppendResult | None:
         row = await conn.fetchrow(
-            "SELECT first_version, last_version FROM idempotency WHERE stream_id = $1 AND actor = $2 AND key = $3",
-            stream_id, actor, key)
-        return AppendResult(first_version=row[0], last_version=row[1], duplicate=True) if row else None
+            "SELECT first_version, last_version, fingerprint, refusal, stream_id FROM idempotency "
+            "WHERE stream_id = $1 AND actor = $2 AND key = $3", stream_id, actor, key)
+        return _keyed(row)
 
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
         return await self._idempotent(self.pool, stream_id, actor, key)
+
+    async def refused(self, stream_id: str, actor: str, key: str, fingerprint: str,
+                      refusal: dict[str, Any]) -> None:
+        await self.pool.execute(
+            "INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint, refusal) "
+            "VALUES ($1, $2, $3, 0, 0, $4, $5) ON CONFLICT DO NOTHING", stream_id, actor, key, fingerprint, refusal)
+
+    async def keyed_stream(self, actor: str, key: str) -> AppendResult | None:
+        row = await self.pool.fetchrow(
+            "SELECT first_version, last_version, fingerprint, refusal, stream_id FROM idempotency "
+            "WHERE actor = $1 AND key = $2 AND key LIKE 'create:%'", actor, key)
+        return _keyed(row)
 
     # -- reading -----------------------------------------------------------------
     async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:

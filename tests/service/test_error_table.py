@@ -25,7 +25,7 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "NoPicture": (404, "no_picture"),
         "RuleViolation": (409, None), "ConcurrencyError": (409, "version_conflict"), "Conflict": (409, "conflict"),
         "TooMuchContention": (409, "too_much_contention"),
-        "InvalidCommand": (422, "invalid_command"), "InvalidOptions": (422, None), "BadCursor": (422, "bad_cursor"),
+        "InvalidCommand": (422, "invalid_command"), "IdempotencyKeyReused": (422, "idempotency_key_reused"), "InvalidOptions": (422, None), "BadCursor": (422, "bad_cursor"),
         "Unavailable": (503, "unavailable"), "ReadModelsUnavailable": (503, "read_models_unavailable"),
         "StoreUnavailable": (503, "database_unavailable"), "PostgresConnectionError": (503, "database_unavailable"),
         "InterfaceError": (503, "database_unavailable"), "CannotConnectNowError": (503, "database_unavailable"),
