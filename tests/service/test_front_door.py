@@ -138,3 +138,38 @@ async def test_replicas_share_their_counters_through_redis_and_count_alone_when_
     alone = Counters(dead)
     assert [await alone.hit(key, now), await alone.hit(key, now)] == [1, 2]
     await dead.aclose()
+
+
+async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when_one_closes():
+    import asyncio
+
+    release = asyncio.Event()
+    statuses: list[int] = []
+    retry: list[bytes] = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await release.wait()  # a stream stays open until released
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+            retry.extend(v for k, v in message["headers"] if k == b"retry-after")
+
+    capped = rate_limit(0, 0, 2, (), Counters(), lambda _: None)(app)
+    scope = {"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
+             "headers": []}
+    streams = [asyncio.create_task(capped(dict(scope), None, send)) for _ in range(2)]
+    while len(statuses) < 2:
+        await asyncio.sleep(0.01)
+    await capped(dict(scope), None, send)
+    streams.append(asyncio.create_task(capped({**scope, "client": ("192.0.2.2", 1)}, None, send)))  # its own cap
+    while len(statuses) < 4:
+        await asyncio.sleep(0.01)
+    assert statuses == [200, 200, 429, 200] and retry
+    release.set()
+    await asyncio.gather(*streams)
+    statuses.clear()
+    await capped(dict(scope), None, send)
+    assert statuses == [200]
