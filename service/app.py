@@ -23,7 +23,7 @@ from service.metrics import Metrics
 from service.ratelimit import Counters, rate_limit
 from service.routes.games import GameController
 from service.routes.kinds import KindController
-from service.routes.ops import healthz, metrics, readyz
+from service.routes.ops import healthz, readyz
 from service.routes.play import PlayController
 from service.routes.players import PlayerController
 from service.settings import Settings
@@ -118,8 +118,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     stela_logging.configure(settings.log_level)
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
-    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz,
-                           metrics]
+    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, healthz, readyz]
     handlers += install(state, settings)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,

@@ -18,7 +18,16 @@ import uvicorn
 
 from service.settings import Settings
 
-APP = "service.app:create_app"
+APP = "service.serve:served_app"
+
+
+def served_app() -> Any:
+    """The app as `stela serve` runs it: settings from the environment, metrics on their own port."""
+    from service.app import create_app
+
+    settings = Settings.from_env()
+    extra = {"metrics_port": settings.metrics_port} if settings.metrics_port > 0 else {}
+    return create_app(settings, extra=extra)
 
 
 class ConfigError(Exception):
