@@ -147,8 +147,14 @@ def _validation(request: Request, exc: ValidationException) -> Response:
     return problem_response(request, 400, "invalid_request", detail, errors=errors)
 
 
+DISCONNECTED = "client disconnected prematurely"  # Litestar's detail when the body never arrived
+
+
 def _http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
+    if status >= 500 and exc.detail == DISCONNECTED:  # nobody is listening; not an error of ours
+        log.info("client_disconnected", path=request.url.path)
+        return problem_response(request, 400, "client_disconnected", "the client left before sending the body")
     if status >= 500:
         return _internal(request, exc)
     code = "unauthorized" if isinstance(exc, NotAuthorizedException) else _HTTP_CODES.get(status, "http_error")
