@@ -68,6 +68,13 @@ ERRORS: dict[type[BaseException], Rule] = {
     asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,
     asyncpg.exceptions.InterfaceError: _DB_DOWN,
     asyncpg.exceptions.CannotConnectNowError: _DB_DOWN,
+    # no free connection slot on the server (SQLSTATE 53300) or other resources exhausted (class 53)
+    asyncpg.exceptions.InsufficientResourcesError: _DB_DOWN,
+    # the server ended the connection or cancelled the statement (class 57: shutdown, terminate, timeout)
+    asyncpg.exceptions.OperatorInterventionError: _DB_DOWN,
+    asyncpg.exceptions.InternalClientError: _DB_DOWN,  # a pooled connection the server had already ended
+    TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
+                       "the database did not answer in time (a lock, or overload); retry later"),
     ConnectionError: _DB_DOWN,
 }
 

@@ -12,8 +12,10 @@ by the fan-out and a short poll instead. The global log is read by
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Awaitable, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 import msgspec
@@ -55,6 +57,27 @@ SELECT position, tx, at, (SELECT count(*) FROM note) AS notified FROM ins ORDER 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
     return StoredEvent(position=row[0], tx=row[1], stream_id=row[2], version=row[3], type=row[4],
                        data=row[5], metadata=row[6], at=row[7], prev_hash=row[8], hash=row[9])
+
+
+# A pooled connection PostgreSQL has ended (fast shutdown, pg_terminate_backend, failover) fails
+# its next use with one of these; the pool then drops it, so a second try gets a fresh one.
+DEAD_CONNECTION = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+                   asyncpg.exceptions.InternalClientError, asyncpg.exceptions.AdminShutdownError, ConnectionError)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def retried_read(read: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A read that finds its connection dead is tried once more (reads are safe to repeat)."""
+
+    @functools.wraps(read)
+    async def again(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await read(*args, **kwargs)
+        except DEAD_CONNECTION:
+            return await read(*args, **kwargs)
+
+    return again
 
 
 def _keyed(row: asyncpg.Record | None) -> AppendResult | None:
@@ -109,10 +132,12 @@ class PostgresStore:
         self.notify = notify
 
     @classmethod
-    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False) -> "PostgresStore":
+    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
+                      command_timeout: float | None = 10.0) -> "PostgresStore":
+        """A pool of at most `max_size` connections; every statement waits at most `command_timeout` s."""
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
-                                             reset=_keep_session)
+                                             reset=_keep_session, command_timeout=command_timeout)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
@@ -173,6 +198,7 @@ class PostgresStore:
             "WHERE stream_id = $1 AND actor = $2 AND key = $3", stream_id, actor, key)
         return _keyed(row)
 
+    @retried_read
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
         return await self._idempotent(self.pool, stream_id, actor, key)
 
@@ -182,6 +208,7 @@ class PostgresStore:
             "INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint, refusal) "
             "VALUES ($1, $2, $3, 0, 0, $4, $5) ON CONFLICT DO NOTHING", stream_id, actor, key, fingerprint, refusal)
 
+    @retried_read
     async def keyed_stream(self, actor: str, key: str) -> AppendResult | None:
         row = await self.pool.fetchrow(
             "SELECT first_version, last_version, fingerprint, refusal, stream_id FROM idempotency "
@@ -189,24 +216,29 @@ class PostgresStore:
         return _keyed(row)
 
     # -- reading -----------------------------------------------------------------
+    @retried_read
     async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         rows = await self.pool.fetch(
             f"SELECT {_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 AND version <= $3 "
             "ORDER BY version", stream_id, after, upto if upto is not None else 2**31 - 1)
         return [_record_event(r) for r in rows]
 
+    @retried_read
     async def stream_version(self, stream_id: str) -> int:
         return await self.pool.fetchval(
             "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1", stream_id)
 
+    @retried_read
     async def stream_kind(self, stream_id: str) -> str | None:
         return await self.pool.fetchval("SELECT kind FROM streams WHERE stream_id = $1", stream_id)
 
+    @retried_read
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         rows = await self.pool.fetch(
             "SELECT stream_id FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2", after, limit)
         return [r[0] for r in rows]
 
+    @retried_read
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
         async with self.pool.acquire() as conn:
             return await read_after(conn, cursor_pair(after), limit)
@@ -219,6 +251,7 @@ class PostgresStore:
                state = excluded.state, saved_at = now() WHERE snapshots.version < excluded.version""",
             stream_id, version, fmt, state)
 
+    @retried_read
     async def load_snapshot(self, stream_id: str, fmt: str) -> tuple[int, bytes] | None:
         row = await self.pool.fetchrow(
             "SELECT version, state FROM snapshots WHERE stream_id = $1 AND format = $2", stream_id, fmt)
@@ -231,10 +264,12 @@ class PostgresStore:
             player_id, name, token_digest)
         return Player(id=row[0], name=row[1], created_at=row[2])
 
+    @retried_read
     async def get_player(self, player_id: str) -> Player | None:
         row = await self.pool.fetchrow("SELECT id, name, created_at FROM players WHERE id = $1", player_id)
         return Player(id=row[0], name=row[1], created_at=row[2]) if row else None
 
+    @retried_read
     async def player_by_token(self, token_digest: str) -> Player | None:
         row = await self.pool.fetchrow(
             "SELECT id, name, created_at FROM players WHERE token_hash = $1", token_digest)

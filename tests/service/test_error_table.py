@@ -30,6 +30,9 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "StoreUnavailable": (503, "database_unavailable"), "PostgresConnectionError": (503, "database_unavailable"),
         "InterfaceError": (503, "database_unavailable"), "CannotConnectNowError": (503, "database_unavailable"),
         "ConnectionError": (503, "database_unavailable"),
+        "InsufficientResourcesError": (503, "database_unavailable"),
+        "OperatorInterventionError": (503, "database_unavailable"),
+        "InternalClientError": (503, "database_unavailable"), "TimeoutError": (503, "database_unavailable"),
     }
 
 
