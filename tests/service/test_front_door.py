@@ -11,7 +11,7 @@ from litestar.testing import AsyncTestClient
 from service.app import create_app
 from service.edge import parse_networks
 from service.ratelimit import Counters, rate_limit
-from tests.support.api import player
+from tests.support.api import player, until
 
 ORIGIN = "http://localhost:5173"
 
@@ -161,12 +161,10 @@ async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when
     scope = {"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
              "headers": []}
     streams = [asyncio.create_task(capped(dict(scope), None, send)) for _ in range(2)]
-    while len(statuses) < 2:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(statuses) == 2)
     await capped(dict(scope), None, send)
     streams.append(asyncio.create_task(capped({**scope, "client": ("192.0.2.2", 1)}, None, send)))  # its own cap
-    while len(statuses) < 4:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(statuses) == 4)
     assert statuses == [200, 200, 429, 200] and retry
     release.set()
     await asyncio.gather(*streams)
