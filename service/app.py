@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 
@@ -15,14 +16,15 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 from domain.catalog import GAMES
 from domain.kernel import Game
 from service.dependencies import DEPENDENCIES
+from service.edge import json_only, parse_networks
 from service.errors import exception_handlers
 from service.lifespan import lifespan
 from service.logging import request_logging
 from service.metrics import Metrics
-from service.ratelimit import rate_limit
+from service.ratelimit import Counters, rate_limit
 from service.routes.games import GameController
 from service.routes.kinds import KindController
-from service.routes.ops import healthz, metrics, readyz
+from service.routes.ops import healthz, readyz
 from service.routes.play import PlayController
 from service.routes.players import PlayerController
 from service.routes.streams import StreamController
@@ -69,6 +71,44 @@ def allow_fix(app: ASGIApp) -> ASGIApp:
     return middleware
 
 
+EXPOSED = ["Location", "X-Request-ID", "Retry-After", "Idempotent-Replayed", "RateLimit-Limit"]
+
+
+def cors_config(settings: Settings) -> CORSConfig:
+    """Any configured origin may call the API; bearer tokens are not ambient, so no credentials."""
+    origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()] or ["*"]
+    return CORSConfig(allow_origins=origins, allow_credentials=False,
+                      allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID",
+                                     "X-Request-ID"],
+                      expose_headers=EXPOSED, max_age=86400)
+
+
+def edge(app: Litestar, settings: Settings) -> ASGIApp:
+    """What wraps the router for every request, matched or not, outermost first: the request id,
+    log line and metrics; CORS (so refusals below carry it too); budgets; JSON-only bodies."""
+    from litestar._asgi.utils import wrap_in_exception_handler
+    from litestar.middleware._internal.cors import CORSMiddleware
+
+    inner: ASGIApp = json_only(wrap_in_exception_handler(app=app.asgi_router))
+    if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
+        redis = None
+        if settings.redis_url:
+            import redis.asyncio as aioredis
+
+            redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=0.25, socket_timeout=0.25)
+            app.state.on_stop.append(lambda _app: redis.aclose())
+        state = app.state
+
+        def known_player(authorization: str | None) -> str | None:
+            services = state.get("services")
+            return services.players.known(authorization) if services is not None else None
+
+        inner = rate_limit(settings.rate_limit, settings.stream_rate_limit, settings.max_streams_per_client,
+                           parse_networks(settings.trusted_proxies), Counters(redis), known_player)(inner)
+    return request_logging(settings.log_level)(CORSMiddleware(app=inner, config=cors_config(settings)))
+
+
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
                extra: dict[str, Any] | None = None) -> Litestar:
     """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL).
@@ -85,18 +125,16 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
-                           TournamentController, healthz, readyz, metrics]
+                           TournamentController, healthz, readyz]
     handlers += install(state, settings)
     tournaments.install(state)
     timeouts.install(state)
     handlers.append(docs.assets_router())
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
-    middleware: list[Any] = [request_logging(settings.log_level), allow_fix]
-    if settings.rate_limit > 0:
-        middleware.append(rate_limit(settings.rate_limit))
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
-                   exception_handlers=exception_handlers, middleware=middleware, dependencies=DEPENDENCIES,
-                   debug=False)
+                   exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
+                   cors_config=cors_config(settings), debug=False)
+    app.asgi_handler = edge(app, settings)
     allow: dict[str, set[str]] = {}
     for route in app.routes:
         allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))

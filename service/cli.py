@@ -164,7 +164,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from service import logging as stela_logging
+
     args = parser().parse_args(argv)
+    stela_logging.configure(Settings.from_env().log_level)  # JSON lines on stderr: stdout is for data
     return int(args.fn(args) or 0)
 
 

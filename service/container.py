@@ -64,7 +64,8 @@ async def open_store(settings: Settings, pool_max: int | None = None) -> AsyncIt
         embedded = EmbeddedPostgres(settings.data_dir)
         dsn = await asyncio.to_thread(embedded.start)
     try:
-        store = await PostgresStore.connect(dsn, pool_max or settings.db_pool_max, settings.pg_notify)
+        store = await PostgresStore.connect(dsn, pool_max or settings.db_pool_max, settings.pg_notify,
+                                            settings.db_command_timeout)
         try:
             yield store
         finally:

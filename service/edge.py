@@ -4,13 +4,19 @@
 proxy (`STELA_TRUSTED_PROXIES`; none by default, not even 127.0.0.1), and then takes the
 rightmost address that is not itself a trusted proxy, the one the nearest trusted hop saw, so
 a client cannot choose its own rate-limit bucket by sending the header. `admin_token_problem`
-refuses a short or placeholder admin token outside development mode.
+refuses a short or placeholder admin token outside development mode. `json_only` answers 415 to
+a body in any format but JSON.
 """
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from typing import Any
+
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from service.errors import send_problem
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 PLACEHOLDERS = frozenset({"change-me", "changeme", "dev-admin-token-change-me", "admin", "admin-secret", "secret",
@@ -54,3 +60,39 @@ def admin_token_problem(token: str | None, development: bool) -> str | None:
     if len(token) < MIN_ADMIN_TOKEN:
         return f"STELA_ADMIN_TOKEN must have at least {MIN_ADMIN_TOKEN} characters (openssl rand -hex 32)"
     return None
+
+
+_BODY_METHODS = (b"POST", b"PUT", b"PATCH")
+
+
+def _is_json(content_type: bytes) -> bool:
+    media = content_type.split(b";", 1)[0].strip().lower()
+    return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
+
+
+def json_only(app: ASGIApp) -> ASGIApp:
+    """415 for a request body sent as anything but JSON (forms and `text/plain` never create anything).
+
+    A body without a Content-Type is read as JSON (curl-style clients that send raw JSON), and a
+    request without a body needs no Content-Type (`POST .../start`).
+    """
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"].encode() not in _BODY_METHODS:
+            await app(scope, receive, send)
+            return
+        content_type, has_body = None, False
+        for name, value in scope["headers"]:
+            if name == b"content-type":
+                content_type = value
+            elif name == b"content-length":
+                has_body = value.strip() not in (b"0", b"")
+            elif name == b"transfer-encoding":
+                has_body = True
+        if has_body and content_type is not None and not _is_json(content_type):
+            await send_problem(scope, send, 415, "unsupported_media_type",
+                               "send the body as application/json")
+            return
+        await app(scope, receive, send)
+
+    return middleware

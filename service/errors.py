@@ -40,6 +40,9 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.BadLastEventId: Rule(400, "bad_last_event_id", "Bad request"),
     asyncpg.exceptions.DataError: Rule(  # PostgreSQL refuses some input outright; nothing was written
         400, "invalid_request", "Bad request", "the request contains characters that cannot be stored (such as NUL)"),
+    # msgspec's own refusals of a body no Struct could describe: too deep, or not UTF-8
+    RecursionError: Rule(400, "invalid_request", "Bad request", "the JSON body is nested too deeply"),
+    UnicodeDecodeError: Rule(400, "invalid_request", "Bad request", "the body is not valid UTF-8"),
     x.Unauthorized: Rule(401, "unauthorized", "Unauthorized"),
     x.Forbidden: Rule(403, "forbidden", "Forbidden"),
     x.NotSeated: Rule(403, "not_seated", "Forbidden"),
@@ -56,6 +59,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.Conflict: Rule(409, "conflict", "Conflict"),
     x.TooMuchContention: Rule(409, "too_much_contention", "Conflict"),
     x.InvalidCommand: Rule(422, "invalid_command", "Unprocessable content"),
+    x.IdempotencyKeyReused: Rule(422, "idempotency_key_reused", "Unprocessable content"),
     x.InvalidOptions: Rule(422, None, "Invalid game options"),
     x.BadCursor: Rule(422, "bad_cursor", "Unprocessable content", "the cursor is not one this list issued"),
     x.Unavailable: Rule(503, "unavailable", "Service unavailable"),
@@ -64,6 +68,13 @@ ERRORS: dict[type[BaseException], Rule] = {
     asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,
     asyncpg.exceptions.InterfaceError: _DB_DOWN,
     asyncpg.exceptions.CannotConnectNowError: _DB_DOWN,
+    # no free connection slot on the server (SQLSTATE 53300) or other resources exhausted (class 53)
+    asyncpg.exceptions.InsufficientResourcesError: _DB_DOWN,
+    # the server ended the connection or cancelled the statement (class 57: shutdown, terminate, timeout)
+    asyncpg.exceptions.OperatorInterventionError: _DB_DOWN,
+    asyncpg.exceptions.InternalClientError: _DB_DOWN,  # a pooled connection the server had already ended
+    TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
+                       "the database did not answer in time (a lock, or overload); retry later"),
     ConnectionError: _DB_DOWN,
 }
 
@@ -107,6 +118,21 @@ def problem_response(request: Request, status: int, code: str, detail: str, titl
     return Response(content=msgspec.json.encode(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
+async def send_problem(scope: Any, send: Any, status: int, code: str, detail: str,
+                       headers: dict[str, str] | None = None) -> None:
+    """Answer a raw ASGI request with a problem detail (for middleware that refuses before routing)."""
+    body = msgspec.json.encode(ProblemDetail(
+        type=TYPE_BASE + code.replace(".", "/"), title=_TITLES.get(status, "Error"), status=status, detail=detail,
+        code=code, instance=scope.get("path")))
+    extra = dict(headers or {})
+    if status in (429, 503):
+        extra.setdefault("Retry-After", "60")
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(body)).encode()),
+                            *((k.lower().encode(), v.encode()) for k, v in extra.items())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 def _mapped(request: Request, exc: Exception) -> Response:
     rule = rule_for(exc)
     if rule is None:
@@ -122,12 +148,20 @@ def _mapped(request: Request, exc: Exception) -> Response:
 def _validation(request: Request, exc: ValidationException) -> Response:
     extra = exc.extra if isinstance(exc.extra, list) else None
     errors = [e if isinstance(e, dict) else {"message": str(e)} for e in extra] if extra else None
-    return problem_response(request, 400, "invalid_request", exc.detail or "the request is malformed",
-                            errors=errors)
+    detail = exc.detail or "the request is malformed"
+    if errors and errors[0].get("message"):  # say what is wrong (an unknown field is named here)
+        detail = f"{detail}: {errors[0]['message']}"
+    return problem_response(request, 400, "invalid_request", detail, errors=errors)
+
+
+DISCONNECTED = "client disconnected prematurely"  # Litestar's detail when the body never arrived
 
 
 def _http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
+    if status >= 500 and exc.detail == DISCONNECTED:  # nobody is listening; not an error of ours
+        log.info("client_disconnected", path=request.url.path)
+        return problem_response(request, 400, "client_disconnected", "the client left before sending the body")
     if status >= 500:
         return _internal(request, exc)
     code = "unauthorized" if isinstance(exc, NotAuthorizedException) else _HTTP_CODES.get(status, "http_error")

@@ -15,6 +15,7 @@ VersionConflict = ConcurrencyError  # the name the error table uses
 
 __all__ = [
     "BadCursor", "BadLastEventId", "Conflict", "ConcurrencyError", "Forbidden", "GameNotFound", "GameRunning",
+    "IdempotencyKeyReused",
     "InvalidCommand", "InvalidOptions", "InvalidRequest", "KindNotFound", "NoPicture", "NotFound", "NotSeated",
     "PlayerNotFound", "ReadModelsUnavailable", "RuleViolation", "SeatNotFound", "ServiceError",
     "StoreUnavailable", "TooMuchContention", "Unauthorized", "Unavailable", "VersionConflict", "VersionNotFound",
@@ -91,6 +92,10 @@ class TooMuchContention(Conflict):
 
 class InvalidCommand(ServiceError):
     """The body is not a command of the game's kind."""
+
+
+class IdempotencyKeyReused(ServiceError):
+    """An Idempotency-Key sent again with a different request."""
 
 
 class InvalidOptions(ServiceError):

@@ -1,8 +1,8 @@
 """Start-up and shut-down: open the services, run the start hooks, drain on SIGTERM.
 
-Pools and clients open here (through the composition root), never at import. On shutdown
-SSE streams are told to close (with a retry hint so clients reconnect elsewhere) before the
-store closes.
+Pools and clients open here (through the composition root), never at import. Under `stela
+serve` (state `metrics_port` set) the metrics port opens here too. On shutdown SSE streams are
+told to close (with a retry hint so clients reconnect elsewhere) before the store closes.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import structlog
 from litestar import Litestar
@@ -27,6 +28,18 @@ def begin_shutdown(app: Litestar) -> None:
         services.broker.wake_all()
 
 
+async def _metrics_port(state: Any, services: Any) -> asyncio.Server | None:
+    from service.metrics import serve_metrics
+    from service.routes.ops import exposition
+
+    port = state.get("metrics_port")
+    if port is None:
+        return None
+    server = await serve_metrics(state.settings.host, port, lambda: exposition(services))
+    state.metrics_bound_port = server.sockets[0].getsockname()[1]
+    return server
+
+
 @contextlib.asynccontextmanager
 async def lifespan(app: Litestar) -> AsyncIterator[None]:
     state = app.state
@@ -35,9 +48,12 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
         state.closing = services.closing
         for hook in state.get("on_start", []):
             await hook(app)
+        scrape = await _metrics_port(state, services)
         try:
             yield
         finally:
+            if scrape is not None:
+                scrape.close()
             begin_shutdown(app)
             for hook in reversed(state.get("on_stop", [])):
                 with contextlib.suppress(Exception):

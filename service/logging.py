@@ -7,10 +7,12 @@ id is bound once, and nothing is formatted for a level that is filtered out.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
 import time
+from contextvars import ContextVar
 from typing import Any
 
 import msgspec
@@ -24,9 +26,27 @@ def _render(_: Any, __: str, event: dict[str, Any]) -> bytes:
     return _encode.encode(event)
 
 
+class JsonFormatter(logging.Formatter):
+    """Standard-library records (asyncpg's pool, uvicorn, asyncio) as the same JSON lines, traceback inside."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {"event": record.getMessage(), "level": record.levelname.lower(),
+                                "logger": record.name,
+                                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+                                + f".{int(record.msecs):03d}Z"}
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            line["stack"] = record.stack_info
+        return _encode.encode(line).decode()
+
+
 def configure(level: str = "info") -> None:
+    """Every log line of the process as JSON on stderr (stdout stays for data: `stela export`)."""
     numeric = getattr(logging, level.upper(), 20)
-    logging.basicConfig(format="%(message)s", stream=sys.stderr, level=numeric)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    logging.basicConfig(handlers=[handler], level=numeric, force=True)
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, structlog.processors.add_log_level,
                     structlog.processors.TimeStamper(fmt="iso"), structlog.processors.format_exc_info, _render],
@@ -35,6 +55,15 @@ def configure(level: str = "info") -> None:
 
 
 log = structlog.get_logger("stela.http")
+CLIENT_CLOSED = 499  # logged and counted for a request whose client went away before the answer
+_extra_headers: ContextVar[list[tuple[bytes, bytes]] | None] = ContextVar("stela_response_headers", default=None)
+
+
+def add_response_header(name: str, value: str) -> None:
+    """Have the current request's response carry this header (whatever layer answers it)."""
+    headers = _extra_headers.get()
+    if headers is not None:
+        headers.append((name.lower().encode(), value.encode()))
 
 
 def _route(scope: Scope) -> str:
@@ -76,24 +105,42 @@ def _request_logging(app: ASGIApp, enabled: bool) -> ASGIApp:
         path = scope.get("path", "")
         structlog.contextvars.bind_contextvars(request_id=request_id, game_id=_game_id(path))
         start = time.perf_counter()
-        status = 500
-        header = (b"x-request-id", request_id.encode())
+        status, started, disconnected = 500, False, False
+        extra = [(b"x-request-id", request_id.encode())]
+        _extra_headers.set(extra)
 
         async def send_wrapper(message: Any) -> None:
-            nonlocal status
+            nonlocal status, started
             if message["type"] == "http.response.start":
-                status = message["status"]
-                message["headers"] = [*message.get("headers", ()), header]
+                status, started = message["status"], True
+                message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 
+        async def receive_wrapper() -> Any:
+            nonlocal disconnected
+            message = await receive()
+            disconnected = disconnected or (message["type"] == "http.disconnect" and not started)
+            return message
+
         try:
-            await app(scope, receive, send_wrapper)
+            await app(scope, receive_wrapper, send_wrapper)
+        except asyncio.CancelledError:
+            # the server's drain window ended with this request still running: a clean 503
+            if not started:
+                from service.errors import send_problem
+
+                await send_problem(scope, send_wrapper, 503, "shutting_down",
+                                   "the server is restarting; retry", {"Retry-After": "1"})
+            raise
         finally:
             elapsed = time.perf_counter() - start
+            if disconnected:
+                status = CLIENT_CLOSED  # the client left (mid-body, say): neither an error nor a 500
             metrics = scope["app"].state.get("metrics") if scope.get("app") else None
             if metrics is not None:
                 metrics.request(scope.get("method", ""), _route(scope), status, elapsed)
             if enabled:
-                log.info("request", method=scope.get("method"), path=path, status=status, latency_ms=round(elapsed * 1000, 2), player_id=(scope.get("state") or {}).get("player_id"))
+                log.info("request", method=scope.get("method"), path=path, status=status,
+                         latency_ms=round(elapsed * 1000, 2), player_id=(scope.get("state") or {}).get("player_id"))
 
     return middleware

@@ -1,14 +1,20 @@
 """Prometheus metrics of one process (a registry per app, so tests can build many apps).
 
 Labelled children are looked up once and kept: `labels()` takes a lock and hashes its
-arguments on every call, which the request path should not pay for.
+arguments on every call, which the request path should not pay for. `serve_metrics` answers
+`GET /metrics` on a port of its own (STELA_METRICS_PORT), never the API's, as Prometheus
+deployments expect; it needs nothing but the process, so it answers while PostgreSQL is down.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+CONTENT_TYPE = b"text/plain; version=0.0.4; charset=utf-8"
 
 
 class Metrics:
@@ -42,3 +48,29 @@ class Metrics:
     def command(self, kind: str, result: str) -> None:
         """Count one game command by kind and result (`accepted`, `dry_run` or the error's class)."""
         self._child(self.commands, kind, result).inc()
+
+
+async def serve_metrics(host: str, port: int, render: Callable[[], Awaitable[bytes]]) -> asyncio.Server:
+    """A minimal HTTP/1.1 server: `GET /metrics` is `render()`'s exposition, anything else 404.
+
+    Several worker processes may bind the same port (each scrape then reaches one of them).
+    """
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            method, _, rest = head.partition(b" ")
+            path = rest.split(b" ", 1)[0].split(b"?", 1)[0]
+            if method == b"GET" and path == b"/metrics":
+                status, body, kind = b"200 OK", await render(), CONTENT_TYPE
+            else:
+                status, body, kind = b"404 Not Found", b"not found\n", b"text/plain"
+            writer.write(b"HTTP/1.1 " + status + b"\r\ncontent-type: " + kind + b"\r\ncontent-length: "
+                         + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
+            await writer.drain()
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+
+    return await asyncio.start_server(answer, host, port, reuse_port=True)

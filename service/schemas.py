@@ -26,7 +26,7 @@ async def strictly(request: Request, type_: type[T]) -> T:
         raise InvalidRequest(f"Malformed JSON: {exc}") from exc
 
 
-class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=False):
+class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """`CommandRequest` with the command left as raw JSON, for the kind's own decoder."""
 
     command: msgspec.Raw
@@ -55,7 +55,7 @@ Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+
                            examples=["Ada"])]
 
 
-class PlayerCreate(msgspec.Struct, kw_only=True):
+class PlayerCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Name
 
 
@@ -63,6 +63,11 @@ class PlayerCreated(msgspec.Struct, kw_only=True):
     id: str
     name: str
     token: Annotated[str, Meta(description="bearer token; shown once, stored hashed")]
+
+
+class Me(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
 
 
 class PlayerOut(msgspec.Struct, kw_only=True):
@@ -88,7 +93,7 @@ class KindOut(msgspec.Struct, kw_only=True):
     codes: Annotated[dict[str, str], Meta(description="every rule-violation code (the kind's and table.*) and its meaning")]
 
 
-class GameCreate(msgspec.Struct, kw_only=True):
+class GameCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["tikal"])]
     seats: Annotated[int, Meta(ge=1, le=16, description="number of seats", examples=[3])]
     options: Annotated[dict[str, Any], Meta(description="the kind's options (see its options_schema)",
@@ -100,7 +105,7 @@ class GameCreate(msgspec.Struct, kw_only=True):
         examples=[{"per_move_seconds": 60}, {"total_seconds": 600, "increment_seconds": 5}])] = None
 
 
-class JoinRequest(msgspec.Struct, kw_only=True):
+class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seat: Annotated[int | None, Meta(description="the seat to take (0-based); default the first free one")] = None
 
 
@@ -144,7 +149,7 @@ class GameOut(msgspec.Struct, kw_only=True):
     clock: ClockOut | None = None
 
 
-class CommandRequest(msgspec.Struct, kw_only=True):
+class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     command: Annotated[dict[str, Any], Meta(description='a command of the game\'s kind: {"type": "<kind>.<Name>", ...}',
                                             examples=[{"type": "tikal.EndTurn"}])]
     expected_version: Annotated[int | None, Meta(description="the version the client decided on; a "

@@ -11,14 +11,31 @@ its SSE streams to close at once, then finishes the requests in flight.
 from __future__ import annotations
 
 import importlib
+import os
+import secrets
 import sys
+from pathlib import Path
 from typing import Any
 
+import msgspec
+import structlog
 import uvicorn
 
+from service.edge import admin_token_problem, parse_networks
 from service.settings import Settings
 
-APP = "service.app:create_app"
+log = structlog.get_logger("stela.serve")
+
+APP = "service.serve:served_app"
+
+
+def served_app() -> Any:
+    """The app as `stela serve` runs it: settings from the environment, metrics on their own port."""
+    from service.app import create_app
+
+    settings = Settings.from_env()
+    extra = {"metrics_port": settings.metrics_port} if settings.metrics_port > 0 else {}
+    return create_app(settings, extra=extra)
 
 
 class ConfigError(Exception):
@@ -34,6 +51,26 @@ def check(settings: Settings) -> None:
                           "Redis carries one worker's appends to another's SSE streams")
     if settings.workers > 1 and not settings.database_url:
         raise ConfigError("STELA_WORKERS > 1 needs DATABASE_URL: the embedded PostgreSQL serves one process")
+    if problem := admin_token_problem(settings.admin_token, settings.development):
+        raise ConfigError(f"{problem} (or STELA_ENV=development)")
+    try:
+        parse_networks(settings.trusted_proxies)
+    except ValueError as exc:
+        raise ConfigError(f"STELA_TRUSTED_PROXIES: {exc}") from exc
+
+
+def embedded_admin_token(settings: Settings) -> Settings:
+    """In the embedded mode without STELA_ADMIN_TOKEN: a random token kept in the data folder (made once)."""
+    if settings.admin_token or settings.database_url:
+        return settings
+    path = Path(settings.data_dir) / "admin-token"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_hex(32) + "\n")
+    os.environ["STELA_ADMIN_TOKEN"] = token = path.read_text().strip()  # what the workers' settings read
+    print(f"stela serve: admin token in {path}", file=sys.stderr)
+    return msgspec.structs.replace(settings, admin_token=token)
 
 
 def _litestar(app: Any) -> Any:
@@ -55,9 +92,12 @@ class Server(uvicorn.Server):
 
 
 def _uvicorn(settings: Settings, factory: str, host: str, port: int) -> None:
+    # proxy_headers=False: the client address comes from service.edge (STELA_TRUSTED_PROXIES) only, so a
+    # local client cannot pick its rate-limit bucket; log_config=None: uvicorn logs through our JSON lines
     config = uvicorn.Config(factory, factory=True, host=host, port=port, workers=settings.workers,
                             loop="uvloop", http="httptools", log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=10, lifespan="on",
+                            log_config=None, proxy_headers=False,
+                            timeout_graceful_shutdown=max(1, round(settings.drain_seconds)), lifespan="on",
                             timeout_keep_alive=75)  # outlive proxies' idle upstream connections
     server = Server(config)
     if settings.workers == 1:
@@ -81,11 +121,15 @@ def _granian(settings: Settings, factory: str, host: str, port: int) -> None:
     from granian.constants import Interfaces, Loops
 
     Granian(factory, factory=True, address=host, port=port, interface=Interfaces.ASGI, workers=settings.workers,
-            loop=Loops.uvloop, log_enabled=False, workers_kill_timeout=10).serve()
+            loop=Loops.uvloop, log_enabled=False, workers_kill_timeout=max(1, round(settings.drain_seconds))).serve()
 
 
 def run(settings: Settings, factory: str = APP, host: str | None = None, port: int | None = None) -> int:
     """Serve the app made by `factory` ("module:function") until SIGTERM; 2 on a settings error."""
+    from service import logging as stela_logging
+
+    stela_logging.configure(settings.log_level)
+    settings = embedded_admin_token(settings)
     try:
         check(settings)
     except ConfigError as exc:
@@ -93,5 +137,8 @@ def run(settings: Settings, factory: str = APP, host: str | None = None, port: i
         return 2
     importlib.import_module(factory.partition(":")[0])  # fail here, not in every worker
     serve = _granian if settings.server == "granian" else _uvicorn
-    serve(settings, factory, host or settings.host, port or settings.port)
+    host, port = host or settings.host, port or settings.port
+    log.info("listening", url=f"http://{host}:{port}", workers=settings.workers,
+                metrics=f"http://{host}:{settings.metrics_port}/metrics" if settings.metrics_port else None)
+    serve(settings, factory, host, port)
     return 0

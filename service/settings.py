@@ -16,6 +16,14 @@
 | STELA_PG_NOTIFY | off | also NOTIFY projectors from every append (serialises commits; they wake through the fan-out and a short poll without it) |
 | STELA_WORKERS | 1 | `stela serve` worker processes behind one port (more than 1 needs REDIS_URL and DATABASE_URL) |
 | STELA_SERVER | uvicorn | HTTP server of `stela serve`: `uvicorn` (uvloop + httptools) or `granian` (SIGTERM waits for SSE streams) |
+| STELA_ENV | production | `development` accepts a short or placeholder STELA_ADMIN_TOKEN; anything else refuses to start with one |
+| STELA_TRUSTED_PROXIES | (none) | addresses/networks of proxies whose `X-Forwarded-For` is believed (comma-separated; none: the peer is the client) |
+| STELA_CORS_ORIGINS | * | origins browsers may call the API from (comma-separated; `*` any) |
+| STELA_METRICS_PORT | 9100 | where `stela serve` serves `/metrics` (its own port, not the API's; 0 = off) |
+| STELA_STREAM_RATE_LIMIT | 120 | stream openings per minute per client (a budget apart from STELA_RATE_LIMIT; 0 = off) |
+| STELA_MAX_STREAMS_PER_CLIENT | 50 | open SSE streams per player or anonymous address in one process (0 = no cap) |
+| STELA_DB_COMMAND_TIMEOUT | 10 | seconds a database statement may wait (a locked table answers 503 instead of hanging) |
+| STELA_DRAIN_SECONDS | 10 | how long SIGTERM waits for requests in flight (those still running are answered 503) |
 """
 
 from __future__ import annotations
@@ -42,6 +50,18 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     pg_notify: bool = False
     workers: int = 1
     server: str = "uvicorn"
+    env: str = "production"
+    trusted_proxies: str | None = None
+    cors_origins: str = "*"
+    metrics_port: int = 9100
+    stream_rate_limit: int = 120
+    max_streams_per_client: int = 50
+    db_command_timeout: float = 10.0
+    drain_seconds: float = 10.0
+
+    @property
+    def development(self) -> bool:
+        return self.env.lower() in ("development", "dev")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -68,9 +88,19 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             pg_notify=(get("STELA_PG_NOTIFY") or "off").lower() not in ("off", "0", "false", "no"),
             workers=int(get("STELA_WORKERS") or 1),
             server=get("STELA_SERVER") or "uvicorn",
+            env=get("STELA_ENV") or "production",
+            trusted_proxies=get("STELA_TRUSTED_PROXIES"),
+            cors_origins=get("STELA_CORS_ORIGINS") or "*",
+            metrics_port=int(get("STELA_METRICS_PORT") or 9100),
+            stream_rate_limit=int(get("STELA_STREAM_RATE_LIMIT") or 120),
+            max_streams_per_client=int(get("STELA_MAX_STREAMS_PER_CLIENT") or 50),
+            db_command_timeout=float(get("STELA_DB_COMMAND_TIMEOUT") or 10),
+            drain_seconds=float(get("STELA_DRAIN_SECONDS") or 10),
         )
 
 
 ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA_DIR", "STELA_ADMIN_TOKEN",
             "STELA_SNAPSHOT_EVERY", "STELA_HEARTBEAT_SECONDS", "STELA_RATE_LIMIT", "STELA_PROJECTOR",
-            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER")
+            "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER", "STELA_ENV",
+            "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
+            "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS")

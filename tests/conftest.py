@@ -61,7 +61,7 @@ def games():
 def settings(pg_dsn):
     from service.settings import Settings
 
-    return Settings(database_url=pg_dsn, redis_url=None, rate_limit=0, heartbeat_seconds=0.5,
+    return Settings(database_url=pg_dsn, redis_url=None, rate_limit=0, heartbeat_seconds=0.5, db_pool_max=8,
                     admin_token="admin-secret", snapshot_every=5, log_level="warning", projector="embedded")
 
 

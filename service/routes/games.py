@@ -1,4 +1,8 @@
-"""Games: create, list, read, join, start, and the state at any version."""
+"""Games: create, list, read, join, leave, start, and the state at any version.
+
+Create, join, leave and start honour `Idempotency-Key` like commands do: a resent key gets the
+first result (or refusal) again, marked `Idempotent-Replayed: true`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import Annotated, Literal
 
 from litestar.di import NamedDependency
 from litestar import Controller, Request, Response, get, post
-from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from projections.queries import GameList
 from service.container import Services
@@ -17,6 +21,8 @@ from service.views import game_out
 from service.visibility import require_seat, seat_of
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
+Key = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
+                                            description="resending a key returns the first result")]
 
 
 class GameController(Controller):
@@ -29,10 +35,10 @@ class GameController(Controller):
                       "The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
-                     data: JSONBody[GameCreate]) -> Response[GameOut]:
+                     data: JSONBody[GameCreate], idempotency_key: Key = None) -> Response[GameOut]:
         data = await strictly(request, GameCreate)
         done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
-                                              data.time_control)
+                                              data.time_control, idempotency_key)
         game_id = done.game_id
         out = game_out(game_id, done.table, done.state, viewer)
         return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
@@ -61,17 +67,28 @@ class GameController(Controller):
         return game_out(game_id, loaded.table, loaded.state, viewer)
 
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
-          responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
+          responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                   data: JSONBody[JoinRequest]) -> GameOut:
+                   data: JSONBody[JoinRequest], idempotency_key: Key = None) -> GameOut:
         data = await strictly(request, JoinRequest)
-        done = await services.pipeline.join(viewer, game_id, data.seat)
+        done = await services.pipeline.join(viewer, game_id, data.seat, idempotency_key)
+        return game_out(game_id, done.table, done.state, viewer)
+
+    @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up one's seat before the start",
+          status_code=200, description="Only before the start (409 `table.not_open` after it); 403 "
+          "`not_seated` without a seat. A running game is left with the `table.Resign` command.",
+          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
+    async def leave(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                    idempotency_key: Key = None) -> GameOut:
+        done = await services.pipeline.leave(viewer, game_id, idempotency_key)
         return game_out(game_id, done.table, done.state, viewer)
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
-          responses=responses(400, 401, 404, 409), security=[{"bearer": []}])
-    async def start(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
-        done = await services.pipeline.start(viewer, game_id)
+          description="By a seated player or the creator; anyone else gets 403 `not_seated`.",
+          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
+    async def start(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                    idempotency_key: Key = None) -> GameOut:
+        done = await services.pipeline.start(viewer, game_id, idempotency_key)
         return game_out(game_id, done.table, done.state, viewer)
 
     @get("/{game_id:str}/versions/{version:int}", operation_id="getGameAtVersion",

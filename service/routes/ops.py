@@ -1,11 +1,16 @@
-"""Operations: liveness, readiness (PostgreSQL, Redis, projection lag) and Prometheus metrics."""
+"""Operations: liveness, readiness (PostgreSQL, Redis, projection lag) and the Prometheus exposition.
+
+The exposition is served on its own port (`service.metrics.serve_metrics`), not by these routes.
+"""
 
 from __future__ import annotations
+
+import asyncio
 
 from litestar.di import NamedDependency
 from litestar import Response, get
 from litestar.openapi.datastructures import ResponseSpec
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import generate_latest
 
 from service.container import Services
 from service.schemas import Health
@@ -42,12 +47,15 @@ async def readyz(services: NamedDependency[Services]) -> Response[Health]:
     return Response(body, status_code=503 if status == "unavailable" else 200)
 
 
-@get("/metrics", operation_id="metrics", summary="Prometheus metrics", tags=["ops"],
-     responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/plain", description="exposition")})
-async def metrics(services: NamedDependency[Services]) -> Response[bytes]:
+async def exposition(services: Services) -> bytes:
+    """The Prometheus exposition of this process (projection lag only when the database answers)."""
     if services.projector is not None:
-        for name, lag in (await services.projector.lag()).items():
+        try:
+            lags = await asyncio.wait_for(services.projector.lag(), 2)
+        except Exception:  # noqa: BLE001 - the database is down or slow: the rest is still worth scraping
+            lags = {}
+        for name, lag in lags.items():
             services.metrics.lag_events.labels(name).set(lag["events"])
             services.metrics.lag_seconds.labels(name).set(lag["seconds"])
     services.metrics.sse.set(services.broker.connections)
-    return Response(generate_latest(services.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+    return generate_latest(services.metrics.registry)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 from projections.log import LogEvent
 from service.store.protocol import (
@@ -31,7 +32,7 @@ class MemoryStore:
 
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
         actor = metadata.actor or ""
         if idempotency_key and (found := self.idempotency.get((stream_id, actor, idempotency_key))):
             return found
@@ -57,13 +58,25 @@ class MemoryStore:
                               events=stored)
         if idempotency_key:
             self.idempotency[(stream_id, actor, idempotency_key)] = AppendResult(
-                first_version=result.first_version, last_version=result.last_version, duplicate=True)
+                first_version=result.first_version, last_version=result.last_version, duplicate=True,
+                fingerprint=fingerprint, stream_id=stream_id)
         for listener in self.listeners:
             listener.set()
         return result
 
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
         return self.idempotency.get((stream_id, actor, key))
+
+    async def refused(self, stream_id: str, actor: str, key: str, fingerprint: str,
+                      refusal: dict[str, Any]) -> None:
+        self.idempotency.setdefault((stream_id, actor, key), AppendResult(
+            first_version=0, last_version=0, duplicate=True, fingerprint=fingerprint, refusal=refusal,
+            stream_id=stream_id))
+
+    async def keyed_stream(self, actor: str, key: str) -> AppendResult | None:
+        if not key.startswith("create:"):
+            return None
+        return next((r for (_, a, k), r in self.idempotency.items() if a == actor and k == key), None)
 
     async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         stream = self.streams.get(stream_id, [])
@@ -102,7 +115,11 @@ class MemoryStore:
         return found[0] if found else None
 
     async def player_by_token(self, token_digest: str) -> Player | None:
-        return next((p for p, t in self.players.values() if t == token_digest), None)
+        return next((p for p, t in self.players.values() if t and t == token_digest), None)
+
+    async def set_token(self, player_id: str, token_digest: str | None) -> None:
+        player, _ = self.players[player_id]
+        self.players[player_id] = (player, token_digest or "")
 
     async def ping(self) -> None:
         return None

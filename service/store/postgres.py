@@ -12,8 +12,10 @@ by the fan-out and a short poll instead. The global log is read by
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Awaitable, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 import msgspec
@@ -41,8 +43,8 @@ WITH ins AS (
        OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $1 AND e.version = $8 AND e.hash = $9)
     RETURNING position, tx, at, version
 ), idem AS (
-    INSERT INTO idempotency (stream_id, actor, key, first_version, last_version)
-    SELECT $1, $10, $11::text, $8 + 1, $8 + $12 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
+    INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint)
+    SELECT $1, $10, $11::text, $8 + 1, $8 + $12, $16 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
 ), stream AS (
     INSERT INTO streams (stream_id, kind) SELECT $1, $13 WHERE $8 = 0 AND EXISTS (SELECT 1 FROM ins)
 ), note AS (
@@ -55,6 +57,34 @@ SELECT position, tx, at, (SELECT count(*) FROM note) AS notified FROM ins ORDER 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
     return StoredEvent(position=row[0], tx=row[1], stream_id=row[2], version=row[3], type=row[4],
                        data=row[5], metadata=row[6], at=row[7], prev_hash=row[8], hash=row[9])
+
+
+# A pooled connection PostgreSQL has ended (fast shutdown, pg_terminate_backend, failover) fails
+# its next use with one of these; the pool then drops it, so a second try gets a fresh one.
+DEAD_CONNECTION = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+                   asyncpg.exceptions.InternalClientError, asyncpg.exceptions.AdminShutdownError, ConnectionError)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def retried_read(read: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A read that finds its connection dead is tried once more (reads are safe to repeat)."""
+
+    @functools.wraps(read)
+    async def again(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await read(*args, **kwargs)
+        except DEAD_CONNECTION:
+            return await read(*args, **kwargs)
+
+    return again
+
+
+def _keyed(row: asyncpg.Record | None) -> AppendResult | None:
+    if row is None:
+        return None
+    return AppendResult(first_version=row[0], last_version=row[1], duplicate=True, fingerprint=row[2],
+                        refusal=row[3], stream_id=row[4])
 
 
 def _json(value: object) -> str:
@@ -102,10 +132,12 @@ class PostgresStore:
         self.notify = notify
 
     @classmethod
-    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False) -> "PostgresStore":
+    async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
+                      command_timeout: float | None = 10.0) -> "PostgresStore":
+        """A pool of at most `max_size` connections; every statement waits at most `command_timeout` s."""
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
-                                             reset=_keep_session)
+                                             reset=_keep_session, command_timeout=command_timeout)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
@@ -128,7 +160,7 @@ class PostgresStore:
     # -- appending ---------------------------------------------------------------
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
         actor = metadata.actor or ""
         if prev_hash is None:
             prev_hash = GENESIS_HASH if expected_version == 0 else await self.pool.fetchval(
@@ -141,7 +173,7 @@ class PostgresStore:
         try:
             records = await self.pool.fetch(
                 _APPEND, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
-                len(events), kind or "", CHANNEL, self.notify)
+                len(events), kind or "", CHANNEL, self.notify, fingerprint)
         except asyncpg.UniqueViolationError:
             records = []
         if not records:
@@ -162,32 +194,51 @@ class PostgresStore:
 
     async def _idempotent(self, conn: Any, stream_id: str, actor: str, key: str) -> AppendResult | None:
         row = await conn.fetchrow(
-            "SELECT first_version, last_version FROM idempotency WHERE stream_id = $1 AND actor = $2 AND key = $3",
-            stream_id, actor, key)
-        return AppendResult(first_version=row[0], last_version=row[1], duplicate=True) if row else None
+            "SELECT first_version, last_version, fingerprint, refusal, stream_id FROM idempotency "
+            "WHERE stream_id = $1 AND actor = $2 AND key = $3", stream_id, actor, key)
+        return _keyed(row)
 
+    @retried_read
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
         return await self._idempotent(self.pool, stream_id, actor, key)
 
+    async def refused(self, stream_id: str, actor: str, key: str, fingerprint: str,
+                      refusal: dict[str, Any]) -> None:
+        await self.pool.execute(
+            "INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint, refusal) "
+            "VALUES ($1, $2, $3, 0, 0, $4, $5) ON CONFLICT DO NOTHING", stream_id, actor, key, fingerprint, refusal)
+
+    @retried_read
+    async def keyed_stream(self, actor: str, key: str) -> AppendResult | None:
+        row = await self.pool.fetchrow(
+            "SELECT first_version, last_version, fingerprint, refusal, stream_id FROM idempotency "
+            "WHERE actor = $1 AND key = $2 AND key LIKE 'create:%'", actor, key)
+        return _keyed(row)
+
     # -- reading -----------------------------------------------------------------
+    @retried_read
     async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         rows = await self.pool.fetch(
             f"SELECT {_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 AND version <= $3 "
             "ORDER BY version", stream_id, after, upto if upto is not None else 2**31 - 1)
         return [_record_event(r) for r in rows]
 
+    @retried_read
     async def stream_version(self, stream_id: str) -> int:
         return await self.pool.fetchval(
             "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1", stream_id)
 
+    @retried_read
     async def stream_kind(self, stream_id: str) -> str | None:
         return await self.pool.fetchval("SELECT kind FROM streams WHERE stream_id = $1", stream_id)
 
+    @retried_read
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         rows = await self.pool.fetch(
             "SELECT stream_id FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2", after, limit)
         return [r[0] for r in rows]
 
+    @retried_read
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
         async with self.pool.acquire() as conn:
             return await read_after(conn, cursor_pair(after), limit)
@@ -200,6 +251,7 @@ class PostgresStore:
                state = excluded.state, saved_at = now() WHERE snapshots.version < excluded.version""",
             stream_id, version, fmt, state)
 
+    @retried_read
     async def load_snapshot(self, stream_id: str, fmt: str) -> tuple[int, bytes] | None:
         row = await self.pool.fetchrow(
             "SELECT version, state FROM snapshots WHERE stream_id = $1 AND format = $2", stream_id, fmt)
@@ -212,11 +264,16 @@ class PostgresStore:
             player_id, name, token_digest)
         return Player(id=row[0], name=row[1], created_at=row[2])
 
+    @retried_read
     async def get_player(self, player_id: str) -> Player | None:
         row = await self.pool.fetchrow("SELECT id, name, created_at FROM players WHERE id = $1", player_id)
         return Player(id=row[0], name=row[1], created_at=row[2]) if row else None
 
+    @retried_read
     async def player_by_token(self, token_digest: str) -> Player | None:
         row = await self.pool.fetchrow(
             "SELECT id, name, created_at FROM players WHERE token_hash = $1", token_digest)
         return Player(id=row[0], name=row[1], created_at=row[2]) if row else None
+
+    async def set_token(self, player_id: str, token_digest: str | None) -> None:
+        await self.pool.execute("UPDATE players SET token_hash = $2 WHERE id = $1", player_id, token_digest)

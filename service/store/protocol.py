@@ -65,6 +65,9 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     duplicate: bool = False
     head: str | None = None  # hash of the last appended event (None for a duplicate)
     events: list[StoredEvent] = []  # the stored batch (empty for a duplicate)
+    fingerprint: str | None = None  # of the request that first used the key (duplicates only)
+    refusal: dict[str, Any] | None = None  # the problem a refused first attempt got (nothing appended)
+    stream_id: str | None = None  # the stream a key was used on (duplicates only)
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,17 +124,25 @@ def token_hash(token: str) -> str:
 class EventStore(Protocol):
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
         """Append atomically after `expected_version`; ConcurrencyError on a clash.
 
         `prev_hash`, when the caller knows the head's hash, saves reading it first.
 
         With an `idempotency_key` already used by the same actor on this stream,
-        nothing is appended and the first append's result is returned (duplicate=True).
+        nothing is appended and the first use's result is returned (duplicate=True, with the
+        first request's `fingerprint` and, if it was refused, its `refusal`).
         """
         ...
 
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None: ...
+    async def refused(self, stream_id: str, actor: str, key: str, fingerprint: str,
+                      refusal: dict[str, Any]) -> None:
+        """Remember that the first use of `key` was refused with `refusal` (kept if the key is already used)."""
+        ...
+    async def keyed_stream(self, actor: str, key: str) -> AppendResult | None:
+        """The first use of `key` by `actor` on any stream (for creates, whose stream is new)."""
+        ...
     async def read_stream(self, stream_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]: ...
     async def stream_version(self, stream_id: str) -> int: ...
     async def stream_kind(self, stream_id: str) -> str | None: ...
@@ -144,5 +155,8 @@ class EventStore(Protocol):
     async def create_player(self, player_id: str, name: str, token_digest: str) -> Player: ...
     async def get_player(self, player_id: str) -> Player | None: ...
     async def player_by_token(self, token_digest: str) -> Player | None: ...
+    async def set_token(self, player_id: str, token_digest: str | None) -> None:
+        """Replace the player's token digest (None: revoked, no token works)."""
+        ...
     async def ping(self) -> None: ...
     async def close(self) -> None: ...

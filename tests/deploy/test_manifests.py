@@ -426,7 +426,5 @@ def test_the_admin_token_checks_catch_the_old_defaults():
     assert not admin_token_settings("#   --from-literal=STELA_ADMIN_TOKEN=\"$(openssl rand -hex 32)\"\n")
 
 
-@pytest.mark.xfail(not HARDENING_SETTINGS <= set(ENV_VARS), strict=True,
-                   reason="service/settings.py does not read the issue 13/14 settings yet")
 def test_the_settings_read_every_variable_the_configurations_set():
     assert HARDENING_SETTINGS <= set(ENV_VARS)

@@ -86,7 +86,7 @@ async def test_joining_and_starting_follow_the_table_rules(client):
             "table.seat_taken")
     assert (await client.post(f"/v1/games/{game_id}/join", json={"seat": 1}, headers=bob["headers"])).status_code == 200
     problem(await client.post(f"/v1/games/{game_id}/join", json={}, headers=cid["headers"]), 409, "table.full")
-    problem(await client.post(f"/v1/games/{game_id}/start", headers=cid["headers"]), 409, "table.not_seated")
+    problem(await client.post(f"/v1/games/{game_id}/start", headers=cid["headers"]), 403, "not_seated")
     started = await client.post(f"/v1/games/{game_id}/start", headers=bob["headers"])
     assert started.status_code == 200 and started.json()["status"] == "active"
 

@@ -36,3 +36,53 @@ def test_placeholder_and_short_admin_tokens_are_refused_outside_development():
     assert "32" in admin_token_problem("a" * 31, development=False)
     assert admin_token_problem("a" * 32, development=False) is None
     assert admin_token_problem("change-me", development=True) is None
+
+
+def test_serve_refuses_a_placeholder_or_short_admin_token_outside_development():
+    from service.serve import ConfigError, check
+    from service.settings import Settings
+
+    for token in ("dev-admin-token-change-me", "change-me", "short"):
+        with pytest.raises(ConfigError, match="STELA_ADMIN_TOKEN"):
+            check(Settings.from_env({"STELA_ADMIN_TOKEN": token}))
+        check(Settings.from_env({"STELA_ADMIN_TOKEN": token, "STELA_ENV": "development"}))
+    check(Settings.from_env({"STELA_ADMIN_TOKEN": "f" * 64}))
+    with pytest.raises(ConfigError, match="STELA_TRUSTED_PROXIES"):
+        check(Settings.from_env({"STELA_TRUSTED_PROXIES": "10.0.0.0/33"}))
+
+
+def test_the_embedded_mode_makes_an_admin_token_once_and_says_where(tmp_path, monkeypatch, capsys):
+    from service.serve import check, embedded_admin_token
+    from service.settings import Settings
+
+    monkeypatch.delenv("STELA_ADMIN_TOKEN", raising=False)
+    first = embedded_admin_token(Settings(data_dir=str(tmp_path)))
+    again = embedded_admin_token(Settings(data_dir=str(tmp_path)))
+    check(first)
+    assert first.admin_token == again.admin_token and len(first.admin_token) >= 32
+    assert (tmp_path / "admin-token").stat().st_mode & 0o077 == 0
+    assert str(tmp_path / "admin-token") in capsys.readouterr().err
+    external = Settings(data_dir=str(tmp_path), database_url="postgresql://db/s")
+    assert embedded_admin_token(external).admin_token is None
+
+
+def test_every_log_line_is_json_tracebacks_included():
+    import json
+    import logging
+    import sys
+
+    from service import logging as stela_logging
+
+    stela_logging.configure("warning")  # as every app does
+    handlers = logging.getLogger().handlers
+    assert [type(h.formatter) for h in handlers] == [stela_logging.JsonFormatter]
+    try:
+        raise ConnectionResetError("pool connection lost")
+    except ConnectionResetError:
+        record = logging.getLogger("asyncpg.pool").makeRecord(
+            "asyncpg.pool", logging.ERROR, __file__, 1, "connection %s dropped", ("7",), sys.exc_info())
+    line = handlers[0].formatter.format(record)
+    assert "\n" not in line
+    parsed = json.loads(line)
+    assert parsed["event"] == "connection 7 dropped" and parsed["logger"] == "asyncpg.pool"
+    assert "ConnectionResetError" in parsed["exception"]

@@ -15,7 +15,8 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
     listed = {cls.__name__: (rule.status, rule.code) for cls, rule in ERRORS.items()}
     assert listed == {
         "InvalidRequest": (400, "invalid_request"), "BadLastEventId": (400, "bad_last_event_id"),
-        "DataError": (400, "invalid_request"),
+        "DataError": (400, "invalid_request"), "RecursionError": (400, "invalid_request"),
+        "UnicodeDecodeError": (400, "invalid_request"),
         "Unauthorized": (401, "unauthorized"),
         "Forbidden": (403, "forbidden"), "NotSeated": (403, "not_seated"), "GameRunning": (403, "game_running"),
         "NotFound": (404, "not_found"), "GameNotFound": (404, "game_not_found"),
@@ -24,11 +25,14 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "NoPicture": (404, "no_picture"),
         "RuleViolation": (409, None), "ConcurrencyError": (409, "version_conflict"), "Conflict": (409, "conflict"),
         "TooMuchContention": (409, "too_much_contention"),
-        "InvalidCommand": (422, "invalid_command"), "InvalidOptions": (422, None), "BadCursor": (422, "bad_cursor"),
+        "InvalidCommand": (422, "invalid_command"), "IdempotencyKeyReused": (422, "idempotency_key_reused"), "InvalidOptions": (422, None), "BadCursor": (422, "bad_cursor"),
         "Unavailable": (503, "unavailable"), "ReadModelsUnavailable": (503, "read_models_unavailable"),
         "StoreUnavailable": (503, "database_unavailable"), "PostgresConnectionError": (503, "database_unavailable"),
         "InterfaceError": (503, "database_unavailable"), "CannotConnectNowError": (503, "database_unavailable"),
         "ConnectionError": (503, "database_unavailable"),
+        "InsufficientResourcesError": (503, "database_unavailable"),
+        "OperatorInterventionError": (503, "database_unavailable"),
+        "InternalClientError": (503, "database_unavailable"), "TimeoutError": (503, "database_unavailable"),
     }
 
 

@@ -21,7 +21,7 @@ from tests.support.tally import TALLY, Add
 
 @pytest.fixture
 async def service(pg_dsn):
-    store = await PostgresStore.connect(pg_dsn, 40)
+    store = await PostgresStore.connect(pg_dsn, 12)
     repository = GameRepository(store, {"tally": TALLY}, snapshot_every=7)
     yield SimpleNamespace(store=store, repository=repository, players=Players(store),
                           pipeline=CommandPipeline(repository, store, Broker()))

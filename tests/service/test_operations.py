@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
@@ -28,16 +29,26 @@ async def test_a_lost_database_is_a_503_problem_not_a_500(client):
     assert ready.status_code == 503 and ready.json()["checks"]["postgres"].startswith("down")
 
 
-async def test_metrics_count_requests_and_commands(client):
-    game_id, players = await started_game(client, "tally", 2)
-    await client.post(f"/v1/games/{game_id}/commands", headers=players[0]["headers"],
-                      json={"command": {"type": "tally.Add", "amount": 1}})
-    await client.post(f"/v1/games/{game_id}/commands", headers=players[0]["headers"],
-                      json={"command": {"type": "tally.Add", "amount": 1}})
-    text = (await client.get("/metrics")).text
-    assert 'stela_commands_total{kind="tally",result="accepted"} 1.0' in text
-    assert 'stela_commands_total{kind="tally",result="RuleViolation"} 1.0' in text
-    assert "stela_http_requests_total" in text and "stela_projection_lag_events" in text
+async def scrape(app) -> httpx.Response:
+    async with httpx.AsyncClient() as http:
+        return await http.get(f"http://127.0.0.1:{app.state.metrics_bound_port}/metrics", timeout=30)
+
+
+async def test_metrics_count_requests_and_commands_on_their_own_port(settings, games):
+    app = create_app(settings, games=games, extra={"metrics_port": 0})
+    async with AsyncTestClient(app) as client:
+        game_id, players = await started_game(client, "tally", 2)
+        for _ in range(2):
+            await client.post(f"/v1/games/{game_id}/commands", headers=players[0]["headers"],
+                              json={"command": {"type": "tally.Add", "amount": 1}})
+        assert (await client.get("/metrics")).status_code == 404  # never on the API port
+        text = (await scrape(app)).text
+        assert 'stela_commands_total{kind="tally",result="accepted"} 1.0' in text
+        assert 'stela_commands_total{kind="tally",result="RuleViolation"} 1.0' in text
+        assert "stela_http_requests_total" in text and "stela_projection_lag_events" in text
+        app.state.services.store.pool.terminate()  # PostgreSQL gone: metrics still answer
+        down = await scrape(app)
+        assert down.status_code == 200 and "stela_http_requests_total" in down.text
 
 
 @pytest.mark.parametrize("seat", [0, 1])

@@ -14,7 +14,7 @@ from service.store.protocol import Cursor, Metadata, NewEvent
 
 @pytest.fixture
 async def pg(pg_dsn):
-    store = await PostgresStore.connect(pg_dsn, 40)
+    store = await PostgresStore.connect(pg_dsn, 12)
     yield store
     await store.close()
 

@@ -48,3 +48,14 @@ async def play_to_end(client: Any, game_id: str, players: list[dict[str, Any]], 
         assert resp.status_code == 200, resp.text
         game = resp.json()
     raise AssertionError("the game did not end")
+
+
+async def until(condition: Any, seconds: float = 30.0) -> None:
+    """Poll `condition()` until it holds; fail after a generous deadline (never a fixed sleep)."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not hold in time"
+        await asyncio.sleep(0.01)

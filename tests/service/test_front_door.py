@@ -1,0 +1,173 @@
+"""What every request meets first: its id, its log line and metrics, CORS, fair budgets."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import msgspec
+from litestar.testing import AsyncTestClient
+
+from service.app import create_app
+from service.edge import parse_networks
+from service.ratelimit import Counters, rate_limit
+from tests.support.api import player, until
+
+ORIGIN = "http://localhost:5173"
+
+
+def counted(app, method: str, status: int) -> float:
+    total = 0.0
+    for metric in app.state.metrics.requests.collect():
+        for sample in metric.samples:
+            if sample.name.endswith("_total") and sample.labels["method"] == method \
+                    and sample.labels["status"] == str(status):
+                total += sample.value
+    return total
+
+
+async def test_every_answer_carries_a_request_id_and_is_counted_with_its_real_status(settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=3), games=games)
+    async with AsyncTestClient(app) as client:
+        answers = [await client.get("/no/such/route"), await client.delete("/v1/kinds"),
+                   await client.get("/v1/kinds"), await client.get("/v1/kinds")]
+        echoed = await client.get("/healthz", headers={"X-Request-ID": "trace-me"})
+    assert [a.status_code for a in answers] == [404, 405, 200, 429]
+    assert all(a.headers.get("x-request-id") for a in answers)
+    assert echoed.headers["x-request-id"] == "trace-me"
+    assert counted(app, "GET", 404) == 1 and counted(app, "DELETE", 405) == 1
+    assert counted(app, "GET", 429) == 1 and counted(app, "GET", 500) == 0
+
+
+async def test_a_preflight_is_answered_for_any_origin_with_everything_a_browser_client_needs(client):
+    resp = await client.options("/v1/games/some-id/commands", headers={
+        "Origin": ORIGIN, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key"})
+    assert resp.status_code in (200, 204), resp.text
+    assert resp.headers["access-control-allow-origin"] in ("*", ORIGIN)
+    allowed = resp.headers["access-control-allow-headers"].lower()
+    for header in ("authorization", "content-type", "idempotency-key", "last-event-id", "x-request-id"):
+        assert header in allowed
+    assert "POST" in resp.headers["access-control-allow-methods"]
+    assert resp.headers["access-control-max-age"] == "86400"
+    assert "access-control-allow-credentials" not in resp.headers
+
+
+async def test_a_simple_request_exposes_the_headers_a_client_reads(client):
+    resp = await client.post("/v1/players", json={"name": "Ann"}, headers={"Origin": ORIGIN})
+    assert resp.status_code == 201
+    assert resp.headers["access-control-allow-origin"] in ("*", ORIGIN)
+    exposed = resp.headers["access-control-expose-headers"].lower()
+    for header in ("location", "x-request-id", "retry-after", "idempotent-replayed"):
+        assert header in exposed
+
+
+async def test_configured_origins_only_are_allowed(settings, games):
+    app = create_app(msgspec.structs.replace(settings, cors_origins="https://board.example"), games=games)
+    async with AsyncTestClient(app) as client:
+        good = await client.get("/v1/kinds", headers={"Origin": "https://board.example"})
+        bad = await client.get("/v1/kinds", headers={"Origin": "https://evil.example"})
+    assert good.headers["access-control-allow-origin"] == "https://board.example"
+    assert "access-control-allow-origin" not in bad.headers
+
+
+async def test_preflights_are_never_rate_limited_and_refusals_carry_cors_and_retry_after(settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=1), games=games)
+    async with AsyncTestClient(app) as client:
+        for _ in range(5):
+            pre = await client.options("/v1/kinds", headers={"Origin": ORIGIN,
+                                                              "Access-Control-Request-Method": "GET"})
+            assert pre.status_code in (200, 204)
+        await client.get("/v1/kinds", headers={"Origin": ORIGIN})
+        limited = await client.get("/v1/kinds", headers={"Origin": ORIGIN})
+    assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+    assert limited.headers["access-control-allow-origin"] in ("*", ORIGIN)
+
+
+async def test_a_client_cannot_pick_its_bucket_with_x_forwarded_for(settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=2), games=games)
+    async with AsyncTestClient(app) as client:
+        statuses = [(await client.get("/v1/kinds", headers={"X-Forwarded-For": f"203.0.113.{i}"})).status_code
+                    for i in range(3)]
+    assert statuses == [200, 200, 429]
+
+
+async def test_behind_a_trusted_proxy_each_client_address_has_its_own_budget():
+    seen: list[int] = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            seen.append(message["status"])
+
+    limited = rate_limit(1, 0, 0, parse_networks("10.0.0.0/8"), Counters(), lambda _: None)(app)
+    for forwarded in ("203.0.113.1", "203.0.113.2", "203.0.113.1", "6.6.6.6, 203.0.113.2"):
+        scope = {"type": "http", "method": "GET", "path": "/v1/kinds", "client": ("10.0.0.5", 1234),
+                 "headers": [(b"x-forwarded-for", forwarded.encode())]}
+        await limited(scope, None, send)
+    assert seen == [200, 200, 429, 429]
+
+
+async def test_authenticated_players_have_their_own_budget(settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=3), games=games)
+    async with AsyncTestClient(app) as client:
+        ann = await player(client)  # 1 of the address's budget
+        await client.get("/v1/kinds")  # 2
+        await client.get("/v1/players/me", headers=ann["headers"])  # 3 (the token becomes known here)
+        assert (await client.get("/v1/kinds")).status_code == 429  # the address is spent
+        mine = [(await client.get("/v1/kinds", headers=ann["headers"])).status_code for _ in range(4)]
+    assert mine == [200, 200, 200, 429]
+
+
+async def test_replicas_share_their_counters_through_redis_and_count_alone_when_it_fails():
+    import redis.asyncio as aioredis
+
+    from tests.conftest import REDIS_URL
+
+    key, now = f"test:{uuid.uuid4().hex}", time.time()
+    one, two = aioredis.from_url(REDIS_URL), aioredis.from_url(REDIS_URL)
+    try:
+        assert [await Counters(one).hit(key, now), await Counters(two).hit(key, now)] == [1, 2]
+    finally:
+        await one.aclose()
+        await two.aclose()
+    dead = aioredis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.25)
+    alone = Counters(dead)
+    assert [await alone.hit(key, now), await alone.hit(key, now)] == [1, 2]
+    await dead.aclose()
+
+
+async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when_one_closes():
+    import asyncio
+
+    release = asyncio.Event()
+    statuses: list[int] = []
+    retry: list[bytes] = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await release.wait()  # a stream stays open until released
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+            retry.extend(v for k, v in message["headers"] if k == b"retry-after")
+
+    capped = rate_limit(0, 0, 2, (), Counters(), lambda _: None)(app)
+    scope = {"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
+             "headers": []}
+    streams = [asyncio.create_task(capped(dict(scope), None, send)) for _ in range(2)]
+    await until(lambda: len(statuses) == 2)
+    await capped(dict(scope), None, send)
+    streams.append(asyncio.create_task(capped({**scope, "client": ("192.0.2.2", 1)}, None, send)))  # its own cap
+    await until(lambda: len(statuses) == 4)
+    assert statuses == [200, 200, 429, 200] and retry
+    release.set()
+    await asyncio.gather(*streams)
+    statuses.clear()
+    await capped(dict(scope), None, send)
+    assert statuses == [200]
