@@ -10,7 +10,7 @@ decision, so a revealed seed lets anyone re-derive each random outcome.
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar, Union
+from typing import Any, Literal, Union
 
 import msgspec
 
@@ -121,28 +121,13 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     clock: Clock | None = None
 
 
-Opt = TypeVar("Opt")
-St = TypeVar("St")
-
-
-class _Snapshot(msgspec.Struct, Generic[Opt, St], frozen=True, kw_only=True):
+def _snapshot_type(options_type: type, state_type: type) -> type:
     """TableState's shape with the kind's own option and state types, for decoding snapshots."""
-
-    kind: str
-    options: Opt
-    seat_count: int
-    seats: tuple[SeatInfo | None, ...]
-    seed: str
-    commitment: str
-    created_by: str | None = None
-    status: Status = "open"
-    game: St | None = None
-    outcome: Outcome | None = None
-    version: int = 0
-    revealed: bool = False
-    resigned: tuple[int, ...] = ()
-    time_control: TimeControl | None = None
-    clock: Clock | None = None
+    fields: list[Any] = []
+    for f in msgspec.structs.fields(TableState):
+        kind = options_type if f.name == "options" else (state_type | None if f.name == "game" else f.type)
+        fields.append((f.name, kind) if f.required else (f.name, kind, f.default))
+    return msgspec.defstruct("Snapshot", fields, kw_only=True, frozen=True)
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -164,7 +149,7 @@ class Table:
         # decoders built once: msgspec.convert over a Union rebuilds its type info on every call
         self._events_json = msgspec.json.Decoder(self.event_union)
         self._commands_json = msgspec.json.Decoder(self.command_union)
-        self._snapshot_json = msgspec.json.Decoder(_Snapshot[game.options_type, game.state_type])  # type: ignore[misc]
+        self._snapshot_json = msgspec.json.Decoder(_snapshot_type(game.options_type, game.state_type))
 
     # -- options -----------------------------------------------------------
     def parse_options(self, raw: dict[str, Any] | None, seats: int) -> Any:

@@ -206,13 +206,3 @@ def test_two_stela_bot_commands_find_each_other_and_print_their_results(base_url
     summaries = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"strategy"' in line]
     assert sorted(s["strategy"] for s in summaries) == ["greedy", "random"]
     assert [s["games"] for s in summaries] == [1, 1] and sum(s["won"] for s in summaries) == 1
-
-
-def test_a_bot_without_its_player_id_or_a_table_to_seek_says_so(base_url, capsys):
-    import argparse
-
-    token = httpx.post(f"{base_url}/v1/players", json={"name": "Ed"}).json()["token"]
-    parser = argparse.ArgumentParser()
-    add_parsers(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["bot", "--url", base_url, "--token", token])
-    assert args.fn(args) == 2 and "--player" in capsys.readouterr().err
