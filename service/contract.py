@@ -153,6 +153,13 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
     schemas.pop("WireEvent", None)
     text = msgspec.json.encode(doc).decode().replace(f'"{REF}WireEvent"', f'"{REF}Event"')
     doc = msgspec.json.decode(text)
+    closed = doc["components"]["schemas"]
+    for path in doc.get("paths", {}).values():
+        for operation in path.values():
+            body = operation.get("requestBody", {}) if isinstance(operation, dict) else {}
+            ref = body.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+            if ref.startswith(REF) and ref[len(REF):] in closed:
+                closed[ref[len(REF):]]["additionalProperties"] = False  # unknown fields are refused (400)
     for path in doc.get("paths", {}).values():
         for operation in path.values():
             content = operation.get("responses", {}).get("200", {}).get("content", {}) \

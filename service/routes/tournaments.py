@@ -26,7 +26,7 @@ TournamentId = Annotated[str, PathParameter(max_length=64, description="tourname
 POLL_SECONDS = 1.0
 
 
-class TournamentCreate(msgspec.Struct, kw_only=True):
+class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["coatl"])]
     name: Annotated[str, Meta(max_length=200)] = ""
     options: Annotated[dict[str, Any], Meta(description="the kind's options, passed on to every game")] = {}
@@ -40,14 +40,14 @@ class TournamentCreate(msgspec.Struct, kw_only=True):
     max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
 
 
-class RegisterRequest(msgspec.Struct, kw_only=True):
+class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Annotated[str, Meta(max_length=64, description="display name; default the player's")] | None = None
     rating: Annotated[int, Meta(ge=0, le=10_000)] = 1500
     player_id: Annotated[str, Meta(max_length=64, description=(
         "register someone else (the organiser or an admin only)"))] | None = None
 
 
-class WithdrawRequest(msgspec.Struct, kw_only=True):
+class WithdrawRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     player_id: Annotated[str, Meta(max_length=64)] | None = None
 
 
@@ -142,7 +142,7 @@ class TournamentController(Controller):
     @get("/{tournament_id:str}/events", operation_id="getTournamentEvents",
          summary="The tournament's events (seeds hidden until the end)", responses=responses(400, 404))
     async def events(self, tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     after: Annotated[int, QueryParameter(ge=0)] = 0) -> TournamentEvents:
+                     after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0) -> TournamentEvents:
         state, stored = await tournaments.events(tournament_id, after)
         return TournamentEvents(version=state.version,
                                 events=[TournamentEventOut(**redacted(state, e)) for e in stored])
