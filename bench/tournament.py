@@ -41,14 +41,10 @@ from tests.support.live import free_port
 
 
 def create_app() -> Any:
-    """The service app with the tournament service, its result runner and the timeout worker."""
-    from service import timeouts, tournaments
+    """The service app (it starts the tournament service, its result runner and the timeout worker)."""
     from service.app import create_app as create
 
-    hooks: dict[str, list[Any]] = {"on_start": [], "on_stop": []}
-    tournaments.install(hooks)
-    timeouts.install(hooks)
-    return create(extra=hooks)
+    return create()
 
 
 @contextmanager

@@ -11,7 +11,6 @@ import asyncio
 
 import httpx
 
-from service import timeouts, tournaments
 from service.app import create_app
 from service.bots.loadtest import Config, run
 from service.tournaments import verify_tournament
@@ -20,10 +19,7 @@ from tests.support.live import serving
 
 
 def app_with_tournaments(settings, games):
-    hooks: dict = {"on_start": [], "on_stop": []}
-    tournaments.install(hooks)
-    timeouts.install(hooks)
-    return create_app(settings, games=games, extra=hooks)
+    return create_app(settings, games=games)  # the app starts the tournament runner and timeout worker
 
 
 async def audit(url: str, games) -> dict:

@@ -12,7 +12,6 @@ from litestar.testing import AsyncTestClient
 import domain.tournament as T
 from projections.base import ensure_tables
 from projections.deadlines import Deadlines
-from service import timeouts, tournaments
 from service.app import create_app
 from service.fanout import Broker
 from service.pipeline import CommandPipeline, now_ms
@@ -23,11 +22,8 @@ from service.verify import parse_ndjson, verify_log
 
 
 def with_tournaments(settings: Any, games: Any) -> Any:
-    """The app with the tournament service, its result runner and the timeout worker started."""
-    hooks: dict[str, list[Any]] = {"on_start": [], "on_stop": []}
-    tournaments.install(hooks)
-    timeouts.install(hooks)
-    return create_app(settings, games=games, extra=hooks)
+    """The app, which starts the tournament service, its result runner and the timeout worker itself."""
+    return create_app(settings, games=games)
 
 
 @pytest.fixture
