@@ -219,7 +219,8 @@ async def main(short: bool, servers: int = 2, workers: int = 2) -> list[dict[str
     for name, games, per_game, commands, idle in SCENARIOS["short" if short else "full"]:
         async with scratch_database() as dsn:
             with replicas(dsn, servers, REDIS_URL, STELA_PROJECTOR="off",
-                          STELA_HEARTBEAT_SECONDS=HEARTBEAT_SECONDS) as started:
+                          STELA_HEARTBEAT_SECONDS=HEARTBEAT_SECONDS,
+                          STELA_MAX_STREAMS_PER_CLIENT="0", STELA_STREAM_RATE_LIMIT="0") as started:  # one address
                 result = await scenario(dsn, [r.url for r in started], [r.proc.pid for r in started], name, games,
                                         per_game, commands, idle, workers)
         result["servers"] = servers
