@@ -32,6 +32,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(self.port), "STELA_LOG_LEVEL": "warning",
+                    "STELA_METRICS_PORT": str(free_port()),
                     "STELA_HEARTBEAT_SECONDS": "1",
                     "STELA_RATE_LIMIT": "0"}  # a script plays far faster than any person clicks
         self.env.pop("REDIS_URL", None)

@@ -33,7 +33,8 @@ def test_the_readme_api_tour_runs_as_written():
     lines = script.rstrip("\n").split("\n")
     lines[-1] += " || true"
     with fresh_database("stela_tour") as dsn:
-        env = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(port), "STELA_LOG_LEVEL": "warning"}
+        env = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(port), "STELA_LOG_LEVEL": "warning",
+               "STELA_METRICS_PORT": str(free_port())}
         env.pop("REDIS_URL", None)
         server = subprocess.Popen([str(Path(sys.executable).with_name("stela")), "serve"], env=env,
                                   stderr=subprocess.DEVNULL)

@@ -103,6 +103,7 @@ async def test_a_ticket_never_appears_in_a_log_line(pg_dsn, tmp_path):
     log_file = tmp_path / "stela.log"
     port = free_port()
     env = {**os.environ, "DATABASE_URL": pg_dsn, "STELA_PORT": str(port), "STELA_LOG_LEVEL": "info",
+           "STELA_METRICS_PORT": str(free_port()),
            "STELA_RATE_LIMIT": "0", "STELA_PROJECTOR": "off"}
     env.pop("REDIS_URL", None)
     with open(log_file, "wb") as sink:

@@ -22,6 +22,7 @@ class Replica:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         environ = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(self.port), "STELA_RATE_LIMIT": "0",
+                   "STELA_METRICS_PORT": str(free_port()),
                    "STELA_LOG_LEVEL": "warning", "STELA_PROJECTOR": "off", **env}
         environ.pop("REDIS_URL", None)
         if redis_url:
