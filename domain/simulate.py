@@ -65,8 +65,8 @@ def play_random(table: Table, options: dict[str, Any] | None, players: int, seed
     """
     result = Played()
     bot = Rng(seed + b"/bots", 0)
-    weigh = getattr(table.game, "bot_weights", None) if heuristic else None
-    invariant = invariant or getattr(table.game, "invariants", None)
+    weigh = table.game.bot_weights if heuristic else None
+    invariant = invariant or table.game.invariants
     try:
         state, events = start_table(table, options, players, seed)
         while state.status == "active":

@@ -103,7 +103,7 @@ class PlayController(Controller):
                     **responses(400, 401, 404)})
     async def board(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> Response[str]:
         loaded = await services.repository.load(game_id)
-        draw = getattr(loaded.table.game, "board_svg", None)
+        draw = loaded.table.game.board_svg
         if draw is None or loaded.state.game is None:
             raise NoPicture("this game has no board picture (yet)")
         return Response(draw(loaded.state.game, seat_of(loaded.table, loaded.state, viewer)),
