@@ -6,9 +6,11 @@ UUID) in the same event store as the games. Each process keeps the folded state
 of the tournaments it touched and decides one command per tournament at a time
 (a lock per tournament), so contention is left only between replicas: the
 append's head check refuses a decision on a stale state, which is then reloaded
-and decided again. When a batch pairs a round, every game of the round is written
-in one transaction (`service.store.bulk.create_games`) already started, with
-the ids, seeds and seats the `RoundPaired` event lists.
+and decided again. When a decision pairs a round, every game of the round is
+written already started, with the ids, seeds and seats the `RoundPaired` event
+lists, in the same transaction as the pairing (`service.store.bulk.create_games`):
+a reader never sees a round whose games do not exist yet, and a crash leaves
+neither half.
 
 `ResultRunner` follows the global log from its checkpoint like a projector and
 records the outcome of each ended tournament game, exactly once: a repeat after
@@ -46,6 +48,8 @@ PREFIX = "tournament-"
 KIND = "tournament"
 MAX_ATTEMPTS = 16
 FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
+# refusals of a RecordResult that no retry can change (the tournament ended or moved past the game's round)
+UNRECORDABLE = {"tournament.not_running", "tournament.finished", "tournament.unknown_game", "tournament.bad_outcome"}
 
 
 class TournamentNotFound(NotFound):
@@ -136,25 +140,45 @@ class Tournaments:
                 held = await self._append(tournament_id, held, events, meta)
             except ConcurrencyError:
                 continue
-            for event in events:
-                if isinstance(event, T.RoundPaired):
-                    await self.create_round(held.state, event)
             return held.state
         raise TooMuchContention("the tournament changed too often while deciding; retry")
 
     async def _append(self, tournament_id: str, held: Held | None, events: list[Any], meta: Metadata) -> Held:
-        """Append after `held` (None: a new stream); the state after it, now held here."""
+        """Append after `held` (None: a new stream); the state after it, now held here.
+
+        A `RoundPaired` among `events` is written with every game of its round in one transaction."""
         new = [NewEvent(T.event_type(e), T.event_data(e)) for e in events]
         version = held.state.version if held else 0
-        result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
-                                         prev_hash=held.head if held else None)
+        state = T.fold(events, held.state if held else None)
+        paired = [e for e in events if isinstance(e, T.RoundPaired)]
+        created: dict[str, tuple[Any, Any]] = {}
+        append = dict(prev_hash=held.head if held else None)
+        if not paired:
+            result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND, **append)
+        else:
+            if not self._linked:
+                await bulk.ensure(self.pool)
+                self._linked = True
+            async with self.pool.acquire() as conn, conn.transaction():
+                result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
+                                                  conn=conn, **append)
+                for event in paired:
+                    games, states = self.round_games(state, event)
+                    stored = await bulk.create_games(conn, state.settings.tournament_id, event.round, games)
+                    created.update({g: (states[g], evs) for g, evs in stored.items()})
         await self.broker.publish(stream_of(tournament_id), result.events)
-        after = Held(T.fold(events, held.state if held else None), result.head or "")
+        after = Held(state, result.head or "")
         self._held[tournament_id] = after
+        if created:
+            table = self.repository.table(state.settings.kind)
+            for game_id, (game, stored_events) in created.items():
+                self.repository.remember(game_id, Loaded(table, game, stored_events[-1].hash))
+                await self.broker.publish(game_id, stored_events)
+            log.info("round_created", tournament_id=tournament_id, round=paired[-1].round, games=len(created))
         return after
 
-    async def create_round(self, state: T.TournamentState, paired: T.RoundPaired) -> None:
-        """Every game of the round, seated and started, in one transaction (those missing, on a retry)."""
+    def round_games(self, state: T.TournamentState, paired: T.RoundPaired) -> tuple[list[bulk.NewGame], dict[str, Any]]:
+        """Every game of the round, seated and started, as new streams; and each game's folded state."""
         s = state.settings
         table = self.repository.table(s.kind)
         names = {pid: e.name for pid, e in state.entrants.items()}
@@ -175,25 +199,7 @@ class Tournaments:
             games.append(bulk.NewGame(game_id=paired_table.game_id, kind=s.kind, batches=[
                 ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
             states[paired_table.game_id] = game
-        if not self._linked:
-            await bulk.ensure(self.pool)
-            self._linked = True
-        stored = await bulk.create_games(self.pool, s.tournament_id, paired.round, games)
-        for game_id, events in stored.items():
-            self.repository.remember(game_id, Loaded(table, states[game_id], events[-1].hash))
-            await self.broker.publish(game_id, events)
-        log.info("round_created", tournament_id=s.tournament_id, round=paired.round, games=len(stored))
-
-    async def ensure_round(self, tournament_id: str, version: int) -> None:
-        """Create whatever games of the round paired at `version` are missing (after a crash between
-        the pairing's append and its games' transaction); nothing when all exist."""
-        stored = await self.store.read_stream(stream_of(tournament_id), after=version - 1, upto=version)
-        paired = T.decode_event(stored[0].type, stored[0].data)
-        assert isinstance(paired, T.RoundPaired)
-        held = await self.load(tournament_id)
-        existing = await bulk.tournaments_of(self.pool, [t.game_id for t in paired.tables])
-        if len(existing) < len(paired.tables):
-            await self.create_round(held.state, paired)
+        return games, states
 
     async def record(self, tournament_id: str, game_id: str, outcome: Outcome | None) -> bool:
         """The platform records a game's outcome (None: aborted, everyone level); False if already recorded."""
@@ -205,6 +211,10 @@ class Tournaments:
             await self.act(None, tournament_id, T.RecordResult(game_id=game_id, outcome=outcome))
         except RuleViolation as exc:
             if exc.code == "tournament.result_already_recorded":
+                return False
+            if exc.code in UNRECORDABLE:  # it never can be: retrying would hold the runner on this event forever
+                log.warning("result_dropped", tournament_id=tournament_id, game_id=game_id, code=exc.code,
+                            reason=exc.message)
                 return False
             raise
         return True
@@ -224,7 +234,7 @@ def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
 class ResultRunner(Periodic):
     """Follows the global log and records each ended tournament game in its tournament, exactly once."""
 
-    NAME = name = "tournament-results"  # also re-creates a paired round's games a crash left missing
+    NAME = name = "tournament-results"
 
     def __init__(self, tournaments: Tournaments, poll: float = 0.25, size: int = 500) -> None:
         super().__init__(poll)
@@ -248,9 +258,6 @@ class ResultRunner(Periodic):
                 if event.stream_id in owners:
                     outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
                     self.recorded += await self.tournaments.record(owners[event.stream_id], event.stream_id, outcome)
-            for event in events:
-                if event.type == "tournament.RoundPaired":
-                    await self.tournaments.ensure_round(event.stream_id.removeprefix(PREFIX), event.version)
             if events:
                 await save_checkpoint(conn, self.NAME, events[-1].cursor)
         return len(events)

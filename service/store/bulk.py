@@ -1,11 +1,12 @@
 """Bulk writes beside the one-statement append: every game of a tournament round in one transaction.
 
 `create_games` writes whole new streams (their hash chains computed here, as the
-append does) and links each to its tournament in `tournament_games`, all or
-nothing. Streams that already exist are skipped, so a retry after a crash, or a
-second process creating the same round (ids and seeds are pure functions of the
-tournament), writes nothing twice: a clash on (stream id, version) rolls the
-whole transaction back and the caller's retry then skips what the winner wrote.
+append does) and links each to its tournament in `tournament_games`, on the
+connection and in the transaction of the caller, which appends the tournament's
+`RoundPaired` in the same transaction: a round's pairing and its games commit
+together or not at all, so nobody ever reads a pairing whose games do not exist.
+Streams that already exist are skipped (ids and seeds are pure functions of the
+tournament, so a second writer of the same round can only have written the same).
 """
 
 from __future__ import annotations
@@ -39,29 +40,28 @@ async def ensure(pool: Any) -> None:
         await conn.execute(LINKS_DDL)
 
 
-async def create_games(pool: Any, tournament_id: str, round_: int, games: list[NewGame]) -> dict[str, list[StoredEvent]]:
-    """Write the games that do not exist yet in one transaction; their stored events by game id."""
-    async with pool.acquire() as conn, conn.transaction():
-        existing = {r[0] for r in await conn.fetch("SELECT stream_id FROM streams WHERE stream_id = ANY($1::text[])",
-                                                   [g.game_id for g in games])}
-        fresh = [g for g in games if g.game_id not in existing]
-        if not fresh:
-            return {}
-        rows: list[tuple[str, int, str, dict[str, Any], dict[str, Any], str, str]] = []
-        for game in fresh:
-            version, head = 0, GENESIS_HASH
-            for events, meta in game.batches:
-                for v, t, d, m, p, h in chain(game.game_id, version, head, events, meta):
-                    rows.append((game.game_id, v, t, d, m, p, h))
-                version, head = rows[-1][1], rows[-1][6]
-        enc = msgspec.json.encode
-        records = await conn.fetch(_INSERT, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                                   [enc(r[3]).decode() for r in rows], [enc(r[4]).decode() for r in rows],
-                                   [r[5] for r in rows], [r[6] for r in rows])
-        await conn.executemany("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)",
-                               [(g.game_id, g.kind) for g in fresh])
-        await conn.executemany("INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",
-                               [(g.game_id, tournament_id, round_) for g in fresh])
+async def create_games(conn: Any, tournament_id: str, round_: int, games: list[NewGame]) -> dict[str, list[StoredEvent]]:
+    """Write the games that do not exist yet, in the caller's transaction on `conn`; their stored events by id."""
+    existing = {r[0] for r in await conn.fetch("SELECT stream_id FROM streams WHERE stream_id = ANY($1::text[])",
+                                               [g.game_id for g in games])}
+    fresh = [g for g in games if g.game_id not in existing]
+    if not fresh:
+        return {}
+    rows: list[tuple[str, int, str, dict[str, Any], dict[str, Any], str, str]] = []
+    for game in fresh:
+        version, head = 0, GENESIS_HASH
+        for events, meta in game.batches:
+            for v, t, d, m, p, h in chain(game.game_id, version, head, events, meta):
+                rows.append((game.game_id, v, t, d, m, p, h))
+            version, head = rows[-1][1], rows[-1][6]
+    enc = msgspec.json.encode
+    records = await conn.fetch(_INSERT, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
+                               [enc(r[3]).decode() for r in rows], [enc(r[4]).decode() for r in rows],
+                               [r[5] for r in rows], [r[6] for r in rows])
+    await conn.executemany("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)",
+                           [(g.game_id, g.kind) for g in fresh])
+    await conn.executemany("INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",
+                           [(g.game_id, tournament_id, round_) for g in fresh])
     assigned = {(r[0], r[1]): r for r in records}
     stored: dict[str, list[StoredEvent]] = {}
     for s, v, t, d, m, p, h in rows:

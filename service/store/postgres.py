@@ -160,7 +160,10 @@ class PostgresStore:
     # -- appending ---------------------------------------------------------------
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None,
+                     conn: Any = None) -> AppendResult:
+        """`conn`: append on this connection, inside its caller's transaction (a tournament's pairing and
+        the round's games commit together); the append's own statement is atomic either way."""
         actor = metadata.actor or ""
         if prev_hash is None:
             prev_hash = GENESIS_HASH if expected_version == 0 else await self.pool.fetchval(
@@ -171,7 +174,7 @@ class PostgresStore:
         columns = ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
                    [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
         try:
-            records = await self.pool.fetch(
+            records = await (conn or self.pool).fetch(
                 _APPEND, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
                 len(events), kind or "", CHANNEL, self.notify, fingerprint)
         except asyncpg.UniqueViolationError:

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+# one xdist worker runs the module: its fixture installs node_modules in place, once
+pytestmark = pytest.mark.xdist_group("typescript")
+
 TS = Path(__file__).parent / "ts"
 DOCUMENT = Path(__file__).parents[2] / "openapi" / "openapi.json"
 

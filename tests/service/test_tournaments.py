@@ -10,9 +10,12 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 import domain.tournament as T
+from domain.kernel import Outcome
 from projections.base import ensure_tables
 from projections.deadlines import Deadlines
 from service.app import create_app
+from service.exceptions import Forbidden
+from service.store import bulk
 from service.fanout import Broker
 from service.pipeline import CommandPipeline, now_ms
 from service.players import Viewer
@@ -151,21 +154,25 @@ async def started_cup(tournaments_, players, seats: int = 2) -> tuple[str, dict[
     return cup.settings.tournament_id, viewers
 
 
-async def test_a_round_whose_games_a_crash_left_unwritten_is_created_by_the_runner(service):
+async def test_a_pairing_and_its_games_commit_together_or_not_at_all(service, monkeypatch):
     tournaments_, players = service
     tid, viewers = await started_cup(tournaments_, players)
+    organiser = next(iter(viewers.values()))
+    version = (await tournaments_.load(tid)).state.version
 
     async def crash(*_):
-        raise ConnectionError("the process died after appending the pairing")
+        raise ConnectionError("the process died while writing the round's games")
 
-    real, tournaments_.create_round = tournaments_.create_round, crash
+    real = bulk.create_games
+    monkeypatch.setattr(bulk, "create_games", crash)
     with pytest.raises(ConnectionError):
-        await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
-    tournaments_.create_round = real
-    tables = (await tournaments_.load(tid)).state.rounds[0].tables
-    assert [await tournaments_.store.stream_version(t.game_id) for t in tables] == [0] * len(tables)
-    while await ResultRunner(tournaments_).step():
-        pass
+        await tournaments_.act(organiser, tid, T.Start())
+    stored = await tournaments_.store.read_stream(stream_of(tid))
+    assert stored[-1].version == version and all(e.type != "tournament.RoundPaired" for e in stored)
+    monkeypatch.setattr(bulk, "create_games", real)
+    tournaments_._held.clear()  # (as a fresh process would)
+    state = await tournaments_.act(organiser, tid, T.Start())
+    tables = state.rounds[0].tables
     assert all([await tournaments_.store.stream_version(t.game_id) > 0 for t in tables])
 
 
@@ -208,3 +215,14 @@ async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_a
     table = state.rounds[0].tables[0]
     loser = table.players[table.ranks.index(max(table.ranks))]
     assert state.final[-1] == loser
+
+
+async def test_a_result_that_can_never_be_recorded_is_dropped_so_the_runner_moves_on(service):
+    tournaments_, players = service
+    tid, viewers = await started_cup(tournaments_, players)
+    await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
+    outcome = Outcome(scores=[1, 0], ranks=[1, 2], winners=[0])
+    # a game that is not one of the round's (as after an admin ended the round, or a foreign game id)
+    assert await tournaments_.record(tid, "0f6f2c38-0000-4000-8000-00000000beef", outcome) is False
+    with pytest.raises(Forbidden):  # a player's RecordResult is still refused, not silently dropped
+        await tournaments_.act(viewers[next(iter(viewers))], tid, T.RecordResult(game_id="x", outcome=outcome))
