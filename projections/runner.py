@@ -144,6 +144,7 @@ class Projector:
         self._stopping = False
         self._horizon: tuple[int, float] = (0, time.monotonic())  # the horizon and since when it has been held
         self._warned_at = 0.0
+        self._held = False  # the horizon was below the newest transaction at the last look
 
     def wake(self, *_: Any) -> None:
         """Look at the log now (called by the fan-out when an append is announced, or on NOTIFY)."""
@@ -155,6 +156,11 @@ class Projector:
     async def lag_seconds(self) -> float:
         """Age in seconds of the oldest event some model of this projector has not projected yet (0 when none)."""
         return max((v["seconds"] for v in (await self.lag()).values()), default=0.0)
+
+    def horizon_held_seconds(self) -> float:
+        """How long the horizon has stood still below a transaction still open (0 while it moves): a few
+        milliseconds are normal; seconds mean a transaction of this database holds every read model back."""
+        return time.monotonic() - self._horizon[1] if self._held else 0.0
 
     async def start(self) -> None:
         async with self.pool.acquire() as conn:
@@ -216,6 +222,7 @@ class Projector:
         """The projections led here that have events to read; watches the horizon for stalls."""
         row = await conn.fetchrow(_PROBE, sorted(self.leading))
         horizon, held, now = row[0], row[1], time.monotonic()
+        self._held = held
         if horizon != self._horizon[0] or not held:
             self._horizon = (horizon, now)
             self.stall = None

@@ -31,6 +31,11 @@ class Metrics:
                                 registry=self.registry)
         self.lag_seconds = Gauge("stela_projection_lag_seconds", "age of the oldest unprojected event",
                                  ["projection"], registry=self.registry)
+        self.horizon_held = Gauge("stela_projection_horizon_blocked_seconds",
+                                  "how long an open transaction of this database has held every read model back",
+                                  registry=self.registry)
+        self.fanout_degraded = Gauge("stela_fanout_degraded",
+                                     "1 while Redis is unhealthy and followers poll PostgreSQL", registry=self.registry)
         self._children: dict[tuple[Any, ...], Any] = {}
 
     def _child(self, metric: Any, *labels: str) -> Any:

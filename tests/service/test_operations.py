@@ -63,3 +63,57 @@ async def test_after_the_end_anyone_replays_the_events_exactly_as_a_seat_receive
     dealt = next(e for e in replay if e["type"] == "tally.SecretsDealt")["data"]["secrets"]
     assert [i for i, s in enumerate(dealt) if s is not None] == [seat]
     assert (await client.get(f"/v1/games/{game_id}/events?as_seat=7")).status_code == 404
+
+
+async def wait_for(check, timeout: float = 60.0) -> None:
+    """Poll the async `check()` until it holds, with a generous deadline (never a fixed sleep)."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not await check():
+        assert time.monotonic() < deadline, "the condition did not hold in time"
+        await asyncio.sleep(0.05)
+
+
+async def test_an_open_transaction_holding_the_read_models_back_shows_in_readyz_and_metrics(settings, games, pg_dsn,
+                                                                                           monkeypatch):
+    import functools
+
+    import asyncpg
+
+    import service.readmodels
+
+    monkeypatch.setattr(service.readmodels, "Projector",
+                        functools.partial(service.readmodels.Projector, stall_after=0.5))
+    app = create_app(settings, games=games, extra={"metrics_port": 0})
+    async with AsyncTestClient(app) as client:
+        await started_game(client, "tally", 2)
+        blocker = await asyncpg.connect(pg_dsn, server_settings={"application_name": "stuck-batch-job"})
+        try:
+            tx = blocker.transaction()
+            await tx.start()
+            await blocker.fetchval("SELECT pg_current_xact_id()")
+            pid = await blocker.fetchval("SELECT pg_backend_pid()")
+            await started_game(client, "tally", 2)  # committed after the open transaction began: held back
+
+            async def stalled() -> bool:
+                return (await client.get("/readyz")).json()["status"] == "degraded"
+
+            await wait_for(stalled, timeout=60)
+            ready = (await client.get("/readyz")).json()
+            assert f"backend {pid}" in ready["checks"]["projections"] and "stuck-batch-job" in ready["checks"]["projections"]
+            assert ready["details"]["horizon_blocked_seconds"] > 0
+            assert any(lag["seconds"] > 0 for lag in ready["details"]["projections"].values())
+            text = (await scrape(app)).text
+            held = [line for line in text.splitlines() if line.startswith("stela_projection_horizon_blocked_seconds ")]
+            assert held and float(held[0].split()[1]) > 0
+            await tx.rollback()
+
+            async def recovered() -> bool:
+                ready = (await client.get("/readyz")).json()
+                return ready["status"] == "ok" and ready["checks"]["projections"] == "ok"
+
+            await wait_for(recovered, timeout=60)
+        finally:
+            await blocker.close()
