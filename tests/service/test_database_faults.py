@@ -4,6 +4,7 @@ a read whose pooled connection died is tried once more on a fresh one."""
 from __future__ import annotations
 
 import asyncpg
+import httpx
 import msgspec
 from litestar.testing import AsyncTestClient
 
@@ -11,6 +12,7 @@ from service.app import create_app
 from service.store.memory import MemoryStore
 from service.store.postgres import PostgresStore, retried_read
 from tests.support.api import player
+from tests.support.live import serving
 
 
 class Crowded(MemoryStore):
@@ -76,3 +78,66 @@ async def test_a_read_that_meets_a_dead_connection_is_tried_once_more_and_only_o
         assert len(calls) == 2
     else:
         raise AssertionError("a second failure must surface")
+
+
+async def test_three_hundred_requests_at_a_server_out_of_connection_slots_get_503s_never_500s(games):
+    """The real thing, not a stub: a role allowed 3 connections, a pool that wants 8, 300 requests at once.
+
+    PostgreSQL refuses the pool's extra connections with SQLSTATE 53300 (too many connections for role);
+    each request then either gets a connection and its answer, or a 503 with Retry-After."""
+    import asyncio
+    import uuid
+    from collections import Counter
+
+    from service.settings import Settings
+    from tests.conftest import ADMIN_DSN, _dsn_for
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(ADMIN_DSN)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    name = f"stela_slots_{uuid.uuid4().hex[:8]}"
+    await admin(f'CREATE ROLE "{name}" LOGIN CONNECTION LIMIT 3')
+    await admin(f'CREATE DATABASE "{name}" OWNER "{name}"')
+    try:
+        dsn = _dsn_for(name).replace("://postgres@", f"://{name}@")
+        assert dsn != _dsn_for(name), ADMIN_DSN
+        cfg = Settings(database_url=dsn, redis_url=None, rate_limit=0, db_pool_max=8, admin_token="admin-secret",
+                       log_level="critical", projector="off")
+        with serving(create_app(cfg, games=games)) as url:
+            async with httpx.AsyncClient(base_url=url, timeout=120,
+                                         limits=httpx.Limits(max_connections=300)) as client:
+                ann = await player(client)
+                holders = []  # another client takes every slot left (the app keeps the connections it holds)
+                try:
+                    while True:
+                        holders.append(await asyncpg.connect(dsn))
+                except asyncpg.exceptions.TooManyConnectionsError:
+                    pass
+
+                async def one(i: int) -> tuple[int, str | None]:
+                    if i % 2:
+                        r = await client.get(f"/v1/players/{ann['id']}", headers=ann["headers"])
+                    else:
+                        r = await client.post("/v1/games", headers=ann["headers"],
+                                              json={"kind": "tally", "seats": 2})
+                    return r.status_code, r.headers.get("retry-after")
+
+                try:
+                    answers = await asyncio.gather(*(one(i) for i in range(300)))
+                finally:
+                    for conn in holders:
+                        await conn.close()
+                statuses = Counter(status for status, _ in answers)
+                print(f"300 concurrent requests, 3 slots for the role ({len(holders)} taken by another client), "
+                      f"pool of 8: {dict(statuses)}")
+                assert set(statuses) <= {200, 201, 503}, statuses
+                assert statuses[503] > 0, "the slots were never exhausted: this reproduces nothing"
+                assert all(int(after) >= 1 for status, after in answers if status == 503)
+                assert (await client.get(f"/v1/players/{ann['id']}", headers=ann["headers"])).status_code == 200
+    finally:
+        await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin(f'DROP ROLE IF EXISTS "{name}"')
