@@ -187,6 +187,14 @@ class TimeoutRule(Protocol):
     def __call__(self, state: Any, seat: int) -> Any: ...
 
 
+class OptionsUpgrade(Protocol):
+    """Optional capability: options as an earlier version of the kind stored them (in `table.GameCreated`
+    and in any game event that embeds them), rewritten as this version reads them, so that stored logs
+    keep replaying after an option is renamed. Called only when the stored form no longer decodes."""
+
+    def __call__(self, options: dict[str, Any], seats: int) -> dict[str, Any]: ...
+
+
 class Invariants(Protocol):
     """Optional capability: raise AssertionError when `state` breaks a rule of the game."""
 
@@ -229,3 +237,4 @@ class Game(Generic[State, Command, Event, Options]):
     board_svg: Optional[BoardPicture] = None
     bot_weights: Optional[BotWeights] = None
     timeout_command: Optional[TimeoutRule] = None
+    upgrade_options: Optional[OptionsUpgrade] = None

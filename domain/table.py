@@ -312,7 +312,7 @@ class Table:
             case GameCreated():
                 assert event.seed is not None, "GameCreated must carry the seed in the store"
                 return TableState(
-                    kind=event.kind, options=msgspec.convert(event.options, self.options_type),
+                    kind=event.kind, options=self._stored_options(event.options, event.seats),
                     seat_count=event.seats, seats=(None,) * event.seats, seed=event.seed,
                     commitment=event.seed_commitment, created_by=event.created_by, version=1,
                     time_control=event.time_control,
@@ -397,14 +397,44 @@ class Table:
         return data
 
     def decode_event(self, type_: str, data: dict[str, Any]) -> Any:
-        return msgspec.convert({**data, "type": type_}, self.event_union)
+        try:
+            return msgspec.convert({**data, "type": type_}, self.event_union)
+        except msgspec.ValidationError:
+            upgraded = self._upgraded_event(type_, data)
+            if upgraded is None:
+                raise
+            return upgraded
 
     def decode_event_json(self, type_: str, data: bytes | str) -> Any:
         """An event from its stored JSON object `data` (without "type") and its `type_` tag."""
         raw = data.encode() if isinstance(data, str) else data
         inner = raw.strip()[1:-1].strip()
         tag = msgspec.json.encode(type_)
-        return self._events_json.decode(b'{"type":' + tag + (b"," + inner if inner else b"") + b"}")
+        try:
+            return self._events_json.decode(b'{"type":' + tag + (b"," + inner if inner else b"") + b"}")
+        except msgspec.ValidationError:
+            upgraded = self._upgraded_event(type_, msgspec.json.decode(raw))
+            if upgraded is None:
+                raise
+            return upgraded
+
+    def _stored_options(self, raw: dict[str, Any], seats: int) -> Any:
+        """The options of a stored `table.GameCreated`, upgraded if an earlier version wrote them."""
+        try:
+            return msgspec.convert(raw, self.options_type)
+        except msgspec.ValidationError:
+            if self.game.upgrade_options is None:
+                raise
+            return msgspec.convert(self.game.upgrade_options(dict(raw), seats), self.options_type)
+
+    def _upgraded_event(self, type_: str, data: dict[str, Any]) -> Any:
+        """A stored game event that embeds options an earlier version wrote (None: nothing to upgrade)."""
+        upgrade = self.game.upgrade_options
+        if upgrade is None or not isinstance(data.get("options"), dict):
+            return None
+        seats = data.get("seats") if isinstance(data.get("seats"), int) else 0
+        data = {**data, "options": upgrade(dict(data["options"]), seats)}
+        return msgspec.convert({"type": type_, **data}, self.event_union)
 
     def decode_command(self, raw: Any) -> Any:
         """A command from its wire form; RuleViolation-free: raises msgspec.ValidationError."""

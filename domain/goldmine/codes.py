@@ -4,7 +4,7 @@ from __future__ import annotations
 
 CODES = {
     "goldmine.bad_options": "the options do not fit the number of players (five_tiles: 2-4 and mud; "
-                            "alliances: 4 or 6; turn_cap >= 0)",
+                            "alliances: 4 or 6; max_rounds >= 0)",
     "goldmine.game_over": "the game is over",
     "goldmine.not_your_turn": "another seat must act now",
     "goldmine.wrong_phase": "this command does not belong to the current step of the turn",

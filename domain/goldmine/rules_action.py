@@ -151,9 +151,10 @@ def _loser(state: GoldmineState) -> int:
 
 
 def _end_turn(state: GoldmineState) -> list[GoldmineEvent]:
-    """TurnEnded (and TurnCapReached when the stall guard is reached)."""
+    """TurnEnded (and TurnCapReached when the stall guard, `max_rounds` rounds of turns, is reached;
+    the event keeps its first name so stored logs replay)."""
     events: list[GoldmineEvent] = [TurnEnded(seat=state.current, next=(state.current + 1) % state.seats)]
-    cap = state.options.turn_cap
+    cap = state.options.max_rounds * state.seats
     if cap and state.turns + 1 >= cap:
         events.append(TurnCapReached(turns=state.turns + 1))
     return events

@@ -8,7 +8,7 @@ comes first because the events and the state embed it.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 
@@ -26,9 +26,9 @@ class GoldmineOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     alliances: Annotated[bool, msgspec.Meta(
         description="Alliances: seats i and i+n/2 form a team that wins together with 12 (4 players) or "
                     "8 (6 players) coins (4 or 6 players)")] = False
-    turn_cap: Annotated[int, msgspec.Meta(
-        ge=0, description="Stall guard: after this many turns the game ends by coins, then fewest steps "
-                          "to the entrance (0 = no cap)")] = 500
+    max_rounds: Annotated[int, msgspec.Meta(
+        ge=0, description="Stall guard: after this many rounds (every seat one turn) the game ends by coins, "
+                          "then fewest steps to the entrance (0 = no guard)")] = 200
 
 
 # The events and the state embed GoldmineOptions, so they are imported after it is defined.
@@ -40,12 +40,21 @@ from domain.goldmine.events import (FirstPlayerChosen, GameSetUp, GoldmineEvent,
 from domain.goldmine.evolve import evolve  # noqa: E402
 
 
+def upgrade_options(options: dict[str, Any], seats: int) -> dict[str, Any]:
+    """Options stored before the stall guard counted rounds: `turn_cap` turns becomes `max_rounds`, the
+    rounds that hold at least as many turns (0 stays "no guard")."""
+    if "turn_cap" in options:
+        cap = options.pop("turn_cap")
+        options.setdefault("max_rounds", -(-cap // max(seats, 1)) if isinstance(cap, int) and cap > 0 else 0)
+    return options
+
+
 def options_refusal(options: GoldmineOptions, seats: int) -> RuleViolation | None:
     """Why the options do not fit the seat count (None: they do)."""
     def bad(message: str) -> RuleViolation:
         return RuleViolation("goldmine.bad_options", message)
-    if options.turn_cap < 0:
-        return bad("turn_cap must be 0 (no cap) or more")
+    if options.max_rounds < 0:
+        return bad("max_rounds must be 0 (no guard) or more")
     if options.five_tiles and not options.mud:
         return bad("five_tiles needs the mud variant")
     if options.five_tiles and not 2 <= seats <= 4:

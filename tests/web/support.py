@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-OPTIONS = {"goldmine": {"turn_cap": 20}}
+OPTIONS = {"goldmine": {"max_rounds": 10}}
 
 
 def wait_until(page, check, what: str, deadline_s: float = 60) -> Any:

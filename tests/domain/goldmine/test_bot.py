@@ -67,8 +67,8 @@ WEIGHTED = [({}, 2), ({}, 3), ({}, 4), ({}, 5), ({}, 6), ({"mud": True}, 3), ({"
             ({"alliances": True}, 4), ({"alliances": True}, 6), ({"alliances": True, "mud": True}, 6)]
 
 
-def test_weighted_bots_finish_their_games_well_before_the_turn_cap():
-    # the issue: every game ends with no errors, and hitting the cap (default 500 turns) is rare
+def test_weighted_bots_finish_their_games_well_before_the_stall_guard():
+    # the issue: every game ends with no errors, and hitting the guard (default 200 rounds) is rare
     games = [play_random(TABLE, options, players, f"bot-{players}-{seed}".encode(), alternatives=1,
                          check_views=False, invariant=GAME.invariants if seed == 0 else None)
              for options, players in WEIGHTED for seed in range(3)]

@@ -147,11 +147,12 @@ def test_a_team_wins_when_both_partners_stand_on_the_entrance_with_the_team_targ
     assert not any(isinstance(e, PirateEscaped) for e in GAME.decide(alone, 0, Move(0, 0, 0), rng()))
 
 
-def test_the_turn_cap_ends_the_game_by_coins_and_says_so():
-    state = _acting(cave(CAVE, pirates={1: at(ENTRANCE, coins=2)}, turn_cap=3))
-    state = replace(state, turns=2)
+def test_the_stall_guard_ends_the_game_after_max_rounds_by_coins_and_says_so():
+    state = _acting(cave(CAVE, pirates={1: at(ENTRANCE, coins=2)}, max_rounds=2))  # two seats: four turns
+    assert not any(isinstance(e, TurnCapReached) for e in GAME.decide(replace(state, turns=2), 0, EndTurn(), rng()))
+    state = replace(state, turns=3)
     events = GAME.decide(state, 0, EndTurn(), rng())
-    assert events[-1] == TurnCapReached(turns=3)
+    assert events[-1] == TurnCapReached(turns=4)
     outcome = GAME.outcome(when(GAME, state, 0, EndTurn())[0])
     assert outcome is not None and outcome.winners == [1] and outcome.details["capped"] is True
 
@@ -161,7 +162,7 @@ def test_the_turn_cap_ends_the_game_by_coins_and_says_so():
     ({"five_tiles": True}, 3),
     ({"alliances": True}, 5),
     ({"alliances": True}, 2),
-    ({"turn_cap": -1}, 2),
+    ({"max_rounds": -1}, 2),
 ])
 def test_variants_are_refused_for_player_counts_they_do_not_support(options, seats):
     with pytest.raises(RuleViolation) as exc:
@@ -181,3 +182,31 @@ def test_five_tiles_deals_a_cavern_two_secret_and_two_mud_tiles_and_one_may_be_e
     cavern = state.hands[state.current][0]
     state = when(GAME, state, state.current, Explore(tile=cavern))[0]
     assert state.drawn == cavern and cavern not in state.hands[state.current]
+
+
+def test_a_game_stored_with_the_old_turn_cap_option_still_replays_with_the_guard_in_rounds():
+    """Logs written before the option was renamed keep decoding: 500 turns at 3 seats is 167 rounds."""
+    import msgspec
+
+    from domain.table import Table
+
+    table = Table(GAME)
+    events = table.create({}, 3, b"old-log")
+    game = table.fold(events)
+    for seat in range(3):
+        joined = table.join(game, f"p{seat}", f"P{seat}", seat)
+        game, events = table.fold(joined, game), events + joined
+    events += table.start(game, None, 0)
+    stored = [(table.event_type(e), msgspec.json.encode(table.event_data(e))) for e in events]
+    assert any(t == "goldmine.GameSetUp" for t, _ in stored)
+    legacy = []
+    for type_, data in stored:
+        raw = msgspec.json.decode(data)
+        if "options" in raw:
+            raw["options"] = {**{k: v for k, v in raw["options"].items() if k != "max_rounds"}, "turn_cap": 500}
+        legacy.append((type_, raw))
+    state = table.fold([table.decode_event_json(t, msgspec.json.encode(d)) for t, d in legacy])
+    assert state.options.max_rounds == 167 and state.game.options.max_rounds == 167
+    assert table.fold([table.decode_event(t, d) for t, d in legacy]) == state
+    with pytest.raises(msgspec.ValidationError):  # an unknown option is still refused on the way in
+        msgspec.convert({"turn_cap": 5, "bogus": 1}, GoldmineOptions)

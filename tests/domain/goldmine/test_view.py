@@ -56,7 +56,7 @@ def test_a_scores_entry_is_the_coins_each_pirate_holds():
                                              ({"alliances": True}, 6)])
 def test_no_view_or_redacted_event_reveals_the_stack_order_or_undrawn_tiles(options, players):
     # spec "Hidden information": the stack order and the 20 scout tiles before they are drawn
-    played = play_random(TABLE, {**options, "turn_cap": 40}, players, b"secret", check_views=False)
+    played = play_random(TABLE, {**options, "max_rounds": 20}, players, b"secret", check_views=False)
     assert played.error is None
     state, seen = None, set()
     for event in played.events:
