@@ -12,8 +12,8 @@ from typing import Any
 
 from projections.log import LogEvent
 from service.store.protocol import (
-    GENESIS_HASH, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player, StoredEvent, chain,
-    cursor_pair,
+    ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
+    SeatedGame, StoredEvent, chain, cursor_pair,
 )
 
 
@@ -90,6 +90,13 @@ class MemoryStore:
 
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         return sorted(s for s in self.streams if s > after)[:limit]
+
+    async def seats_of(self, player_id: str) -> list[SeatedGame]:
+        out = []
+        for game_id, events in list(self.streams.items()):
+            if any(e.type == SEAT_TAKEN and e.data.get("player_id") == player_id for e in events):
+                out.append(SeatedGame(game_id, events[-1].at, any(e.type in ENDINGS for e in events)))
+        return out
 
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
         pair = cursor_pair(after)

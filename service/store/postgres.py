@@ -22,12 +22,20 @@ import msgspec
 
 from projections.log import LogEvent, read_after
 from service.store.protocol import (
-    GENESIS_HASH, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player, StoredEvent,
-    StoreUnavailable, chain, cursor_pair,
+    ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
+    SeatedGame, StoredEvent, StoreUnavailable, chain, cursor_pair,
 )
 
 CHANNEL = "stela_events"  # projections/log.py listens on it and reads with the same ordering rule
 _MIGRATION_LOCK = 7_114_001
+# literal types, so the planner matches the partial index of migration 004 for any player id
+_SEATS_OF = f"""SELECT s.stream_id, last.at,
+                       EXISTS (SELECT 1 FROM events x WHERE x.stream_id = s.stream_id
+                               AND x.type IN ('{ENDINGS[0]}', '{ENDINGS[1]}'))
+                FROM (SELECT DISTINCT stream_id FROM events
+                      WHERE type = '{SEAT_TAKEN}' AND data->>'player_id' = $1) AS s
+                CROSS JOIN LATERAL (SELECT at FROM events e WHERE e.stream_id = s.stream_id
+                                    ORDER BY e.version DESC LIMIT 1) AS last"""
 _encode = msgspec.json.encode
 _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
 # One statement, so one round trip and one implicit transaction: insert the batch only if the
@@ -240,6 +248,11 @@ class PostgresStore:
         rows = await self.pool.fetch(
             "SELECT stream_id FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2", after, limit)
         return [r[0] for r in rows]
+
+    @retried_read
+    async def seats_of(self, player_id: str) -> list[SeatedGame]:
+        rows = await self.pool.fetch(_SEATS_OF, player_id)
+        return [SeatedGame(r[0], r[1], r[2]) for r in rows]
 
     @retried_read
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:

@@ -17,6 +17,10 @@ import msgspec
 
 from projections.log import LogEvent
 
+# the platform events `seats_of` reads, by their tags (as domain.table names them)
+SEAT_TAKEN = "table.SeatTaken"
+ENDINGS = ("table.GameEnded", "table.GameAborted")
+
 GENESIS_HASH = "0" * 64
 
 
@@ -121,6 +125,14 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class SeatedGame(msgspec.Struct, frozen=True):
+    """A game a player took a seat in, as `EventStore.seats_of` lists it."""
+
+    game_id: str
+    last_at: datetime
+    over: bool
+
+
 class EventStore(Protocol):
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
@@ -147,6 +159,10 @@ class EventStore(Protocol):
     async def stream_version(self, stream_id: str) -> int: ...
     async def stream_kind(self, stream_id: str) -> str | None: ...
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]: ...
+    async def seats_of(self, player_id: str) -> list[SeatedGame]:
+        """Every game in which `player_id` took a seat (`table.SeatTaken`), with its newest event's time and
+        whether it has ended (finished or aborted); indexed, never from a read model (so it never lags)."""
+        ...
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
         """The global log after `after` as projections read it (platform events' data only)."""
         ...

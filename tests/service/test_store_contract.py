@@ -103,3 +103,36 @@ async def test_players_are_found_by_id_and_token_digest(store):
     assert (await store.get_player(player.id)).name == "Ann"
     assert await store.get_player("nobody") is None
     assert await store.player_by_token("nope") is None
+
+
+async def test_seats_of_lists_the_games_a_player_sat_in_with_their_last_time_and_end(store):
+    me, other = f"p-{uuid.uuid4()}", f"p-{uuid.uuid4()}"
+    open_game, ended_game, foreign = sid(), sid(), sid()
+    await store.append(open_game, 0, [NewEvent("table.SeatTaken", {"seat": 0, "player_id": me, "name": "Me"}),
+                                      NewEvent("test.move", {})], Metadata())
+    await store.append(ended_game, 0, [NewEvent("table.SeatTaken", {"seat": 1, "player_id": me, "name": "Me"})],
+                       Metadata())
+    await store.append(ended_game, 1, [NewEvent("table.GameEnded", {})], Metadata())
+    await store.append(foreign, 0, [NewEvent("table.SeatTaken", {"seat": 0, "player_id": other, "name": "X"}),
+                                    NewEvent("test.note", {"player_id": me})], Metadata())
+    seated = {g.game_id: g for g in await store.seats_of(me)}
+    assert set(seated) == {open_game, ended_game}
+    assert not seated[open_game].over and seated[ended_game].over
+    assert seated[ended_game].last_at == (await store.read_stream(ended_game))[-1].at
+    assert await store.seats_of(f"p-{uuid.uuid4()}") == []
+
+
+async def test_seats_of_is_answered_from_the_seat_index(pg_dsn):
+    import asyncpg
+
+    from service.store.postgres import _SEATS_OF
+
+    pg = await PostgresStore.connect(pg_dsn, 2)
+    await pg.close()
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute("SET enable_seqscan = off")  # tiny test tables: ask whether the index can serve it
+        plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + _SEATS_OF.replace("$1", "'someone'")))
+    finally:
+        await conn.close()
+    assert "events_seat_taken_by_player" in plan, plan
