@@ -61,8 +61,8 @@ def play_in_process(kind: str, strategies: list[Strategy], seed: bytes, options:
         if commands >= max_commands:
             raise RuntimeError(f"{kind}: no end after {commands} commands")
         seat = table.to_act(state)[0]
-        legal = msgspec.to_builtins(table.legal(state, seat))
-        view = msgspec.to_builtins(table.view(state, seat))
+        legal = msgspec.json.decode(msgspec.json.encode(table.legal(state, seat)))  # JSON, as the wire has it
+        view = msgspec.json.decode(msgspec.json.encode(table.view(state, seat)))
         command = strategies[seat].decide(view, seat, legal)
         if command not in legal:
             raise AssertionError(f"{strategies[seat].name} chose a command /legal did not offer: {command}")
