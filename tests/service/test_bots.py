@@ -12,6 +12,7 @@ from service.app import create_app
 from service.bots import add_parsers
 from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
 from service.bots.client import ApiClient, ApiError, retry_after
+from service.bots.headtohead import head_to_head
 from service.bots.loadtest import Config, percentile, run
 from service.bots.sse import Message, SseParser, follow
 from service.bots.strategies import make_strategy
@@ -168,6 +169,12 @@ async def test_a_tiny_loadtest_completes_without_errors_and_reports_its_numbers(
     assert out["errors"] == 0 and out["games"] == 3 and out["error_samples"] == []
     assert out["commands"] > 0 and out["commands_per_s"] > 0
     assert out["command_ms_p50"] is not None and out["sse_ms_p99"] is not None and out["deliveries"] > 0
+
+
+async def test_greedy_plays_a_hosted_kind_over_http_judging_from_the_view_it_reads(base_url):
+    out = await asyncio.wait_for(head_to_head(base_url, "coatl", 2, seed=5), 300)
+    assert out["errors"] == 0 and out["greedy"] + out["random"] + out["draws"] == 2
+    assert out["commands"] > 0 and out["greedy_blind_choices"] == 0  # every choice had its seat's view
 
 
 def test_the_loadtest_command_prints_a_json_report_and_exits_zero(base_url, capsys):

@@ -72,8 +72,8 @@ class Board:
         return self._costs[start]
 
 
-def standing(board: Board, seat: int, spaces: dict[Coord, Json]) -> float:
-    """Temple points `seat` would score now, less what the others would, plus a pull towards temples."""
+def standing(seat: int, spaces: dict[Coord, Json]) -> float:
+    """Temple points `seat` would score now, less (`OTHERS` of) what the others would."""
     total = 0.0
     for space in spaces.values():
         owner = controller(space)
@@ -93,7 +93,7 @@ def _moved(space: Json, seat: int, delta: int, leader: bool) -> Json:
     return out
 
 
-def _pull(board: Board, seat: int, at: Coord, leader: bool) -> float:
+def _pull(board: Board, at: Coord, leader: bool) -> float:
     """How much a piece standing on `at` could still matter: unguarded temples close by, by value."""
     weight = 3 if leader else 1
     best = 0.0
@@ -108,7 +108,7 @@ def _pull(board: Board, seat: int, at: Coord, leader: bool) -> float:
 
 def scores(view: Json, seat: int, commands: list[Json]) -> list[float]:
     board = Board({(s["q"], s["r"]): s for s in view["board"]})
-    base = standing(board, seat, board.spaces)
+    base = standing(seat, board.spaces)
     me = view["players"][seat]
     return [_score(view, board, seat, me, base, c) for c in commands]
 
@@ -122,11 +122,11 @@ def _score(view: Json, board: Board, seat: int, me: Json, base: float, command: 
         spaces[start] = _moved(spaces[start], seat, -1, leader)
         spaces[end] = _moved(spaces[end], seat, +1, leader)
         cost = 1 if kind == "CampMove" else board.costs(start).get(end, 10)
-        gain = standing(board, seat, spaces) - base
-        return gain + _pull(board, seat, end, leader) - _pull(board, seat, start, leader) - AP_VALUE * cost
+        gain = standing(seat, spaces) - base
+        return gain + _pull(board, end, leader) - _pull(board, start, leader) - AP_VALUE * cost
     if kind == "EnterPiece":
         at = (command["q"], command["r"])
-        return 0.5 + _pull(board, seat, at, command["leader"]) - AP_VALUE
+        return 0.5 + _pull(board, at, command["leader"]) - AP_VALUE
     if kind == "UncoverLevel":
         owner = controller(board.spaces[(command["q"], command["r"])])
         gain = 1.0 if owner == seat else -OTHERS if owner is not None else 0.2
@@ -145,7 +145,8 @@ def _score(view: Json, board: Board, seat: int, me: Json, base: float, command: 
         mine, theirs = list(me["treasures"]), list(view["players"][command["other"]]["treasures"])
         give, take = TREASURE_KINDS.index(command["give"]), TREASURE_KINDS.index(command["take"])
         before = treasure_points(mine) - OTHERS * treasure_points(theirs)
-        mine[give], mine[take], theirs[give], theirs[take] = mine[give] - 1, mine[take] + 1, theirs[give] + 1, theirs[take] - 1
+        mine[give], mine[take] = mine[give] - 1, mine[take] + 1
+        theirs[give], theirs[take] = theirs[give] + 1, theirs[take] - 1
         return treasure_points(mine) - OTHERS * treasure_points(theirs) - before - 3 * AP_VALUE
     if kind == "BuildCamp":
         return 1.0 - 5 * AP_VALUE if me["camps"] == 0 else 0.3 - 5 * AP_VALUE

@@ -33,7 +33,7 @@ class Table:
         self.board: Board = board(island, msgspec.convert(view["landmarks"], Landmarks))
         self.geo = self.board.geo
         self.maps = view["maps"]
-        self.found = {m for m in range(len(self.maps)) if not self.maps[m]["clues"]}
+        self.empty = {m for m in range(len(self.maps)) if not self.maps[m]["clues"]}  # no hunt on them yet
         self.atv: int | None = view["players"][seat]["atv"]
         self.turn = view["turn"]
 
@@ -50,7 +50,7 @@ class Table:
         total = 0.0
         for m, map_ in enumerate(self.maps):
             cands = map_["candidates"]
-            if m in self.found or not cands:
+            if m in self.empty or not cands:
                 continue
             total -= min(dist[c] for c in cands) / len(cands)
         return total
@@ -101,7 +101,7 @@ def _score(view: Json, table: Table, here: float, command: Json) -> float:
 
 
 def _last_candidate(table: Table, hexagon: int) -> bool:
-    return any(m not in table.found and table.maps[m]["candidates"] == [hexagon] for m in range(len(table.maps)))
+    return any(m not in table.empty and table.maps[m]["candidates"] == [hexagon] for m in range(len(table.maps)))
 
 
 def _drive(table: Table, here: float, hexagon: int) -> float:
@@ -112,7 +112,7 @@ def _drive(table: Table, here: float, hexagon: int) -> float:
 
 def _clue(table: Table, command: Json) -> float:
     m = command["map"]
-    before = len(table.maps[m]["candidates"]) if m not in table.found else table.geo.n
+    before = len(table.maps[m]["candidates"]) if m not in table.empty else table.geo.n
     after = table.after_clue(m, command["card"])
     value = 30.0 + 20.0 * (1 - after / max(before, 1)) + 20.0 / after
     if after == 1:
