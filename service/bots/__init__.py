@@ -1,8 +1,10 @@
 """Bots as API clients and the load generator: `stela bot` and `stela loadtest`.
 
 Everything here talks to a running service over HTTP and SSE only, like any third-party client:
-no domain import decides a move (`client` HTTP, `sse` the stream reader, `strategies` random and
-greedy, `play` one seat of one game, `bot` finding and playing games, `loadtest` the generator).
+no in-process shortcut (`client` HTTP, `sse` the stream reader, `strategies` random and greedy —
+greedy's `heuristics` judge moves from the seat's own view and /legal only, with the domain's pure rule
+helpers applied to that public data —, `play` one seat of one game, `bot` finding and playing games,
+`loadtest` the generator).
 `add_parsers` registers both subcommands on the `stela` parser.
 """
 

@@ -1,8 +1,10 @@
-"""Two strategies play each other over HTTP + SSE; prints each one's wins (the greedy-vs-random check).
+"""Two strategies play each other; prints each one's wins and a 95 % interval (the greedy-vs-random check).
 
 `python -m service.bots.headtohead --url URL --kind coatl --games 20` registers one player per
-strategy, alternates who takes the first seat, plays every game with `SeatPlayer`s and counts a
-game as a strategy's win when only its seat is among the winners (shared wins are draws).
+strategy, alternates who takes the first seat, plays every game over HTTP + SSE with `SeatPlayer`s
+and counts a game as a strategy's win when only its seat is among the winners (shared wins are draws).
+`--in-process` plays the same match on the domain directly, hundreds of games a minute: each seat
+gets exactly what the API would send it (its own view and its legal commands, as JSON) and nothing else.
 """
 
 from __future__ import annotations
@@ -16,10 +18,73 @@ import time
 from typing import Any
 
 import httpx
+import msgspec
 
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer
-from service.bots.strategies import GreedyStrategy, make_strategy
+from service.bots.strategies import GreedyStrategy, Strategy, make_strategy
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a win rate (draws count half in `wins`); None without games."""
+    if n <= 0:
+        return None
+    p = wins / n
+    centre, half = p + z * z / (2 * n), z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5
+    return (round((centre - half) / (1 + z * z / n), 3), round((centre + half) / (1 + z * z / n), 3))
+
+
+def tally(kind: str, games: int, wins: dict[str, int], first: str) -> dict[str, Any]:
+    """The match's summary: wins, draws, errors, `first`'s win rate (draws half) and its 95 % interval."""
+    decided = games - wins["errors"]
+    score = wins[first] + wins["draws"] / 2
+    return {"kind": kind, "games": games, **wins, f"{first}_win_rate": round(score / decided, 3) if decided else None,
+            "ci95": wilson(score, decided)}
+
+
+def play_in_process(kind: str, strategies: list[Strategy], seed: bytes, options: dict[str, Any] | None = None,
+                    max_commands: int = 50_000) -> tuple[dict[str, Any], int]:
+    """One game on the domain, seat i played by `strategies[i]`; its outcome (as JSON) and command count.
+
+    Every decision sees only what `GET /v1/games/{id}` (the seat's view) and `/legal` would return.
+    """
+    from domain.catalog import GAMES
+    from domain.simulate import start_table
+    from domain.table import Table
+
+    table = Table(GAMES[kind])
+    state, _ = start_table(table, options, len(strategies), seed)
+    commands = 0
+    while state.status == "active":
+        if commands >= max_commands:
+            raise RuntimeError(f"{kind}: no end after {commands} commands")
+        seat = table.to_act(state)[0]
+        legal = msgspec.json.decode(msgspec.json.encode(table.legal(state, seat)))  # JSON, as the wire has it
+        view = msgspec.json.decode(msgspec.json.encode(table.view(state, seat)))
+        command = strategies[seat].decide(view, seat, legal)
+        if command not in legal:
+            raise AssertionError(f"{strategies[seat].name} chose a command /legal did not offer: {command}")
+        state = table.fold(table.play(state, seat, table.decode_command(command)), state)
+        commands += 1
+    return msgspec.to_builtins(state.outcome), commands
+
+
+def match_in_process(kind: str, games: int, first: str = "greedy", second: str = "random",
+                     options: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
+    """`games` two-seat games of `kind` on the domain, seats alternated; the tally as `head_to_head` gives."""
+    wins = {first: 0, second: 0, "draws": 0, "errors": 0}
+    commands, started = 0, time.perf_counter()
+    for index in range(games):
+        order = [first, second] if index % 2 == 0 else [second, first]
+        strategies = [make_strategy(name, f"{seed}:{index}:{name}") for name in order]
+        outcome, played = play_in_process(kind, strategies, f"{seed}/{index}".encode(), options)
+        commands += played
+        winners = outcome["winners"]
+        wins[order[winners[0]] if len(winners) == 1 else "draws"] += 1
+    return {**tally(kind, games, wins, first), "commands": commands,
+            "seconds": round(time.perf_counter() - started, 1)}
 
 
 async def head_to_head(url: str, kind: str, games: int, first: str = "greedy", second: str = "random",
@@ -54,9 +119,7 @@ async def head_to_head(url: str, kind: str, games: int, first: str = "greedy", s
             wins[order[winners[0]] if len(winners) == 1 else "draws"] += 1
 
         await asyncio.gather(*(game(i) for i in range(games)))
-    decided = games - wins["errors"]
-    return {"kind": kind, "games": games, **wins, "commands": commands, "greedy_blind_choices": blind,
-            f"{first}_win_rate": round(wins[first] / decided, 3) if decided else None,
+    return {**tally(kind, games, wins, first), "commands": commands, "greedy_blind_choices": blind,
             "seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -69,7 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--second", default="random")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--in-process", action="store_true", help="play on the domain directly, without a server")
     args = p.parse_args(argv)
+    if args.in_process:
+        for kind in args.kind.split(","):
+            print(json.dumps(match_in_process(kind, args.games, args.first, args.second, seed=args.seed)), flush=True)
+        return 0
     out = asyncio.run(head_to_head(args.url, args.kind, args.games, args.first, args.second, seed=args.seed,
                                    concurrency=args.concurrency))
     print(json.dumps(out))

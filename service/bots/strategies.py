@@ -1,9 +1,13 @@
-"""How a bot picks one command among the legal ones, knowing nothing of any game's rules.
+"""How a bot picks one command among the legal ones, from what its seat may see and nothing else.
 
-`random` picks uniformly. `greedy` looks one ply ahead through the server: it dry-runs each
-candidate (`?dry_run=true&include=view`) and keeps those that leave its own `view.scores[seat]`
-highest, ties broken at random. A server that returns no view makes greedy fall back to a random
-choice among the candidates the dry run accepted.
+`random` picks uniformly. `greedy` reads its own view (`GET /v1/games/{id}`, the `view` field: the
+seat's typed view, components printed inline) and asks the kind's heuristic
+(`service.bots.heuristics.<kind>`) to score every command of `/legal`; it plays a best one, ties
+broken by its seeded RNG. Dry runs are not used: they reveal nothing a seat could not see, by design.
+A kind without a heuristic gets `default_scores`: anything rather than ending the turn early.
+
+Both strategies also offer `decide(view, seat, commands)`, the same choice without HTTP, so the
+in-process head-to-head (`headtohead --in-process`) and the tests play thousands of moves quickly.
 """
 
 from __future__ import annotations
@@ -11,16 +15,21 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from service.bots.client import ApiClient, ApiError
+from service.bots.client import ApiClient
+from service.bots.heuristics import SCORERS, default_scores
 
-GREEDY_CANDIDATES = 40
+Json = dict[str, Any]
 
 
 class Strategy(Protocol):
     name: str
 
-    async def choose(self, api: ApiClient, game_id: str, legal: dict[str, Any]) -> dict[str, Any]:
+    async def choose(self, api: ApiClient, game_id: str, legal: Json) -> Json:
         """One of `legal["commands"]` (non-empty) for `legal["seat"]` at `legal["version"]`."""
+        ...
+
+    def decide(self, view: Json | None, seat: int, commands: list[Json]) -> Json:
+        """One of `commands` (non-empty), knowing only `view`, the seat's own view."""
         ...
 
 
@@ -30,59 +39,39 @@ class RandomStrategy:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    async def choose(self, api: ApiClient, game_id: str, legal: dict[str, Any]) -> dict[str, Any]:
+    async def choose(self, api: ApiClient, game_id: str, legal: Json) -> Json:
         return self.rng.choice(legal["commands"])
 
-
-def own_score(result: dict[str, Any], seat: int) -> float | None:
-    """The caller's score in a dry run's resulting view, if the server sent one.
-
-    The envelope's `scores[seat]`; views still without the envelope may carry `players[seat].score`.
-    """
-    view = result.get("view")
-    if not isinstance(view, dict):
-        return None
-    scores = view.get("scores")
-    if isinstance(scores, list) and 0 <= seat < len(scores):
-        score = scores[seat]
-    else:
-        players = view.get("players")
-        entry = players[seat] if isinstance(players, list) and 0 <= seat < len(players) else None
-        score = entry.get("score") if isinstance(entry, dict) else None
-    return float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
+    def decide(self, view: Json | None, seat: int, commands: list[Json]) -> Json:
+        return self.rng.choice(commands)
 
 
 class GreedyStrategy:
+    """One ply of judgement: the kind's heuristic scores each legal command from the seat's own view."""
+
     name = "greedy"
 
-    def __init__(self, rng: random.Random, candidates: int = GREEDY_CANDIDATES) -> None:
-        self.rng, self.candidates = rng, candidates
-        self.dry_runs = self.refused = self.blind = 0  # blind: choices made without any view
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.blind = 0  # choices made without a view (a server that sent none): uniform among the best default
 
-    async def choose(self, api: ApiClient, game_id: str, legal: dict[str, Any]) -> dict[str, Any]:
+    async def choose(self, api: ApiClient, game_id: str, legal: Json) -> Json:
         commands = legal["commands"]
         if len(commands) == 1:
             return commands[0]
-        sample = self.rng.sample(commands, min(self.candidates, len(commands)))
-        scored: list[tuple[float | None, dict[str, Any]]] = []
-        for command in sample:
-            self.dry_runs += 1
-            try:
-                result = await api.command(game_id, command, legal["version"], dry_run=True)
-            except ApiError as exc:
-                if exc.status != 409:
-                    raise
-                self.refused += 1  # the game moved on, or the rules refuse it: not a candidate
-                continue
-            scored.append((own_score(result, legal["seat"]), command))
-        if not scored:
-            return self.rng.choice(commands)
-        known = [(s, c) for s, c in scored if s is not None]
-        if not known:
+        view = (await api.game(game_id)).get("view")
+        return self.decide(view if isinstance(view, dict) else None, legal["seat"], commands)
+
+    def decide(self, view: Json | None, seat: int, commands: list[Json]) -> Json:
+        if len(commands) == 1:
+            return commands[0]
+        if view is None:
             self.blind += 1
-            return self.rng.choice([c for _, c in scored])
-        best = max(s for s, _ in known)
-        return self.rng.choice([c for s, c in known if s == best])
+            scores = default_scores({}, seat, commands)
+        else:
+            scores = SCORERS.get(str(view.get("kind")), default_scores)(view, seat, commands)
+        best = max(scores)
+        return self.rng.choice([c for c, s in zip(commands, scores) if s >= best - 1e-9])
 
 
 def make_strategy(name: str, seed: int | str | None) -> Strategy:

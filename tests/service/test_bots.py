@@ -12,9 +12,10 @@ from service.app import create_app
 from service.bots import add_parsers
 from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
 from service.bots.client import ApiClient, ApiError, retry_after
+from service.bots.headtohead import head_to_head
 from service.bots.loadtest import Config, percentile, run
 from service.bots.sse import Message, SseParser, follow
-from service.bots.strategies import make_strategy, own_score
+from service.bots.strategies import make_strategy
 from tests.support.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
@@ -46,13 +47,6 @@ def test_the_parser_handles_a_crlf_split_across_chunks_and_bare_cr():
 def test_retry_after_reads_seconds_and_caps_them():
     assert retry_after("2") == 2.0 and retry_after(None, 0.5) == 0.5
     assert retry_after("3600") == 30.0 and retry_after("soon", 1.0) == 1.0
-
-
-def test_greedy_reads_its_own_score_from_the_envelope_or_its_player_entry():
-    assert own_score({"view": {"seat": 1, "scores": [4, 9]}}, 1) == 9.0
-    assert own_score({"view": {"seat": 0, "players": [{"score": 3}, {"score": 5}]}}, 0) == 3.0
-    assert own_score({"version": 3, "events": []}, 0) is None  # a server without `include=view`
-    assert own_score({"view": {"scores": [True]}}, 0) is None
 
 
 async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_means_polling():
@@ -175,6 +169,12 @@ async def test_a_tiny_loadtest_completes_without_errors_and_reports_its_numbers(
     assert out["errors"] == 0 and out["games"] == 3 and out["error_samples"] == []
     assert out["commands"] > 0 and out["commands_per_s"] > 0
     assert out["command_ms_p50"] is not None and out["sse_ms_p99"] is not None and out["deliveries"] > 0
+
+
+async def test_greedy_plays_a_hosted_kind_over_http_judging_from_the_view_it_reads(base_url):
+    out = await asyncio.wait_for(head_to_head(base_url, "coatl", 2, seed=5), 300)
+    assert out["errors"] == 0 and out["greedy"] + out["random"] + out["draws"] == 2
+    assert out["commands"] > 0 and out["greedy_blind_choices"] == 0  # every choice had its seat's view
 
 
 def test_the_loadtest_command_prints_a_json_report_and_exits_zero(base_url, capsys):
