@@ -4,7 +4,7 @@ import { get, post, me, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
 import { commandWords } from "./words.js";
 import { follow } from "./live.js";
-import { boardFor } from "./boards/index.js";
+import { boardFor, clickPath, addActionBar } from "./boards/index.js";
 
 /** Show game `id` in `root`; returns a function that stops following it. */
 export async function showGame(root, id) {
@@ -76,7 +76,9 @@ function render(root, page, send) {
   const names = (seat) => seatName(game, seat);
   const commands = legal ? legal.commands : [];
   if (!game.view) { root.replaceChildren(h("h1", { text: `${game.kind} · ${game.status}` }), waiting(game, names)); return; }
-  const drawn = board.draw(game.view, { names, seats: game.seats.length, commands });
+  const seat = legal ? legal.seat : mySeat(game);
+  const drawn = board.draw(game.view, { names, seats: game.seats.length, commands, seat });
+  const paths = commands.map((c) => ({ command: c, keys: clickPath(game.kind, c, { view: game.view, seat }) }));
   const header = h("section", { class: "info", "aria-label": "game" },
     h("h1", { text: `${game.kind} · ${game.status}` }),
     h("p", {},
@@ -87,13 +89,15 @@ function render(root, page, send) {
     game.outcome ? h("p", { class: "outcome" }, outcomeWords(game, names)) : null,
     game.status === "finished" ? h("p", {}, h("a", { href: `#/replay/${game.id}`, text: "Replay and verify this game" })) : null);
   const svg = drawn.svg;
-  wireClicks(svg, page, commands, board, send);
+  addActionBar(svg, paths.filter((p) => p.keys));
+  wireClicks(svg, page, paths.filter((p) => p.keys), send);
   const summary = h("details", { class: "summary", open: true }, h("summary", { text: "Board in words" }),
     h("div", { class: "board-text" }, ...drawn.summary.map((line) => h("p", { text: line }))));
   const list = h("section", { class: "legal", "aria-label": "legal commands" },
     h("h2", { text: commands.length ? `Your legal commands (${commands.length})` : "No command for you now" }),
-    h("ol", { class: "commands" }, ...commands.map((c, i) => h("li", {},
-      h("button", { type: "button", "data-index": i, "data-type": c.type, "data-command": JSON.stringify(c), onclick: () => send(c), text: commandWords(c) })))));
+    h("ol", { class: "commands" }, ...paths.map(({ command: c, keys }, i) => h("li", {},
+      h("button", { type: "button", "data-index": i, "data-type": c.type, "data-command": JSON.stringify(c),
+        "data-keys": keys ? JSON.stringify(keys) : undefined, onclick: () => send(c), text: commandWords(c) })))));
   root.replaceChildren(header, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg), list), summary);
 }
 
@@ -109,10 +113,9 @@ function outcomeWords(game, names) {
 }
 
 /* Clicks: each board names its clickable parts by a key (data-key); each command maps to a path of
-   keys (select a piece, then a target). A click extends the selection; one full match is sent, several
+   keys (select a piece, then a target; plain actions are buttons of the action bar). A click extends the selection; one full match is sent, several
    are offered as a short choice in words. */
-function wireClicks(svg, page, commands, board, send) {
-  const paths = commands.map((c) => ({ command: c, keys: board.keys ? board.keys(c) : null })).filter((x) => x.keys);
+function wireClicks(svg, page, paths, send) {
   const mark = () => {
     const next = new Set(paths.filter((p) => prefix(p.keys, page.selected)).map((p) => p.keys[page.selected.length]));
     for (const el of svg.querySelectorAll("[data-key]")) {
@@ -136,8 +139,8 @@ function wireClicks(svg, page, commands, board, send) {
     mark();
   };
   const onKey = (ev) => {
-    const el = ev.target.closest("[data-key]");
-    if (!el || !el.classList.contains("target")) return;
+    const el = ev.target.closest("[data-key].target");  // parts nest: the innermost one offered wins
+    if (!el) return;
     if (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ") return;
     ev.preventDefault();
     choose(el.dataset.key);
