@@ -92,16 +92,25 @@ def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: r
     return next((i for i in order if types[i] == "EndTurn"), order[0])
 
 
-def click_on_board(page, index: int, command: dict[str, Any]) -> list[str] | None:
+def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = False) -> list[str] | None:
     """Send the legal list's command `index` by clicking the board instead (a piece, then its target; a choice
-    in words if several commands share those clicks); its click path, or None when it has none."""
+    in words if several commands share those clicks), or with `keyboard` by focusing each part and pressing
+    Enter; its click path, or None when it has none. A set to choose (cards to keep) is picked in reverse."""
     button = page.locator("ol.commands button").nth(index)
     keys = button.get_attribute("data-keys")
     if not keys:
         return None
     path = json.loads(keys)
-    for key in path:
-        page.locator(f'svg.board [data-key="{key}"].target').first.click()
+    order = path[-2::-1] + path[-1:] if button.get_attribute("data-unordered") else path
+    for key in order:
+        part = page.locator(f'svg.board [data-key="{key}"].target').first
+        if keyboard:  # a focusable button with a name (its SVG title) for assistive technology
+            part.focus()
+            assert page.evaluate("""() => { const e = document.activeElement;
+              return e.getAttribute('role') === 'button' && e.querySelector(':scope > title').textContent.length > 0; }""")
+            page.keyboard.press("Enter")
+        else:
+            part.click()
     choice = page.locator(".choice button")
     if choice.count():
         wanted = json.dumps(command, sort_keys=True)
@@ -124,7 +133,8 @@ def way(path: list[str] | None) -> str:
 def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1, max_commands: int = 3000,
                  check=None, snap: str | None = None) -> Counter:
     """Play whichever page offers commands until the game is over, mostly by clicks on the board (every
-    fourth command from the legal list, the fallback); counts of (way, command type) sent. `snap` names a
+    fourth command from the legal list, the fallback, and every third by keyboard); counts of (way, command
+    type) sent, the way suffixed "/keyboard" when keys did it. `snap` names a
     screenshot of the acting page taken mid-game, with the board's clickable parts highlighted."""
     rnd = random.Random(seed)
     sent: Counter = Counter()
@@ -148,12 +158,14 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
         choice = pick(kind, truth["view"], commands, rnd)
         clicked = {t for w, t in sent if w != "list"}
         fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
-        if kind != "tobago" and fresh and rnd.random() < 0.5:  # try clicks not made yet (Tobago heads for its end)
-            choice = rnd.choice(fresh)
-        path = click_on_board(page, choice, commands[choice]) if sum(sent.values()) % 4 else None
+        if kind != "tobago" and fresh and rnd.random() < 0.5:  # try the longest clicks not made yet (Tobago heads for its end)
+            longest = max(len(keys[i]) for i in fresh)
+            choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
+        n = sum(sent.values())
+        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0) if n % 4 else None
         if path is None:
             page.locator("ol.commands button").nth(choice).click()
-        sent[(way(path), commands[choice]["type"].split(".")[1])] += 1
+        sent[(way(path) + ("/keyboard" if path and n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
         page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
                                " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
                                arg=truth["version"], polling="raf", timeout=60_000)

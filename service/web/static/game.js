@@ -97,7 +97,7 @@ function render(root, page, send) {
     h("h2", { text: commands.length ? `Your legal commands (${commands.length})` : "No command for you now" }),
     h("ol", { class: "commands" }, ...paths.map(({ command: c, keys }, i) => h("li", {},
       h("button", { type: "button", "data-index": i, "data-type": c.type, "data-command": JSON.stringify(c),
-        "data-keys": keys ? JSON.stringify(keys) : undefined, onclick: () => send(c), text: commandWords(c) })))));
+        "data-keys": keys ? JSON.stringify(keys) : undefined, "data-unordered": keys && keys.unordered ? "true" : undefined, onclick: () => send(c), text: commandWords(c) })))));
   root.replaceChildren(header, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg), list), summary);
 }
 
@@ -116,22 +116,28 @@ function outcomeWords(game, names) {
    keys (select a piece, then a target; plain actions are buttons of the action bar). A click extends the selection; one full match is sent, several
    are offered as a short choice in words. */
 function wireClicks(svg, page, paths, send) {
+  const toggles = () => new Set(paths.filter((p) => p.keys.unordered && matches(p.keys, page.selected))
+    .flatMap((p) => page.selected.filter((k) => p.keys.includes(k))));
   const mark = () => {
-    const next = new Set(paths.filter((p) => prefix(p.keys, page.selected)).map((p) => p.keys[page.selected.length]));
+    const next = new Set(paths.filter((p) => matches(p.keys, page.selected)).flatMap((p) => nextKeys(p.keys, page.selected)));
+    const undo = toggles();  // a set being chosen: a chosen part is clicked again to put it back
     for (const el of svg.querySelectorAll("[data-key]")) {
-      const on = next.has(el.dataset.key);
+      const on = next.has(el.dataset.key) || undo.has(el.dataset.key);
       el.classList.toggle("target", on);
       el.classList.toggle("selected", page.selected.includes(el.dataset.key));
       if (on) { el.setAttribute("tabindex", "0"); el.setAttribute("role", "button"); }
       else { el.removeAttribute("tabindex"); el.removeAttribute("role"); }
+      if (on && undo.has(el.dataset.key)) el.setAttribute("aria-pressed", "true");
+      else el.removeAttribute("aria-pressed");
     }
   };
   const choose = (key) => {
     svg.closest(".table")?.querySelector(".choice")?.remove();
+    if (toggles().has(key)) { page.selected = page.selected.filter((k) => k !== key); mark(); return; }
     const chosen = [...page.selected, key];
-    const matching = paths.filter((p) => prefix(p.keys, chosen));
+    const matching = paths.filter((p) => matches(p.keys, chosen));
     if (!matching.length) { page.selected = []; mark(); return; }
-    const done = matching.filter((p) => p.keys.length === chosen.length);
+    const done = matching.filter((p) => p.keys.length === chosen.length && !nextKeys(p.keys, chosen).length);
     if (done.length === 1 && matching.length === 1) { send(done[0].command); return; }
     page.selected = chosen;
     // complete here: offered in words (and any longer command's next target stays highlighted)
@@ -150,9 +156,23 @@ function wireClicks(svg, page, paths, send) {
   mark();
 }
 
-function prefix(keys, selected) {
-  return selected.length < keys.length && selected.every((k, i) => keys[i] === k) ||
-    (selected.length === keys.length && selected.every((k, i) => keys[i] === k));
+/* A path fits a selection when the selection is its beginning. An unordered path (`keys.unordered`: a set
+   of parts, then a closing key, e.g. the cards to keep, then "keep") fits when the selection holds some of
+   its set in any order, and its closing key only once the whole set is chosen. */
+function matches(keys, selected) {
+  if (!keys.unordered) return selected.length <= keys.length && selected.every((k, i) => keys[i] === k);
+  const body = keys.slice(0, -1), last = keys[keys.length - 1];
+  const picked = selected[selected.length - 1] === last ? selected.slice(0, -1) : selected;
+  if (new Set(picked).size !== picked.length || !picked.every((k) => body.includes(k))) return false;
+  return picked.length === selected.length || picked.length === body.length;
+}
+
+/** The keys that may come next after `selected` (already known to match). */
+function nextKeys(keys, selected) {
+  if (!keys.unordered) return selected.length < keys.length ? [keys[selected.length]] : [];
+  const body = keys.slice(0, -1), last = keys[keys.length - 1];
+  if (selected.includes(last)) return [];
+  return selected.length === body.length ? [last] : body.filter((k) => !selected.includes(k));
 }
 
 function offer(svg, commands, send) {
