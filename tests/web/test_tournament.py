@@ -1,5 +1,6 @@
-"""A tournament run from the web client: organised from the form, entered from two browsers, started, its
-table played to the end through the UI, while a spectator's tournament page follows every step live.
+"""A tournament run from the web client: organised from the form, entered from two browsers (a third enters and
+withdraws), started, its table played to the end through the UI, while a spectator's tournament page follows
+every step live.
 
 The spectator never reloads: registrations, the pairing, the result and the final standings must reach
 its page over the tournament stream. What the pages show is checked against the server's own view.
@@ -56,7 +57,18 @@ def test_a_tournament_is_organised_entered_played_and_followed_live_in_the_brows
         assert bob.locator("#t-start").count() == 0  # only the organiser starts it
         bob.click("#t-register")
         ids = {p["id"] for p in players}
-        for page in (ann, bob, watcher):  # the others' entries arrive over the stream
+        cat = contexts[1].browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        try:  # a third entrant changes her mind before the start: her entry goes again
+            cat_id = register(cat, site, "Cat")["id"]
+            cat.goto(f"{site}/#/tournament/{tid}")
+            cat.click("#t-register")
+            for page in (ann, watcher):
+                wait_until(page, lambda: {r["player"] for r in rows(page)} == ids | {cat_id}, "three entrants, live")
+            cat.click("#t-withdraw")
+            wait_until(cat, lambda: cat.locator("#t-register").count(), "Cat free to register again")
+        finally:
+            cat.context.close()
+        for page in (ann, bob, watcher):  # the others' entries and Cat's withdrawal arrive over the stream
             wait_until(page, lambda: {r["player"] for r in rows(page)} == ids, "both entrants in the standings")
         screenshot(watcher, "web-tournament-registration.png")
 
