@@ -107,7 +107,8 @@ def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = F
         if keyboard:  # a focusable button with a name (its SVG title) for assistive technology
             part.focus()
             assert page.evaluate("""() => { const e = document.activeElement;
-              return e.getAttribute('role') === 'button' && e.querySelector(':scope > title').textContent.length > 0; }""")
+              return e.getAttribute('role') === 'button'
+                && e.querySelector(':scope > title').textContent.length > 0; }""")
             page.keyboard.press("Enter")
         else:
             part.click()
@@ -158,7 +159,8 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
         choice = pick(kind, truth["view"], commands, rnd)
         clicked = {t for w, t in sent if w != "list"}
         fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
-        if kind != "tobago" and fresh and rnd.random() < 0.5:  # try the longest clicks not made yet (Tobago heads for its end)
+        # now and then the longest clicks not made yet (not in Tobago, which heads for its end)
+        if kind != "tobago" and fresh and rnd.random() < 0.5:
             longest = max(len(keys[i]) for i in fresh)
             choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
         n = sum(sent.values())

@@ -88,7 +88,8 @@ def test_a_tournament_is_organised_entered_played_and_followed_live_in_the_brows
         final = httpx.get(f"{site}/v1/games/{game_id}").json()
         assert final["status"] == "finished"
         for page in (ann, bob):
-            wait_until(page, lambda: status_of(page) == "finished" and version(page) == final["version"], "the game over")
+            wait_until(page, lambda: status_of(page) == "finished" and version(page) == final["version"],
+                       "the game over")
 
         wait_until(watcher, lambda: watcher.get_attribute("main", "data-tournament-status") == "finished",
                    "the spectator's page at the tournament's end", 90)
