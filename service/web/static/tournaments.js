@@ -73,6 +73,7 @@ function createForm(kinds) {
 export async function showTournament(root, id) {
   let shown = null;
   let source = null;
+  let asked = 0;  // the view carries no version: only the answer to the newest request is drawn
   const draw = (view) => {
     shown = view;
     render(root, view, act);
@@ -80,11 +81,17 @@ export async function showTournament(root, id) {
     if (view.status === "finished" && source) { source.close(); root.dataset.live = "ended"; }  // the stream ends too
   };
   const reload = async () => {
-    try { draw(await get(`/v1/tournaments/${id}`)); } catch (err) { status(err.message, true); }
+    const n = ++asked;
+    try {
+      const view = await get(`/v1/tournaments/${id}`);
+      if (n === asked) draw(view);
+    } catch (err) { status(err.message, true); }
   };
   const act = async (what, words) => {
+    const n = ++asked;
     try {
-      draw(await post(`/v1/tournaments/${id}/${what}`, {}));
+      const view = await post(`/v1/tournaments/${id}/${what}`, {});
+      if (n === asked) draw(view);
       status(words);
     } catch (err) {
       status(err instanceof ApiError ? err.message : String(err), true);
