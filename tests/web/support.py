@@ -171,4 +171,6 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
         page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
                                " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
                                arg=truth["version"], polling="raf", timeout=60_000)
+        if path and n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
+            assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
     raise AssertionError("the game did not end")

@@ -98,7 +98,19 @@ function render(root, page, send) {
     h("ol", { class: "commands" }, ...paths.map(({ command: c, keys }, i) => h("li", {},
       h("button", { type: "button", "data-index": i, "data-type": c.type, "data-command": JSON.stringify(c),
         "data-keys": keys ? JSON.stringify(keys) : undefined, "data-unordered": keys && keys.unordered ? "true" : undefined, onclick: () => send(c), text: commandWords(c) })))));
+  const focused = document.activeElement;
+  const keep = focused && focused !== root && root.contains(focused) ? (focused.dataset.key || "") : null;
+  const byKeyboard = keep !== null && focused.matches(":focus-visible");
   root.replaceChildren(header, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg), list), summary);
+  if (keep !== null) refocus(root, keep, byKeyboard);
+}
+
+/* A keyboard player keeps their place across re-draws: the same board part if it is offered again, else the
+   first part offered, else the first legal command, else the page (scrolled to only for keyboard users). */
+function refocus(root, key, scroll) {
+  const same = key && [...root.querySelectorAll("svg.board [data-key].target")].find((el) => el.dataset.key === key);
+  const next = same || root.querySelector("svg.board [data-key].target") || root.querySelector("ol.commands button") || root;
+  next.focus({ preventScroll: !scroll });
 }
 
 function waiting(game, names) {

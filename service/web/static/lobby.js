@@ -8,7 +8,7 @@ import { kindFields } from "./options.js";
 export async function showLobby(root) {
   const player = me();
   if (!player) {
-    root.replaceChildren(registerForm(() => showLobby(root)));
+    root.replaceChildren(registerForm(redraw));
     return () => {};
   }
   document.getElementById("me").textContent = `Signed in as ${player.name}`;
@@ -17,7 +17,7 @@ export async function showLobby(root) {
   const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h", text: "My games" }), h("ul", { id: "my-games" }));
   root.replaceChildren(
     h("h1", { text: `Lobby — ${player.name}` }),
-    h("p", {}, h("button", { type: "button", onclick: () => { forget(); showLobby(root); }, text: "Sign out (forget my token)" })),
+    h("p", {}, h("button", { type: "button", onclick: () => { forget(); redraw(); }, text: "Sign out (forget my token)" })),
     createForm(kinds), open, mine);
   const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
   const refresh = async () => {
@@ -32,6 +32,11 @@ export async function showLobby(root) {
     refresh();
   });
   return () => { clearInterval(timer); stop(); };
+}
+
+/** Show the current page again through the router, which stops the old one's timers and streams first. */
+export function redraw() {
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 
 export function registerForm(done) {

@@ -6,7 +6,7 @@ Server-Sent Events stream, whose frames are named by type (a snapshot first, the
 import { get, post, me, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
 import { kindFields } from "./options.js";
-import { registerForm } from "./lobby.js";
+import { registerForm, redraw } from "./lobby.js";
 
 const FORMATS = [["swiss", "Swiss"], ["round_robin", "Round robin"], ["single_elimination", "Single elimination"]];
 const EVENTS = ["TournamentCreated", "PlayerRegistered", "PlayerWithdrew", "TournamentStarted", "RoundPaired",
@@ -27,7 +27,7 @@ export async function showTournaments(root) {
   };
   const kinds = await get("/v1/kinds");
   root.replaceChildren(h("h1", { text: "Tournaments" }),
-    player ? createForm(kinds) : registerForm(() => showTournaments(root)),
+    player ? createForm(kinds) : registerForm(redraw),
     h("section", { "aria-labelledby": "t-list-h" }, h("h2", { id: "t-list-h", text: "All tournaments" }), list));
   await refresh();
   const timer = setInterval(refresh, 5000);  // new tournaments are on no stream
