@@ -34,7 +34,10 @@ def test_a_tournament_is_organised_entered_played_and_followed_live_in_the_brows
         for name, value in OPTIONS["goldmine"].items():  # an option from the kind's schema, as the game form
             ann.fill(f"#t-opt-{name}", str(value))
         ann.fill("#t-seats", "2")
+        ann.select_option("#t-format", "single_elimination")
+        assert ann.locator("#t-advance").is_visible()  # asked only for the format that uses it
         ann.select_option("#t-format", "swiss")
+        assert not ann.locator("#t-advance").is_visible()
         ann.fill("#t-rounds", "1")
         ann.click("#t-create button[type=submit]")
         wait_until(ann, lambda: "#/tournament/" in ann.url, "the new tournament's page")
