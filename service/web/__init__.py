@@ -1,7 +1,9 @@
 """The reference web client: static files (plain ES modules, SVG boards) served at `/`.
 
-It uses only the public `/v1` API, stream tickets and the personal stream, so it doubles as an
-example for third-party front ends. No build step: `static/` is served as it is.
+It uses only the public `/v1` API, stream tickets, the personal stream and the tournament stream, so it
+doubles as an example for third-party front ends. No build step: `static/` is served as it is.
+Pages (hash routes): the lobby `#/`, a game `#/game/<id>`, its replay `#/replay/<id>`, the tournaments
+`#/tournaments` and one tournament `#/tournament/<id>`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,17 @@
-"""Driving the web client like a person: register, create from the form, join, start, play from the legal list."""
+"""Driving the web client like a person: register, create from the form, join, start, play by clicks on the board
+or from the legal list."""
 
 from __future__ import annotations
 
 import json
 import random
 import time
+from collections import Counter
 from typing import Any
 
 import httpx
+
+from tests.web.conftest import screenshot
 
 OPTIONS = {"goldmine": {"max_rounds": 10}}
 
@@ -52,7 +56,8 @@ STATE_JS = """() => {
   const info = document.querySelector("main section.info p");
   const m = info && info.textContent.match(/Version (\\d+)\\./);
   const buttons = [...document.querySelectorAll("ol.commands button")];
-  return { version: m ? Number(m[1]) : -1, commands: buttons.map((b) => JSON.parse(b.dataset.command)) };
+  return { version: m ? Number(m[1]) : -1, commands: buttons.map((b) => JSON.parse(b.dataset.command)),
+           keys: buttons.map((b) => (b.dataset.keys ? JSON.parse(b.dataset.keys) : null)) };
 }"""
 
 
@@ -87,16 +92,28 @@ def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: r
     return next((i for i in order if types[i] == "EndTurn"), order[0])
 
 
-def click_on_board(page, kind: str, command: dict[str, Any]) -> bool:
-    """Send `command` by clicking the board (a piece, then its target; a choice in words if several
-    commands share those clicks); False when the command has no clicks."""
-    path = page.evaluate("async ([kind, c]) => (await import(`/boards/${kind}.js`)).keys(c)", [kind, command])
-    if not path:
-        return False
-    for key in path:
-        page.locator(f'svg.board [data-key="{key}"].target').first.click()
+def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = False) -> list[str] | None:
+    """Send the legal list's command `index` by clicking the board instead (a piece, then its target; a choice
+    in words if several commands share those clicks), or with `keyboard` by focusing each part and pressing
+    Enter; its click path, or None when it has none. A set to choose (cards to keep) is picked in reverse."""
+    button = page.locator("ol.commands button").nth(index)
+    keys = button.get_attribute("data-keys")
+    if not keys:
+        return None
+    path = json.loads(keys)
+    order = path[-2::-1] + path[-1:] if button.get_attribute("data-unordered") else path
+    for key in order:
+        part = page.locator(f'svg.board [data-key="{key}"].target').first
+        if keyboard:  # a focusable button with a name (its SVG title) for assistive technology
+            part.focus()
+            assert page.evaluate("""() => { const e = document.activeElement;
+              return e.getAttribute('role') === 'button'
+                && e.querySelector(':scope > title').textContent.length > 0; }""")
+            page.keyboard.press("Enter")
+        else:
+            part.click()
     choice = page.locator(".choice button")
-    if path and choice.count():
+    if choice.count():
         wanted = json.dumps(command, sort_keys=True)
         for i in range(choice.count()):
             if json.dumps(json.loads(choice.nth(i).get_attribute("data-command")), sort_keys=True) == wanted:
@@ -104,34 +121,56 @@ def click_on_board(page, kind: str, command: dict[str, Any]) -> bool:
                 break
         else:
             raise AssertionError(f"{command} is not among the choices")
-    return True
+    return path
+
+
+def way(path: list[str] | None) -> str:
+    """How a command was sent: from the legal list, an action-bar button, one spot, or a piece then a target."""
+    if path is None:
+        return "list"
+    return "bar" if path[0].startswith("do:") else "spot" if len(path) == 1 else "piece"
 
 
 def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1, max_commands: int = 3000,
-                 check=None) -> int:
-    """Click legal commands on whichever page offers them until the game is over; the count of commands."""
+                 check=None, snap: str | None = None) -> Counter:
+    """Play whichever page offers commands until the game is over, mostly by clicks on the board (every
+    fourth command from the legal list, the fallback, and every third by keyboard); counts of (way, command
+    type) sent, the way suffixed "/keyboard" when keys did it. `snap` names a
+    screenshot of the acting page taken mid-game, with the board's clickable parts highlighted."""
     rnd = random.Random(seed)
-    sent = 0
-    while sent < max_commands:
+    sent: Counter = Counter()
+    while sum(sent.values()) < max_commands:
         truth = httpx.get(f"{site}/v1/games/{game_id}").json()
         if truth["status"] != "active":
             return sent
-        if check and sent in (3, 25):
+        if check and sum(sent.values()) in (3, 25):
             check()
 
         def acting():
             for p in pages:
                 state = p.evaluate(STATE_JS)
                 if state["version"] == truth["version"] and state["commands"]:
-                    return p, state["commands"]
+                    return p, state["commands"], state["keys"]
             return None
 
-        page, commands = wait_until(pages[0], acting, f"a page offering commands at version {truth['version']}")
+        page, commands, keys = wait_until(pages[0], acting, f"a page offering commands at version {truth['version']}")
+        if snap and sum(sent.values()) == 25:
+            screenshot(page, snap)
         choice = pick(kind, truth["view"], commands, rnd)
-        if not (sent % 2 and click_on_board(page, kind, commands[choice])):
+        clicked = {t for w, t in sent if w != "list"}
+        fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
+        # now and then the longest clicks not made yet (not in Tobago, which heads for its end)
+        if kind != "tobago" and fresh and rnd.random() < 0.5:
+            longest = max(len(keys[i]) for i in fresh)
+            choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
+        n = sum(sent.values())
+        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0) if n % 4 else None
+        if path is None:
             page.locator("ol.commands button").nth(choice).click()
+        sent[(way(path) + ("/keyboard" if path and n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
         page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
                                " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
                                arg=truth["version"], polling="raf", timeout=60_000)
-        sent += 1
+        if path and n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
+            assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
     raise AssertionError("the game did not end")

@@ -1,9 +1,11 @@
 """Two players play a whole game of every kind in the web client, a spectator follows, then the replay.
 
-Each seat's page must never hold the other seat's secrets (taken from the server's own view for that
-seat); the spectator's page follows to the end; the replay slider reaches every version as either
-seat; the browser's verification of the hash chain and seed commitment passes. Screenshots of every
-board go to build/screenshots/web-<kind>.png.
+Most commands are sent by clicks on the board (a piece then its target, one spot, or an action-bar
+button; some by keyboard), every fourth from the legal list. Each seat's page must never hold the other
+seat's secrets (taken from the server's own view for that seat); the spectator's page follows to the end;
+the replay slider reaches every version as either seat; the browser's verification of the hash chain and
+seed commitment passes. Screenshots of every board go to build/screenshots/web-<kind>.png (the end),
+web-<kind>-clicks.png (mid-game, clickable parts highlighted) and web-<kind>-replay.png.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ def assert_no_foreign_secrets(site: str, kind: str, game_id: str, pages: list, t
                 assert found == (other == seat), f"seat {seat}'s page {'lacks' if other == seat else 'shows'} {secret}"
 
 
+# The commands every game of a kind sends, each clicked on the board at least once (the list is the fallback).
+CLICKED = {"goldmine": {"EndTurn", "PlaceTile"}, "coatl": {"TakePieces", "EndTurn", "KeepProphecies"},
+           "tikal": {"PlaceTile", "EndTurn"}, "tobago": {"Drive", "EndTurn"}}
+
+
 @pytest.mark.parametrize("kind", ["goldmine", "coatl", "tikal", "tobago"])
 def test_two_players_play_a_whole_game_a_spectator_follows_and_the_replay_verifies(kind, site, browser):
     contexts = [browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(3)]
@@ -60,8 +67,15 @@ def test_two_players_play_a_whole_game_a_spectator_follows_and_the_replay_verifi
             wait_until(page, lambda: page.get_attribute("main", "data-live"), "the page following the game")
             assert page.get_attribute("main", "data-live") == "stream"
         tokens = [p["token"] for p in players]
-        play_through([ann, bob], site, game_id, kind,
-                     check=lambda: assert_no_foreign_secrets(site, kind, game_id, [ann, bob], tokens))
+        sent = play_through([ann, bob], site, game_id, kind,
+                            check=lambda: assert_no_foreign_secrets(site, kind, game_id, [ann, bob], tokens),
+                            snap=f"web-{kind}-clicks.png")
+        print(kind, sorted(sent.items()))
+        ways = {w.split("/")[0] for w, _ in sent}
+        assert {"list", "bar", "spot", "piece"} <= ways, f"{kind}: not every way to send a command was used: {ways}"
+        assert {"piece/keyboard", "spot/keyboard"} & {w for w, _ in sent}, f"{kind}: the board was not used by keyboard"
+        clicked = {t for w, t in sent if w != "list"}
+        assert clicked >= CLICKED[kind], f"{kind}: {CLICKED[kind] - clicked} never sent by clicks: {sent}"
         final = httpx.get(f"{site}/v1/games/{game_id}").json()
         assert final["status"] == "finished"
         for page in (ann, bob, watcher):

@@ -1,10 +1,11 @@
-/* The client's entry: a hash router over the lobby, a game and a replay. */
+/* The client's entry: a hash router over the lobby, a game, a replay and the tournaments. */
 
 import { me } from "./api.js";
 import { status } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
+import { showTournaments, showTournament } from "./tournaments.js";
 
 let stop = () => {};
 
@@ -19,6 +20,8 @@ async function route() {
   try {
     if (page === "game" && id) stop = (await showGame(root, id)) || stop;
     else if (page === "replay" && id) stop = (await showReplay(root, id)) || stop;
+    else if (page === "tournament" && id) stop = (await showTournament(root, id)) || stop;
+    else if (page === "tournaments") stop = (await showTournaments(root)) || stop;
     else stop = (await showLobby(root)) || stop;
     root.dataset.page = page || "lobby";
     if (document.activeElement === document.body) root.focus();  // screen readers start at the new page

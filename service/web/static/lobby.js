@@ -2,12 +2,13 @@
 
 import { get, post, me, register, forget, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
+import { kindFields } from "./options.js";
 
 /** Show the lobby in `root`; returns a function that stops its live updates. */
 export async function showLobby(root) {
   const player = me();
   if (!player) {
-    root.replaceChildren(registerForm(() => showLobby(root)));
+    root.replaceChildren(registerForm(redraw));
     return () => {};
   }
   document.getElementById("me").textContent = `Signed in as ${player.name}`;
@@ -16,8 +17,8 @@ export async function showLobby(root) {
   const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h", text: "My games" }), h("ul", { id: "my-games" }));
   root.replaceChildren(
     h("h1", { text: `Lobby — ${player.name}` }),
-    h("p", {}, h("button", { type: "button", onclick: () => { forget(); showLobby(root); }, text: "Sign out (forget my token)" })),
-    createForm(kinds, root), open, mine);
+    h("p", {}, h("button", { type: "button", onclick: () => { forget(); redraw(); }, text: "Sign out (forget my token)" })),
+    createForm(kinds), open, mine);
   const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
   const refresh = async () => {
     try {
@@ -33,7 +34,12 @@ export async function showLobby(root) {
   return () => { clearInterval(timer); stop(); };
 }
 
-function registerForm(done) {
+/** Show the current page again through the router, which stops the old one's timers and streams first. */
+export function redraw() {
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+export function registerForm(done) {
   const name = h("input", { id: "name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
   return h("form", { class: "card", onsubmit: async (ev) => {
     ev.preventDefault();
@@ -44,59 +50,15 @@ function registerForm(done) {
 
 /* --- the create form, generated from each kind's options JSON schema --- */
 
-function resolve(schema) {
-  if (schema && schema.$ref) return schema.$defs[schema.$ref.split("/").pop()];
-  return schema || { properties: {} };
-}
-
-function optionField(name, prop) {
-  const id = `opt-${name}`;
-  const label = h("label", { for: id, text: name.replace(/_/g, " ") });
-  const help = prop.description ? h("small", { id: `${id}-help`, text: prop.description }) : null;
-  let input;
-  if (prop.enum) {
-    input = h("select", { id, name, "aria-describedby": help ? `${id}-help` : undefined },
-      ...prop.enum.map((v) => h("option", { value: JSON.stringify(v), selected: v === prop.default, text: String(v) })));
-    input.read = () => JSON.parse(input.value);
-  } else if (prop.type === "boolean") {
-    input = h("input", { id, name, type: "checkbox", checked: !!prop.default, "aria-describedby": help ? `${id}-help` : undefined });
-    input.read = () => input.checked;
-  } else if (prop.type === "integer" || prop.type === "number") {
-    input = h("input", { id, name, type: "number", value: prop.default ?? "", min: prop.minimum, max: prop.maximum,
-      "aria-describedby": help ? `${id}-help` : undefined });
-    input.read = () => Number(input.value);
-  } else {
-    return null;  // structured options (e.g. explicit landmarks) keep their defaults here
-  }
-  return { name, el: h("div", { class: "field" }, label, input, help), input };
-}
-
-function createForm(kinds, root) {
-  const kindSel = h("select", { id: "kind", name: "kind" }, ...kinds.map((k) => h("option", { value: k.kind, text: k.title || k.kind })));
-  const seats = h("input", { id: "seats", name: "seats", type: "number" });
-  const optionsBox = h("fieldset", { id: "options" });
-  let fields = [];
-  const fill = () => {
-    const kind = kinds.find((k) => k.kind === kindSel.value);
-    seats.min = kind.min_players; seats.max = kind.max_players;
-    seats.value = Math.max(kind.min_players, Math.min(2, kind.max_players));
-    const schema = resolve(kind.options_schema);
-    fields = Object.entries(schema.properties || {}).map(([n, p]) => optionField(n, p)).filter(Boolean);
-    optionsBox.replaceChildren(h("legend", { text: `${kind.title || kind.kind} options` }), ...fields.map((f) => f.el));
-  };
-  kindSel.addEventListener("change", fill);
-  fill();
+function createForm(kinds) {
+  const f = kindFields(kinds);
   return h("form", { class: "card", id: "create", onsubmit: async (ev) => {
     ev.preventDefault();
-    const options = Object.fromEntries(fields.map((f) => [f.name, f.input.read()]));
     try {
-      const game = await post("/v1/games", { kind: kindSel.value, seats: Number(seats.value), options });
+      const game = await post("/v1/games", { kind: f.kind(), seats: f.seats(), options: f.options() });
       location.hash = `#/game/${game.id}`;
     } catch (err) { status(err.message, true); }
-  } }, h("h2", { text: "Create a game" }),
-  h("div", { class: "field" }, h("label", { for: "kind", text: "Game" }), kindSel),
-  h("div", { class: "field" }, h("label", { for: "seats", text: "Seats" }), seats),
-  optionsBox, h("button", { type: "submit", text: "Create" }));
+  } }, h("h2", { text: "Create a game" }), f.kindField, f.seatsField, f.optionsBox, h("button", { type: "submit", text: "Create" }));
 }
 
 /* --- lists --- */

@@ -5,7 +5,8 @@ import { s, drawing, SEAT_COLOURS } from "../dom.js";
 const PIECE = { red: "#c0392b", yellow: "#f1c40f", blue: "#2e86c1", green: "#27ae60", black: "#222", white: "#eee" };
 const W = 640;
 
-/** The click path of a command: a disc slot, a row card, a piece then a coatl end, a hand card then a coatl. */
+/** The click path of a command: a disc slot, a row card, a piece then a coatl end, a hand card then a coatl
+    (or the discard), a temple card or a temple pile; the dealt cards to keep, in any order, then "keep". */
 export function keys(c) {
   const t = c.type.split(".")[1];
   if (t === "TakePieces") return [`disc:${c.slot}:${c.index}`];
@@ -14,6 +15,9 @@ export function keys(c) {
   if (t === "AddPiece") return [`piece:${c.piece.kind}:${c.piece.color}`, `coatl:${c.coatl}:${c.end}`];
   if (t === "PlayProphecy") return [`hand:${c.card}`, `coatl:${c.coatl}`];
   if (t === "PlayTemple") return [`temple:${c.temple}`];
+  if (t === "PriestsDuty") return [`pile:${c.pile}`];
+  if (t === "DiscardProphecy") return [`hand:${c.card}`, "discard"];
+  if (t === "KeepProphecies") return Object.assign([...c.cards.map((id) => `hand:${id}`), "keep"], { unordered: true });
   return null;
 }
 
@@ -70,7 +74,9 @@ export function draw(view, ui) {
     s("rect", { x: 8 + view.row.length * 78, y: y + 16, width: 48, height: 48, rx: 4, class: "card back" })));
   y += 70;
   parts.push(s("text", { x: 8, y: y + 10, class: "caption", text: "Temple piles" }));
-  view.pile_tops.forEach((card, i) => card && parts.push(temple(card, 8 + i * 106, y + 16, `temple:${card.id}`)));
+  view.pile_tops.forEach((card, i) => card && parts.push(s("g", { "data-key": `pile:${i}`, class: "pile" },
+    s("title", { text: `temple pile ${i}` }), s("rect", { x: 6 + i * 106, y: y + 14, width: 104, height: 52, rx: 5, class: "pile-back" }),
+    temple(card, 8 + i * 106, y + 16, `temple:${card.id}`))));
   y += 70;
   for (const p of view.players) {
     parts.push(s("text", { x: 8, y: y + 12, class: "caption", fill: SEAT_COLOURS[p.seat],
@@ -79,7 +85,14 @@ export function draw(view, ui) {
     p.board.forEach((pc, i) => parts.push(piece(pc, 16 + i * 22, y + 10, p.seat === view.seat ? `piece:${pc.kind}:${pc.color}` : null)));
     if (p.seat === view.seat) parts.push(s("g", { "data-key": "new-coatl", class: "slot" }, s("title", { text: "start a new coatl" }),
       s("rect", { x: W - 90, y: y, width: 80, height: 20, rx: 4, class: "disc-slot" }),
-      s("text", { x: W - 84, y: y + 14, class: "card-text", text: "new coatl" })));
+      s("text", { x: W - 84, y: y + 14, class: "card-text", text: "new coatl" })),
+    s("g", { "data-key": "discard", class: "slot" }, s("title", { text: "discard a prophecy card" }),
+      s("rect", { x: W - 176, y: y, width: 80, height: 20, rx: 4, class: "disc-slot" }),
+      s("text", { x: W - 170, y: y + 14, class: "card-text", text: "discard" })),
+    p.seat === view.seat && (p.dealt || []).length ? s("g", { "data-key": "keep", class: "slot" },
+      s("title", { text: "keep the chosen cards, discard the other dealt ones" }),
+      s("rect", { x: W - 262, y: y, width: 80, height: 20, rx: 4, class: "disc-slot" }),
+      s("text", { x: W - 256, y: y + 14, class: "card-text", text: "keep chosen" })) : null);
     y += 26;
     p.coatls.forEach((c, ci) => {
       parts.push(s("g", { "data-key": `coatl:${ci}:head`, class: "slot" }, s("title", { text: `head end of coatl ${ci}` }),
@@ -95,7 +108,7 @@ export function draw(view, ui) {
       if (c.temple) parts.push(temple(c.temple, tailX + 20 + c.cards.length * 78, y - 12, null));
       y += 50;
     });
-    const hand = p.hand || p.dealt || [];
+    const hand = [...(p.hand || []), ...(p.dealt || [])];  // the opening's dealt cards are picked like the hand
     hand.forEach((card, i) => parts.push(prophecy(card, 8 + (i % 8) * 78, y + Math.floor(i / 8) * 52, `hand:${card.id}`)));
     y += Math.ceil(hand.length / 8) * 52;
     (p.temples || []).forEach((t, i) => parts.push(temple(t, 8 + i * 106, y, `temple:${t.id}`)));

@@ -7,11 +7,13 @@ const TERRAIN = { jungle: "#3f8f4f", beach: "#f1d98b", scrub: "#a3b86c", river: 
   mountain: "#a6a6a6", mountains: "#a6a6a6", ocean: "#d6eaf8" };
 const MAP_COLOURS = { white: "#ffffff", yellow: "#f4d03f", green: "#58d68d", red: "#ec7063", blue: "#5dade2", black: "#333" };
 
-/** The click path of a command: a hex of the island, a clue card then a map, or a map. */
+/** The click path of a command: a hex of the island, a clue card (then a map), a map (then a hex). */
 export function keys(c) {
   const t = c.type.split(".")[1];
   if (t === "PlayClue") return [`card:${c.card}`, `map:${c.map}`];
   if (t === "CollectTreasure") return [`map:${c.map}`];
+  if (t === "RemoveCandidate") return [`map:${c.map}`, `hex:${c.hex}`];
+  if (t === "StartHunt") return [`card:${c.card}`];
   if ("hex" in c) return [`hex:${c.hex}`];
   return null;
 }

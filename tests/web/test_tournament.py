@@ -1,0 +1,115 @@
+"""A tournament run from the web client: organised from the form, entered from two browsers (a third enters and
+withdraws), started, its table played to the end through the UI, while a spectator's tournament page follows
+every step live.
+
+The spectator never reloads: registrations, the pairing, the result and the final standings must reach
+its page over the tournament stream. What the pages show is checked against the server's own view.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.web.conftest import screenshot
+from tests.web.support import OPTIONS, play_through, register, status_of, version, wait_until
+
+
+def rows(page) -> list[dict[str, str]]:
+    """The standings table as the page shows it."""
+    return page.evaluate("""() => [...document.querySelectorAll('#t-standings tbody tr')].map((tr) => ({
+      player: tr.dataset.player, name: tr.querySelector('th').textContent,
+      points: tr.querySelector('.points').textContent, games: tr.querySelector('.games').textContent }))""")
+
+
+def test_a_tournament_is_organised_entered_played_and_followed_live_in_the_browser(site, browser):
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(2)]
+    contexts.append(browser.new_context(viewport={"width": 375, "height": 740}))  # the spectator on a phone
+    ann, bob, watcher = (c.new_page() for c in contexts)
+    try:
+        players = [register(ann, site, "Ann"), register(bob, site, "Bob")]
+        ann.goto(site + "/#/tournaments")
+        ann.wait_for_selector("#t-create")
+        ann.fill("#t-name", "Gold Cup")
+        ann.select_option("#t-kind", "goldmine")
+        for name, value in OPTIONS["goldmine"].items():  # an option from the kind's schema, as the game form
+            ann.fill(f"#t-opt-{name}", str(value))
+        ann.fill("#t-seats", "2")
+        ann.select_option("#t-format", "single_elimination")
+        assert ann.locator("#t-advance").is_visible()  # asked only for the format that uses it
+        ann.select_option("#t-format", "swiss")
+        assert not ann.locator("#t-advance").is_visible()
+        ann.fill("#t-rounds", "1")
+        ann.click("#t-create button[type=submit]")
+        wait_until(ann, lambda: "#/tournament/" in ann.url, "the new tournament's page")
+        tid = ann.url.rsplit("/", 1)[1]
+        created = httpx.get(f"{site}/v1/tournaments/{tid}").json()
+        assert (created["kind"], created["seats"], created["format"], created["rounds_planned"], created["name"]) == \
+            ("goldmine", 2, "swiss", 1, "Gold Cup")
+        assert created["organiser"] == players[0]["id"] and created["status"] == "registration"
+
+        watcher.goto(f"{site}/#/tournament/{tid}")
+        wait_until(watcher, lambda: watcher.get_attribute("main", "data-live") == "stream", "the spectator following")
+        assert watcher.locator("#t-register").count() == 0  # not signed in: nothing to press
+
+        ann.click("#t-register")
+        bob.goto(site + "/#/tournaments")
+        entry = bob.locator(f'#tournaments li[data-tournament="{tid}"] a')
+        wait_until(bob, lambda: entry.count(), "the tournament in Bob's list")
+        entry.click()
+        bob.wait_for_selector("#t-register")
+        assert bob.locator("#t-start").count() == 0  # only the organiser starts it
+        bob.click("#t-register")
+        ids = {p["id"] for p in players}
+        cat = contexts[1].browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        try:  # a third entrant changes her mind before the start: her entry goes again
+            cat_id = register(cat, site, "Cat")["id"]
+            cat.goto(f"{site}/#/tournament/{tid}")
+            cat.click("#t-register")
+            for page in (ann, watcher):
+                wait_until(page, lambda: {r["player"] for r in rows(page)} == ids | {cat_id}, "three entrants, live")
+            cat.click("#t-withdraw")
+            wait_until(cat, lambda: cat.locator("#t-register").count(), "Cat free to register again")
+        finally:
+            cat.context.close()
+        for page in (ann, bob, watcher):  # the others' entries and Cat's withdrawal arrive over the stream
+            wait_until(page, lambda: {r["player"] for r in rows(page)} == ids, "both entrants in the standings")
+        screenshot(watcher, "web-tournament-registration.png")
+
+        ann.click("#t-start")
+        wait_until(watcher, lambda: watcher.locator("#t-rounds li[data-game]").count() == 1, "round 1's table, live")
+        started = httpx.get(f"{site}/v1/tournaments/{tid}").json()
+        table = started["rounds"][0]["tables"][0]
+        assert set(table["players"]) == ids and started["status"] == "running"
+        game_id = table["game_id"]
+        assert watcher.get_attribute("#t-rounds li[data-game] a", "href") == f"#/game/{game_id}"
+        for page in (ann, bob):
+            wait_until(page, lambda: page.locator("#t-my-game").count(), "the player's own game link")
+            page.click("#t-my-game")
+            wait_until(page, lambda: status_of(page) == "active", "the tournament game's page")
+        sent = play_through([ann, bob], site, game_id, "goldmine", seed=3)
+        assert {w.split("/")[0] for w, _ in sent} >= {"list", "bar", "spot"}  # clicks on the board and the list
+        final = httpx.get(f"{site}/v1/games/{game_id}").json()
+        assert final["status"] == "finished"
+        for page in (ann, bob):
+            wait_until(page, lambda: status_of(page) == "finished" and version(page) == final["version"],
+                       "the game over")
+
+        wait_until(watcher, lambda: watcher.get_attribute("main", "data-tournament-status") == "finished",
+                   "the spectator's page at the tournament's end", 90)
+        ended = httpx.get(f"{site}/v1/tournaments/{tid}").json()
+        assert ended["status"] == "finished" and ended["seed"]
+        expected = [{"player": s["player_id"], "name": s["name"], "points": f"{s['points']:g}", "games": "1"}
+                    for s in ended["standings"]]
+        shown = [{**r, "points": f"{float(r['points']):g}"} for r in rows(watcher)]
+        assert shown == expected  # order, names, points and games, as the server ranks them
+        assert sorted(float(r["points"]) for r in shown) != [0.0, 0.0]  # the result was counted
+        assert watcher.locator("#t-rounds li.done").count() == 1
+        assert ended["seed"] in watcher.inner_text(".seed")
+        assert watcher.evaluate("document.documentElement.scrollWidth") <= 375
+        screenshot(watcher, "web-tournament.png")
+        ann.goto(site + "/#/tournaments")
+        wait_until(ann, lambda: "finished" in ann.inner_text(f'#tournaments li[data-tournament="{tid}"]'), "the list")
+        screenshot(ann, "web-tournaments.png")
+    finally:
+        for c in contexts:
+            c.close()
