@@ -25,7 +25,7 @@ from service.ratelimit import Counters, rate_limit
 from service.routes.games import GameController
 from service.routes.kinds import KindController
 from service.routes.ops import healthz, readyz
-from service.routes.play import PlayController
+from service.routes.play import CommandFastPath, PlayController
 from service.routes.players import PlayerController
 from service.routes.streams import StreamController
 from service.routes.tournaments import TournamentController
@@ -86,11 +86,12 @@ def cors_config(settings: Settings) -> CORSConfig:
 
 def edge(app: Litestar, settings: Settings) -> ASGIApp:
     """What wraps the router for every request, matched or not, outermost first: the request id,
-    log line and metrics; CORS (so refusals below carry it too); budgets; JSON-only bodies."""
+    log line and metrics; CORS (so refusals below carry it too); budgets; JSON-only bodies; the
+    command route's fast path in front of the router."""
     from litestar._asgi.utils import wrap_in_exception_handler
     from litestar.middleware._internal.cors import CORSMiddleware
 
-    inner: ASGIApp = json_only(wrap_in_exception_handler(app=app.asgi_router))
+    inner: ASGIApp = json_only(wrap_in_exception_handler(app=CommandFastPath(app, app.asgi_router)))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         redis = None
         if settings.redis_url:
