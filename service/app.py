@@ -91,7 +91,9 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
     from litestar._asgi.utils import wrap_in_exception_handler
     from litestar.middleware._internal.cors import CORSMiddleware
 
-    inner: ASGIApp = json_only(wrap_in_exception_handler(app=CommandFastPath(app, app.asgi_router)))
+    state = app.state
+    inner: ASGIApp = json_only(wrap_in_exception_handler(
+        app=CommandFastPath(app, app.asgi_router, lambda: state.get("services"))))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         redis = None
         if settings.redis_url:
@@ -99,7 +101,6 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
 
             redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=0.25, socket_timeout=0.25)
             app.state.on_stop.append(lambda _app: redis.aclose())
-        state = app.state
 
         def known_player(authorization: str | None) -> str | None:
             services = state.get("services")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import msgspec
@@ -160,8 +161,8 @@ class CommandFastPath:
     metrics and problem details cannot tell the two paths apart (tests/service/test_fast_path.py).
     """
 
-    def __init__(self, app: Litestar, router: ASGIApp) -> None:
-        self.state = app.state
+    def __init__(self, app: Litestar, router: ASGIApp, services: Callable[[], Services | None]) -> None:
+        self.services = services  # the process's services once started (injected: routes never read app state)
         self.router = router
         _, self.handler, _, _, self.template = app.asgi_router.handle_routing(
             path="/v1/games/id/commands", method="POST")
@@ -173,7 +174,7 @@ class CommandFastPath:
         if match is None or scope["method"] != "POST" or scope.get("root_path"):
             await self.router(scope, receive, send)
             return
-        services = self.state.get("services")
+        services = self.services()
         query = _query(scope.get("query_string", b""))
         headers: dict[bytes, bytes] = {}
         for name, value in scope["headers"]:

@@ -151,7 +151,7 @@ async def test_the_fast_path_answers_alone_and_hands_the_rest_on_with_the_body(s
         await send({"type": "http.response.start", "status": 418, "headers": []})
         await send({"type": "http.response.body", "body": b""})
 
-    fast = CommandFastPath(app, router)
+    fast = CommandFastPath(app, router, lambda: app.state.get("services"))
     async with AsyncTestClient(app, timeout=30) as client:
         game_id, players = await started_game(client, "tally", 2)
         seat = (await client.get(f"/v1/games/{game_id}")).json()["to_act"][0]
