@@ -7,7 +7,9 @@ never reading first (see bench.server). Measured, each against a fresh database:
   at 16 games, so the defaults' cost shows as a ratio;
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
-Printed as JSON lines: commands/s, p50/p99 latency, and the ratios.
+Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
+processes), the load generator's own CPU per command and its share of a core (on a 2-core
+machine a load generator near 1.0 caps what two server workers can show), and the ratios.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -106,6 +109,12 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def own_cpu_seconds() -> float:
+    """This process's CPU so far: the load generator's own cost, which shares the machine's cores."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool, warmup: float) -> dict:
     """`games` connections posting commands for `seconds` (after `warmup`); throughput and latency."""
     latencies: list[float] = []
@@ -121,10 +130,12 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
         began = time.perf_counter() + warmup
         stop = began + seconds
         cpu: list[float] = []
+        own: list[float] = []
 
         async def mark_cpu() -> None:
             await asyncio.sleep(warmup)
             cpu.append(cpu_seconds(pid))
+            own.append(own_cpu_seconds())
 
         async def worker(i: int) -> None:
             path, seats = setups[i]
@@ -141,12 +152,15 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
         await asyncio.gather(mark_cpu(), *(worker(i) for i in range(games)))
         elapsed = time.perf_counter() - began
         cpu.append(cpu_seconds(pid))
+        own.append(own_cpu_seconds())
         for conn in conns:
             await conn.close()
     return {"games": games, "commands": len(latencies), "commands_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
             "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
-            "server_cpu_ms_per_command": round((cpu[1] - cpu[0]) * 1000 / max(1, len(latencies)), 3)}
+            "server_cpu_ms_per_command": round((cpu[1] - cpu[0]) * 1000 / max(1, len(latencies)), 3),
+            "loadgen_cpu_ms_per_command": round((own[1] - own[0]) * 1000 / max(1, len(latencies)), 3),
+            "loadgen_cpu_share": round((own[1] - own[0]) / elapsed, 2)}
 
 
 async def main(short: bool, levels: list[int]) -> list[dict]:

@@ -10,6 +10,8 @@ request path.
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar import Request
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -22,12 +24,19 @@ def provide_services(state: State) -> Services:
     return state.services
 
 
-async def provide_viewer(request: Request, services: Services) -> Viewer:
-    """The caller from `Authorization: Bearer <token>`; anonymous without the header, 401 if it is wrong."""
-    viewer = await services.players.viewer(request.headers.get("authorization"))
+async def caller(services: Services, authorization: str | None, scope: Any) -> Viewer:
+    """The caller from `Authorization: Bearer <token>`; anonymous without the header, 401 if it is wrong.
+
+    Its player id goes into the scope's state for the request's log line.
+    """
+    viewer = await services.players.viewer(authorization)
     if viewer.player is not None:
-        request.scope.setdefault("state", {})["player_id"] = viewer.player.id
+        scope.setdefault("state", {})["player_id"] = viewer.player.id
     return viewer
+
+
+async def provide_viewer(request: Request, services: Services) -> Viewer:
+    return await caller(services, request.headers.get("authorization"), request.scope)
 
 
 DEPENDENCIES: dict[str, Provide] = {

@@ -195,9 +195,9 @@ class CommandPipeline:
             loaded, _ = await self._decided(game_id, loaded, None, decide)
             return Outcome(game_id, loaded.table, loaded.state, [])
         body = msgspec.to_builtins(command)
+        print_ = fingerprint("command", game_id, player.id, body, expected_version) if idempotency_key else None
         return await self._run(game_id, viewer, expected_version, idempotency_key, decide, command=body,
-                               loaded=loaded, print_=fingerprint("command", game_id, player.id, body,
-                                                                 expected_version))
+                               loaded=loaded, print_=print_)
 
     @staticmethod
     def _command(table: Table, raw: Any) -> Any:

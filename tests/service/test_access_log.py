@@ -1,0 +1,41 @@
+"""The access line, written without structlog's processor chain, reads as structlog would write it."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import structlog
+from litestar.testing import AsyncTestClient
+
+from service import logging as stela_logging
+from service.app import create_app
+from tests.support.api import player
+
+
+async def test_the_access_line_is_the_structlog_line_it_replaces(settings, games, capfd):
+    app = create_app(msgspec.structs.replace(settings, log_level="info"), games=games)
+    async with AsyncTestClient(app, timeout=30) as client:
+        ann = await player(client)
+        capfd.readouterr()
+        resp = await client.get("/v1/players/me", headers={**ann["headers"], "X-Request-ID": "req-1"})
+        assert resp.status_code == 200 and resp.headers["x-request-id"] == "req-1"
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if '"event":"request"' in line]
+    access = next(line for line in lines if line["path"] == "/v1/players/me")
+    assert access["request_id"] == "req-1" and access["player_id"] == ann["id"] and access["status"] == 200
+
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(request_id="req-1", game_id=None)
+    structlog.get_logger("stela.http").info("request", method="GET", path="/v1/players/me", status=200,
+                                           latency_ms=1.0, player_id=ann["id"])
+    structlog.contextvars.clear_contextvars()
+    reference = json.loads(capfd.readouterr().err.splitlines()[-1])
+    assert set(access) == set(reference)  # (structlog's order of context keys varies from process to process)
+    assert access["timestamp"].endswith("Z") and len(access["timestamp"]) == len(reference["timestamp"])
+    assert {k: v for k, v in access.items() if k not in ("timestamp", "latency_ms")} == \
+        {k: v for k, v in reference.items() if k not in ("timestamp", "latency_ms")}
+
+
+def test_request_ids_are_24_hex_digits_and_differ():
+    ids = {stela_logging._new_request_id() for _ in range(1000)}
+    assert len(ids) == 1000 and all(len(i) == 24 and int(i, 16) >= 0 for i in ids)
