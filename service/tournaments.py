@@ -263,27 +263,6 @@ class ResultRunner(Periodic):
         return len(events)
 
 
-async def list_tournaments(pool: Any, status: str | None = None, kind: str | None = None,
-                           limit: int = 50) -> list[dict[str, Any]]:
-    """The newest tournaments first, each with its status ("registration", "running", "finished")."""
-    rows = await pool.fetch(
-        """SELECT c.data, EXISTS (SELECT 1 FROM events e WHERE e.stream_id = c.stream_id
-                                  AND e.type = 'tournament.TournamentEnded'),
-                  EXISTS (SELECT 1 FROM events e WHERE e.stream_id = c.stream_id
-                          AND e.type = 'tournament.TournamentStarted')
-           FROM events c WHERE c.type = 'tournament.TournamentCreated' AND c.version = 1
-             AND ($1::text IS NULL OR c.data->>'kind' = $1) ORDER BY c.position DESC""", kind)
-    out = []
-    for data, ended, started in rows:
-        state = "finished" if ended else "running" if started else "registration"
-        if status is None or state == status:
-            out.append({"tournament_id": data["tournament_id"], "name": data["name"], "kind": data["kind"],
-                        "format": data["format"], "organiser": data["organiser"], "status": state})
-        if len(out) >= limit:
-            break
-    return out
-
-
 def verify_tournament(events: list[tuple[str, dict[str, Any]]]) -> T.VerifyReport:
     """Re-derive a finished tournament's pairings, draws and standings from its (type, data) events,
     as stored or as `GET /v1/tournaments/{id}/events` shows them after the end."""
