@@ -29,12 +29,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import asyncpg
 import httpx
+import psutil
 
 from bench.common import REDIS_URL, scratch_database
-from bench.http import BARE, process
-from service.bots.client import ApiClient
-from service.bots.loadtest import Config, Recorder, report, tournament
+from bench.http import BARE, cpu_seconds, process
+from service.bots.loadtest import Config, Recorder, players_on, register, report, tournament
 from service.tournaments import verify_tournament
 from service.verify import parse_ndjson, verify_log
 from tests.support.live import free_port
@@ -48,50 +49,54 @@ def create_app() -> Any:
 
 
 @contextmanager
-def replicas(dsn: str, count: int) -> Iterator[list[str]]:
-    """`count` serving processes on one database and Redis; yields their base URLs."""
+def replicas(dsn: str, count: int, workers: int = 1) -> Iterator[list[tuple[str, int]]]:
+    """`count` serving processes of `workers` workers each on one database and Redis; yields (URL, pid)s."""
     with contextlib.ExitStack() as stack:
-        urls = []
+        started = []
         for _ in range(count):
             port = free_port()
-            env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), **BARE}
-            url, _ = stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
-                                                 f"http://127.0.0.1:{port}"))
-            urls.append(url)
-        yield urls
+            env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), "STELA_WORKERS": str(workers),
+                   **BARE}
+            started.append(stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
+                                                       f"http://127.0.0.1:{port}")))
+        yield started
 
 
-async def play(urls: list[str], config: Config) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=2 * config.players + 20)
-    https = [httpx.AsyncClient(base_url=u, limits=limits, timeout=60.0) for u in urls]
+async def database_cpu(dsn: str) -> float:
+    """CPU seconds so far of the PostgreSQL backends serving the benchmark's database (0 if not visible)."""
+    conn = await asyncpg.connect(dsn)
     try:
-        clients = [ApiClient(https[i % len(https)]) for i in range(config.players)]
-        gate = asyncio.Semaphore(16)
+        pids = [r[0] for r in await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
+    finally:
+        await conn.close()
+    return sum(cpu_seconds(pid) for pid in pids if psutil.pid_exists(pid))
 
-        async def register(i: int) -> None:
-            async with gate:
-                await clients[i].register(f"bot-{i}")  # the names the tournament mode maps players by
 
-        await asyncio.gather(*(register(i) for i in range(config.players)))
+async def play(dsn: str, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
+    async with players_on([u for u, _ in servers], config.players) as clients:
+        await register(clients, 16)
         recorder = Recorder()
+        cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(dsn)]
         start = time.perf_counter()
         await tournament(config, clients, recorder, lambda: None)
         seconds = time.perf_counter() - start
+        used = [sum(cpu_seconds(pid) for _, pid in servers) - cpu[0], time.process_time() - cpu[1],
+                await database_cpu(dsn) - cpu[2]]
         out = report(config, recorder, seconds, sum(c.counters.throttled for c in clients))
-        out["replicas"] = len(urls)
-        out.update(await audit(https[0]))
+        out["replicas"] = len(servers)
+        commands = max(len(recorder.command_seconds), 1)
+        out.update({f"cpu_ms_per_command_{who}": round(1000 * used[i] / commands, 2)
+                    for i, who in enumerate(("server", "bots", "database"))})
+        out.update(await audit(clients[0].http, recorder.tournament_id))
         out["error_samples"] = recorder.errors[:3]
         return out
-    finally:
-        for http in https:
-            await http.aclose()
 
 
-async def audit(http: httpx.AsyncClient) -> dict[str, Any]:
+async def audit(http: httpx.AsyncClient, tid: str | None) -> dict[str, Any]:
     """Verify the tournament's pairings and every game's log."""
     from domain.catalog import GAMES
 
-    tid = (await http.get("/v1/tournaments", params={"status": "finished"})).json()["items"][0]["tournament_id"]
     view = (await http.get(f"/v1/tournaments/{tid}")).json()
     events = (await http.get(f"/v1/tournaments/{tid}/events")).json()["events"]
     ok_games = 0
@@ -104,14 +109,20 @@ async def audit(http: httpx.AsyncClient) -> dict[str, Any]:
 
 
 async def main(args: argparse.Namespace) -> None:
-    config = Config(url="", players=args.players, seats=4, kind=args.kind, mode="tournament", rounds=args.rounds,
-                    concurrency=16, options={"sacrifice_tokens": False}, seed=1,
+    players, seats, rounds = (4, 2, 1) if args.short else (args.players, args.seats, args.rounds)
+    config = Config(url="", players=players, seats=seats, kind=args.kind, mode="tournament", rounds=rounds,
+                    concurrency=16, options=OPTIONS.get(args.kind, {}), seed=1,
                     time_control={"per_move_seconds": 60})
     async with scratch_database() as dsn:
-        with replicas(dsn, args.replicas) as urls:
-            out = await play(urls, config)
+        with replicas(dsn, args.replicas, args.workers) as servers:
+            out = await play(dsn, servers, config)
+    out["bench"], out["workers"] = "tournament", args.workers
     print(json.dumps(out))
+    if out["errors"] or out["games_verified"] != f"{out['games']}/{out['games']}" or not out["pairings_verified"]:
+        sys.exit(1)
 
+
+OPTIONS = {"coatl": {"sacrifice_tokens": False}}
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["serve"]:
@@ -122,6 +133,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--replicas", type=int, default=1)
+    parser.add_argument("--replicas", type=int, default=1, help="serving processes")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
+    parser.add_argument("--seats", type=int, default=4, help="players per table")
+    parser.add_argument("--short", action="store_true",
+                        help="4 players at 2-seat tables, one round: a smoke run of a few seconds")
     asyncio.run(main(parser.parse_args()))

@@ -38,6 +38,7 @@ from service.background import Periodic
 from service.exceptions import Forbidden, InvalidOptions, NotFound, TooMuchContention, Unauthorized
 from service.fanout import Broker
 from service.pipeline import now_ms
+from service.readmodels import coalesced
 from service.players import Viewer
 from service.repository import GameRepository, Loaded
 from service.store import bulk
@@ -282,7 +283,7 @@ def install(state: Any) -> None:
         tournaments = Tournaments(services.store, services.repository, services.broker)
         runner = ResultRunner(tournaments)
         await runner.start()
-        services.broker.on_append.append(runner.wake)
+        services.broker.on_append.append(coalesced(runner.wake))  # a step per burst of appends, not per append
         app.state.tournaments, app.state.tournament_results = tournaments, runner
 
     async def stop(app: Any) -> None:
