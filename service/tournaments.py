@@ -48,6 +48,7 @@ log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
 MAX_ATTEMPTS = 16
+WAKE_DELAY = 0.5  # seconds the result runner lets appends gather before it looks (a round starts that much later)
 FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
 # refusals of a RecordResult that no retry can change (the tournament ended or moved past the game's round)
 UNRECORDABLE = {"tournament.not_running", "tournament.finished", "tournament.unknown_game", "tournament.bad_outcome"}
@@ -237,7 +238,7 @@ class ResultRunner(Periodic):
 
     NAME = name = "tournament-results"
 
-    def __init__(self, tournaments: Tournaments, poll: float = 0.25, size: int = 500) -> None:
+    def __init__(self, tournaments: Tournaments, poll: float = 1.0, size: int = 500) -> None:
         super().__init__(poll)
         self.tournaments = tournaments
         self.size = size
@@ -283,7 +284,8 @@ def install(state: Any) -> None:
         tournaments = Tournaments(services.store, services.repository, services.broker)
         runner = ResultRunner(tournaments)
         await runner.start()
-        services.broker.on_append.append(coalesced(runner.wake))  # a step per burst of appends, not per append
+        # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint write
+        services.broker.on_append.append(coalesced(runner.wake, WAKE_DELAY))
         app.state.tournaments, app.state.tournament_results = tournaments, runner
 
     async def stop(app: Any) -> None:
