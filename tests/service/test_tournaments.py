@@ -298,7 +298,8 @@ async def test_the_stream_delivers_registrations_live_and_a_reconnect_gets_exact
         assert r.status_code == 200, r.text
         return (await http.get(f"/v1/tournaments/{tid}/events")).json()["version"]
 
-    with serving(with_tournaments(settings, games)) as url:
+    app = with_tournaments(settings, games)
+    with serving(app) as url:
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             r = await http.post("/v1/players", json={"name": "Org"})
             org = {"Authorization": f"Bearer {r.json()['token']}"}
@@ -310,6 +311,8 @@ async def test_the_stream_delivers_registrations_live_and_a_reconnect_gets_exact
             await until(lambda: _async(any(m.get("event") == "snapshot" for m in first)))
             live = [await register(http, tid, f"A{i}") for i in range(2)]
             await until(lambda: _async(ids(first) == live))
+            follower = app.state.services.broker.followers[stream_of(tid)]
+            assert follower.reads == 0  # the appends' pushes woke it: no polling, no read of the store
             task.cancel()
             missed = [await register(http, tid, f"B{i}") for i in range(3)]
             second: list[dict[str, str]] = []
