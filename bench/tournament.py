@@ -40,6 +40,10 @@ from service.tournaments import verify_tournament
 from service.verify import parse_ndjson, verify_log
 from tests.support.live import free_port
 
+OPTIONS = {"coatl": {"sacrifice_tokens": False}}
+# every bot connects from this one address: no per-client stream cap or stream-opening budget
+ONE_ADDRESS = {"STELA_MAX_STREAMS_PER_CLIENT": "0", "STELA_STREAM_RATE_LIMIT": "0"}
+
 
 def create_app() -> Any:
     """The service app (it starts the tournament service, its result runner and the timeout worker)."""
@@ -56,7 +60,7 @@ def replicas(dsn: str, count: int, workers: int = 1) -> Iterator[list[tuple[str,
         for _ in range(count):
             port = free_port()
             env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), "STELA_WORKERS": str(workers),
-                   **BARE}
+                   **BARE, **ONE_ADDRESS}
             started.append(stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
                                                        f"http://127.0.0.1:{port}")))
         yield started
@@ -121,8 +125,6 @@ async def main(args: argparse.Namespace) -> None:
     if out["errors"] or out["games_verified"] != f"{out['games']}/{out['games']}" or not out["pairings_verified"]:
         sys.exit(1)
 
-
-OPTIONS = {"coatl": {"sacrifice_tokens": False}}
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["serve"]:

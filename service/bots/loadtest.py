@@ -171,7 +171,7 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
                for i, api in enumerate(clients)]
     running = [asyncio.create_task(p.run()) for p in players]
     try:
-        await asyncio.gather(*(p.connected.wait() for p in players))  # every game they are seated in reaches them
+        await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
         await organiser.request("POST", f"{path}/start")
         async for message in follow(organiser.http, f"{path}/stream", organiser.auth):
             if message.event == "tournament.ResultRecorded":
@@ -184,6 +184,17 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
         recorder.errors += [e for p in players for e in p.errors]
+
+
+async def _connected(player: TurnPlayer, running: asyncio.Task[None]) -> None:
+    """Until the player's personal stream is open (so every game it is seated in reaches it); raises if the
+    stream failed for good (a service that caps stream openings per client refuses a crowd from one address:
+    run it with `STELA_STREAM_RATE_LIMIT=0` and `STELA_MAX_STREAMS_PER_CLIENT=0` for a load test)."""
+    waiter = asyncio.ensure_future(player.connected.wait())
+    await asyncio.wait({waiter, running}, return_when=asyncio.FIRST_COMPLETED)
+    if not waiter.done():
+        waiter.cancel()
+        raise RuntimeError(f"a player's personal stream failed: {running.exception()!r}")
 
 
 async def _seats(config: Config, game_id: str, seated: list[ApiClient], label: str, recorder: Recorder) -> None:
