@@ -66,32 +66,39 @@ def replicas(dsn: str, count: int, workers: int = 1) -> Iterator[list[tuple[str,
         yield started
 
 
-async def database_cpu(dsn: str) -> float:
-    """CPU seconds so far of the PostgreSQL backends serving the benchmark's database (0 if not visible)."""
-    conn = await asyncpg.connect(dsn)
-    try:
-        pids = [r[0] for r in await conn.fetch(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
-    finally:
-        await conn.close()
+async def database_cpu(conn: asyncpg.Connection) -> float:
+    """CPU seconds so far of the PostgreSQL backends serving the benchmark's database (0 if not visible).
+
+    `conn` is opened before the run: a new connection at the end may find the server's slots all taken."""
+    pids = [r[0] for r in await conn.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
     return sum(cpu_seconds(pid) for pid in pids if psutil.pid_exists(pid))
 
 
 async def play(dsn: str, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
+    db = await asyncpg.connect(dsn)
+    try:
+        return await _measured(db, servers, config)
+    finally:
+        await db.close()
+
+
+async def _measured(db: asyncpg.Connection, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
     async with players_on([u for u, _ in servers], config.players) as clients:
         await register(clients, 16)
         recorder = Recorder()
-        cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(dsn)]
+        cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
         start = time.perf_counter()
         await tournament(config, clients, recorder, lambda: None)
         seconds = time.perf_counter() - start
         used = [sum(cpu_seconds(pid) for _, pid in servers) - cpu[0], time.process_time() - cpu[1],
-                await database_cpu(dsn) - cpu[2]]
+                await database_cpu(db) - cpu[2]]
         out = report(config, recorder, seconds, sum(c.counters.throttled for c in clients))
         out["replicas"] = len(servers)
         commands = max(len(recorder.command_seconds), 1)
         out.update({f"cpu_ms_per_command_{who}": round(1000 * used[i] / commands, 2)
                     for i, who in enumerate(("server", "bots", "database"))})
+        print(json.dumps(out), file=sys.stderr)  # the measurement, before the (long) audit
         out.update(await audit(clients[0].http, recorder.tournament_id))
         out["error_samples"] = recorder.errors[:3]
         return out
