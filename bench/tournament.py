@@ -1,20 +1,35 @@
 """Benchmark: a Swiss of N bot players at 4-seat tables over HTTP + SSE, against 1 or more replicas.
 
 Each replica is a real process serving the app with the tournament service, its result runner
-and the timeout worker started (`python -m bench.tournament serve`); players are spread over the
-replicas round-robin (Redis carries the fan-out between them). The bots are the load
-generator's tournament mode. Prints wall time, commands/s, command latency p50/p99, SSE delivery
-latency p50/p99, then verifies every game and the pairings.
+and the timeout worker started (`python -m bench.tournament serve`, `--workers` worker processes
+each); players are spread over the replicas by httpx pool, 8 players a pool (Redis carries the
+fan-out between processes). The bots are the load generator's tournament mode: each player follows
+its personal stream and acts on "your turn". Prints wall time, commands/s, command latency p50/p99,
+SSE delivery latency p50/p99, CPU milliseconds per command of the server processes, the bots and
+the database's backends (the number that still means something on a shared machine), then
+verifies every game and the pairings. `--short` (4 players, 2-seat tables, one round) is the
+smoke run of `bench/run.py --short`.
 
-    python -m bench.tournament --players 64 --rounds 3 --replicas 2
+    python -m bench.tournament --players 200 --rounds 3 --workers 2
 
-Measured 2026-11-26 on the shared 2-core machine (load average ~5 from other work; bots, replicas,
-PostgreSQL and Redis on the same cores), 64 players, 3 rounds of 4-seat Coatl, 48 games:
-one replica 341 s, 15,235 commands, 44.7 commands/s, command p50 86 ms / p99 1,170 ms, SSE
-delivery p99 10 ms; two replicas 317 s, 14,731 commands, 46.5 commands/s, p50 101 ms / p99 881 ms,
-SSE p99 85 ms; every game and the pairings verified in both. The machine is CPU-bound, so a
-second replica adds no throughput here: 1,000 players x 5 rounds (~384,000 commands at ~300 a
-game) would take about 2.3 hours at this rate; 15 minutes needs about 430 commands/s.
+Measured 2026-11-26 on the shared 2-core machine (load average 10-14 from other helpers' work;
+bots, server, PostgreSQL and Redis on the same cores), 4-seat Coatl:
+- before (bots with a stream per seat and `GET /legal` from every seat on every event, one httpx
+  pool for all): 16 players x 1 round, 1,200 commands, ~18 ms CPU per command (bots + server,
+  database not counted), of which the bots ~72% (httpx scanning a 40-connection pool per request,
+  3 useless `GET /legal` per command);
+- after, 200 players x 3 rounds (150 games), one worker: 557 s, 46,185 commands, 82.9 commands/s,
+  command p50 223 ms / p99 1,120 ms, SSE ("your turn") p50 0 ms / p99 6,180 ms; CPU per command:
+  server 2.30 ms, bots 2.36 ms, database 1.24 ms (5.9 ms in all); every game and the pairings verified.
+  Our processes used about half a core in all: the wall time is the machine's contention, not the code.
+- after, 200 players x 2 rounds (100 games), two workers (`--workers 2`), run beside a 1,000-player
+  run: 472 s, 29,903 commands, 63.3 commands/s, p50 406 ms / p99 1,224 ms, SSE p99 1,889 ms; CPU per
+  command: server 3.06 ms (two of everything: hubs, result runners, timeout workers, and the Redis hop),
+  bots 2.20 ms, database 0.88 ms. On this machine a second worker buys no throughput: there is no
+  idle core to give it.
+Extrapolated (not run): 1,000 x 5 is ~385,000 commands (~308 a game); at 5.9 ms of CPU each that is
+~38 CPU-minutes, about 19 minutes on two free cores with the bots on them too, ~11.5 minutes for the
+server and database alone (3.5 ms a command) with the bots on another machine.
 """
 
 from __future__ import annotations
