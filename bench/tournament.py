@@ -30,8 +30,9 @@ bots, server, PostgreSQL and Redis on the same cores), 4-seat Coatl:
 - after, 1,000 players x 1 round (250 tables at once), two workers: 1,766 s, 77,965 commands,
   44.2 commands/s, p50 660 ms / p99 7,337 ms, SSE p99 28.9 s; CPU per command: server 3.91 ms, bots
   3.44 ms, database 5.59 ms; 250/250 games and the pairings verified, no error. The database cost and
-  the SSE tail grow with the number of connected players: the personal hub's re-learn (on every fan-out
-  nudge) runs `personal.games_of`, an unindexed scan of `events`, once per connected player.
+  the SSE tail grow with the number of connected players; the likely cause (read from the code, not
+  profiled): the personal hub's re-learn (on a fan-out nudge, and each second while Redis counts as
+  degraded) runs `personal.games_of`, an unindexed scan of `events`, once per connected player.
 Extrapolated (not run): 1,000 x 5 is ~385,000 commands (~308 a game); at 5.9 ms of CPU each that is
 ~38 CPU-minutes, about 19 minutes on two free cores with the bots on them too, ~11.5 minutes for the
 server and database alone (3.5 ms a command) with the bots on another machine.
