@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench.simulate"]
+BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench.simulate", "bench.tournament"]
 
 
 def main() -> int:

@@ -1,20 +1,41 @@
 """Benchmark: a Swiss of N bot players at 4-seat tables over HTTP + SSE, against 1 or more replicas.
 
 Each replica is a real process serving the app with the tournament service, its result runner
-and the timeout worker started (`python -m bench.tournament serve`); players are spread over the
-replicas round-robin (Redis carries the fan-out between them). The bots are the load
-generator's tournament mode. Prints wall time, commands/s, command latency p50/p99, SSE delivery
-latency p50/p99, then verifies every game and the pairings.
+and the timeout worker started (`python -m bench.tournament serve`, `--workers` worker processes
+each); players are spread over the replicas by httpx pool, 8 players a pool (Redis carries the
+fan-out between processes). The bots are the load generator's tournament mode: each player follows
+its personal stream and acts on "your turn". Prints wall time, commands/s, command latency p50/p99,
+SSE delivery latency p50/p99, CPU milliseconds per command of the server processes, the bots and
+the database's backends (the number that still means something on a shared machine), then
+verifies every game and the pairings. `--short` (4 players, 2-seat tables, one round) is the
+smoke run of `bench/run.py --short`.
 
-    python -m bench.tournament --players 64 --rounds 3 --replicas 2
+    python -m bench.tournament --players 200 --rounds 3 --workers 2
 
-Measured 2026-11-26 on the shared 2-core machine (load average ~5 from other work; bots, replicas,
-PostgreSQL and Redis on the same cores), 64 players, 3 rounds of 4-seat Coatl, 48 games:
-one replica 341 s, 15,235 commands, 44.7 commands/s, command p50 86 ms / p99 1,170 ms, SSE
-delivery p99 10 ms; two replicas 317 s, 14,731 commands, 46.5 commands/s, p50 101 ms / p99 881 ms,
-SSE p99 85 ms; every game and the pairings verified in both. The machine is CPU-bound, so a
-second replica adds no throughput here: 1,000 players x 5 rounds (~384,000 commands at ~300 a
-game) would take about 2.3 hours at this rate; 15 minutes needs about 430 commands/s.
+Measured 2026-11-26 on the shared 2-core machine (load average 10-14 from other helpers' work;
+bots, server, PostgreSQL and Redis on the same cores), 4-seat Coatl:
+- before (bots with a stream per seat and `GET /legal` from every seat on every event, one httpx
+  pool for all): 16 players x 1 round, 1,200 commands, ~18 ms CPU per command (bots + server,
+  database not counted), of which the bots ~72% (httpx scanning a 40-connection pool per request,
+  3 useless `GET /legal` per command);
+- after, 200 players x 3 rounds (150 games), one worker: 557 s, 46,185 commands, 82.9 commands/s,
+  command p50 223 ms / p99 1,120 ms, SSE ("your turn") p50 0 ms / p99 6,180 ms; CPU per command:
+  server 2.30 ms, bots 2.36 ms, database 1.24 ms (5.9 ms in all); every game and the pairings verified.
+  Our processes used about half a core in all: the wall time is the machine's contention, not the code.
+- after, 200 players x 2 rounds (100 games), two workers (`--workers 2`), run beside a 1,000-player
+  run: 472 s, 29,903 commands, 63.3 commands/s, p50 406 ms / p99 1,224 ms, SSE p99 1,889 ms; CPU per
+  command: server 3.06 ms (two of everything: hubs, result runners, timeout workers, and the Redis hop),
+  bots 2.20 ms, database 0.88 ms. On this machine a second worker buys no throughput: there is no
+  idle core to give it.
+- after, 1,000 players x 1 round (250 tables at once), two workers: 1,766 s, 77,965 commands,
+  44.2 commands/s, p50 660 ms / p99 7,337 ms, SSE p99 28.9 s; CPU per command: server 3.91 ms, bots
+  3.44 ms, database 5.59 ms; 250/250 games and the pairings verified, no error. The database cost and
+  the SSE tail grow with the number of connected players; the likely cause (read from the code, not
+  profiled): the personal hub's re-learn (on a fan-out nudge, and each second while Redis counts as
+  degraded) runs `personal.games_of`, an unindexed scan of `events`, once per connected player.
+Extrapolated (not run): 1,000 x 5 is ~385,000 commands (~308 a game); at 5.9 ms of CPU each that is
+~38 CPU-minutes, about 19 minutes on two free cores with the bots on them too, ~11.5 minutes for the
+server and database alone (3.5 ms a command) with the bots on another machine.
 """
 
 from __future__ import annotations
@@ -29,15 +50,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import asyncpg
 import httpx
+import psutil
 
 from bench.common import REDIS_URL, scratch_database
-from bench.http import BARE, process
-from service.bots.client import ApiClient
-from service.bots.loadtest import Config, Recorder, report, tournament
+from bench.http import BARE, cpu_seconds, process
+from service.bots.loadtest import Config, Recorder, players_on, register, report, tournament
 from service.tournaments import verify_tournament
 from service.verify import parse_ndjson, verify_log
 from tests.support.live import free_port
+
+OPTIONS = {"coatl": {"sacrifice_tokens": False}}
+# every bot connects from this one address: no per-client stream cap or stream-opening budget
+ONE_ADDRESS = {"STELA_MAX_STREAMS_PER_CLIENT": "0", "STELA_STREAM_RATE_LIMIT": "0"}
 
 
 def create_app() -> Any:
@@ -48,50 +74,61 @@ def create_app() -> Any:
 
 
 @contextmanager
-def replicas(dsn: str, count: int) -> Iterator[list[str]]:
-    """`count` serving processes on one database and Redis; yields their base URLs."""
+def replicas(dsn: str, count: int, workers: int = 1) -> Iterator[list[tuple[str, int]]]:
+    """`count` serving processes of `workers` workers each on one database and Redis; yields (URL, pid)s."""
     with contextlib.ExitStack() as stack:
-        urls = []
+        started = []
         for _ in range(count):
             port = free_port()
-            env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), **BARE}
-            url, _ = stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
-                                                 f"http://127.0.0.1:{port}"))
-            urls.append(url)
-        yield urls
+            env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), "STELA_WORKERS": str(workers),
+                   **BARE, **ONE_ADDRESS}
+            started.append(stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
+                                                       f"http://127.0.0.1:{port}")))
+        yield started
 
 
-async def play(urls: list[str], config: Config) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=2 * config.players + 20)
-    https = [httpx.AsyncClient(base_url=u, limits=limits, timeout=60.0) for u in urls]
+async def database_cpu(conn: asyncpg.Connection) -> float:
+    """CPU seconds so far of the PostgreSQL backends serving the benchmark's database (0 if not visible).
+
+    `conn` is opened before the run: a new connection at the end may find the server's slots all taken."""
+    pids = [r[0] for r in await conn.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
+    return sum(cpu_seconds(pid) for pid in pids if psutil.pid_exists(pid))
+
+
+async def play(dsn: str, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
+    db = await asyncpg.connect(dsn)
     try:
-        clients = [ApiClient(https[i % len(https)]) for i in range(config.players)]
-        gate = asyncio.Semaphore(16)
+        return await _measured(db, servers, config)
+    finally:
+        await db.close()
 
-        async def register(i: int) -> None:
-            async with gate:
-                await clients[i].register(f"bot-{i}")  # the names the tournament mode maps players by
 
-        await asyncio.gather(*(register(i) for i in range(config.players)))
+async def _measured(db: asyncpg.Connection, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
+    async with players_on([u for u, _ in servers], config.players) as clients:
+        await register(clients, 16)
         recorder = Recorder()
+        cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
         start = time.perf_counter()
         await tournament(config, clients, recorder, lambda: None)
         seconds = time.perf_counter() - start
+        used = [sum(cpu_seconds(pid) for _, pid in servers) - cpu[0], time.process_time() - cpu[1],
+                await database_cpu(db) - cpu[2]]
         out = report(config, recorder, seconds, sum(c.counters.throttled for c in clients))
-        out["replicas"] = len(urls)
-        out.update(await audit(https[0]))
+        out["replicas"] = len(servers)
+        commands = max(len(recorder.command_seconds), 1)
+        out.update({f"cpu_ms_per_command_{who}": round(1000 * used[i] / commands, 2)
+                    for i, who in enumerate(("server", "bots", "database"))})
+        print(json.dumps(out), file=sys.stderr)  # the measurement, before the (long) audit
+        out.update(await audit(clients[0].http, recorder.tournament_id))
         out["error_samples"] = recorder.errors[:3]
         return out
-    finally:
-        for http in https:
-            await http.aclose()
 
 
-async def audit(http: httpx.AsyncClient) -> dict[str, Any]:
+async def audit(http: httpx.AsyncClient, tid: str | None) -> dict[str, Any]:
     """Verify the tournament's pairings and every game's log."""
     from domain.catalog import GAMES
 
-    tid = (await http.get("/v1/tournaments", params={"status": "finished"})).json()["items"][0]["tournament_id"]
     view = (await http.get(f"/v1/tournaments/{tid}")).json()
     events = (await http.get(f"/v1/tournaments/{tid}/events")).json()["events"]
     ok_games = 0
@@ -104,13 +141,17 @@ async def audit(http: httpx.AsyncClient) -> dict[str, Any]:
 
 
 async def main(args: argparse.Namespace) -> None:
-    config = Config(url="", players=args.players, seats=4, kind=args.kind, mode="tournament", rounds=args.rounds,
-                    concurrency=16, options={"sacrifice_tokens": False}, seed=1,
+    players, seats, rounds = (4, 2, 1) if args.short else (args.players, args.seats, args.rounds)
+    config = Config(url="", players=players, seats=seats, kind=args.kind, mode="tournament", rounds=rounds,
+                    concurrency=16, options=OPTIONS.get(args.kind, {}), seed=1,
                     time_control={"per_move_seconds": 60})
     async with scratch_database() as dsn:
-        with replicas(dsn, args.replicas) as urls:
-            out = await play(urls, config)
+        with replicas(dsn, args.replicas, args.workers) as servers:
+            out = await play(dsn, servers, config)
+    out["bench"], out["workers"] = "tournament", args.workers
     print(json.dumps(out))
+    if out["errors"] or out["games_verified"] != f"{out['games']}/{out['games']}" or not out["pairings_verified"]:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
@@ -122,6 +163,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--replicas", type=int, default=1)
+    parser.add_argument("--replicas", type=int, default=1, help="serving processes")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
+    parser.add_argument("--seats", type=int, default=4, help="players per table")
+    parser.add_argument("--short", action="store_true",
+                        help="4 players at 2-seat tables, one round: a smoke run of a few seconds")
     asyncio.run(main(parser.parse_args()))

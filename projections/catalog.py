@@ -8,8 +8,10 @@ from projections.games import Games
 from projections.history import History
 from projections.ratings import Ratings
 from projections.stats import Stats
+from projections.tournaments import Tournaments
 
-PROJECTIONS: dict[str, Projection] = {p.name: p for p in (Games(), History(), Ratings(), Stats(), Deadlines())}
+PROJECTIONS: dict[str, Projection] = {
+    p.name: p for p in (Games(), History(), Ratings(), Stats(), Deadlines(), Tournaments())}
 
 
 def select(names: list[str] | None) -> list[Projection]:

@@ -1,6 +1,6 @@
 """The query side of the read models, in one object the service holds: `ReadModels(pool)`.
 
-Each query lives beside its model's tables (games, history, ratings, stats);
+Each query lives beside its model's tables (games, history, ratings, stats, tournaments);
 this module only binds them to a pool and re-exports their page types. Pages
 are newest (or best) first with opaque keyset cursors, so a page never repeats
 or skips a row when games are added meanwhile; invalid cursors raise
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections import games, history, ratings, stats
+from projections import games, history, ratings, stats, tournaments
 from projections.base import ensure_tables
 from projections.catalog import select
 from projections.games import GameItem, GameList, Seat
@@ -19,10 +19,11 @@ from projections.history import PlayerGame, PlayerGamePage
 from projections.pages import BadCursor, decode_cursor, encode_cursor
 from projections.ratings import Leaderboard, Rating
 from projections.stats import DayEvents, GameLength, KindStatus, PlatformStats
+from projections.tournaments import TournamentItem, TournamentPage
 
 __all__ = ["BadCursor", "DayEvents", "GameItem", "GameLength", "GameList", "KindStatus", "Leaderboard",
-           "PlatformStats", "PlayerGame", "PlayerGamePage", "Rating", "ReadModels", "Seat", "decode_cursor",
-           "encode_cursor"]
+           "PlatformStats", "PlayerGame", "PlayerGamePage", "Rating", "ReadModels", "Seat", "TournamentItem",
+           "TournamentPage", "decode_cursor", "encode_cursor"]
 
 
 class ReadModels:
@@ -46,6 +47,10 @@ class ReadModels:
 
     async def leaderboard(self, kind: str, cursor: str | None = None, limit: int = 50) -> Leaderboard:
         return await ratings.leaderboard(self.pool, kind, cursor, limit)
+
+    async def list_tournaments(self, status: str | None = None, kind: str | None = None, cursor: str | None = None,
+                               limit: int = 50) -> TournamentPage:
+        return await tournaments.list_tournaments(self.pool, status, kind, cursor, limit)
 
     async def stats(self, days: int = 30) -> PlatformStats:
         return await stats.platform_stats(self.pool, days)

@@ -38,6 +38,7 @@ from service.background import Periodic
 from service.exceptions import Forbidden, InvalidOptions, NotFound, TooMuchContention, Unauthorized
 from service.fanout import Broker
 from service.pipeline import now_ms
+from service.readmodels import coalesced
 from service.players import Viewer
 from service.repository import GameRepository, Loaded
 from service.store import bulk
@@ -47,6 +48,7 @@ log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
 MAX_ATTEMPTS = 16
+WAKE_DELAY = 0.5  # seconds the result runner lets appends gather before it looks (a round starts that much later)
 FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
 # refusals of a RecordResult that no retry can change (the tournament ended or moved past the game's round)
 UNRECORDABLE = {"tournament.not_running", "tournament.finished", "tournament.unknown_game", "tournament.bad_outcome"}
@@ -236,7 +238,7 @@ class ResultRunner(Periodic):
 
     NAME = name = "tournament-results"
 
-    def __init__(self, tournaments: Tournaments, poll: float = 0.25, size: int = 500) -> None:
+    def __init__(self, tournaments: Tournaments, poll: float = 1.0, size: int = 500) -> None:
         super().__init__(poll)
         self.tournaments = tournaments
         self.size = size
@@ -263,27 +265,6 @@ class ResultRunner(Periodic):
         return len(events)
 
 
-async def list_tournaments(pool: Any, status: str | None = None, kind: str | None = None,
-                           limit: int = 50) -> list[dict[str, Any]]:
-    """The newest tournaments first, each with its status ("registration", "running", "finished")."""
-    rows = await pool.fetch(
-        """SELECT c.data, EXISTS (SELECT 1 FROM events e WHERE e.stream_id = c.stream_id
-                                  AND e.type = 'tournament.TournamentEnded'),
-                  EXISTS (SELECT 1 FROM events e WHERE e.stream_id = c.stream_id
-                          AND e.type = 'tournament.TournamentStarted')
-           FROM events c WHERE c.type = 'tournament.TournamentCreated' AND c.version = 1
-             AND ($1::text IS NULL OR c.data->>'kind' = $1) ORDER BY c.position DESC""", kind)
-    out = []
-    for data, ended, started in rows:
-        state = "finished" if ended else "running" if started else "registration"
-        if status is None or state == status:
-            out.append({"tournament_id": data["tournament_id"], "name": data["name"], "kind": data["kind"],
-                        "format": data["format"], "organiser": data["organiser"], "status": state})
-        if len(out) >= limit:
-            break
-    return out
-
-
 def verify_tournament(events: list[tuple[str, dict[str, Any]]]) -> T.VerifyReport:
     """Re-derive a finished tournament's pairings, draws and standings from its (type, data) events,
     as stored or as `GET /v1/tournaments/{id}/events` shows them after the end."""
@@ -303,7 +284,8 @@ def install(state: Any) -> None:
         tournaments = Tournaments(services.store, services.repository, services.broker)
         runner = ResultRunner(tournaments)
         await runner.start()
-        services.broker.on_append.append(runner.wake)
+        # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint write
+        services.broker.on_append.append(coalesced(runner.wake, WAKE_DELAY))
         app.state.tournaments, app.state.tournament_results = tournaments, runner
 
     async def stop(app: Any) -> None:

@@ -142,9 +142,11 @@ class ApiClient:
         return await self.request("GET", f"/v1/games/{game_id}/legal")
 
     async def command(self, game_id: str, command: dict[str, Any], expected_version: int | None,
-                      key: str | None = None, dry_run: bool = False) -> dict[str, Any]:
-        """Post one command; a dry run asks for the resulting `view` too (ignored by older servers)."""
-        params = {"dry_run": "true", "include": "view"} if dry_run else None
+                      key: str | None = None, dry_run: bool = False, legal: bool = False) -> dict[str, Any]:
+        """Post one command; a dry run asks for the resulting `view` too, `legal` for the seat's legal commands
+        after it (`legal` in the answer, so a seat that acts again needs no `GET /legal`; older servers ignore
+        both)."""
+        params = {"dry_run": "true", "include": "view"} if dry_run else {"include": "legal"} if legal else None
         return await self.request("POST", f"/v1/games/{game_id}/commands", params=params, key=key,
                                   json={"command": command, "expected_version": expected_version})
 

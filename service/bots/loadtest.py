@@ -7,25 +7,29 @@ or request that retries did not absorb; 409 version conflicts are normal and cou
 
 The schedule is a `Mode`: `free` seats players round-robin at `games` tables of `seats`;
 `tournament` has the first player organise a Swiss of `rounds` rounds at tables of `seats`
-(with `time_control` on every game), registers every player over HTTP, starts it, and plays
-each round's tables as the service pairs them (every seat its own client and SSE stream) until
-the tournament has ended; the service creates the games and advances the rounds by itself.
+(with `time_control` on every game), registers every player over HTTP, starts it, and lets each
+player play the games the service pairs it in, learnt from its personal stream (one SSE
+connection per player, not per seat), until the tournament stream says it has ended; the service
+creates the games and advances the rounds by itself. There the SSE delivery latency is that of
+the personal stream's "your turn" (from the previous seat's command answer to the notice).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 from service.bots.client import ApiClient
-from service.bots.play import SeatPlayer
+from service.bots.play import SeatPlayer, TurnPlayer
+from service.bots.sse import follow
 from service.bots.strategies import RandomStrategy
 
 
@@ -39,6 +43,7 @@ class Recorder:
     conflicts: int = 0
     errors: list[str] = field(default_factory=list)
     games_done: int = 0
+    tournament_id: str | None = None
 
     def commanded(self, game_id: str, seat: int, version: int, sent: float, answered: float) -> None:
         self.command_seconds.append(answered - sent)
@@ -94,16 +99,31 @@ def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -
             "throttled": throttled, "errors": len(recorder.errors)}
 
 
-async def _register(http: httpx.AsyncClient, count: int, width: int) -> list[ApiClient]:
-    clients = [ApiClient(http) for _ in range(count)]
+PLAYERS_PER_POOL = 8  # httpx looks at every connection of its pool on each request: small pools keep that cheap
+
+
+@contextlib.asynccontextmanager
+async def players_on(urls: list[str], count: int, per_player: int = 2) -> AsyncIterator[list[ApiClient]]:
+    """`count` clients (not yet registered), `PLAYERS_PER_POOL` to an httpx client, the pools spread over `urls`
+    round-robin; each pool holds `per_player` connections per player (a stream and a request, say)."""
+    pools = -(-count // PLAYERS_PER_POOL)
+    limits = httpx.Limits(max_connections=PLAYERS_PER_POOL * per_player + 4)
+    https = [httpx.AsyncClient(base_url=urls[j % len(urls)], limits=limits, timeout=60.0) for j in range(pools)]
+    try:
+        yield [ApiClient(https[i // PLAYERS_PER_POOL]) for i in range(count)]
+    finally:
+        await asyncio.gather(*(http.aclose() for http in https))
+
+
+async def register(clients: list[ApiClient], width: int) -> None:
+    """Register every client as a player named `bot-<index>`, `width` at a time."""
     gate = asyncio.Semaphore(width)
 
     async def one(i: int) -> None:
         async with gate:
             await clients[i].register(f"bot-{i}")
 
-    await asyncio.gather(*(one(i) for i in range(count)))
-    return clients
+    await asyncio.gather(*(one(i) for i in range(len(clients))))
 
 
 async def free_games(config: Config, clients: list[ApiClient], recorder: Recorder,
@@ -129,11 +149,16 @@ async def free_games(config: Config, clients: list[ApiClient], recorder: Recorde
 
 async def tournament(config: Config, clients: list[ApiClient], recorder: Recorder,
                      tick: Callable[[], None]) -> None:
-    """A Swiss of every player at tables of `config.seats`, round after round until it ends."""
+    """A Swiss of every player at tables of `config.seats`, round after round until it ends.
+
+    Each player follows only its personal stream and acts when it says "your turn" (`TurnPlayer`);
+    the organiser follows the tournament stream until the tournament has ended.
+    """
     organiser = clients[0]
     created = await organiser.request("POST", "/v1/tournaments", json={
         "kind": config.kind, "name": "loadtest", "options": config.options, "seats": config.seats,
         "rounds": config.rounds, "time_control": config.time_control})
+    recorder.tournament_id = created["tournament_id"]
     path = f"/v1/tournaments/{created['tournament_id']}"
     gate = asyncio.Semaphore(max(config.concurrency, 1))
 
@@ -142,26 +167,34 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
             return await api.request("POST", f"{path}/register", json={})
 
     await asyncio.gather(*(register(api) for api in clients))
-    view = await organiser.request("POST", f"{path}/start")
-    by_name = {s["name"]: s["player_id"] for s in view["standings"]}
-    by_id = {by_name[f"bot-{i}"]: api for i, api in enumerate(clients)}
-    played = 0
-    while True:
-        if view["round"] > played:
-            played = view["round"]
-            tables = view["rounds"][-1]["tables"]
-            await asyncio.gather(*(_table(config, t, by_id, recorder, tick) for t in tables))
-        if view["status"] == "finished":
-            return
-        await asyncio.sleep(0.2)  # the last result advances the round a moment after the last game ends
-        view = await organiser.request("GET", path)
+    players = [TurnPlayer(api, RandomStrategy(random.Random(f"{config.seed}:{i}")), recorder)
+               for i, api in enumerate(clients)]
+    running = [asyncio.create_task(p.run()) for p in players]
+    try:
+        await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
+        await organiser.request("POST", f"{path}/start")
+        async for message in follow(organiser.http, f"{path}/stream", organiser.auth):
+            if message.event == "tournament.ResultRecorded":
+                recorder.games_done += 1
+                tick()
+            elif message.event == "tournament.TournamentEnded":
+                break
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        recorder.errors += [e for p in players for e in p.errors]
 
 
-async def _table(config: Config, table: dict[str, Any], by_id: dict[str, ApiClient], recorder: Recorder,
-                 tick: Callable[[], None]) -> None:
-    seated = [by_id[pid] for pid in table["players"]]
-    await _counted(f"game {table['game_id']}", _seats(config, table["game_id"], seated, table["game_id"], recorder),
-                   recorder, tick)
+async def _connected(player: TurnPlayer, running: asyncio.Task[None]) -> None:
+    """Until the player's personal stream is open (so every game it is seated in reaches it); raises if the
+    stream failed for good (a service that caps stream openings per client refuses a crowd from one address:
+    run it with `STELA_STREAM_RATE_LIMIT=0` and `STELA_MAX_STREAMS_PER_CLIENT=0` for a load test)."""
+    waiter = asyncio.ensure_future(player.connected.wait())
+    await asyncio.wait({waiter, running}, return_when=asyncio.FIRST_COMPLETED)
+    if not waiter.done():
+        waiter.cancel()
+        raise RuntimeError(f"a player's personal stream failed: {running.exception()!r}")
 
 
 async def _seats(config: Config, game_id: str, seated: list[ApiClient], label: str, recorder: Recorder) -> None:
@@ -192,11 +225,10 @@ async def run(config: Config, progress: Any = None) -> dict[str, Any]:
     """Run the load and return the report; `progress` is a rich Progress (or None)."""
     if config.seats > config.players:
         raise ValueError("need at least as many players as seats")
-    streams = config.players if config.mode == "tournament" else config.concurrency * config.seats
-    limits = httpx.Limits(max_connections=streams * 2 + 20, max_keepalive_connections=streams + 10)
+    per_player = 2 if config.mode == "tournament" else 2 + 2 * -(-config.concurrency * config.seats // config.players)
     recorder = Recorder()
-    async with httpx.AsyncClient(base_url=config.url, limits=limits, timeout=30.0) as http:
-        clients = await _register(http, config.players, max(config.concurrency, 1))
+    async with players_on([config.url], config.players, per_player) as clients:
+        await register(clients, max(config.concurrency, 1))
         total = config.rounds * (config.players // config.seats) if config.mode == "tournament" else config.games
         task = progress.add_task(f"{config.kind} games", total=total) if progress is not None else None
 
@@ -211,4 +243,5 @@ async def run(config: Config, progress: Any = None) -> dict[str, Any]:
     throttled = sum(c.counters.throttled for c in clients)
     out = report(config, recorder, seconds, throttled)
     out["error_samples"] = recorder.errors[:5]
+    out["tournament_id"] = recorder.tournament_id
     return out

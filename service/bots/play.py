@@ -1,9 +1,11 @@
-"""Playing one seat of one game over HTTP: follow its SSE stream, act whenever the seat may.
+"""Playing games over HTTP: one seat of one game from its SSE stream (`SeatPlayer`), or every game of a
+player from the personal stream (`TurnPlayer`, what the load generator's tournament uses).
 
 A `SeatPlayer` keeps one SSE connection to its game. Every message that may have changed whose turn
 it is (any event it did not cause itself) wakes the acting loop, which asks `GET /legal`: an empty
 list means not now; otherwise the strategy picks a command, posted with the version it was chosen
-at and a fresh `Idempotency-Key`. A 409 `version_conflict` means the game moved on: re-read and
+at and a fresh `Idempotency-Key`, and with `include=legal`, so the answer brings the next legal
+commands and a seat that acts again asks for nothing more. A 409 `version_conflict` means the game moved on: re-read and
 decide again. Bursts of events coalesce into one check. While the game is open and every seat is
 taken, the player starts it (any seated player may). A slow safety poll covers a silent stream.
 """
@@ -17,9 +19,11 @@ import uuid
 from typing import Any, Protocol
 
 from service.bots.client import ApiClient, ApiError
+from service.bots.sse import follow
 from service.bots.strategies import Strategy
 
 ENDED = {"table.GameEnded": "finished", "table.GameAborted": "aborted"}
+PERSONAL_STREAM = "/v1/players/me/stream"
 SAFETY_POLL = 10.0
 
 
@@ -29,6 +33,13 @@ class Observer(Protocol):
     def commanded(self, game_id: str, seat: int, version: int, sent: float, answered: float) -> None: ...
     def delivered(self, game_id: str, seat: int | None, version: int, at: float) -> None: ...
     def conflicted(self) -> None: ...
+
+
+async def following(api: ApiClient, game_id: str, legal: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The seat's legal commands after its command's `result` (asked with `include=legal`; else fetched)."""
+    if result.get("legal") is None:
+        return await api.legal(game_id)
+    return {"seat": legal["seat"], "version": result["version"], "commands": result["legal"]}
 
 
 class SeatPlayer:
@@ -98,8 +109,8 @@ class SeatPlayer:
 
     async def _act(self) -> None:
         """Send commands while the seat may act; returns when it may not (or the game is over)."""
+        legal = await self.api.legal(self.game_id)
         while self.status == "active":
-            legal = await self.api.legal(self.game_id)
             if not legal["commands"]:
                 return
             if self.commands >= self.max_commands:
@@ -107,11 +118,13 @@ class SeatPlayer:
             command = await self.strategy.choose(self.api, self.game_id, legal)
             sent = time.perf_counter()
             try:
-                result = await self.api.command(self.game_id, command, legal["version"], key=uuid.uuid4().hex)
+                result = await self.api.command(self.game_id, command, legal["version"], key=uuid.uuid4().hex,
+                                                legal=True)
             except ApiError as exc:
                 if exc.status == 409 and exc.code == "version_conflict":
                     if self.observer is not None:
                         self.observer.conflicted()
+                    legal = await self.api.legal(self.game_id)
                     continue
                 raise
             answered = time.perf_counter()
@@ -124,3 +137,104 @@ class SeatPlayer:
                 return
             if legal["seat"] not in result["to_act"]:
                 return
+            legal = await following(self.api, self.game_id, legal, result)
+
+
+class TurnPlayer:
+    """Plays every game of one player from its personal stream, with no stream per game.
+
+    The personal stream (`GET /v1/players/me/stream`) announces each game the player is seated in
+    and says when the player's seat enters `to_act` (`your_turn`). Only then does the player act
+    in that game: `GET /legal` once, then each command is posted with `include=legal`, whose
+    answer carries the legal commands that follow, until the seat may no longer act. So a seat
+    that is not to act costs no request at all, and one step of a turn is one request. A game
+    that stays silent for `safety_poll` seconds is looked at anyway (a lost notice cannot stall it).
+    """
+
+    def __init__(self, api: ApiClient, strategy: Strategy, observer: Observer | None = None,
+                 max_commands: int = 20_000, safety_poll: float = 30.0) -> None:
+        self.api, self.strategy, self.observer = api, strategy, observer
+        self.max_commands, self.safety_poll = max_commands, safety_poll
+        self.commands = 0
+        self.ended: set[str] = set()
+        self.errors: list[str] = []
+        self.connected = asyncio.Event()
+        self._heard: dict[str, float] = {}  # live game -> when it last showed signs of life
+        self._due: set[str] = set()  # games to look at again
+        self._acting: dict[str, asyncio.Task[None]] = {}
+
+    async def run(self) -> None:
+        """Follow the personal stream until cancelled."""
+        watchdog = asyncio.create_task(self._watch())
+        try:
+            async for message in follow(self.api.http, PERSONAL_STREAM, self.api.auth,
+                                        on_connect=self.connected.set):
+                self._notice(json.loads(message.data), time.perf_counter())
+        finally:
+            watchdog.cancel()
+            for task in [watchdog, *self._acting.values()]:
+                task.cancel()
+            await asyncio.gather(watchdog, *self._acting.values(), return_exceptions=True)
+
+    def _notice(self, notice: dict[str, Any], at: float) -> None:
+        game_id = notice["game_id"]
+        if notice["type"] == "game.ended" or notice["status"] in ENDED.values():
+            self.ended.add(game_id)
+            self._heard.pop(game_id, None)
+            return
+        self._heard[game_id] = time.monotonic()
+        if notice["status"] == "active" and notice["your_turn"]:
+            if self.observer is not None and notice["type"] == "game.your_turn":
+                self.observer.delivered(game_id, None, notice["version"], at)
+            self._wake(game_id)
+
+    def _wake(self, game_id: str) -> None:
+        self._due.add(game_id)
+        if game_id not in self._acting:
+            self._acting[game_id] = asyncio.create_task(self._play(game_id))
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.safety_poll / 3)
+            now = time.monotonic()
+            for game_id, heard in list(self._heard.items()):
+                if now - heard >= self.safety_poll:
+                    self._heard[game_id] = now
+                    self._wake(game_id)
+
+    async def _play(self, game_id: str) -> None:
+        try:
+            while game_id in self._due and game_id not in self.ended:
+                self._due.discard(game_id)
+                await self._act(game_id)
+                self._heard[game_id] = time.monotonic()
+        except Exception as exc:  # noqa: BLE001 - reported; the other games go on
+            self.errors.append(f"game {game_id}: {type(exc).__name__}: {exc}")
+        finally:
+            del self._acting[game_id]
+
+    async def _act(self, game_id: str) -> None:
+        """Send commands while the seat may act, each answer bringing the next legal commands."""
+        legal = await self.api.legal(game_id)
+        while legal["commands"]:
+            if self.commands >= self.max_commands:
+                raise RuntimeError(f"no end after {self.commands} commands")
+            command = await self.strategy.choose(self.api, game_id, legal)
+            sent = time.perf_counter()
+            try:
+                result = await self.api.command(game_id, command, legal["version"], key=uuid.uuid4().hex,
+                                                legal=True)
+            except ApiError as exc:
+                if exc.status == 409 and exc.code == "version_conflict":
+                    if self.observer is not None:
+                        self.observer.conflicted()
+                    legal = await self.api.legal(game_id)
+                    continue
+                raise
+            self.commands += 1
+            if self.observer is not None:
+                self.observer.commanded(game_id, legal["seat"], result["version"], sent, time.perf_counter())
+            if result["status"] != "active":
+                self.ended.add(game_id)
+                return
+            legal = await following(self.api, game_id, legal, result)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -12,18 +11,48 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.openapi.spec import Example
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import Stream
 
 import domain.tournament as T
-from service.errors import responses
-from service.exceptions import Unavailable
+from projections.tournaments import TournamentItem, TournamentPage
+from service.container import Services
+from service.errors import PROBLEM, TYPE_BASE, ProblemDetail, responses
+from service.exceptions import BadLastEventId, Unavailable
 from service.players import Viewer
 from service.schemas import strictly
-from service.tournaments import Tournaments, list_tournaments, redacted
+from service.tournament_stream import tournament_stream
+from service.tournaments import Tournaments, redacted
 
 TournamentId = Annotated[str, PathParameter(max_length=64, description="tournament id (a UUID)")]
-POLL_SECONDS = 1.0
+LastEventId = Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, le=2**31 - 1, required=False,
+                                                    description="resume after this version")]
+LIST_DOC = (
+    "Tournaments newest first, from the tournament read model (it follows the event log, so a change shows "
+    "within about a second). Filter by `status` and `kind` (each filter walks an index); page with "
+    "`?cursor=<next_cursor>` until `next_cursor` is null. A page never repeats or skips a tournament when new "
+    "ones are created meanwhile. A cursor this list did not issue is a 422 `bad_cursor`.")
+_LISTED = TournamentPage(items=[TournamentItem(
+    tournament_id="0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b", name="Sunday Swiss", kind="coatl", format="swiss",
+    organiser="5d0c1b7e-2a34-4f8e-9b61-0c3d2e1f4a5b", status="running", players=1000, round=2,
+    created_at=datetime(2026, 11, 26, 6, 0, tzinfo=UTC), updated_at=datetime(2026, 11, 26, 6, 12, 31, tzinfo=UTC))],
+    next_cursor="WzQyMTdd")
+_BAD_CURSOR = ProblemDetail(type=TYPE_BASE + "bad_cursor", title="Unprocessable content", status=422,
+                            detail="the cursor is not one this list issued", code="bad_cursor")
+LIST_RESPONSES = {
+    200: ResponseSpec(data_container=TournamentPage, generate_examples=False, description="one page",
+                      examples=[Example(summary="a page with more after it", value=msgspec.to_builtins(_LISTED))]),
+    **responses(400),
+    422: ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
+                      description="Unprocessable content",
+                      examples=[Example(summary="bad_cursor", value=msgspec.to_builtins(_BAD_CURSOR))])}
+STREAM_DOC = (
+    "`text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then "
+    "one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as "
+    "getTournamentEvents shows it (seeds hidden until the end). Comment lines (`: heartbeat`) keep the "
+    "connection alive; the stream closes after `tournament.TournamentEnded`. Reconnect with `Last-Event-ID` "
+    "to receive exactly the events after that version (no snapshot).")
 
 
 class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -49,19 +78,6 @@ class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class WithdrawRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     player_id: Annotated[str, Meta(max_length=64)] | None = None
-
-
-class TournamentItem(msgspec.Struct, kw_only=True):
-    tournament_id: str
-    name: str
-    kind: str
-    format: str
-    organiser: str
-    status: str
-
-
-class TournamentList(msgspec.Struct, kw_only=True):
-    items: list[TournamentItem]
 
 
 class TournamentEventOut(msgspec.Struct, kw_only=True):
@@ -100,14 +116,15 @@ class TournamentController(Controller):
         command = msgspec.convert(msgspec.to_builtins(data), T.CreateTournament)
         return T.view(await tournaments.create(viewer, command))
 
-    @get("/", operation_id="listTournaments", summary="List tournaments, newest first",
-         responses=responses(400, 422))
-    async def list_all(self, tournaments: NamedDependency[Tournaments],
+    @get("/", operation_id="listTournaments", summary="List tournaments, newest first (a read model)",
+         description=LIST_DOC, responses=LIST_RESPONSES)
+    async def list_all(self, services: NamedDependency[Services],
                        status: Annotated[Literal["registration", "running", "finished"] | None, QueryParameter()] = None,
                        kind: Annotated[str | None, QueryParameter(max_length=32)] = None,
-                       limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50) -> TournamentList:
-        rows = await list_tournaments(tournaments.pool, status, kind, limit)
-        return TournamentList(items=[TournamentItem(**r) for r in rows])
+                       cursor: Annotated[str | None, QueryParameter(
+                           max_length=200, description="`next_cursor` of the previous page")] = None,
+                       limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50) -> TournamentPage:
+        return await services.read_models.list_tournaments(status, kind, cursor, limit)
 
     @get("/{tournament_id:str}", operation_id="getTournament", summary="Standings, rounds and tables (game ids)",
          responses=responses(400, 404))
@@ -149,29 +166,15 @@ class TournamentController(Controller):
 
     @get("/{tournament_id:str}/stream", operation_id="streamTournament",
          summary="Live tournament (Server-Sent Events): a snapshot, then each event; ends after the end",
+         description=STREAM_DOC,
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
                                       description="an event stream"), **responses(400, 404)})
-    async def stream(self, tournaments: NamedDependency[Tournaments], tournament_id: TournamentId) -> Stream:
+    async def stream(self, services: NamedDependency[Services], tournaments: NamedDependency[Tournaments],
+                     tournament_id: TournamentId, last_event_id: LastEventId = None) -> Stream:
         held = await tournaments.load(tournament_id)  # 404 before the stream starts
-        return Stream(_follow(tournaments, tournament_id, held.state), media_type="text/event-stream",
+        if last_event_id is not None and last_event_id > held.state.version:
+            raise BadLastEventId(f"Last-Event-ID must be a version in 0..{held.state.version}")
+        body = tournament_stream(services, tournaments, tournament_id, last_event_id,
+                                 services.settings.heartbeat_seconds, services.closing)
+        return Stream(body, media_type="text/event-stream",
                       headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-def _message(kind: str, version: int, data: Any) -> bytes:
-    return b"event: " + kind.encode() + b"\nid: " + str(version).encode() + b"\ndata: " + \
-        msgspec.json.encode(data) + b"\n\n"
-
-
-async def _follow(tournaments: Tournaments, tournament_id: str, state: T.TournamentState) -> AsyncIterator[bytes]:
-    """The snapshot, then new events polled from the store every second, until the tournament has ended."""
-    yield _message("snapshot", state.version, T.view(state))
-    seen = state.version
-    while state.status != "finished":
-        await asyncio.sleep(POLL_SECONDS)
-        state, stored = await tournaments.events(tournament_id, seen)
-        for event in stored:
-            out = redacted(state, event)
-            yield _message(out["type"], out["version"], out)
-        seen = stored[-1].version if stored else seen
-        if not stored:
-            yield b": heartbeat\n\n"

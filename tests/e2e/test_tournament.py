@@ -1,8 +1,8 @@
 """End to end: 16 random bots play a 3-round Swiss of 4-seat Cóatl over HTTP + SSE, clocks on.
 
 The bots are the load generator's tournament mode (`service.bots.loadtest`): every player is its
-own HTTP client with its own game streams; the service pairs the rounds, creates the games and
-advances by itself. Afterwards every game's exported log and the tournament's pairings verify.
+own HTTP client that learns of its games and turns from its personal stream; the service pairs the
+rounds, creates the games and advances by itself. Afterwards every game's exported log and the tournament's pairings verify.
 """
 
 from __future__ import annotations
@@ -22,10 +22,13 @@ def app_with_tournaments(settings, games):
     return create_app(settings, games=games)  # the app starts the tournament runner and timeout worker
 
 
-async def audit(url: str, games) -> dict:
+async def audit(url: str, tid: str, games) -> dict:
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        listed = (await http.get("/v1/tournaments", params={"status": "finished", "kind": "coatl"})).json()["items"]
-        tid = listed[0]["tournament_id"]
+        deadline = asyncio.get_running_loop().time() + 60
+        while tid not in [t["tournament_id"] for t in (await http.get(  # the list follows the log within moments
+                "/v1/tournaments", params={"status": "finished", "kind": "coatl"})).json()["items"]]:
+            assert asyncio.get_running_loop().time() < deadline, "the finished tournament never reached the list"
+            await asyncio.sleep(0.1)
         view = (await http.get(f"/v1/tournaments/{tid}")).json()
         events = (await http.get(f"/v1/tournaments/{tid}/events")).json()["events"]
         pairing = verify_tournament([(e["type"], e["data"]) for e in events])
@@ -39,7 +42,7 @@ def test_sixteen_bots_play_a_three_round_swiss_of_coatl_to_final_standings_every
                     options={"sacrifice_tokens": False}, time_control={"per_move_seconds": 30})
     with serving(app_with_tournaments(settings, games)) as url:
         out = asyncio.run(run(Config(**{**config.__dict__, "url": url})))
-        found = asyncio.run(audit(url, games))
+        found = asyncio.run(audit(url, out["tournament_id"], games))
     assert out["errors"] == 0, out
     assert out["games"] == 12 and out["commands"] > 0
     view = found["view"]

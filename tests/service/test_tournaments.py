@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg
+import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
@@ -13,6 +16,8 @@ import domain.tournament as T
 from domain.kernel import Outcome
 from projections.base import ensure_tables
 from projections.deadlines import Deadlines
+from projections.runner import lag
+from projections.tournaments import Tournaments as TournamentList
 from service.app import create_app
 from service.exceptions import Forbidden
 from service.store import bulk
@@ -22,6 +27,7 @@ from service.players import Viewer
 from service.timeouts import TimeoutWorker
 from service.tournaments import ResultRunner, stream_of, verify_tournament
 from service.verify import parse_ndjson, verify_log
+from tests.projections.support import assert_equal_to_rebuild
 
 
 def with_tournaments(settings: Any, games: Any) -> Any:
@@ -97,12 +103,17 @@ async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairi
         view = await until(advanced)
     assert view["status"] == "finished"
     assert len(view["standings"]) == 5
-    listed = (await api.get("/v1/tournaments", params={"status": "finished", "kind": "tally"})).json()["items"]
-    assert tid in [t["tournament_id"] for t in listed]
+
+    async def listed_finished() -> bool:  # the list is a read model: it follows the log within moments
+        page = (await api.get("/v1/tournaments", params={"status": "finished", "kind": "tally"})).json()
+        return tid in [t["tournament_id"] for t in page["items"]]
+
+    await until(listed_finished)
     events = (await api.get(f"/v1/tournaments/{tid}/events")).json()["events"]
     assert events[0]["type"] == "tournament.TournamentCreated" and events[-1]["type"] == "tournament.SeedRevealed"
     stream = await api.get(f"/v1/tournaments/{tid}/stream")  # ended: the snapshot, then the stream closes
-    assert stream.text.startswith("event: snapshot\n")
+    first_frame = stream.text.split("\n\n")[0].split("\n")
+    assert "event: snapshot" in first_frame and f"id: {events[-1]['version']}" in first_frame
     assert verify_tournament([(e["type"], e["data"]) for e in events]).ok
     for round_view in view["rounds"]:
         for table in round_view["tables"]:
@@ -226,3 +237,109 @@ async def test_a_result_that_can_never_be_recorded_is_dropped_so_the_runner_move
     assert await tournaments_.record(tid, "0f6f2c38-0000-4000-8000-00000000beef", outcome) is False
     with pytest.raises(Forbidden):  # a player's RecordResult is still refused, not silently dropped
         await tournaments_.act(viewers[next(iter(viewers))], tid, T.RecordResult(game_id="x", outcome=outcome))
+
+
+# -- the list read model and the live stream --------------------------------------------------------
+
+
+async def test_the_list_filters_by_status_and_kind_and_pages_newest_first_by_cursor(api, settings):
+    organiser = await player(api, "Org")
+    made = []
+    for i in range(5):
+        r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+            "kind": "tally", "name": f"Cup {i}", "options": {"target": 9}, "seats": 2, "rounds": 1})
+        made.append(r.json()["tournament_id"])
+    entrants = [await player(api, f"E{i}") for i in range(2)]
+    for p in entrants:
+        await api.post(f"/v1/tournaments/{made[0]}/register", headers=auth(p), json={})
+    assert (await api.post(f"/v1/tournaments/{made[0]}/start", headers=auth(organiser))).status_code == 200
+
+    async def all_pages(**params: Any) -> list[dict[str, Any]]:
+        items, cursor = [], None
+        while True:
+            page = (await api.get("/v1/tournaments", params={**params, **({"cursor": cursor} if cursor else {})}))
+            assert page.status_code == 200, page.text
+            items += page.json()["items"]
+            cursor = page.json()["next_cursor"]
+            if cursor is None:
+                return items
+
+    async def projected() -> bool:
+        running = (await api.get("/v1/tournaments", params={"status": "running", "kind": "tally"})).json()["items"]
+        return any(t["tournament_id"] == made[0] for t in running)
+
+    await until(projected)
+    newest = [t["tournament_id"] for t in await all_pages(kind="tally", limit=2) if t["tournament_id"] in made]
+    assert newest == made[::-1]  # every one once, newest first, across pages of two
+    waiting = await all_pages(status="registration", kind="tally", limit=2)
+    assert {t["tournament_id"] for t in waiting} >= set(made[1:]) and made[0] not in {t["tournament_id"]
+                                                                                     for t in waiting}
+    first = next(t for t in await all_pages(status="running", kind="tally") if t["tournament_id"] == made[0])
+    assert (first["name"], first["players"], first["round"], first["organiser"]) == ("Cup 0", 2, 1, organiser["id"])
+    assert not (await api.get("/v1/tournaments", params={"kind": "nope"})).json()["items"]
+    async with asyncpg.create_pool(settings.database_url, min_size=1, max_size=2) as pool:
+
+        async def caught_up() -> bool:
+            return (await lag(pool, ["tournaments"]))["tournaments"]["events"] == 0
+
+        await until(caught_up)
+        await assert_equal_to_rebuild(pool, [TournamentList()])  # the live rows are what a replay of the log gives
+    r = await api.get("/v1/tournaments", params={"cursor": "not-a-cursor"})
+    assert r.status_code == 422 and r.json()["code"] == "bad_cursor"
+    assert (await api.get("/v1/tournaments", params={"status": "paused"})).status_code == 400
+
+
+@pytest.mark.xdist_group("live")
+async def test_the_stream_delivers_registrations_live_and_a_reconnect_gets_exactly_what_it_missed(settings, games):
+    from tests.support.live import serving, sse_events
+
+    async def collect(http, tid: str, headers: dict[str, str], out: list[dict[str, str]]) -> None:
+        async with http.stream("GET", f"/v1/tournaments/{tid}/stream", headers=headers) as resp:
+            assert resp.status_code == 200, await resp.aread()
+            async for message in sse_events(resp):
+                out.append(message)
+
+    def ids(messages: list[dict[str, str]]) -> list[int]:
+        return [int(m["id"]) for m in messages if "id" in m and m.get("event") != "snapshot"]
+
+    async def register(http, tid: str, name: str) -> int:
+        r = await http.post("/v1/players", json={"name": name})
+        who = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = await http.post(f"/v1/tournaments/{tid}/register", headers=who, json={})
+        assert r.status_code == 200, r.text
+        return (await http.get(f"/v1/tournaments/{tid}/events")).json()["version"]
+
+    app = with_tournaments(settings, games)
+    with serving(app) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            r = await http.post("/v1/players", json={"name": "Org"})
+            org = {"Authorization": f"Bearer {r.json()['token']}"}
+            r = await http.post("/v1/tournaments", headers=org, json={
+                "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 1})
+            tid = r.json()["tournament_id"]
+            first: list[dict[str, str]] = []
+            task = asyncio.create_task(collect(http, tid, {}, first))
+            await until(lambda: _async(any(m.get("event") == "snapshot" for m in first)))
+            live = [await register(http, tid, f"A{i}") for i in range(2)]
+            await until(lambda: _async(ids(first) == live))
+            follower = app.state.services.broker.followers[stream_of(tid)]
+            assert follower.reads == 0  # the appends' pushes woke it: no polling, no read of the store
+            task.cancel()
+            missed = [await register(http, tid, f"B{i}") for i in range(3)]
+            second: list[dict[str, str]] = []
+            task = asyncio.create_task(collect(http, tid, {"Last-Event-ID": str(live[-1])}, second))
+            await until(lambda: _async(ids(second) == missed))
+            assert (await http.post(f"/v1/tournaments/{tid}/start", headers=org)).status_code == 200
+            started_at = (await http.get(f"/v1/tournaments/{tid}/events")).json()["version"]
+            await until(lambda: _async(ids(second) and ids(second)[-1] == started_at))
+            task.cancel()
+            assert ids(second) == list(range(missed[0], started_at + 1))  # no gap, no duplicate
+            assert not any(m.get("event") == "snapshot" for m in second)
+            paired = next(json.loads(m["data"]) for m in second if m.get("event") == "tournament.RoundPaired")
+            assert all(t["seed"] is None for t in paired["data"]["tables"])  # seeds stay secret while it runs
+            r = await http.get(f"/v1/tournaments/{tid}/stream", headers={"Last-Event-ID": str(started_at + 1)})
+            assert r.status_code == 400
+
+
+async def _async(value: Any) -> Any:
+    return value
