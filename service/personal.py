@@ -81,7 +81,7 @@ def millis(at: datetime) -> int:
 
 async def games_of(store: Any, player_id: str) -> list[Membership]:
     """Every game `player_id` took a seat in, straight from the event store (never lags; indexed)."""
-    return [Membership(g.game_id, millis(g.last_at), g.over) for g in await store.seats_of(player_id)]
+    return [Membership(g.game_id, millis(g.last_at), g.over) for g in await store.seats_of([player_id])]
 
 
 class Connection:

@@ -91,11 +91,12 @@ class MemoryStore:
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         return sorted(s for s in self.streams if s > after)[:limit]
 
-    async def seats_of(self, player_id: str) -> list[SeatedGame]:
-        out = []
+    async def seats_of(self, player_ids: list[str]) -> list[SeatedGame]:
+        wanted, out = set(player_ids), []
         for game_id, events in list(self.streams.items()):
-            if any(e.type == SEAT_TAKEN and e.data.get("player_id") == player_id for e in events):
-                out.append(SeatedGame(game_id, events[-1].at, any(e.type in ENDINGS for e in events)))
+            seated = {e.data.get("player_id") for e in events if e.type == SEAT_TAKEN} & wanted
+            over = any(e.type in ENDINGS for e in events)
+            out += [SeatedGame(player_id, game_id, events[-1].at, over) for player_id in sorted(seated)]
         return out
 
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:

@@ -29,11 +29,11 @@ from service.store.protocol import (
 CHANNEL = "stela_events"  # projections/log.py listens on it and reads with the same ordering rule
 _MIGRATION_LOCK = 7_114_001
 # literal types, so the planner matches the partial index of migration 004 for any player id
-_SEATS_OF = f"""SELECT s.stream_id, last.at,
+_SEATS_OF = f"""SELECT s.player_id, s.stream_id, last.at,
                        EXISTS (SELECT 1 FROM events x WHERE x.stream_id = s.stream_id
                                AND x.type IN ('{ENDINGS[0]}', '{ENDINGS[1]}'))
-                FROM (SELECT DISTINCT stream_id FROM events
-                      WHERE type = '{SEAT_TAKEN}' AND data->>'player_id' = $1) AS s
+                FROM (SELECT DISTINCT data->>'player_id' AS player_id, stream_id FROM events
+                      WHERE type = '{SEAT_TAKEN}' AND data->>'player_id' = ANY($1::text[])) AS s
                 CROSS JOIN LATERAL (SELECT at FROM events e WHERE e.stream_id = s.stream_id
                                     ORDER BY e.version DESC LIMIT 1) AS last"""
 _encode = msgspec.json.encode
@@ -250,9 +250,9 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     @retried_read
-    async def seats_of(self, player_id: str) -> list[SeatedGame]:
-        rows = await self.pool.fetch(_SEATS_OF, player_id)
-        return [SeatedGame(r[0], r[1], r[2]) for r in rows]
+    async def seats_of(self, player_ids: list[str]) -> list[SeatedGame]:
+        rows = await self.pool.fetch(_SEATS_OF, list(player_ids))
+        return [SeatedGame(r[0], r[1], r[2], r[3]) for r in rows]
 
     @retried_read
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:

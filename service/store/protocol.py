@@ -128,6 +128,7 @@ def token_hash(token: str) -> str:
 class SeatedGame(msgspec.Struct, frozen=True):
     """A game a player took a seat in, as `EventStore.seats_of` lists it."""
 
+    player_id: str
     game_id: str
     last_at: datetime
     over: bool
@@ -159,9 +160,10 @@ class EventStore(Protocol):
     async def stream_version(self, stream_id: str) -> int: ...
     async def stream_kind(self, stream_id: str) -> str | None: ...
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]: ...
-    async def seats_of(self, player_id: str) -> list[SeatedGame]:
-        """Every game in which `player_id` took a seat (`table.SeatTaken`), with its newest event's time and
-        whether it has ended (finished or aborted); indexed, never from a read model (so it never lags)."""
+    async def seats_of(self, player_ids: list[str]) -> list[SeatedGame]:
+        """Every game in which one of `player_ids` took a seat (`table.SeatTaken`), with its newest event's
+        time and whether it has ended (finished or aborted); one indexed query for any number of players,
+        never from a read model (so it never lags)."""
         ...
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
         """The global log after `after` as projections read it (platform events' data only)."""

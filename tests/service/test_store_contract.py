@@ -136,11 +136,14 @@ async def test_seats_of_lists_the_games_a_player_sat_in_with_their_last_time_and
     await store.append(ended_game, 1, [NewEvent("table.GameEnded", {})], Metadata())
     await store.append(foreign, 0, [NewEvent("table.SeatTaken", {"seat": 0, "player_id": other, "name": "X"}),
                                     NewEvent("test.note", {"player_id": me})], Metadata())
-    seated = {g.game_id: g for g in await store.seats_of(me)}
-    assert set(seated) == {open_game, ended_game}
+    seated = {g.game_id: g for g in await store.seats_of([me])}
+    assert set(seated) == {open_game, ended_game} and {g.player_id for g in seated.values()} == {me}
     assert not seated[open_game].over and seated[ended_game].over
     assert seated[ended_game].last_at == (await store.read_stream(ended_game))[-1].at
-    assert await store.seats_of(f"p-{uuid.uuid4()}") == []
+    assert await store.seats_of([f"p-{uuid.uuid4()}"]) == []
+    both = await store.seats_of([me, other])  # one query for every connected player
+    assert sorted((g.player_id, g.game_id) for g in both) == sorted(
+        [(me, open_game), (me, ended_game), (other, foreign)])
 
 
 async def test_seats_of_is_answered_from_the_seat_index(pg_dsn):
@@ -153,7 +156,7 @@ async def test_seats_of_is_answered_from_the_seat_index(pg_dsn):
     conn = await asyncpg.connect(pg_dsn)
     try:
         await conn.execute("SET enable_seqscan = off")  # tiny test tables: ask whether the index can serve it
-        plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + _SEATS_OF.replace("$1", "'someone'")))
+        plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + _SEATS_OF.replace("$1::text[]", "ARRAY['someone', 'another']")))
     finally:
         await conn.close()
     assert "events_seat_taken_by_player" in plan, plan
