@@ -22,7 +22,7 @@ from service.container import Services
 from service.errors import responses
 from service.exceptions import BadLastEventId, PlayerNotFound
 from service.players import Viewer
-from service.sse import game_stream
+from service.sse import LiveStream, game_stream
 from service.tickets import InvalidTicket
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
@@ -94,7 +94,7 @@ class StreamController(Controller):
             raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
         body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
                            closing=services.closing, frames=frames)
-        return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
+        return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
     @get("/players/me/stream", operation_id="streamMyGames", summary="The caller's games, live (Server-Sent Events)",
          description=PERSONAL_SSE_DOC, tags=["players"], security=[{"bearer": []}],
