@@ -44,8 +44,8 @@ SCENARIOS = {"short": [("one game", 1, 300, 5, 3.0)],
 class Subscriber(asyncio.Protocol):
     """One SSE connection that notes when each `id:` arrives (the first one is the snapshot)."""
 
-    def __init__(self, request: bytes, game: int, sink: "Sink") -> None:
-        self.request, self.game, self.sink = request, game, sink
+    def __init__(self, request: bytes, game: int, sink: "Sink", port: int) -> None:
+        self.request, self.game, self.sink, self.port = request, game, sink, port
         self.tail = b""
         self.top = 0  # highest version received
         self.started = asyncio.get_running_loop().create_future()
@@ -57,16 +57,17 @@ class Subscriber(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         now = time.perf_counter()
-        buf = self.tail + data
-        cut = buf.rfind(b"\n") + 1
-        self.tail = buf[cut:]
-        for match in ID_LINE.finditer(buf, 0, cut):
-            if not self.started.done():
+        if self.tail:
+            data = self.tail + data
+        cut = data.rfind(b"\n") + 1
+        self.tail = data[cut:]
+        for match in ID_LINE.finditer(data, 0, cut):
+            if not self.top and not self.started.done():
                 self.started.set_result(None)
                 self.sink.ready.value += 1
                 continue
             version = int(match.group(1))
-            self.sink.arrivals.append((self.game, version, now))
+            self.sink.arrivals.append((self.game, version, now, self.port))
             if version > self.top:
                 wanted = self.sink.wanted[self.game]
                 if self.top < wanted <= version:
@@ -81,7 +82,7 @@ class Subscriber(asyncio.Protocol):
 class Sink:
     def __init__(self, ready: Any, wanted: Any) -> None:
         self.ready, self.wanted = ready, wanted
-        self.arrivals: list[tuple[int, int, float]] = []
+        self.arrivals: list[tuple[int, int, float, int]] = []  # game, version, when, server port
         self.caught = 0  # subscribers whose top reached `wanted` of their game (recounted each round)
 
 
@@ -112,7 +113,7 @@ async def _clients(targets: list[tuple[str, int, str, int]], shared: Shared, pip
     async def open_one(host: str, port: int, path: str, game: int) -> None:
         request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n").encode()
         async with opening:
-            _, sub = await loop.create_connection(lambda: Subscriber(request, game, sink), host, port)
+            _, sub = await loop.create_connection(lambda: Subscriber(request, game, sink, port), host, port)
             subscribers.append(sub)
             await asyncio.wait_for(sub.started, 120)
 
@@ -150,10 +151,29 @@ async def _until(predicate: Any, timeout: float) -> bool:
     return True
 
 
+def _descendants(pids: list[int]) -> list[int]:
+    """`pids` and their child processes, recursively (a server's workers)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rpartition(")")[2].split()[1])
+            except OSError:
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += parents.get(pid, [])
+    return found
+
+
 def _cpu_seconds(pids: list[int]) -> float:
-    """CPU time (user + system) the server processes have used so far."""
+    """CPU time (user + system) the processes and their workers have used so far."""
     total = 0
-    for pid in pids:
+    for pid in _descendants(pids):
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rpartition(")")[2].split()
         total += int(fields[11]) + int(fields[12])  # utime, stime
@@ -214,12 +234,25 @@ async def scenario(dsn: str, urls: list[str], pids: list[int], name: str, games:
         arrivals = [a for pipe in pipes for a in pipe.recv()]
         for proc in procs:
             proc.join(10)
-    latencies = [max(0.0, t - responded[(g, v)]) for g, v, t in arrivals if (g, v) in responded]
+    latencies = [max(0.0, t - responded[(g, v)]) for g, v, t, _ in arrivals if (g, v) in responded]
+    # what a delivery's latency is made of: when each server's first frame of a version arrives, and how long
+    # its frames keep arriving after that (its fan-out, stretched by the client's reading)
+    spans: dict[tuple[int, int, int], list[float]] = {}
+    for g, v, t, port in arrivals:
+        if (g, v) in responded:
+            span = spans.setdefault((g, v, port), [t, t])
+            span[0], span[1] = min(span[0], t), max(span[1], t)
+    firsts = [max(0.0, first - responded[(g, v)]) for (g, v, _), (first, _) in spans.items()]
+    spreads = [last - first for first, last in spans.values()]
     return {"bench": "sse", "scenario": name, "games": games, "subscribers": total, "commands": commands,
             "connect_s": round(connect_s, 1), "deliveries": len(latencies), "expected": per_game * commands,
             "p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
             "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
             "max_ms": round(max(latencies, default=float("nan")) * 1000, 1),
+            "first_frame_ms_p50": round(percentile(firsts, 0.5) * 1000, 1),
+            "server_spread_ms_p50": round(percentile(spreads, 0.5) * 1000, 1),
+            "server_spread_ms_max": round(max(spreads, default=float("nan")) * 1000, 1),
+            "client_busy_ms_per_command": round(client_cpu * 1000 / commands / workers, 1),
             "server_cpu_us_per_delivery": round(cpu * 1e6 / max(1, len(latencies)), 1),
             "client_cpu_us_per_delivery": round(client_cpu * 1e6 / max(1, len(latencies)), 1),
             "idle_window_s": idle, "idle_queries": idle_queries, "load_avg": round(os.getloadavg()[0], 1)}
