@@ -2,11 +2,12 @@
 
 Two `stela serve` processes share one database and Redis; subscribers are spread over both, so
 half of every delivery crosses Redis. Subscribers are raw asyncio connections in client worker
-processes (parsing only `id:` lines), so the client costs little next to the servers. A player
+processes on uvloop (parsing only `id:` lines); their CPU is reported next to the servers'. A player
 sends commands one at a time; for each, the time from its response to each subscriber's receipt
 of that version is one sample (an event that arrives before the response counts as 0). Before the
 commands, the subscribers sit idle for a while and the database's committed transactions over that
-window are counted (`pg_stat_database`): the queries idle connections cost.
+window are counted (`pg_stat_database`), next to the same window before any stream was open (the
+servers' own background work): the difference is what idle connections cost.
 
 `python -m bench.sse` runs 1,000 and 10,000 subscribers on one game and 1,000 over 100 games;
 `--short` (or `run_short()`) runs a few hundred on one game. One JSON line per scenario.
@@ -189,6 +190,11 @@ async def scenario(dsn: str, urls: list[str], pids: list[int], name: str, games:
             for i in range(per_game):
                 url = urlsplit(urls[(g * per_game + i) % len(urls)])
                 targets.append((url.hostname, url.port, f"/v1/games/{game_id}/stream", g))
+        # the same window before any stream is open: what the servers' own background work commits
+        await asyncio.sleep(STATS_DELAY)
+        before = await _committed(dsn)
+        await asyncio.sleep(idle)
+        baseline_queries = await _committed(dsn) - before
         ctx = mp.get_context("spawn")
         wanted = ctx.Array("l", games, lock=False)  # per game: the version every subscriber should reach
         target, stop = ctx.Value("l", 0, lock=False), ctx.Value("b", 0, lock=False)
@@ -255,7 +261,8 @@ async def scenario(dsn: str, urls: list[str], pids: list[int], name: str, games:
             "client_busy_ms_per_command": round(client_cpu * 1000 / commands / workers, 1),
             "server_cpu_us_per_delivery": round(cpu * 1e6 / max(1, len(latencies)), 1),
             "client_cpu_us_per_delivery": round(client_cpu * 1e6 / max(1, len(latencies)), 1),
-            "idle_window_s": idle, "idle_queries": idle_queries, "load_avg": round(os.getloadavg()[0], 1)}
+            "idle_window_s": idle, "idle_queries": idle_queries,
+            "idle_queries_without_streams": baseline_queries, "load_avg": round(os.getloadavg()[0], 1)}
 
 
 async def main(short: bool, servers: int = 2, workers: int = 2, only: str | None = None) -> list[dict[str, Any]]:

@@ -153,6 +153,9 @@ class GameConnection:
                 elif isinstance(item, Batch) and item.last > self.last:
                     if item.first == self.last + 1:
                         out = self._batch(item)
+                        while inbox.items and isinstance(inbox.items[0], Batch) and \
+                                inbox.items[0].first == self.last + 1:  # queued behind: one send for all
+                            out += self._batch(inbox.items.popleft())
                     else:  # joined mid-batch, or a gap only a read can fill
                         if viewer.player_id is not None:
                             self.seat = item.derived("seats", seats_taken).get(viewer.player_id, self.seat)
@@ -183,17 +186,18 @@ class GameConnection:
         else:
             return False
         if out:
-            assert self.send is not None and self._inbox is not None
-            coro = self.send({"type": "http.response.body", "body": out, "more_body": True})
+            send, inbox = self.send, self._inbox
+            assert send is not None and inbox is not None
+            coro: Any = send({"type": "http.response.body", "body": out, "more_body": True})
             try:
                 waiting = coro.send(None)
             except StopIteration:
                 return True
             except Exception as exc:  # noqa: BLE001 - raised in the connection's task, as a plain send would
                 coro.close()
-                self._inbox.queue(Unfinished(None, None, exc))  # type: ignore[union-attr]
+                inbox.queue(Unfinished(None, None, exc))
                 return True
-            self._inbox.queue(Unfinished(coro, waiting, None))  # type: ignore[union-attr]  # the transport pushed back: the task waits
+            inbox.queue(Unfinished(coro, waiting, None))  # the transport pushed back: the task finishes it
         return True
 
 

@@ -1,5 +1,5 @@
 """Live frames written straight from the game's follower: a connection whose transport pushes back
-holds nobody else up and still gets every event exactly once, in order."""
+holds nobody else up and still gets every event exactly once, in order, what queued up in one write."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ class Connection:
 
     def __init__(self) -> None:
         self.body = b""
+        self.sends = 0  # body messages written
         self.open = asyncio.Event()
         self.open.set()
         self.waited = 0  # body writes that had to wait
@@ -40,6 +41,7 @@ class Connection:
                 self.waited += 1
                 await self.open.wait()
             self.body += message["body"]
+            self.sends += 1
 
     async def receive(self) -> dict:
         await self.gone.wait()
@@ -50,7 +52,8 @@ class Connection:
 
 
 async def test_a_connection_that_pushes_back_holds_nobody_up_and_misses_nothing(settings, games):
-    app = create_app(msgspec.structs.replace(settings, database_url=None), games=games, store=MemoryStore())
+    quiet = msgspec.structs.replace(settings, database_url=None, heartbeat_seconds=60)  # only events are written
+    app = create_app(quiet, games=games, store=MemoryStore())
     async with AsyncTestClient(app) as client:
         game_id, players = await started_game(client, "tally", 2, {"target": 500})
         slow, quick = Connection(), Connection()
@@ -64,8 +67,10 @@ async def test_a_connection_that_pushes_back_holds_nobody_up_and_misses_nothing(
             sent.append(await add(client, game_id, players[i % 2]))
             await wait_for(lambda: quick.ids()[-1] == sent[-1], 60)  # the quick one is never held up
         assert slow.waited >= 1 and slow.ids() == [start]
+        sends = slow.sends
         slow.open.set()
         await wait_for(lambda: slow.ids()[-1] == sent[-1], 60)
+        assert slow.sends == sends + 2  # the write that waited, then everything queued behind it in one
         assert slow.ids() == list(range(start, sent[-1] + 1))
         assert quick.ids() == list(range(start, sent[-1] + 1))
         for c in (slow, quick):
