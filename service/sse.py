@@ -7,7 +7,10 @@ then the follower's batches as the viewer may see them, with `id` = stream
 version, skipping what it already sent and reading the database only to fill
 a gap (the follower was ahead when it joined, or this connection fell too far
 behind). An idle connection makes no query: the follower reads for all of
-them, and its heartbeats are comment lines.
+them, and its heartbeats are comment lines. Once a connection has caught up,
+the follower's loop writes its live frames (shared bytes per seat) straight to
+its ASGI `send`, so a batch reaches thousands of connections without waking
+their tasks (`GameConnection`, `Inbox.direct`).
 
 Two frame styles: `named` (the default) gives each frame an `event:` line (the
 event type, or `snapshot`); `message` sends every frame as a default `message`
@@ -217,11 +220,11 @@ class Unfinished:
         assert self.coro is not None
         try:
             while True:
-                if self.waiting is None:  # a bare yield: it asked for one turn of the loop
-                    await asyncio.sleep(0)
-                else:
+                if asyncio.isfuture(self.waiting):
                     self.waiting._asyncio_future_blocking = False
                     await asyncio.wait([self.waiting])
+                else:  # a bare yield (None): it asked for one turn of the loop
+                    await asyncio.sleep(0)
                 self.waiting = self.coro.send(None)
         except StopIteration:
             return
