@@ -204,14 +204,15 @@ class RedisBroker(Broker):
             raise RedisDown(self.reason)
 
     async def publish(self, stream_id: str, events: list[StoredEvent]) -> None:
+        # queued before the local dispatch, so the publisher's turn on the event loop comes before the
+        # thousands of local connections' turns: other processes start their fan-out in parallel with ours
+        if events:
+            try:
+                self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
+            except asyncio.QueueFull:
+                self.dropped += 1
         self.appended(stream_id)
         self.dispatch(stream_id, events)
-        if not events:
-            return
-        try:
-            self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
-        except asyncio.QueueFull:
-            self.dropped += 1
 
     async def _publish_loop(self) -> None:
         """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them."""
@@ -234,7 +235,8 @@ class RedisBroker(Broker):
                 pipe = self._redis.pipeline(transaction=False)
                 for _, channel, payload in pending:
                     pipe.publish(channel, payload)
-                await asyncio.wait_for(pipe.execute(), PUBLISH_TIMEOUT)
+                async with asyncio.timeout(PUBLISH_TIMEOUT):  # no extra task: the write goes out in this turn
+                    await pipe.execute()
                 pending = []
                 self._backoff = BACKOFF_MIN
             except asyncio.CancelledError:

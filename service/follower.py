@@ -42,11 +42,12 @@ class Batch:
         self._frames: dict[Any, bytes] = {}
         self._extra: dict[str, Any] = {}
 
-    def frames(self, key: Any, render: Callable[[list[StoredEvent]], bytes]) -> bytes:
-        """The batch's bytes for visibility `key`, rendered by the first connection that asks."""
+    def frames(self, key: Any, render: Callable[..., bytes], *args: Any) -> bytes:
+        """The batch's bytes for visibility `key`, rendered (`render(events, *args)`) by the first
+        connection that asks."""
         found = self._frames.get(key)
         if found is None:
-            found = self._frames[key] = render(self.events)
+            found = self._frames[key] = render(self.events, *args)
         return found
 
     def derived(self, name: str, make: Callable[[list[StoredEvent]], Any]) -> Any:
@@ -72,24 +73,41 @@ LAGGED = Signal("lagged")  # the inbox overflowed: re-read PostgreSQL from your 
 
 
 class Inbox:
-    """One connection's queue of batches and signals."""
+    """One connection's queue of batches and signals.
 
-    __slots__ = ("items", "_waiter")
+    A connection may set `direct`: while its task waits in `get` with nothing queued, `put` hands the
+    item to `direct` instead, which writes it at once (no task wake-up, the follower's loop writes to every
+    waiting connection in one go) or returns False to queue it after all (a gap to read, a signal).
+    """
+
+    __slots__ = ("items", "_waiter", "direct")
 
     def __init__(self) -> None:
-        self.items: deque[Batch | Signal] = deque()
+        self.items: deque[Any] = deque()  # batches, signals, or whatever `direct` hands back to the task
         self._waiter: asyncio.Future[None] | None = None
+        self.direct: Callable[[Batch | Signal], bool] | None = None
 
     def put(self, item: Batch | Signal) -> None:
+        direct, waiter = self.direct, self._waiter
+        if (direct is not None and waiter is not None and not self.items and not waiter.done()
+                and direct(item)):
+            return
+        self.queue(item)
+
+    def queue(self, item: Any) -> None:
+        """Queue `item` for the connection's task and wake it."""
         if len(self.items) >= INBOX_MAX:
+            # drop the batches and signals (the task re-reads instead), not what `direct` handed back
+            kept = [i for i in self.items if not isinstance(i, (Batch, Signal))]
             self.items.clear()
+            self.items.extend(kept)
             item = LAGGED
         self.items.append(item)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    async def get(self) -> Batch | Signal:
+    async def get(self) -> Any:
         while not self.items:
             self._waiter = asyncio.get_running_loop().create_future()
             try:

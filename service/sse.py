@@ -7,7 +7,10 @@ then the follower's batches as the viewer may see them, with `id` = stream
 version, skipping what it already sent and reading the database only to fill
 a gap (the follower was ahead when it joined, or this connection fell too far
 behind). An idle connection makes no query: the follower reads for all of
-them, and its heartbeats are comment lines.
+them, and its heartbeats are comment lines. Once a connection has caught up,
+the follower's loop writes its live frames (shared bytes per seat) straight to
+its ASGI `send`, so a batch reaches thousands of connections without waking
+their tasks (`GameConnection`, `Inbox.direct`).
 
 Two frame styles: `named` (the default) gives each frame an `event:` line (the
 event type, or `snapshot`); `message` sends every frame as a default `message`
@@ -20,14 +23,15 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
-from functools import partial
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
+from litestar.response import Stream
+from litestar.response.streaming import ASGIStreamingResponse
 
 from domain.table import SeatTaken, Table
-from service.follower import HEARTBEAT, LAGGED, Batch, Follower
+from service.follower import HEARTBEAT, LAGGED, Batch, Follower, Inbox, Signal
 from service.players import Viewer
 from service.repository import platform_event
 from service.schemas import GameOut
@@ -42,6 +46,7 @@ RETRY_MS = 2000
 POLL_DEGRADED = 0.5  # seconds between a follower's reads while Redis is degraded
 Frames = Literal["named", "message"]
 _encode = msgspec.json.encode
+HEARTBEAT_FRAME = b": heartbeat\n\n"
 
 
 class SnapshotMessage(msgspec.Struct, frozen=True, tag="snapshot", tag_field="type"):
@@ -75,66 +80,183 @@ def snapshot_frame(game: GameOut, frames: Frames) -> bytes:
     return frame("snapshot", _encode(game), game.version, RETRY_MS)
 
 
-async def game_stream(services: Services, game_id: str, viewer: Viewer, last_event_id: int | None,
-                      heartbeat: float, poll_degraded: float = POLL_DEGRADED, closing: asyncio.Event | None = None,
-                      frames: Frames = "named") -> AsyncIterator[bytes]:
-    """The SSE byte stream of `game_id` for `viewer` (the caller has checked the game exists)."""
-    follower = follower_of(services, game_id, heartbeat, poll_degraded)
-    inbox = follower.join()
-    store = services.store
-    try:
-        loaded = await services.repository.load(game_id)
-        table, state = loaded.table, loaded.state
-        seat = seat_of(table, state, viewer)
-        public = is_public(state, viewer)
-        render = partial(_render, table, frames)
-        if last_event_id is None:
-            yield snapshot_frame(game_out(game_id, table, state, viewer), frames)
-            last = state.version
+class GameConnection:
+    """One viewer's stream of one game (see the module docstring), iterated as bytes by any streaming
+    response. Served by `LiveStream`, it also writes live batches itself: while its task waits with nothing
+    queued, the follower calls `_direct` for each batch and heartbeat, which renders the shared frame of the
+    viewer's (seat, publicness) and hands it to the ASGI `send` at once: no task wake-up per connection."""
+
+    def __init__(self, services: Services, game_id: str, viewer: Viewer, last_event_id: int | None,
+                 heartbeat: float, poll_degraded: float = POLL_DEGRADED, closing: asyncio.Event | None = None,
+                 frames: Frames = "named") -> None:
+        self.services, self.game_id, self.viewer = services, game_id, viewer
+        self.last_event_id, self.heartbeat, self.poll_degraded = last_event_id, heartbeat, poll_degraded
+        self.closing, self.frames = closing, frames
+        self.send: Callable[[Any], Awaitable[None]] | None = None  # set by LiveStream: enables direct writes
+        self.last = 0  # the last version sent
+        self.seat: int | None = None
+        self.public = False
+        self.table: Table | None = None
+        self._inbox: Inbox | None = None
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._chunks()
+
+    def _render(self, stored: list[StoredEvent], seat: int | None, public: bool) -> bytes:
+        assert self.table is not None
+        return _render(self.table, self.frames, stored, seat, public)
+
+    def _batch(self, item: Batch) -> bytes:
+        """The frames of a batch that follows on from `last`, for this viewer; advances `last`."""
+        if self.viewer.player_id is not None:  # a viewer who sits down sees as that seat from then on
+            self.seat = item.derived("seats", seats_taken).get(self.viewer.player_id, self.seat)
+        self.last = item.last
+        return item.frames((self.seat, self.public, self.frames), self._render, self.seat, self.public)
+
+    async def _read(self, upto: int | None) -> bytes:
+        """Frames of the stored events in (last, upto]; advances `last`."""
+        stored = await self.services.store.read_stream(self.game_id, after=self.last, upto=upto)
+        if stored:
+            self.last = stored[-1].version
+        return self._render(stored, self.seat, self.public)
+
+    async def _chunks(self) -> AsyncIterator[bytes]:
+        services, game_id, viewer, closing = self.services, self.game_id, self.viewer, self.closing
+        follower = follower_of(services, game_id, self.heartbeat, self.poll_degraded)
+        self._inbox = inbox = follower.join()
+        try:
+            loaded = await services.repository.load(game_id)
+            self.table, state = loaded.table, loaded.state
+            self.seat = seat_of(self.table, state, viewer)
+            self.public = is_public(state, viewer)
+            if self.last_event_id is None:
+                yield snapshot_frame(game_out(game_id, self.table, state, viewer), self.frames)
+                self.last = state.version
+            else:
+                yield f"retry: {RETRY_MS}\n\n".encode()
+                self.last = self.last_event_id
+                if out := await self._read(None):
+                    yield out
+            ahead = follower.seen(self.last)
+            if ahead is not None and (out := await self._read(ahead)):
+                yield out
+            if self.send is not None:
+                inbox.direct = self._direct  # from now on, only while this task waits in `inbox.get`
+            while closing is None or not closing.is_set():
+                item = await inbox.get()
+                if closing is not None and closing.is_set():
+                    break
+                if isinstance(item, Unfinished):
+                    await item.finish()
+                elif item is HEARTBEAT:
+                    yield HEARTBEAT_FRAME
+                elif item is LAGGED:
+                    if out := await self._read(None):
+                        yield out
+                elif isinstance(item, Batch) and item.last > self.last:
+                    if item.first == self.last + 1:
+                        out = self._batch(item)
+                        while inbox.items and isinstance(inbox.items[0], Batch) and \
+                                inbox.items[0].first == self.last + 1:  # queued behind: one send for all
+                            out += self._batch(inbox.items.popleft())
+                    else:  # joined mid-batch, or a gap only a read can fill
+                        if viewer.player_id is not None:
+                            self.seat = item.derived("seats", seats_taken).get(viewer.player_id, self.seat)
+                        missed = [] if item.first <= self.last + 1 else await services.store.read_stream(
+                            game_id, after=self.last, upto=item.first - 1)
+                        out = self._render(missed + [e for e in item.events if e.version > self.last], self.seat,
+                                           self.public)
+                        self.last = item.last
+                    if out:
+                        yield out
+            yield f"retry: {RETRY_MS}\n: server closing, reconnect with Last-Event-ID\n\n".encode()
+        finally:
+            inbox.direct = None
+            follower.leave(inbox)
+
+    def _direct(self, item: Batch | Signal) -> bool:
+        """Write `item` now, from the follower's loop (see `Inbox`); False leaves it to this connection's task."""
+        if self.closing is not None and self.closing.is_set():
+            return False
+        if item is HEARTBEAT:
+            out = HEARTBEAT_FRAME
+        elif isinstance(item, Batch):
+            if item.last <= self.last:
+                return True  # nothing new for this connection
+            if item.first != self.last + 1:
+                return False
+            out = self._batch(item)
         else:
-            yield f"retry: {RETRY_MS}\n\n".encode()
-            out, last = await _read(store.read_stream, game_id, last_event_id, None,
-                                    partial(render, seat=seat, public=public))
-            if out:
-                yield out
-        ahead = follower.seen(last)
-        if ahead is not None:
-            out, last = await _read(store.read_stream, game_id, last, ahead, partial(render, seat=seat, public=public))
-            if out:
-                yield out
-        while closing is None or not closing.is_set():
-            item = await inbox.get()
-            if closing is not None and closing.is_set():
-                break
-            if item is HEARTBEAT:
-                yield b": heartbeat\n\n"
-            elif item is LAGGED:
-                out, last = await _read(store.read_stream, game_id, last, None,
-                                        partial(render, seat=seat, public=public))
-                if out:
-                    yield out
-            elif isinstance(item, Batch) and item.last > last:
-                if viewer.player_id is not None:
-                    seat = item.derived("seats", seats_taken).get(viewer.player_id, seat)
-                if item.first == last + 1:
-                    out = item.frames((seat, public, frames), partial(render, seat=seat, public=public))
-                else:  # joined mid-batch, or a gap only a read can fill
-                    missed = [] if item.first <= last + 1 else await store.read_stream(
-                        game_id, after=last, upto=item.first - 1)
-                    out = render(missed + [e for e in item.events if e.version > last], seat, public)
-                last = item.last
-                if out:
-                    yield out
-        yield f"retry: {RETRY_MS}\n: server closing, reconnect with Last-Event-ID\n\n".encode()
-    finally:
-        follower.leave(inbox)
+            return False
+        if out:
+            send, inbox = self.send, self._inbox
+            assert send is not None and inbox is not None
+            coro: Any = send({"type": "http.response.body", "body": out, "more_body": True})
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                return True
+            except Exception as exc:  # noqa: BLE001 - raised in the connection's task, as a plain send would
+                coro.close()
+                inbox.queue(Unfinished(None, None, exc))
+                return True
+            inbox.queue(Unfinished(coro, waiting, None))  # the transport pushed back: the task finishes it
+        return True
 
 
-async def _read(read: Callable[..., Any], game_id: str, after: int, upto: int | None,
-                render: Callable[[list[StoredEvent]], bytes]) -> tuple[bytes, int]:
-    """Frames of the stored events in (after, upto] and the last version read (`after` if none)."""
-    stored = await read(game_id, after=after, upto=upto)
-    return render(stored), stored[-1].version if stored else after
+class Unfinished:
+    """A direct write the connection's task must finish before anything else: the ASGI `send` waited (the
+    transport pushed back), or raised."""
+
+    __slots__ = ("coro", "waiting", "error")
+
+    def __init__(self, coro: Coroutine[Any, Any, None] | None, waiting: Any, error: Exception | None) -> None:
+        self.coro, self.waiting, self.error = coro, waiting, error
+
+    async def finish(self) -> None:
+        """Drive the suspended `send` to its end, as a task would (waiting on what it waits on)."""
+        if self.error is not None:
+            raise self.error
+        assert self.coro is not None
+        try:
+            while True:
+                if asyncio.isfuture(self.waiting):
+                    self.waiting._asyncio_future_blocking = False
+                    await asyncio.wait([self.waiting])
+                else:  # a bare yield (None): it asked for one turn of the loop
+                    await asyncio.sleep(0)
+                self.waiting = self.coro.send(None)
+        except StopIteration:
+            return
+        finally:
+            self.coro.close()
+
+
+class _LiveStreamingResponse(ASGIStreamingResponse):
+    """Litestar's streaming response that lets a `GameConnection` write live frames itself."""
+
+    __slots__ = ()
+
+    async def _stream(self, send: Any) -> None:
+        if isinstance(self.iterator, GameConnection):
+            self.iterator.send = send
+        await super()._stream(send)
+
+
+class LiveStream(Stream):
+    """`Stream` for a `GameConnection` (same headers, OpenAPI and disconnect handling)."""
+
+    def to_asgi_response(self, *args: Any, **kwargs: Any) -> Any:
+        response = super().to_asgi_response(*args, **kwargs)
+        response.__class__ = _LiveStreamingResponse  # a subclass with the same slots: only `_stream` differs
+        return response
+
+
+def game_stream(services: Services, game_id: str, viewer: Viewer, last_event_id: int | None,
+                heartbeat: float, poll_degraded: float = POLL_DEGRADED, closing: asyncio.Event | None = None,
+                frames: Frames = "named") -> GameConnection:
+    """The SSE byte stream of `game_id` for `viewer` (the caller has checked the game exists)."""
+    return GameConnection(services, game_id, viewer, last_event_id, heartbeat, poll_degraded, closing, frames)
 
 
 def seats_taken(events: list[StoredEvent]) -> dict[str, int]:

@@ -22,7 +22,7 @@ from service.container import Services
 from service.errors import responses
 from service.exceptions import BadLastEventId, PlayerNotFound
 from service.players import Viewer
-from service.sse import game_stream
+from service.sse import LiveStream, game_stream
 from service.tickets import InvalidTicket
 
 GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
@@ -88,13 +88,17 @@ class StreamController(Controller):
                    last_event_id: LastEventId = None, ticket: Ticket = None, frames: FramesParam = "named") -> Stream:
         if ticket is not None:
             viewer = await _ticket_holder(services, ticket, game_id)
-        loaded = await services.repository.load(game_id)  # 404 before the stream starts
+        # 404 before the stream starts; the stream reads the game itself (after joining its follower), so the
+        # cached state will do here unless the Last-Event-ID is newer than it
+        loaded = await services.repository.cached(game_id)
         resume = _int(last_event_id, "a stream version")
+        if resume is not None and resume > loaded.state.version:
+            loaded = await services.repository.load(game_id)
         if resume is not None and resume > loaded.state.version:
             raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
         body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
                            closing=services.closing, frames=frames)
-        return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
+        return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
     @get("/players/me/stream", operation_id="streamMyGames", summary="The caller's games, live (Server-Sent Events)",
          description=PERSONAL_SSE_DOC, tags=["players"], security=[{"bearer": []}],
