@@ -120,6 +120,7 @@ class PersonalHub:
         self._connecting = 0  # connections still reading their games
         self._recent: dict[str, int] = {}  # game id -> last version pushed while any connection was connecting
         self._task: asyncio.Task[None] | None = None
+        self._relearn_queued = False  # a re-learn waits in `_pending` already
         self.queries = 0  # loads and lookups made by the hub's loop (tests check idle costs none)
         broker.on_batch.append(self._batch)
         broker.on_nudge.append(self._nudged)
@@ -136,7 +137,8 @@ class PersonalHub:
             self._pending.put_nowait((game_id, events))
 
     def _nudged(self) -> None:
-        if self.connections:
+        if self.connections and not self._relearn_queued:  # a burst of nudges makes one re-learn
+            self._relearn_queued = True
             self._pending.put_nowait(None)  # re-learn every followed game
 
     def _wake(self) -> None:
@@ -229,6 +231,7 @@ class PersonalHub:
                     except TimeoutError:
                         item = None
                 if item is None:
+                    self._relearn_queued = False
                     await self._relearn()
                 else:
                     await self.update(*item)
@@ -242,9 +245,9 @@ class PersonalHub:
     async def _relearn(self) -> None:
         """Re-read every connected player's games (pushes may have been lost)."""
         games: set[str] = set(self.members)
-        for player_id in list(self.connections):
+        if self.connections:  # one query for every player connected here, however many
             self.queries += 1
-            games.update(m.game_id for m in await games_of(self.store, player_id) if not m.over)
+            games.update(g.game_id for g in await self.store.seats_of(list(self.connections)) if not g.over)
         for game_id in games:
             await self.update(game_id, None)
 
