@@ -27,6 +27,19 @@ def base_url(settings, games):
         yield url
 
 
+@pytest.fixture
+def own_base_url(settings, games):
+    """A server on a database of its own: a bot that joins "the first open game" must find only this
+    test's game, not an open table another test of the session left behind."""
+    import msgspec
+
+    from tests.conftest import fresh_database
+
+    with fresh_database("stela_bots") as dsn:
+        with serving(create_app(msgspec.structs.replace(settings, database_url=dsn), games=games)) as url:
+            yield url
+
+
 def test_the_parser_skips_comments_joins_data_lines_and_keeps_the_last_id():
     parser = SseParser()
     stream = (": heartbeat\n\nretry: 2000\nid: 7\nevent: snapshot\ndata: {\"a\":\ndata:  1}\n\n"
@@ -136,8 +149,8 @@ async def test_follow_reconnects_with_last_event_id_and_misses_nothing(base_url)
         assert versions == list(range(head, last + 1)) and connects == 2
 
 
-async def test_two_random_bots_play_a_whole_game_over_http_and_sse(base_url):
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+async def test_two_random_bots_play_a_whole_game_over_http_and_sse(own_base_url):
+    async with httpx.AsyncClient(base_url=own_base_url, timeout=30) as http:
         a, b = ApiClient(http), ApiClient(http)
         await a.register("Ann")
         await b.register("Bob")
