@@ -14,7 +14,7 @@ from typing import Any
 
 from litestar import Request
 from litestar.datastructures import State
-from litestar.di import Provide
+from litestar.di import NamedDependency, Provide
 
 from service.container import Services
 from service.players import Viewer
@@ -35,7 +35,7 @@ async def caller(services: Services, authorization: str | None, scope: Any) -> V
     return viewer
 
 
-async def provide_viewer(request: Request, services: Services) -> Viewer:
+async def provide_viewer(request: Request, services: NamedDependency[Services]) -> Viewer:
     return await caller(services, request.headers.get("authorization"), request.scope)
 
 
