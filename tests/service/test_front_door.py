@@ -6,12 +6,24 @@ import time
 import uuid
 
 import msgspec
+import pytest
 from litestar.testing import AsyncTestClient
 
 from service.app import create_app
 from service.edge import parse_networks
 from service.ratelimit import Counters, rate_limit
 from tests.support.api import player, until
+
+
+@pytest.fixture(autouse=True)
+def one_rate_limit_window(monkeypatch):
+    """Every request of a test falls in one rate-limit window: the windows are fixed minutes, and a test
+    that crossed a minute's boundary on a slow machine would see its budget renewed half-way."""
+    import types
+
+    import service.ratelimit
+
+    monkeypatch.setattr(service.ratelimit, "time", types.SimpleNamespace(time=lambda: 1_800_000_030.0))
 
 ORIGIN = "http://localhost:5173"
 

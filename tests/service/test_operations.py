@@ -11,6 +11,17 @@ from service.app import create_app
 from tests.support.api import play_to_end, player, started_game
 
 
+@pytest.fixture(autouse=True)
+def one_rate_limit_window(monkeypatch):
+    """Every request of a test falls in one rate-limit window: the windows are fixed minutes, and a test
+    that crossed a minute's boundary on a slow machine would see its budget renewed half-way."""
+    import types
+
+    import service.ratelimit
+
+    monkeypatch.setattr(service.ratelimit, "time", types.SimpleNamespace(time=lambda: 1_800_000_030.0))
+
+
 async def test_too_many_requests_get_a_429_problem_with_retry_after(settings, games):
     app = create_app(msgspec.structs.replace(settings, rate_limit=3), games=games)
     async with AsyncTestClient(app) as client:
