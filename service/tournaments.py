@@ -154,16 +154,17 @@ class Tournaments:
         state = T.fold(events, held.state if held else None)
         paired = [e for e in events if isinstance(e, T.RoundPaired)]
         created: dict[str, tuple[Any, Any]] = {}
-        append = dict(prev_hash=held.head if held else None)
+        prev_hash = held.head if held else None
         if not paired:
-            result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND, **append)
+            result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
+                                             prev_hash=prev_hash)
         else:
             if not self._linked:
                 await bulk.ensure(self.pool)
                 self._linked = True
             async with self.pool.acquire() as conn, conn.transaction():
                 result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
-                                                  conn=conn, **append)
+                                                  prev_hash=prev_hash, conn=conn)
                 for event in paired:
                     games, states = self.round_games(state, event)
                     stored = await bulk.create_games(conn, state.settings.tournament_id, event.round, games)
