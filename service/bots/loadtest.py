@@ -25,8 +25,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 
+from service.bots.aio import AioHttp
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer, TurnPlayer
 from service.bots.sse import follow
@@ -99,20 +99,15 @@ def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -
             "throttled": throttled, "errors": len(recorder.errors)}
 
 
-PLAYERS_PER_POOL = 8  # httpx looks at every connection of its pool on each request: small pools keep that cheap
-
-
 @contextlib.asynccontextmanager
-async def players_on(urls: list[str], count: int, per_player: int = 2) -> AsyncIterator[list[ApiClient]]:
-    """`count` clients (not yet registered), `PLAYERS_PER_POOL` to an httpx client, the pools spread over `urls`
-    round-robin; each pool holds `per_player` connections per player (a stream and a request, say)."""
-    pools = -(-count // PLAYERS_PER_POOL)
-    limits = httpx.Limits(max_connections=PLAYERS_PER_POOL * per_player + 4)
-    https = [httpx.AsyncClient(base_url=urls[j % len(urls)], limits=limits, timeout=60.0) for j in range(pools)]
+async def players_on(urls: list[str], count: int) -> AsyncIterator[list[ApiClient]]:
+    """`count` clients (not yet registered), spread over `urls` round-robin, one aiohttp session per URL
+    (`AioHttp`: httpx cost the bots more CPU than the service spent on their commands)."""
+    sessions = [AioHttp(url) for url in urls]
     try:
-        yield [ApiClient(https[i // PLAYERS_PER_POOL]) for i in range(count)]
+        yield [ApiClient(sessions[i % len(sessions)]) for i in range(count)]  # type: ignore[arg-type]
     finally:
-        await asyncio.gather(*(http.aclose() for http in https))
+        await asyncio.gather(*(s.aclose() for s in sessions))
 
 
 async def register(clients: list[ApiClient], width: int) -> None:
@@ -225,9 +220,8 @@ async def run(config: Config, progress: Any = None) -> dict[str, Any]:
     """Run the load and return the report; `progress` is a rich Progress (or None)."""
     if config.seats > config.players:
         raise ValueError("need at least as many players as seats")
-    per_player = 2 if config.mode == "tournament" else 2 + 2 * -(-config.concurrency * config.seats // config.players)
     recorder = Recorder()
-    async with players_on([config.url], config.players, per_player) as clients:
+    async with players_on([config.url], config.players) as clients:
         await register(clients, max(config.concurrency, 1))
         total = config.rounds * (config.players // config.seats) if config.mode == "tournament" else config.games
         task = progress.add_task(f"{config.kind} games", total=total) if progress is not None else None

@@ -220,3 +220,41 @@ def test_two_stela_bot_commands_find_each_other_and_print_their_results(own_base
     summaries = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"strategy"' in line]
     assert sorted(s["strategy"] for s in summaries) == ["greedy", "random"]
     assert [s["games"] for s in summaries] == [1, 1] and sum(s["won"] for s in summaries) == 1
+
+
+async def test_the_aiohttp_transport_speaks_the_api_like_httpx(base_url):
+    """The load generator's `AioHttp` answers `ApiClient` and `follow` as httpx does: JSON bodies and queries,
+    problems as `ApiError` with their code, and the SSE stream read across its frames."""
+    from service.bots.aio import AioHttp
+
+    http = AioHttp(base_url)
+    try:
+        api = ApiClient(http)  # type: ignore[arg-type]
+        await api.register("Ana")
+        game = await api.create("tally", 2, {"target": 9})
+        with pytest.raises(ApiError) as refused:
+            await api.request("POST", f"/v1/games/{game['id']}/join", json={"seat": 0})
+        assert refused.value.status == 409 and refused.value.code
+        assert (await api.games(kind="tally", limit=5)) != []  # params reach the query string
+        stream = follow(http, f"/v1/games/{game['id']}/stream", api.auth)  # type: ignore[arg-type]
+        first = await asyncio.wait_for(anext(stream), 30)
+        await stream.aclose()
+        assert first.event == "snapshot" and json.loads(first.data)["id"] == game["id"]
+    finally:
+        await http.aclose()
+
+
+async def test_the_aiohttp_transport_turns_a_refused_connection_into_httpx_transport_error():
+    """`ApiClient` retries only `httpx.TransportError`: aiohttp's failures must arrive as one."""
+    from service.bots.aio import AioHttp
+    from tests.support.live import free_port
+
+    http = AioHttp(f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    try:
+        with pytest.raises(httpx.TransportError):
+            await http.request("GET", "/v1/kinds")
+        with pytest.raises(httpx.TransportError):
+            async with http.stream("GET", "/v1/kinds"):
+                pass
+    finally:
+        await http.aclose()
