@@ -73,7 +73,8 @@ TABLE_EVENTS: tuple[type, ...] = (GameCreated, SeatTaken, GameStarted, GameEnded
                                   SeatLeft, SeatResigned, ClockSet, TimedOut)
 
 
-class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="table.Resign", tag_field="type"):
+class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="table.Resign", tag_field="type",
+             forbid_unknown_fields=True):
     """Platform command: the seat gives up the running game (always allowed to a seated player)."""
 
 

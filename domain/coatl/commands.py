@@ -23,7 +23,7 @@ class Piece(msgspec.Struct, frozen=True, order=True):
     color: Color
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type"):
+class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     pass
 
 

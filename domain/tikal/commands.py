@@ -13,7 +13,7 @@ from typing import Optional, Union
 import msgspec
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type"):
+class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     pass
 
 

@@ -12,7 +12,7 @@ from typing import Union
 import msgspec
 
 
-class _Cmd(msgspec.Struct, frozen=True, tag_field="type"):
+class _Cmd(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     pass
 
 

@@ -3,7 +3,8 @@
 It registers two players, creates, joins and starts a game, plays it to the end from `/legal`
 with `fetch`, and follows both seats with native `EventSource` and stream tickets (one
 `onmessage` handler, frames carrying their type) while the server is restarted mid-game. Each
-seat must receive exactly its own view of every event, once, in order, across the restart.
+seat must receive exactly its own view of every event, once, in order, across the restart. The
+kind is Cóatl, whose hands are private: each seat's frames must hold its own hand and not the other's.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tests.browser.conftest import screenshot_path
 from tests.conftest import fresh_database
 from tests.support.live import free_port
 
-KIND, SEATS = "goldmine", 2
+KIND, SEATS = "coatl", 2  # private hands: a seat's stream must differ from the other's
 
 
 class Server:
@@ -123,10 +124,18 @@ def test_a_page_on_another_origin_plays_a_game_and_follows_each_seat_across_a_re
         versions = [int(f["id"]) for f in frames]
         first_snapshot = next(f for f in follower["frames"] if f["type"] == "snapshot")
         assert first_snapshot["frame"]["game"]["view"]["seat"] == seat
+        for snapshot in (f["frame"]["game"]["view"] for f in follower["frames"] if f["type"] == "snapshot"):
+            mine, other = (next(p for p in snapshot["players"] if p["seat"] == s) for s in (seat, 1 - seat))
+            assert mine["hand"] is not None or mine["dealt"] is not None, "a seat sees its own cards"
+            assert other["hand"] is None and other["dealt"] is None and other["temples"] is None, \
+                "no other seat's secrets"
         start = int(first_snapshot["id"])
         assert versions == list(range(start + 1, final + 1)), "every event exactly once, in order"
         # after the end the log is public: the events as this seat received them, from the server
         expected = events_as_seat(server.url, game["gameId"], start, seat)
         assert [f["frame"] for f in frames] == expected, "each seat saw exactly its own view of every event"
+        theirs = events_as_seat(server.url, game["gameId"], start, 1 - seat)
+        assert len(theirs) == len(expected) and any(a != b for a, b in zip(expected, theirs)), \
+            "the two seats' frames differ where a hand is private (a seat-blind stream would not)"
     spectator = [f for f in report["followers"]["spectator"]["frames"] if f["type"] != "snapshot"]
     assert spectator and all(f["frame"]["type"] for f in spectator)

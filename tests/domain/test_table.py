@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from domain import table as table_module
+from domain.catalog import GAMES
 from domain.kernel import RuleViolation
 from domain.table import GameEnded, Resign, SeatLeft, SeatResigned, SeedRevealed, Table
 from tests.support.tally import Add, TALLY
@@ -86,3 +87,17 @@ def test_snapshots_keep_the_resigned_seats():
     state = TABLE.fold(TABLE.play(state, 2, Resign()), state)
     assert TABLE.load_state(TABLE.dump_state(state)) == state
     assert msgspec.json.decode(TABLE.dump_state(state))["resigned"] == [2]
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_every_command_of_every_kind_refuses_an_unknown_field_by_name(kind):
+    # a misspelt optional field (`kards` for `cards`) would otherwise be dropped and its default played
+    table = Table(GAMES[kind])
+    members = msgspec.inspect.type_info(table.command_union).types
+    assert len(members) > 1
+    for member in members:
+        wire = {"type": member.cls.__struct_config__.tag, "no_such_field": 1}
+        with pytest.raises(msgspec.ValidationError, match="unknown field `no_such_field`"):
+            table.decode_command(wire)
+        with pytest.raises(msgspec.ValidationError, match="unknown field `no_such_field`"):
+            table.decode_command_json(msgspec.json.encode(wire))

@@ -6,13 +6,10 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
-
 from tests.conftest import fresh_database
-from tests.support.live import free_port
+from tests.support.live import free_port, wait_healthy
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -39,15 +36,7 @@ def test_the_readme_api_tour_runs_as_written():
         server = subprocess.Popen([str(Path(sys.executable).with_name("stela")), "serve"], env=env,
                                   stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, "stela serve did not start"
-                time.sleep(0.1)
+            wait_healthy(f"http://127.0.0.1:{port}", server)
             done = subprocess.run(["bash", "-euo", "pipefail", "-c", "\n".join(lines)], capture_output=True,
                                   text=True, timeout=120)
         finally:

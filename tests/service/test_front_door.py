@@ -104,7 +104,8 @@ async def test_a_client_cannot_pick_its_bucket_with_x_forwarded_for(settings, ga
     assert statuses == [200, 200, 429]
 
 
-async def test_behind_a_trusted_proxy_each_client_address_has_its_own_budget():
+def answering_ok() -> tuple:
+    """An ASGI app that answers 200, a `send` that records each answer's status, and that record."""
     seen: list[int] = []
 
     async def app(scope, receive, send):
@@ -115,6 +116,11 @@ async def test_behind_a_trusted_proxy_each_client_address_has_its_own_budget():
         if message["type"] == "http.response.start":
             seen.append(message["status"])
 
+    return app, send, seen
+
+
+async def test_behind_a_trusted_proxy_each_client_address_has_its_own_budget():
+    app, send, seen = answering_ok()
     limited = rate_limit(1, 0, 0, parse_networks("10.0.0.0/8"), Counters(), lambda _: None)(app)
     for forwarded in ("203.0.113.1", "203.0.113.2", "203.0.113.1", "6.6.6.6, 203.0.113.2"):
         scope = {"type": "http", "method": "GET", "path": "/v1/kinds", "client": ("10.0.0.5", 1234),
@@ -183,3 +189,28 @@ async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when
     statuses.clear()
     await capped(dict(scope), None, send)
     assert statuses == [200]
+
+
+async def test_a_browsers_reconnects_are_never_refused_even_with_the_api_budget_spent():
+    from service.settings import Settings
+    from service.sse import RETRY_MS
+
+    app, send, statuses = answering_ok()
+    defaults = Settings()
+    limited = rate_limit(2, defaults.stream_rate_limit, defaults.max_streams_per_client, (), Counters(),
+                         lambda _: None)(app)
+    scope = {"type": "http", "method": "GET", "client": ("192.0.2.9", 1), "headers": []}
+    for _ in range(3):
+        await limited({**scope, "path": "/v1/games/g/legal"}, None, send)
+    assert statuses == [200, 200, 429]  # the page's API budget is spent
+    # one page following two seats and the personal stream, each reconnecting at the interval the
+    # server asks for (`retry:`) for a whole minute: no opening is refused
+    streams = ["/v1/games/g/stream", "/v1/games/h/stream", "/v1/players/me/stream"]
+    statuses.clear()
+    for _ in range(60_000 // RETRY_MS):
+        for path in streams:
+            await limited({**scope, "path": path}, None, send)
+    assert statuses == [200] * (len(streams) * (60_000 // RETRY_MS))
+    statuses.clear()
+    await limited({**scope, "path": "/v1/games/g/legal"}, None, send)
+    assert statuses == [429], "stream openings are a budget apart; they give the API budget nothing back"

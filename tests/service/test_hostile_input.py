@@ -64,3 +64,14 @@ async def test_a_typo_in_expected_version_never_skips_the_version_check(client):
                    400, "invalid_request")
     assert "expected_verison" in body["detail"]
     assert (await client.get(f"/v1/games/{game_id}")).json()["version"] == before
+
+
+async def test_an_unknown_field_inside_a_command_is_refused_by_name_and_nothing_is_played(client):
+    game_id, players = await started_game(client, "tally", 2)
+    before = (await client.get(f"/v1/games/{game_id}")).json()["version"]
+    for query in ("", "?dry_run=true"):
+        body = refused(await client.post(f"/v1/games/{game_id}/commands{query}", headers=players[0]["headers"],
+                                         json={"command": {"type": "tally.Add", "amount": 1, "amuont": 2}}),
+                       422, "invalid_command")
+        assert "amuont" in body["detail"]
+    assert (await client.get(f"/v1/games/{game_id}")).json()["version"] == before

@@ -18,6 +18,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_healthy(url: str, proc: Any = None, timeout: float = 60) -> None:
+    """Wait until `url`/healthz answers 200 (AssertionError on timeout, or when `proc` has exited)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc is None or proc.poll() is None, f"the server exited with {proc.returncode}"
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, f"{url} did not start"
+        time.sleep(0.1)
+
+
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
     """Serve `app` on a free loopback port until the block ends; yields the base URL."""

@@ -20,11 +20,11 @@ class TallyOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     mode: Annotated[Literal["plain", "rolls"], msgspec.Meta(description="unused by the rules")] = "plain"
 
 
-class Add(msgspec.Struct, frozen=True, tag="tally.Add", tag_field="type"):
+class Add(msgspec.Struct, frozen=True, tag="tally.Add", tag_field="type", forbid_unknown_fields=True):
     amount: int
 
 
-class Roll(msgspec.Struct, frozen=True, tag="tally.Roll", tag_field="type"):
+class Roll(msgspec.Struct, frozen=True, tag="tally.Roll", tag_field="type", forbid_unknown_fields=True):
     pass
 
 
