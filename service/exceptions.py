@@ -7,6 +7,8 @@ status and stable `code`; `RuleViolation` (the domain's), `ConcurrencyError` and
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.kernel import RuleViolation
 from projections.queries import BadCursor  # a list cursor this service did not issue
 from service.store.protocol import ConcurrencyError, StoreUnavailable
@@ -19,6 +21,7 @@ __all__ = [
     "InvalidCommand", "InvalidOptions", "InvalidRequest", "KindNotFound", "NoPicture", "NotFound", "NotSeated",
     "PlayerNotFound", "ReadModelsUnavailable", "RuleViolation", "SeatNotFound", "ServiceError",
     "StoreUnavailable", "TooMuchContention", "Unauthorized", "Unavailable", "VersionConflict", "VersionNotFound",
+    "unknown_field",
 ]
 
 
@@ -32,6 +35,14 @@ class ServiceError(Exception):
 
 class InvalidRequest(ServiceError):
     """The request is malformed (body, header or parameter)."""
+
+
+def unknown_field(exc: BaseException) -> bool:
+    """Whether `exc` (or the error it was raised from) refuses a field its struct does not have: an unknown
+    field is a malformed request (400, naming the field) wherever in the body it is, a command or options
+    included, so that a typo is never read as "the field was left out"."""
+    cause = exc if isinstance(exc, msgspec.ValidationError) else exc.__cause__
+    return isinstance(cause, msgspec.ValidationError) and str(cause).startswith("Object contains unknown field")
 
 
 class BadLastEventId(InvalidRequest):

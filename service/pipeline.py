@@ -26,7 +26,8 @@ from domain.kernel import RuleViolation
 from domain.table import Table, TableState
 from service import exceptions as x
 from service.exceptions import (
-    IdempotencyKeyReused, InvalidCommand, InvalidOptions, NotSeated, ServiceError, TooMuchContention, Unauthorized,
+    IdempotencyKeyReused, InvalidCommand, InvalidOptions, InvalidRequest, NotSeated, ServiceError, TooMuchContention,
+    Unauthorized, unknown_field,
 )
 from service.fanout import Broker
 from service.logging import add_response_header
@@ -134,7 +135,7 @@ class CommandPipeline:
             events = table.create(options, seats, secrets.token_bytes(32), created_by=viewer.player_id,
                                   time_control=time_control)
         except RuleViolation as exc:
-            raise InvalidOptions(exc) from exc
+            raise InvalidRequest(exc.message) if unknown_field(exc) else InvalidOptions(exc) from exc
         state = table.fold(events)
         if join:
             joined = table.join(state, viewer.player.id, viewer.player.name)
@@ -209,7 +210,8 @@ class CommandPipeline:
                     raw = msgspec.json.decode(raw)
             return table.decode_command(integral(raw))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise InvalidCommand(f"not a {table.kind} command: {exc}") from exc
+            refusal = InvalidRequest if unknown_field(exc) else InvalidCommand
+            raise refusal(f"not a {table.kind} command: {exc}") from exc
 
     async def _run(self, game_id: str, viewer: Viewer, expected: int | None, key: str | None, decide: Decide,
                    command: dict[str, Any] | None = None, loaded: Loaded | None = None,

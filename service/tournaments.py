@@ -35,7 +35,9 @@ from domain.table import GameAborted, GameEnded
 from projections.base import ensure_tables, lock_key
 from projections.log import load_checkpoint, read_after, save_checkpoint
 from service.background import Periodic
-from service.exceptions import Forbidden, InvalidOptions, NotFound, TooMuchContention, Unauthorized
+from service.exceptions import (
+    Forbidden, InvalidOptions, InvalidRequest, NotFound, TooMuchContention, Unauthorized, unknown_field,
+)
 from service.fanout import Broker
 from service.pipeline import now_ms
 from service.readmodels import coalesced
@@ -102,7 +104,7 @@ class Tournaments:
             if command.time_control:
                 table.create(command.options, command.seats, b"check", time_control=command.time_control)
         except RuleViolation as exc:
-            raise InvalidOptions(exc) from exc
+            raise InvalidRequest(exc.message) if unknown_field(exc) else InvalidOptions(exc) from exc
         command = msgspec.structs.replace(command, min_seats=min(command.seats, table.game.min_players))
         tournament_id = str(uuid.uuid4())
         try:

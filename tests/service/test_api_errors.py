@@ -47,8 +47,10 @@ async def test_options_that_do_not_fit_are_422(client):
             422, "table.bad_seat_count")
     problem(await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {"target": 1}},
                               headers=ann["headers"]), 422, "tally.bad_options")
-    problem(await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {"colour": "red"}},
+    problem(await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {"target": "many"}},
                               headers=ann["headers"]), 422, "table.bad_options")
+    problem(await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {"colour": "red"}},
+                              headers=ann["headers"]), 400, "invalid_request")  # an unknown field is malformed
 
 
 async def test_game_commands_are_checked_for_seat_shape_rules_and_version(client):

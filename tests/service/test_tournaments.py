@@ -128,7 +128,10 @@ async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
     assert r.status_code == 404
     r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "options": {"target": 1},
                                                                         "seats": 2, "rounds": 1})
-    assert r.status_code in (400, 422), r.text
+    assert r.status_code == 422 and r.json()["code"] == "tally.bad_options", r.text
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "options": {"tagret": 5},
+                                                                        "seats": 2, "rounds": 1})
+    assert r.status_code == 400 and "tagret" in r.json()["detail"], r.text
     assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
 
 
