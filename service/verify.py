@@ -126,6 +126,7 @@ def _replay(table: Table, events: list[StoredEvent], report: Report) -> None:
         final = table.game.outcome(state.game) if state.game is not None else None
         if final is None or msgspec.to_builtins(final) != msgspec.to_builtins(ended[-1].outcome):
             report.problems.append("the recorded outcome differs from the rules' outcome")
+    if ended:
         report.outcome = msgspec.to_builtins(ended[-1].outcome)
 
 

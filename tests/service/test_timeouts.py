@@ -87,6 +87,7 @@ async def test_a_timed_out_seat_has_its_turn_played_and_the_game_goes_on_verifia
     await a.pipeline.command(viewers[1], game_id, {"type": "table.Resign"}, None, None)
     report = verify_log(await a.store.read_stream(game_id), {"tally": TALLY})
     assert report.ok, report.problems
+    assert report.outcome is not None and report.outcome["winners"] == [0]  # a resignation's outcome is reported
 
 
 async def test_a_seat_that_keeps_timing_out_is_abandoned_and_the_game_ends(replicas):
