@@ -26,6 +26,16 @@ async def strictly(request: Request, type_: type[T]) -> T:
         raise InvalidRequest(f"Malformed JSON: {exc}") from exc
 
 
+class NoFields(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of an endpoint that takes none: nothing, or `{}`."""
+
+
+async def no_body(request: Request) -> None:
+    """Refuse a body with fields where the endpoint takes none (400 naming the field, as in every body)."""
+    if (await request.body()).strip():
+        await strictly(request, NoFields)
+
+
 class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """`CommandRequest` with the command left as raw JSON, for the kind's own decoder."""
 

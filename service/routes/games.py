@@ -16,7 +16,7 @@ from projections.queries import GameList
 from service.container import Services
 from service.errors import responses
 from service.players import Viewer
-from service.schemas import GameCreate, GameOut, JoinRequest, strictly
+from service.schemas import GameCreate, GameOut, JoinRequest, no_body, strictly
 from service.views import game_out
 from service.visibility import require_seat, seat_of
 
@@ -78,16 +78,18 @@ class GameController(Controller):
           status_code=200, description="Only before the start (409 `table.not_open` after it); 403 "
           "`not_seated` without a seat. A running game is left with the `table.Resign` command.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
-    async def leave(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                    idempotency_key: Key = None) -> GameOut:
+    async def leave(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                    game_id: GameId, idempotency_key: Key = None) -> GameOut:
+        await no_body(request)
         done = await services.pipeline.leave(viewer, game_id, idempotency_key)
         return game_out(game_id, done.table, done.state, viewer)
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
           description="By a seated player or the creator; anyone else gets 403 `not_seated`.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
-    async def start(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                    idempotency_key: Key = None) -> GameOut:
+    async def start(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                    game_id: GameId, idempotency_key: Key = None) -> GameOut:
+        await no_body(request)
         done = await services.pipeline.start(viewer, game_id, idempotency_key)
         return game_out(game_id, done.table, done.state, viewer)
 

@@ -11,7 +11,7 @@ from litestar.params import JSONBody, PathParameter
 from service.container import Services
 from service.errors import responses
 from service.players import Viewer, bearer
-from service.schemas import Me, PlayerCreate, PlayerCreated, PlayerOut, strictly
+from service.schemas import Me, PlayerCreate, PlayerCreated, PlayerOut, no_body, strictly
 
 PlayerId = Annotated[str, PathParameter(max_length=64, description="player id")]
 
@@ -41,6 +41,7 @@ class PlayerController(Controller):
           responses=responses(401), security=[{"bearer": []}])
     async def rotate(self, request: Request, viewer: NamedDependency[Viewer],
                      services: NamedDependency[Services]) -> PlayerCreated:
+        await no_body(request)
         player = viewer.require_player()
         token = await services.players.rotate(player, bearer(request.headers.get("authorization")) or "")
         return PlayerCreated(id=player.id, name=player.name, token=token)

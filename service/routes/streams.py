@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
@@ -22,6 +22,7 @@ from service.container import Services
 from service.errors import responses
 from service.exceptions import BadLastEventId, PlayerNotFound
 from service.players import Viewer
+from service.schemas import no_body
 from service.sse import LiveStream, game_stream
 from service.tickets import InvalidTicket
 
@@ -68,8 +69,9 @@ class StreamController(Controller):
                       "caller and this game: the stream shows the caller's seat view if seated, else the "
                       "spectator view. Valid for reconnects until `expires_at`.",
           responses=responses(400, 401, 404))
-    async def game_ticket(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
-                          game_id: GameId) -> TicketOut:
+    async def game_ticket(self, request: Request, viewer: NamedDependency[Viewer],
+                          services: NamedDependency[Services], game_id: GameId) -> TicketOut:
+        await no_body(request)
         player = viewer.require_player()
         await services.repository.load(game_id)  # 404 for an unknown game
         return await _issue(services, player.id, game_id)
@@ -79,7 +81,9 @@ class StreamController(Controller):
           security=[{"bearer": []}], description="A short-lived, read-only ticket for "
                                                  "`GET /v1/players/me/stream?ticket=…`.",
           responses=responses(400, 401))
-    async def personal_ticket(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services]) -> TicketOut:
+    async def personal_ticket(self, request: Request, viewer: NamedDependency[Viewer],
+                              services: NamedDependency[Services]) -> TicketOut:
+        await no_body(request)
         return await _issue(services, viewer.require_player().id, None)
 
     @get("/games/{game_id:str}/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)",

@@ -21,7 +21,7 @@ from service.container import Services
 from service.errors import PROBLEM, TYPE_BASE, ProblemDetail, responses
 from service.exceptions import BadLastEventId, Unavailable
 from service.players import Viewer
-from service.schemas import strictly
+from service.schemas import no_body, strictly
 from service.tournament_stream import tournament_stream
 from service.tournaments import Tournaments, redacted
 
@@ -152,8 +152,9 @@ class TournamentController(Controller):
     @post("/{tournament_id:str}/start", operation_id="startTournament",
           summary="Close registration and pair round 1 (organiser or admin)", status_code=200,
           responses=responses(400, 401, 403, 404, 409), security=[{"bearer": []}])
-    async def start(self, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
+    async def start(self, request: Request, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
                     tournament_id: TournamentId) -> T.TournamentView:
+        await no_body(request)
         return T.view(await tournaments.act(viewer, tournament_id, T.Start()))
 
     @get("/{tournament_id:str}/events", operation_id="getTournamentEvents",

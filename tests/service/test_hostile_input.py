@@ -59,6 +59,18 @@ async def test_an_unknown_field_is_a_400_naming_it_in_every_body(client):
     assert "seta" in body["detail"]
 
 
+async def test_an_endpoint_without_a_body_refuses_one_with_fields(client):
+    """start, leave, stream tickets and token rotation take no body: `{}` or nothing passes, a field is a 400."""
+    game_id, players = await started_game(client, "tally", 2)
+    headers = players[0]["headers"]
+    for path in (f"/v1/games/{game_id}/start", f"/v1/games/{game_id}/leave", f"/v1/games/{game_id}/stream-tickets",
+                 "/v1/players/me/stream-tickets", "/v1/players/me/token"):
+        body = refused(await client.post(path, json={"seat": 1}, headers=headers), 400, "invalid_request")
+        assert "seat" in body["detail"], path
+    assert (await client.post(f"/v1/games/{game_id}/stream-tickets", json={}, headers=headers)).status_code == 201
+    assert (await client.post(f"/v1/games/{game_id}/stream-tickets", headers=headers)).status_code == 201
+
+
 async def test_a_typo_in_expected_version_never_skips_the_version_check(client):
     game_id, players = await started_game(client, "tally", 2)
     before = (await client.get(f"/v1/games/{game_id}")).json()["version"]

@@ -88,6 +88,8 @@ async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairi
         assert r.status_code == 200, r.text
     some = next(iter(players.values()))
     assert (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(some))).status_code == 403
+    bogus = await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser), json={"round": 2})
+    assert bogus.status_code == 400 and "round" in bogus.json()["detail"]  # it takes no body
     r = await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))
     assert r.status_code == 200, r.text
     view = r.json()
