@@ -154,7 +154,8 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
-                   cors_config=cors_config(settings), debug=False)
+                   cors_config=cors_config(settings), debug=False,
+                   logging_config=None)  # our JSON lines (service.logging), not Litestar's text format
     app.asgi_handler = edge(app, settings)
     allow: dict[str, set[str]] = {}
     for route in app.routes:

@@ -51,16 +51,35 @@ def configure(level: str = "info") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     logging.basicConfig(handlers=[handler], level=numeric, force=True)
+    logging.captureWarnings(True)  # a library's warning is a JSON line too (logger `py.warnings`)
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, structlog.processors.add_log_level,
                     structlog.processors.TimeStamper(fmt="iso"), structlog.processors.format_exc_info, _render],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.BytesLoggerFactory(sys.stderr.buffer), cache_logger_on_first_use=True)
+        logger_factory=_stderr_logger, cache_logger_on_first_use=True)
     global _out
     _out = sys.stderr.buffer
 
 
 _out: Any = sys.stderr.buffer  # where `configure` sends log lines (the access line writes there itself)
+
+
+class _Stderr:
+    """structlog's output: writes to `_out` as it is *now*, so loggers cached on first use follow a later
+    `configure` (a test's captured stderr, closed afterwards, is never written to again)."""
+
+    def msg(self, message: bytes) -> None:
+        _out.write(message + b"\n")
+        _out.flush()
+
+    debug = info = warning = warn = error = critical = exception = fatal = failure = err = log = msg
+
+
+def _stderr_logger(*_: Any) -> _Stderr:
+    return _STDERR
+
+
+_STDERR = _Stderr()
 
 
 def _access(method: str, path: str, status: int, latency_ms: float, player_id: str | None, request_id: str,

@@ -49,7 +49,8 @@ def test_serve_logs_its_address_and_export_then_verify_works_with_the_embedded_d
         finally:
             server.terminate()
             server.wait(60)
-    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]  # every line is JSON, initdb's too
+    assert (tmp_path / "data" / "postgres.log").read_text().strip()  # the embedded server's own output is kept
     assert {"event": "listening", "url": f"http://127.0.0.1:{port}"}.items() <= next(
         line for line in lines if line.get("event") == "listening").items()
 
@@ -62,3 +63,6 @@ def test_serve_logs_its_address_and_export_then_verify_works_with_the_embedded_d
     assert {e["stream_id"] for e in exported} == {game_id} and exported[-1]["type"] == "table.SeedRevealed"
     report = json.loads(done.stdout)  # verify's stdout is its report and nothing else
     assert report["game_id"] == game_id and report["ok"] is True and report["problems"] == []
+    assert report["outcome"]["winners"] == [1]  # seat 0 resigned
+    for line in done.stderr.splitlines():
+        json.loads(line)

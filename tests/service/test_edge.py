@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+import structlog
+import structlog.testing
 
 from service.edge import admin_token_problem, client_address, parse_networks
 
@@ -56,12 +58,13 @@ def test_the_embedded_mode_makes_an_admin_token_once_and_says_where(tmp_path, mo
     from service.settings import Settings
 
     monkeypatch.delenv("STELA_ADMIN_TOKEN", raising=False)
-    first = embedded_admin_token(Settings(data_dir=str(tmp_path)))
+    with structlog.testing.capture_logs() as logs:
+        first = embedded_admin_token(Settings(data_dir=str(tmp_path)))
     again = embedded_admin_token(Settings(data_dir=str(tmp_path)))
     check(first)
     assert first.admin_token == again.admin_token and len(first.admin_token) >= 32
     assert (tmp_path / "admin-token").stat().st_mode & 0o077 == 0
-    assert str(tmp_path / "admin-token") in capsys.readouterr().err
+    assert {"event": "admin_token", "path": str(tmp_path / "admin-token")}.items() <= logs[0].items()
     external = Settings(data_dir=str(tmp_path), database_url="postgresql://db/s")
     assert embedded_admin_token(external).admin_token is None
 
