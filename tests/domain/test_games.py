@@ -15,13 +15,13 @@ import typing
 from collections import defaultdict
 from typing import Any
 
-import jsonschema
+import jsonschema_rs
 import msgspec
 import pytest
 
 from domain.catalog import GAMES
 from domain.kernel import Rng, RuleViolation, View
-from domain.simulate import play_random
+from domain.simulate import play_random, start_table
 from domain.table import TABLE_EVENTS, Table, TableState
 
 GAMES_PER_CASE = int(os.environ.get("STELA_RANDOM_GAMES", "2"))
@@ -86,7 +86,9 @@ class Checker:
     def __init__(self, game: Any) -> None:
         self.game = game
         self.table = Table(game)
-        self.view_schema = jsonschema.Draft202012Validator(msgspec.json.schema(game.view_type))
+        # the schemas GET /v1/kinds/{kind} publishes as view_schema and event_schema
+        self.view_schema = jsonschema_rs.Draft202012Validator(msgspec.json.schema(game.view_type))
+        self.event_schema = jsonschema_rs.Draft202012Validator(msgspec.json.schema(self.table.event_union))
         self.view_decoder = msgspec.json.Decoder(game.view_type)
         self.event_decoder = msgspec.json.Decoder(self.table.event_union)
         self.steps = 0
@@ -102,12 +104,13 @@ class Checker:
             assert len(view.scores) == state.seat_count
             encoded = msgspec.json.encode(view)
             self.view_decoder.decode(encoded)
-            if self.steps % 25 == 1:
-                self.view_schema.validate(msgspec.json.decode(encoded))
+            self.view_schema.validate(msgspec.json.decode(encoded))
             for event in new:
                 shown = self.table.redact(event, seat, public=False)
                 if shown is not None:
-                    self.event_decoder.decode(msgspec.json.encode(shown))
+                    wire = msgspec.json.encode(shown)
+                    self.event_decoder.decode(wire)
+                    self.event_schema.validate(msgspec.json.decode(wire))
         if self.steps % 10 == 1 or state.status != "active":
             assert self.table.load_state(self.table.dump_state(state)) == state
 
@@ -302,3 +305,21 @@ def test_every_seat_count_starts_and_every_event_type_is_tagged(kind: str) -> No
         tags[t.tag] += 1
     assert all(n == 1 for n in tags.values())
     assert not set(tags) & {e.__struct_config__.tag for e in TABLE_EVENTS}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_published_schemas_refuse_a_view_or_event_that_breaks_them(kind: str) -> None:
+    """The schemas random play validates against are not vacuous: a view without the envelope's `to_act`,
+    with a seat that is not a number, or an event of an unknown type, fails them."""
+    game = GAMES[kind]
+    checker = Checker(game)
+    state, events = start_table(checker.table, None, game.min_players, f"schema-{kind}".encode())
+    view = plain(game.view(state.game, 0))
+    checker.view_schema.validate(view)
+    for broken in ({k: v for k, v in view.items() if k != "to_act"}, {**view, "seat": "zero"}):
+        with pytest.raises(jsonschema_rs.ValidationError):
+            checker.view_schema.validate(broken)
+    event = plain(checker.table.redact(events[-1], 0, public=False))
+    checker.event_schema.validate(event)
+    with pytest.raises(jsonschema_rs.ValidationError):
+        checker.event_schema.validate({**event, "type": f"{kind}.NoSuchEvent"})
