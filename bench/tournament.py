@@ -12,30 +12,16 @@ smoke run of `bench/run.py --short`.
 
     python -m bench.tournament --players 200 --rounds 3 --workers 2
 
-Measured 2026-11-26 on the shared 2-core machine (load average 10-14 from other helpers' work;
-bots, server, PostgreSQL and Redis on the same cores), 4-seat Coatl:
-- before (bots with a stream per seat and `GET /legal` from every seat on every event, one httpx
-  pool for all): 16 players x 1 round, 1,200 commands, ~18 ms CPU per command (bots + server,
-  database not counted), of which the bots ~72% (httpx scanning a 40-connection pool per request,
-  3 useless `GET /legal` per command);
-- after, 200 players x 3 rounds (150 games), one worker: 557 s, 46,185 commands, 82.9 commands/s,
-  command p50 223 ms / p99 1,120 ms, SSE ("your turn") p50 0 ms / p99 6,180 ms; CPU per command:
-  server 2.30 ms, bots 2.36 ms, database 1.24 ms (5.9 ms in all); every game and the pairings verified.
-  Our processes used about half a core in all: the wall time is the machine's contention, not the code.
-- after, 200 players x 2 rounds (100 games), two workers (`--workers 2`), run beside a 1,000-player
-  run: 472 s, 29,903 commands, 63.3 commands/s, p50 406 ms / p99 1,224 ms, SSE p99 1,889 ms; CPU per
-  command: server 3.06 ms (two of everything: hubs, result runners, timeout workers, and the Redis hop),
-  bots 2.20 ms, database 0.88 ms. On this machine a second worker buys no throughput: there is no
-  idle core to give it.
-- after, 1,000 players x 1 round (250 tables at once), two workers: 1,766 s, 77,965 commands,
-  44.2 commands/s, p50 660 ms / p99 7,337 ms, SSE p99 28.9 s; CPU per command: server 3.91 ms, bots
-  3.44 ms, database 5.59 ms; 250/250 games and the pairings verified, no error. The database cost and
-  the SSE tail grow with the number of connected players; the likely cause (read from the code, not
-  profiled): the personal hub's re-learn (on a fan-out nudge, and each second while Redis counts as
-  degraded) runs `personal.games_of`, an unindexed scan of `events`, once per connected player.
-Extrapolated (not run): 1,000 x 5 is ~385,000 commands (~308 a game); at 5.9 ms of CPU each that is
-~38 CPU-minutes, about 19 minutes on two free cores with the bots on them too, ~11.5 minutes for the
-server and database alone (3.5 ms a command) with the bots on another machine.
+Measured 2026-11-26 on the 2-core machine, quiet apart from this run (bots, servers, PostgreSQL and Redis
+on the same two cores), 4-seat Coatl without sacrifice tokens, a 60 s per-move clock on every game:
+- 1,000 players x 5 rounds (1,250 games), two replicas: 593.5 s, 383,777 commands, 646.6 commands/s,
+  command p50 13.3 ms / p99 203 ms, "your turn" delivery p50 15.6 ms / p99 3.63 s; CPU per command:
+  server 1.93 ms, bots 0.57 ms, database 0.50 ms; 1,250/1,250 games and the pairings verified, 0 errors.
+- the same with one replica: 759.9 s, 385,857 commands, 507.8 commands/s, p50 52.3 ms / p99 2,042 ms,
+  delivery p50 9.7 ms / p99 42.3 ms; CPU per command 1.79 / 0.74 / 0.56 ms; all verified, 0 errors.
+Before the bots spoke aiohttp (`service.bots.aio`) they spent 2.2-2.8 ms of CPU a command in httpx, more
+than the server, and the extrapolated 1,000 x 5 took ~19 minutes; before the personal hub's one-query
+re-learn, the database spent 5.6 ms a command at 1,000 connected players.
 """
 
 from __future__ import annotations
