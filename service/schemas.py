@@ -16,6 +16,9 @@ from service.visibility import WireEvent
 T = TypeVar("T")
 
 
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL: a path or query string that does is malformed (400)
+
+
 async def strictly(request: Request, type_: type[T]) -> T:
     """The JSON body decoded strictly as `type_` (Litestar converts leniently: `0` would pass for `false`)."""
     try:

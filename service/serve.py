@@ -69,7 +69,9 @@ def embedded_admin_token(settings: Settings) -> Settings:
         path.touch(mode=0o600)
         path.write_text(secrets.token_hex(32) + "\n")
     os.environ["STELA_ADMIN_TOKEN"] = token = path.read_text().strip()  # what the workers' settings read
-    log.info("admin_token", path=str(path), note="the embedded mode's admin token is kept in this file")
+    # a logger taken now, not the module's (cached on first use under whatever configuration was current then)
+    structlog.get_logger("stela.serve").info("admin_token", path=str(path),
+                                             note="the embedded mode's admin token is kept in this file")
     return msgspec.structs.replace(settings, admin_token=token)
 
 

@@ -16,11 +16,11 @@ from projections.queries import GameList
 from service.container import Services
 from service.errors import responses
 from service.players import Viewer
-from service.schemas import GameCreate, GameOut, JoinRequest, no_body, strictly
+from service.schemas import GameCreate, GameOut, JoinRequest, NO_NUL, no_body, strictly
 from service.views import game_out
 from service.visibility import require_seat, seat_of
 
-GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
+GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 Key = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
                                             description="resending a key returns the first result")]
 
@@ -48,11 +48,11 @@ class GameController(Controller):
          responses=responses(400, 422))
     async def list_games(
         self, services: NamedDependency[Services],
-        kind: Annotated[str | None, QueryParameter(max_length=32)] = None,
+        kind: Annotated[str | None, QueryParameter(max_length=32, pattern=NO_NUL)] = None,
         status: Annotated[Literal["open", "active", "finished", "aborted"] | None, QueryParameter()] = None,
-        player: Annotated[str | None, QueryParameter(max_length=64)] = None,
+        player: Annotated[str | None, QueryParameter(max_length=64, pattern=NO_NUL)] = None,
         open_seats: Annotated[bool | None, QueryParameter(description="only games with a free seat")] = None,
-        cursor: Annotated[str | None, QueryParameter(max_length=200)] = None,
+        cursor: Annotated[str | None, QueryParameter(max_length=200, pattern=NO_NUL)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
     ) -> GameList:
         return await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,

@@ -15,7 +15,7 @@ from domain.clock import TimeControl
 from domain.table import TABLE_CODES, Table
 from service.container import Services
 from service.errors import responses
-from service.schemas import KindOut
+from service.schemas import KindOut, NO_NUL
 
 
 @functools.lru_cache(maxsize=64)
@@ -46,7 +46,7 @@ class KindController(Controller):
         return [kind_out(table) for table in services.repository.tables.values()]
 
     @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(400, 404))
-    async def get_kind(self, services: NamedDependency[Services], kind: Annotated[str, PathParameter(max_length=32)]) -> KindOut:
+    async def get_kind(self, services: NamedDependency[Services], kind: Annotated[str, PathParameter(max_length=32, pattern=NO_NUL)]) -> KindOut:
         return kind_out(services.repository.table(kind))
 
     @get("/{kind:str}/components", operation_id="getKindComponents", responses=responses(400, 404),
@@ -55,5 +55,5 @@ class KindController(Controller):
                      "that views show inline for face-up components; static, cacheable.",
          cache_control=CacheControlHeader(public=True, max_age=3600))
     async def get_components(self, services: NamedDependency[Services],
-                             kind: Annotated[str, PathParameter(max_length=32)]) -> dict[str, Any]:
+                             kind: Annotated[str, PathParameter(max_length=32, pattern=NO_NUL)]) -> dict[str, Any]:
         return components_of(services.repository.table(kind))

@@ -21,10 +21,10 @@ from service.dependencies import caller
 from service.errors import responses
 from service.exceptions import NoPicture
 from service.players import Viewer
-from service.schemas import CommandEnvelope, CommandRequest, CommandResult, EventPage, LegalOut, command_body
+from service.schemas import CommandEnvelope, CommandRequest, CommandResult, EventPage, LegalOut, NO_NUL, command_body
 from service.visibility import require_public, require_seat, seat_of, visible, wire
 
-GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
+GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
                                                  description="resending a key returns the first result")]
 

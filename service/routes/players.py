@@ -11,9 +11,9 @@ from litestar.params import JSONBody, PathParameter
 from service.container import Services
 from service.errors import responses
 from service.players import Viewer, bearer
-from service.schemas import Me, PlayerCreate, PlayerCreated, PlayerOut, no_body, strictly
+from service.schemas import Me, NO_NUL, PlayerCreate, PlayerCreated, PlayerOut, no_body, strictly
 
-PlayerId = Annotated[str, PathParameter(max_length=64, description="player id")]
+PlayerId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")]
 
 
 class PlayerController(Controller):

@@ -14,8 +14,9 @@ from litestar.params import PathParameter, QueryParameter
 from projections.queries import Leaderboard, PlatformStats, PlayerGamePage
 from service.container import Services
 from service.errors import responses
+from service.schemas import NO_NUL
 
-Cursor = Annotated[str | None, QueryParameter(max_length=200, description="`next_cursor` of the previous page")]
+Cursor = Annotated[str | None, QueryParameter(max_length=200, pattern=NO_NUL, description="`next_cursor` of the previous page")]
 Limit = Annotated[int, QueryParameter(ge=1, le=200)]
 
 
@@ -28,7 +29,7 @@ class ReadModelController(Controller):
                      "and whether the player won. Cursor-paginated.",
          responses=responses(400, 404, 422))
     async def player_games(self, services: NamedDependency[Services],
-                           player_id: Annotated[str, PathParameter(max_length=64, description="player id")],
+                           player_id: Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")],
                            cursor: Cursor = None, limit: Limit = 50) -> PlayerGamePage:
         await services.players.get(player_id)
         return await services.read_models.player_games(player_id, cursor, limit)
@@ -39,7 +40,7 @@ class ReadModelController(Controller):
                      "(mu - 3 sigma) orders the board. Cursor-paginated.",
          responses=responses(400, 404, 422))
     async def leaderboard(self, services: NamedDependency[Services],
-                          kind: Annotated[str, PathParameter(max_length=32, description="game kind")],
+                          kind: Annotated[str, PathParameter(max_length=32, pattern=NO_NUL, description="game kind")],
                           cursor: Cursor = None, limit: Limit = 50) -> Leaderboard:
         services.repository.table(kind)
         return await services.read_models.leaderboard(kind, cursor, limit)

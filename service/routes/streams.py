@@ -22,14 +22,14 @@ from service.container import Services
 from service.errors import responses
 from service.exceptions import BadLastEventId, PlayerNotFound
 from service.players import Viewer
-from service.schemas import no_body
+from service.schemas import NO_NUL, no_body
 from service.sse import LiveStream, game_stream
 from service.tickets import InvalidTicket
 
-GameId = Annotated[str, PathParameter(max_length=64, description="game id")]
+GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=20, required=False,
                                                     description="resume after this id")]
-Ticket = Annotated[str | None, QueryParameter(max_length=512, required=False,
+Ticket = Annotated[str | None, QueryParameter(max_length=512, pattern=NO_NUL, required=False,
                                               description="a stream ticket (for EventSource, which cannot send "
                                                           "Authorization); never a bearer token")]
 FramesParam = Annotated[Literal["named", "message"], QueryParameter(

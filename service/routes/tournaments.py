@@ -21,11 +21,11 @@ from service.container import Services
 from service.errors import PROBLEM, TYPE_BASE, ProblemDetail, responses
 from service.exceptions import BadLastEventId, Unavailable
 from service.players import Viewer
-from service.schemas import no_body, strictly
+from service.schemas import NO_NUL, no_body, strictly
 from service.tournament_stream import tournament_stream
 from service.tournaments import Tournaments, redacted
 
-TournamentId = Annotated[str, PathParameter(max_length=64, description="tournament id (a UUID)")]
+TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id (a UUID)")]
 LastEventId = Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, le=2**31 - 1, required=False,
                                                     description="resume after this version")]
 LIST_DOC = (
@@ -120,9 +120,9 @@ class TournamentController(Controller):
          description=LIST_DOC, responses=LIST_RESPONSES)
     async def list_all(self, services: NamedDependency[Services],
                        status: Annotated[Literal["registration", "running", "finished"] | None, QueryParameter()] = None,
-                       kind: Annotated[str | None, QueryParameter(max_length=32)] = None,
+                       kind: Annotated[str | None, QueryParameter(max_length=32, pattern=NO_NUL)] = None,
                        cursor: Annotated[str | None, QueryParameter(
-                           max_length=200, description="`next_cursor` of the previous page")] = None,
+                           max_length=200, pattern=NO_NUL, description="`next_cursor` of the previous page")] = None,
                        limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50) -> TournamentPage:
         return await services.read_models.list_tournaments(status, kind, cursor, limit)
 

@@ -102,5 +102,7 @@ async def test_the_export_is_refused_while_the_game_runs_except_to_an_admin(clie
 
 async def test_characters_postgresql_cannot_store_are_400_and_write_nothing(client):
     problem(await client.get("/v1/games", params={"player": "a\x00b"}), 400, "invalid_request")
+    problem(await client.get("/v1/games", params={"kind": "c\x00", "status": "open"}), 400, "invalid_request")
+    problem(await client.get("/v1/tournaments", params={"kind": "c\x00"}), 400, "invalid_request")
     problem(await client.get("/v1/games/a%00b"), 400, "invalid_request")
     problem(await client.post("/v1/players", json={"name": "nul\x00name"}), 400, "invalid_request")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 import structlog
 import structlog.testing
@@ -58,8 +60,13 @@ def test_the_embedded_mode_makes_an_admin_token_once_and_says_where(tmp_path, mo
     from service.settings import Settings
 
     monkeypatch.delenv("STELA_ADMIN_TOKEN", raising=False)
-    with structlog.testing.capture_logs() as logs:
-        first = embedded_admin_token(Settings(data_dir=str(tmp_path)))
+    level = structlog.get_config()["wrapper_class"]  # another test may have configured `warning`
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
+    try:
+        with structlog.testing.capture_logs() as logs:
+            first = embedded_admin_token(Settings(data_dir=str(tmp_path)))
+    finally:
+        structlog.configure(wrapper_class=level)
     again = embedded_admin_token(Settings(data_dir=str(tmp_path)))
     check(first)
     assert first.admin_token == again.admin_token and len(first.admin_token) >= 32
