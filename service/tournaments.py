@@ -79,7 +79,6 @@ class Tournaments:
         self.broker = broker
         self._held: dict[str, Held] = {}
         self._locks: dict[str, asyncio.Lock] = {}  # one decision at a time per tournament in this process
-        self._linked = False  # the tournament_games table is known to exist
 
     async def load(self, tournament_id: str) -> Held:
         """The tournament's current state: the one held here plus the events after it."""
@@ -161,9 +160,6 @@ class Tournaments:
             result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
                                              prev_hash=prev_hash)
         else:
-            if not self._linked:
-                await bulk.ensure(self.pool)
-                self._linked = True
             async with self.pool.acquire() as conn, conn.transaction():
                 result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
                                                   prev_hash=prev_hash, conn=conn)
@@ -281,7 +277,6 @@ def install(state: Any) -> None:
         services = app.state.services
         if getattr(services.store, "pool", None) is None:
             return
-        await bulk.ensure(services.store.pool)
         async with services.store.pool.acquire() as conn:
             await ensure_tables(conn, [])  # the checkpoint table
         tournaments = Tournaments(services.store, services.repository, services.broker)

@@ -18,8 +18,6 @@ import msgspec
 
 from service.store.protocol import GENESIS_HASH, Metadata, NewEvent, StoredEvent, chain
 
-LINKS_DDL = """CREATE TABLE IF NOT EXISTS tournament_games (
-    game_id text PRIMARY KEY, tournament_id text NOT NULL, round integer NOT NULL)"""
 _INSERT = """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
              SELECT u.s, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
              FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
@@ -33,11 +31,6 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     kind: str
     batches: list[tuple[list[NewEvent], Metadata]]
-
-
-async def ensure(pool: Any) -> None:
-    async with pool.acquire() as conn:
-        await conn.execute(LINKS_DDL)
 
 
 async def create_games(conn: Any, tournament_id: str, round_: int, games: list[NewGame]) -> dict[str, list[StoredEvent]]:
