@@ -60,11 +60,12 @@ class Notice(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class Seen(msgspec.Struct, frozen=True):
-    """What the hub last knew of a game."""
+    """What the hub last knew of a game (the state is shared with the repository's cache)."""
 
     version: int
     status: str
     to_act: frozenset[int]
+    loaded: Loaded
 
 
 class Membership(msgspec.Struct, frozen=True):
@@ -73,6 +74,17 @@ class Membership(msgspec.Struct, frozen=True):
     game_id: str
     last_ms: int
     over: bool
+
+
+def _appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
+    """`events` split into the batches appended together (one transaction each)."""
+    out: list[list[StoredEvent]] = []
+    for event in events:
+        if out and out[-1][-1].tx == event.tx:
+            out[-1].append(event)
+        else:
+            out.append([event])
+    return out
 
 
 def millis(at: datetime) -> int:
@@ -252,45 +264,90 @@ class PersonalHub:
             await self.update(game_id, None)
 
     async def update(self, game_id: str, events: list[StoredEvent] | None) -> None:
-        """Take the game's new state (after `events`, or as the store has it) and notify who must know."""
+        """Take the game's new state (after `events`, or as the store has it) and notify who must know.
+
+        The hub steps through every append it has not seen, one state per append, so a turn is
+        announced even when the pushes of the appends around it were lost (a seat that acted and
+        is to act again has entered `to_act` again, though the first and last states agree)."""
         async with self._lock:
-            loaded = await self._state(game_id, events)
-            at_ms = millis(events[-1].at) if events else int(time.time() * 1000)
             before = self.seen.get(game_id)
-            if before is not None and loaded.state.version <= before.version:
-                return
-            now = self._seen(loaded)
-            players = self.members.setdefault(game_id, set())
-            seated = {info.player_id: info.seat for info in loaded.state.seats if info is not None}
-            for player_id in players | (seated.keys() & self.connections.keys()):
-                seat = seated.get(player_id)
-                if seat is None:
-                    players.discard(player_id)
-                    continue
-                kinds: list[Kind] = []
-                if player_id not in players:
-                    players.add(player_id)
-                    kinds.append("game.state")
-                elif before is not None:
-                    if before.status != "active" and now.status == "active":
-                        kinds.append("game.started")
-                    if before.status not in _OVER and now.status in _OVER:
-                        kinds.append("game.ended")
-                    if seat in now.to_act and seat not in before.to_act:
-                        kinds.append("game.your_turn")
-                for kind in kinds:
-                    notice = self._notice(kind, game_id, loaded, seat)
-                    for conn in list(self.connections.get(player_id, ())):
-                        conn.put(at_ms, notice)
-            if players:
-                self.seen[game_id] = now
-            else:
-                del self.members[game_id]
-                self.seen.pop(game_id, None)
+            for at_ms, loaded in await self._steps(game_id, before, events):
+                self._announce(game_id, before, loaded, at_ms)
+                if game_id not in self.members:
+                    return
+                before = self.seen[game_id]
+
+    def _announce(self, game_id: str, before: Seen | None, loaded: Loaded, at_ms: int) -> None:
+        now = self._seen(loaded)
+        players = self.members.setdefault(game_id, set())
+        seated = {info.player_id: info.seat for info in loaded.state.seats if info is not None}
+        for player_id in players | (seated.keys() & self.connections.keys()):
+            seat = seated.get(player_id)
+            if seat is None:
+                players.discard(player_id)
+                continue
+            kinds: list[Kind] = []
+            if player_id not in players:
+                players.add(player_id)
+                kinds.append("game.state")
+            elif before is not None:
+                if before.status != "active" and now.status == "active":
+                    kinds.append("game.started")
+                if before.status not in _OVER and now.status in _OVER:
+                    kinds.append("game.ended")
+                if seat in now.to_act and seat not in before.to_act:
+                    kinds.append("game.your_turn")
+            for kind in kinds:
+                notice = self._notice(kind, game_id, loaded, seat)
+                for conn in list(self.connections.get(player_id, ())):
+                    conn.put(at_ms, notice)
+        if players:
+            self.seen[game_id] = now
+        else:
+            del self.members[game_id]
+            self.seen.pop(game_id, None)
+
+    async def _steps(self, game_id: str, before: Seen | None,
+                     events: list[StoredEvent] | None) -> list[tuple[int, Loaded]]:
+        """The game's states after each append newer than `before`, with the time of each.
+
+        A pushed batch right after `before` is folded onto it (or taken from the repository's cache,
+        which the command pipeline filled); a gap, or a poll (`events` None), reads the appends
+        after `before` from the store and folds them one transaction at a time. A game the hub
+        knew nothing of is taken as it is now."""
+        if before is None:
+            loaded = await self._state(game_id, events)
+            return [(millis(events[-1].at) if events else int(time.time() * 1000), loaded)]
+        if events:
+            events = [e for e in events if e.version > before.version]
+            if not events:
+                return []
+            if events[0].version == before.version + 1:
+                return [(millis(events[-1].at), await self._after(game_id, before.loaded, events))]
+        self.queries += 1
+        stored = await self.store.read_stream(game_id, after=before.version)
+        steps: list[tuple[int, Loaded]] = []
+        loaded = before.loaded
+        for batch in _appends(stored):
+            loaded = await self._after(game_id, loaded, batch)
+            steps.append((millis(batch[-1].at), loaded))
+        return steps
+
+    async def _after(self, game_id: str, loaded: Loaded, batch: list[StoredEvent]) -> Loaded:
+        """`loaded` with `batch` (the next append) applied: the repository's cached state when it is
+        exactly that, else folded here (and cached when newer than the cache)."""
+        cached = self.repository.peek(game_id)
+        if cached is not None and cached.state.version == batch[-1].version:
+            return cached
+        state = loaded.table.fold([decode(loaded.table, e) for e in batch], loaded.state)
+        after = Loaded(loaded.table, state, batch[-1].hash)
+        if cached is None or cached.state.version < state.version:
+            self.repository.remember(game_id, after)
+        return after
 
     async def _state(self, game_id: str, events: list[StoredEvent] | None) -> Loaded:
-        """The game after `events`: the cache when it has them, the cache plus them when it is just
-        before them (another replica's batch), else the store."""
+        """The game after `events`, or as the store has it: the cache when it has them, the cache plus
+        them when it is just before them (another replica's batch), else the store."""
         if events:
             cached = await self.repository.cached(game_id)  # a query only when this process never loaded it
             if cached.state.version >= events[-1].version:
@@ -304,7 +361,7 @@ class PersonalHub:
     @staticmethod
     def _seen(loaded: Loaded) -> Seen:
         state: TableState = loaded.state
-        return Seen(state.version, state.status, frozenset(loaded.table.to_act(state)))
+        return Seen(state.version, state.status, frozenset(loaded.table.to_act(state)), loaded)
 
     @staticmethod
     def _notice(kind: Kind, game_id: str, loaded: Loaded, seat: int) -> Notice:

@@ -71,6 +71,10 @@ class GameRepository:
             return found
         return await self.load(game_id)
 
+    def peek(self, game_id: str) -> Loaded | None:
+        """The cached state of the game, if any (no query, no reordering)."""
+        return self._cache.get(game_id)
+
     async def load(self, game_id: str) -> Loaded:
         """The game's current state: cached or snapshot state plus the events after it."""
         kind = self._kinds.get(game_id)

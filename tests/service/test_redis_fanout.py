@@ -116,3 +116,25 @@ async def test_a_personal_stream_on_another_replica_hears_every_turn_even_while_
             during = await add(a, game_id, players[0])
             await wait_for(lambda: has(got, "game.your_turn", game_id, version=during), timeout=15)
             task.cancel()
+
+
+async def test_a_turn_whose_pushes_were_lost_is_announced_when_the_hub_polls(settings, games, redis_server):
+    """Replica B hears nothing of what replica A does (A has no Redis). Between two polls of B's hub the
+    seat acted and came to act again: its first and last states agree (seat 1 to act), yet it is a new
+    turn, and the player must hear of it."""
+    from tests.service.test_personal_stream import has
+
+    with serving(create_app(settings, games=games)) as url_a, \
+            serving(create_app(with_redis(settings, redis_server.url), games=games)) as url_b:
+        async with httpx.AsyncClient(base_url=url_a) as a, httpx.AsyncClient(base_url=url_b) as b:
+            game_id, players = await started_game(b, "tally", 2, {"target": 100})
+            got: list = []
+            task = asyncio.create_task(collect(b, "/v1/players/me/stream", players[1]["headers"], got))
+            await wait_for(lambda: has(got, "game.state", game_id))
+            first = await add(b, game_id, players[0])
+            await wait_for(lambda: has(got, "game.your_turn", game_id, version=first))
+            await add(a, game_id, players[1])  # unheard by B
+            missed = await add(a, game_id, players[0])  # unheard by B: seat 1 to act again
+            redis_server.stop()  # B polls PostgreSQL from now on
+            await wait_for(lambda: has(got, "game.your_turn", game_id, version=missed), timeout=15)
+            task.cancel()
