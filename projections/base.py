@@ -73,28 +73,48 @@ async def upsert(conn: Any, table: str, key: Sequence[str], rows: Iterable[msgsp
 
 
 class Analyzer:
-    """ANALYZE a model's tables as a catch-up fills them: after 1,000 events, then each time the count
-    doubles (at most every 50,000 events).
+    """Keep a model's tables fit while a catch-up fills them.
 
-    Statistics gathered while the tables were empty make the planner read a
-    batch's rows by sequential scan (`= ANY(ids)` looks like half the table),
-    a cost that grows with the log; autovacuum corrects them only much later.
+    ANALYZE after 1,000 events, then each time the count doubles (at most every
+    50,000 events): statistics gathered while the tables were empty make the
+    planner read a batch's rows by sequential scan (`= ANY(ids)` looks like half
+    the table), a cost that grows with the log; autovacuum corrects them only much later.
+
+    Every `vacuum_every` events, VACUUM each table whose dead rows exceed a fifth of
+    its live ones (autovacuum's own rule, applied in step with the catch-up rather
+    than once a minute): the tables of open games, whose rows are deleted as games
+    end, and rows updated in place would otherwise be read among ever more dead
+    versions. Each VACUUM costs about the rows it finds dead, so its share per event
+    does not grow with the log.
     """
 
-    def __init__(self, first: int = 1_000, most: int = 50_000) -> None:
+    def __init__(self, first: int = 1_000, most: int = 50_000, vacuum_every: int = 10_000) -> None:
         self.most = most
-        self.due: dict[str, int] = {}
         self.first = first
+        self.vacuum_every = vacuum_every
+        self.due: dict[str, int] = {}
+        self.vacuum_due: dict[str, int] = {}
         self.done: dict[str, int] = {}
 
     async def after(self, conn: Any, projection: Projection, schema: str, events: int) -> None:
-        """Count `events` just projected into `schema` and ANALYZE the model's tables when due."""
+        """Count `events` just projected into `schema`; ANALYZE and VACUUM the model's tables when due.
+        Call it outside a transaction (VACUUM cannot run in one)."""
         done = self.done[projection.name] = self.done.get(projection.name, 0) + events
         due = self.due.setdefault(projection.name, self.first)
         if done >= due:
             self.due[projection.name] = done + min(done, self.most)
             for table in projection.tables:
                 await conn.execute(f"ANALYZE {schema}.{table}")
+        if done >= self.vacuum_due.setdefault(projection.name, self.vacuum_every):
+            self.vacuum_due[projection.name] = done + self.vacuum_every
+            for table in projection.tables:
+                dead = await conn.fetchval(_DEAD, f"{schema}.{table}")
+                if dead:
+                    await conn.execute(f"VACUUM {schema}.{table}")
+
+
+# whether a table's dead rows exceed a fifth of its live ones (the statistics lag by about a second)
+_DEAD = """SELECT n_dead_tup > 50 + n_live_tup / 5 FROM pg_stat_user_tables WHERE relid = to_regclass($1)"""
 
 
 async def delete(conn: Any, table: str, key: str, values: Iterable[Any]) -> None:

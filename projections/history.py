@@ -56,7 +56,8 @@ class History:
                     player_id text NOT NULL, game_id text NOT NULL, kind text NOT NULL, seat integer NOT NULL,
                     name text NOT NULL, status text NOT NULL, score integer, rank integer, won boolean,
                     created_pos bigint NOT NULL, created_at timestamptz NOT NULL, ended_at timestamptz,
-                    PRIMARY KEY (player_id, game_id))""",
+                    PRIMARY KEY (player_id, game_id)) WITH (fillfactor = 50)""",
+                f"ALTER TABLE {schema}.{TABLE} SET (fillfactor = 50)",
                 f"CREATE INDEX IF NOT EXISTS rm_player_games_newest ON {schema}.{TABLE} (player_id, created_pos)",
                 f"CREATE INDEX IF NOT EXISTS rm_player_games_game ON {schema}.{TABLE} (game_id)",
                 f"""CREATE TABLE IF NOT EXISTS {schema}.{OPEN} (

@@ -7,6 +7,11 @@ transaction: the per-projection batch lock (which a rebuild's swap also takes),
 the checkpoint read afresh, the events after it, the model's update and the new
 checkpoint, so a crash anywhere leaves either all of it or none.
 
+A model that finds a full batch is catching up: its next batch is twice as large, up to `max_batch`
+(a model's row is then written once for many of its events, which is most of the speed of a catch-up),
+and back to `batch_size` as soon as a batch is not full, so a model that keeps up commits small,
+short transactions.
+
 The loop looks at the log when `wake()` is called (the fan-out announcing an
 append in this process, or a NOTIFY when the store still sends them) and
 otherwise every `poll` seconds; an idle look is one query (the horizon, see
@@ -120,7 +125,7 @@ async def _hand_back(conn: Any, listener: Any) -> None:
         if conn.is_closed() or conn.is_in_transaction():
             raise ConnectionError("connection not reusable")
         await asyncio.wait_for(conn.remove_listener(CHANNEL, listener), 2)
-        await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all(); RESET plan_cache_mode"), 2)
+        await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all(); RESET plan_cache_mode; RESET random_page_cost"), 2)
     except Exception:  # noqa: BLE001 - any doubt: end the session
         conn.terminate()
 
@@ -129,10 +134,12 @@ class Projector:
     """Runs `projections` on a connection held from `pool`; `start()`/`stop()` from a lifespan or CLI."""
 
     def __init__(self, pool: Any, projections: list[Projection] | None = None, batch_size: int = 500,
-                 poll: float = 0.25, stall_after: float = 10.0) -> None:
+                 poll: float = 0.25, stall_after: float = 10.0, max_batch: int = 4000) -> None:
         self.pool = pool
         self.projections = projections if projections is not None else select(None)
         self.batch_size = batch_size
+        self.max_batch = max(max_batch, batch_size)
+        self._sizes: dict[str, int] = {}  # per model: the next batch's size (doubles while catching up)
         self.poll = poll
         self.stall_after = stall_after
         self.leading: set[str] = set()
@@ -194,7 +201,7 @@ class Projector:
         wake = self._wake
         notified = self.wake
         await conn.add_listener(CHANNEL, notified)
-        await conn.execute("SET plan_cache_mode = force_custom_plan")
+        await conn.execute("SET plan_cache_mode = force_custom_plan; SET random_page_cost = 1.1")
         claimed_at = 0.0
         try:
             while not self._stopping:
@@ -206,11 +213,15 @@ class Projector:
                 ready, read = await self._look(conn), SharedRead()
                 for projection in self.projections:
                     if projection.name in ready:
-                        done = await batch(conn, projection, self.batch_size, read)
+                        size = self._sizes.get(projection.name, self.batch_size)
+                        done = await batch(conn, projection, size, read)
                         self.projected += done
-                        if done >= self.batch_size:  # catching up: keep the planner's statistics in step
+                        if done >= size:  # catching up: larger batches, and the planner's statistics in step
                             busy = True
+                            self._sizes[projection.name] = min(size * 2, self.max_batch)
                             await self._analyzer.after(conn, projection, "public", done)
+                        else:
+                            self._sizes[projection.name] = self.batch_size
                 if not busy:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.poll)

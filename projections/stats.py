@@ -38,8 +38,11 @@ class Stats:
     def ddl(self, schema: str) -> list[str]:
         return [f"""CREATE TABLE IF NOT EXISTS {schema}.{GAMES} (
                     game_id text PRIMARY KEY, kind text NOT NULL, status text NOT NULL, events integer NOT NULL,
-                    created_at timestamptz NOT NULL, ended_at timestamptz)""",
-                f"CREATE INDEX IF NOT EXISTS rm_stats_games_kind ON {schema}.{GAMES} (kind, status)",
+                    created_at timestamptz NOT NULL, ended_at timestamptz) WITH (fillfactor = 50)""",
+                f"ALTER TABLE {schema}.{GAMES} SET (fillfactor = 50)",
+                # no index on (kind, status): the statistics read the whole table anyway, and an index on a
+                # column every game changes would keep each update from staying on its page (HOT)
+                f"DROP INDEX IF EXISTS {schema}.rm_stats_games_kind",
                 f"""CREATE TABLE IF NOT EXISTS {schema}.{DAYS} (
                     day date PRIMARY KEY, events bigint NOT NULL)"""]
 

@@ -44,7 +44,7 @@ def cmd_projector(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        projector = Projector(store.pool, select(names), batch_size=args.batch)
+        projector = Projector(store.pool, select(names), batch_size=args.batch, max_batch=args.max_batch)
         await projector.start()
         broker = None
         settings = Settings.from_env()
@@ -100,7 +100,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register the read-side subcommands on the `stela` parser."""
     s = sub.add_parser("projector", help="run the projector (leader per read model by advisory lock)")
     s.add_argument("names", nargs="*", metavar="NAME", help=f"projections to run (default all: {', '.join(PROJECTIONS)})")
-    s.add_argument("--batch", type=int, default=500, help="events per transaction")
+    s.add_argument("--batch", type=int, default=500, help="events per transaction while keeping up")
+    s.add_argument("--max-batch", type=int, default=4000,
+                   help="events per transaction while catching up (batches double up to it)")
     s.set_defaults(fn=cmd_projector)
     p = sub.add_parser("projections", help="manage read models")
     psub = p.add_subparsers(dest="action", required=True)

@@ -58,7 +58,7 @@ async def test_a_projector_killed_mid_way_resumes_and_counts_nothing_twice(store
     names = list(PROJECTIONS)
     position = 0
     for _ in range(3):  # kill it three times while games keep arriving
-        proc = start_projector(pg_dsn, "--batch", "7")
+        proc = start_projector(pg_dsn, "--batch", "7", "--max-batch", "7")
         try:
             await checkpoints_moved(store.pool, position)
             await asyncio.sleep(0.3)

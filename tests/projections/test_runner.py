@@ -154,12 +154,61 @@ async def test_leaving_resigning_and_clocks_flow_through_every_read_model(client
     await client.post(f"/v1/games/{game_id}/commands", headers=bob["headers"],
                       json={"command": {"type": "table.Resign"}})
     deadline = asyncio.get_running_loop().time() + 60
-    while True:
+    while True:  # each model catches up in its own batch: wait for both the list and the history
         listed = (await client.get("/v1/games", params={"player": ann["id"]})).json()["items"]
+        history = (await client.get(f"/v1/players/{ann['id']}/games")).json()["items"]
         mine = [g for g in listed if g["id"] == game_id]
-        if mine and mine[0]["status"] == "finished":
+        if mine and mine[0]["status"] == "finished" and any(g["game_id"] == game_id and g["won"] for g in history):
             break
-        assert asyncio.get_running_loop().time() < deadline, f"the read models did not catch up: {listed}"
+        assert asyncio.get_running_loop().time() < deadline, f"the read models did not catch up: {listed} {history}"
         await asyncio.sleep(0.1)
-    history = (await client.get(f"/v1/players/{ann['id']}/games")).json()["items"]
-    assert any(g["game_id"] == game_id and g["won"] for g in history)
+
+
+async def test_a_projector_catching_up_doubles_its_batches_and_keeps_small_ones_once_caught_up(store, monkeypatch):
+    import projections.runner as runner
+
+    sizes: list[tuple[int, int]] = []  # (size asked, events done) of the games model's batches
+
+    async def recorded(conn, projection, size, read=runner.read_after):
+        done = await batch(conn, projection, size, read)
+        if projection.name == "games":
+            sizes.append((size, done))
+        return done
+
+    monkeypatch.setattr(runner, "batch", recorded)
+    events = await append_games(store, range(60))
+    projector = runner.Projector(store.pool, select(["games"]), batch_size=10, max_batch=80, poll=0.05)
+    await projector.start()
+    try:
+        await wait_caught_up(projector.lag)
+        caught_up = len(sizes)
+        events += await append_games(store, range(1000, 1003))  # a trickle: small batches again
+        await wait_caught_up(projector.lag)
+    finally:
+        await projector.stop()
+    assert projector.projected == events > 300
+    assert [size for size, _ in sizes[:4]] == [10, 20, 40, 80]
+    for (size, done), (next_size, _) in zip(sizes, sizes[1:]):
+        assert next_size == (10 if done < size else min(size * 2, 80))
+    assert sizes[caught_up - 1][1] < sizes[caught_up - 1][0] and sizes[caught_up][0] == 10
+
+
+async def test_a_catch_up_vacuums_the_tables_its_deletes_and_updates_fill_with_dead_rows(store):
+    """The open-games tables lose a row per ended game; during a long catch-up they are vacuumed in step
+    (autovacuum would come once a minute, while every batch reads them)."""
+    from projections.base import Analyzer
+
+    await append_games(store, range(120))
+    history = select(["history"])[0]
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, [history])
+        await conn.execute("ALTER TABLE rm_history_open SET (autovacuum_enabled = false)")
+        before = await conn.fetchval("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'rm_history_open'")
+        analyzer = Analyzer(vacuum_every=200)
+        deadline = asyncio.get_running_loop().time() + 60
+        while done := await batch(conn, history, 50):
+            await asyncio.sleep(0.05)  # let the table statistics reach the shared counters
+            await analyzer.after(conn, history, "public", done)
+            assert asyncio.get_running_loop().time() < deadline
+        vacuums = await conn.fetchval("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'rm_history_open'")
+        assert vacuums > before
