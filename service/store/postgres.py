@@ -61,6 +61,14 @@ WITH ins AS (
 SELECT position, tx, at, (SELECT count(*) FROM note) AS notified FROM ins ORDER BY version
 """
 
+# The same for the usual batch of one event, with scalar parameters (no arrays to build and unnest).
+_APPEND_ONE = _APPEND.replace(
+    "SELECT $1, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h\n"
+    "    FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(v, t, d, m, p, h)\n"
+    "    WHERE",
+    "SELECT $1, $2::int, $3::text, $4::text::jsonb, $5::text::jsonb, $6::text, $7::text\n    WHERE")
+assert _APPEND_ONE != _APPEND
+
 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
     return StoredEvent(position=row[0], tx=row[1], stream_id=row[2], version=row[3], type=row[4],
@@ -179,11 +187,15 @@ class PostgresStore:
         if prev_hash is None:
             return await self._refused(stream_id, expected_version, actor, idempotency_key)
         rows = chain(stream_id, expected_version, prev_hash, events, metadata)
-        columns = ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
-                   [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
+        if len(rows) == 1:
+            (v, t, d, m, p, h), = rows
+            statement, columns = _APPEND_ONE, (v, t, _json(d), _json(m), p, h)
+        else:
+            statement, columns = _APPEND, ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
+                                           [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
         try:
             records = await (conn or self.pool).fetch(
-                _APPEND, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
+                statement, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
                 len(events), kind or "", CHANNEL, self.notify, fingerprint)
         except asyncpg.UniqueViolationError:
             records = []

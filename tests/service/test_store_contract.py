@@ -74,6 +74,24 @@ async def test_a_repeated_idempotency_key_returns_the_first_result_and_appends_n
     assert not other_actor.duplicate
 
 
+async def test_one_event_appends_check_the_head_and_keys_as_batches_do(store):
+    """Appends of a single event take their own statement (scalar parameters): the same guarantees."""
+    stream = sid()
+    first = await store.append(stream, 0, batch(1), Metadata(actor="a"), idempotency_key="k1", kind="tally")
+    assert (first.first_version, first.last_version, first.duplicate) == (1, 1, False)
+    assert await store.stream_kind(stream) == "tally"
+    with pytest.raises(ConcurrencyError):
+        await store.append(stream, 0, batch(1), Metadata(actor="a"))  # the stream exists already
+    with pytest.raises(ConcurrencyError):
+        await store.append(stream, 1, batch(1), Metadata(actor="a"), prev_hash="not-the-head")
+    again = await store.append(stream, 0, batch(1), Metadata(actor="a"), idempotency_key="k1")
+    assert again.duplicate and (again.first_version, again.last_version) == (1, 1)
+    second = await store.append(stream, 1, batch(1), Metadata(actor="a"), idempotency_key="k2", prev_hash=first.head)
+    assert (second.first_version, second.events[0].prev_hash) == (2, first.head)
+    [one, two] = await store.read_stream(stream)
+    assert two.prev_hash == one.hash == first.head and two.hash == second.head
+
+
 async def test_read_all_yields_every_event_once_in_global_order(store):
     streams = [sid() for _ in range(3)]
     for round_ in range(3):
