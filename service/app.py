@@ -96,18 +96,25 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
         app=CommandFastPath(app, app.asgi_router, lambda: state.get("services"))))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         redis = None
+        counters = Counters()
         if settings.redis_url:
             import redis.asyncio as aioredis
 
             redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=0.25, socket_timeout=0.25)
-            app.state.on_stop.append(lambda _app: redis.aclose())
+            counters = Counters(redis)
+
+            async def close_counters(_app: Any) -> None:
+                await counters.close()  # the hits not yet shared, then the connection
+                await redis.aclose()
+
+            app.state.on_stop.append(close_counters)
 
         def known_player(authorization: str | None) -> str | None:
             services = state.get("services")
             return services.players.known(authorization) if services is not None else None
 
         inner = rate_limit(settings.rate_limit, settings.stream_rate_limit, settings.max_streams_per_client,
-                           parse_networks(settings.trusted_proxies), Counters(redis), known_player)(inner)
+                           parse_networks(settings.trusted_proxies), counters, known_player)(inner)
     cors = CORSMiddleware(app=inner, config=cors_config(settings))
     return request_logging(settings.log_level)(cross_origin(inner, cors))
 

@@ -56,9 +56,14 @@ _decode = msgspec.json.Decoder(list[Tagged])
 
 
 def message(origin: str, events: list[StoredEvent]) -> bytes:
-    """The Redis payload for `events` appended by process `origin`."""
-    first = Tagged(**msgspec.structs.asdict(events[0]), origin=origin)
-    return _encode([first, *events[1:]])
+    """The Redis payload for `events` appended by process `origin`: their JSON list, whose first object
+    starts with `"origin"`, so the sender recognises its own message by its first bytes (`sent_by`)."""
+    return sent_by(origin) + b"," + _encode(events)[2:]
+
+
+def sent_by(origin: str) -> bytes:
+    """How every message of process `origin` begins."""
+    return b'[{"origin":' + _encode(origin)
 
 
 class RedisDown(Exception):
@@ -81,6 +86,8 @@ class Broker:
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
         # told of every batch of every game, local or from Redis (the personal streams' hub)
         self.on_batch: list[Callable[[str, list[StoredEvent]], None]] = []
+        # asked before another process's batch is decoded for `on_batch`: does any hook want this game's?
+        self.batch_wanted: list[Callable[[str], bool]] = []
         self.on_nudge: list[Callable[[], None]] = []  # pushes may have been lost (Redis dropped or came back)
         self.on_wake: list[Callable[[], None]] = []  # the process is closing its streams
 
@@ -167,6 +174,7 @@ class RedisBroker(Broker):
         self._backoff = BACKOFF_MIN
         self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
         self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
+        self._own = sent_by(self.origin)
         self.reason = "starting"
 
     @property
@@ -310,14 +318,16 @@ class RedisBroker(Broker):
                 pinged = now
 
     def _received(self, channel: bytes, data: bytes) -> None:
+        if data.startswith(self._own):
+            return  # delivered in memory when published
         stream_id = channel.decode()[len(PREFIX):]
+        self.appended(stream_id)
+        if stream_id not in self.followers and not any(wanted(stream_id) for wanted in self.batch_wanted):
+            return  # nobody here follows it: not even decoded
         try:
             events: list[StoredEvent] = _decode.decode(data)
         except msgspec.DecodeError:
             log.warning("redis_bad_message", game_id=stream_id)
             return
-        if events and events[0].origin == self.origin:  # type: ignore[attr-defined]
-            return  # delivered in memory when published
-        self.appended(stream_id)
-        if events and (self.on_batch or stream_id in self.followers):
+        if events and events[0].origin != self.origin:  # type: ignore[attr-defined]
             self.dispatch(stream_id, events)

@@ -135,6 +135,7 @@ class PersonalHub:
         self._relearn_queued = False  # a re-learn waits in `_pending` already
         self.queries = 0  # loads and lookups made by the hub's loop (tests check idle costs none)
         broker.on_batch.append(self._batch)
+        broker.batch_wanted.append(lambda _game_id: bool(self.connections))
         broker.on_nudge.append(self._nudged)
         broker.on_wake.append(self._wake)
 
