@@ -2,9 +2,10 @@
 
 Each of N games has its own keep-alive connection and posts Tally `Add(1)` for the seat to act,
 never reading first (see bench.server). Measured, each against a fresh database:
-- the anchor (bench.anchor) and Stela with the shipped defaults at 1, 16 and 64 games;
-- Stela with a bare configuration (no request logging, no rate limiting, no embedded projector)
-  at 16 games, so the defaults' cost shows as a ratio;
+- the anchor (bench.anchor) and Stela with the shipped defaults at 1, 16 and 64 games, and Stela
+  with a bare configuration (no request logging, no rate limiting, no embedded projector) at 16
+  games, so the defaults' cost shows as a ratio; these three servers run side by side and take
+  turns, three times over (`--repeat`), and each one's median run is reported;
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
@@ -163,8 +164,8 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
             "loadgen_cpu_share": round((own[1] - own[0]) / elapsed, 2)}
 
 
-async def main(short: bool, levels: list[int]) -> list[dict]:
-    seconds, warmup = (1.0, 0.2) if short else (10.0, 2.0)
+async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
+    seconds, warmup = (1.0, 0.2) if short else (6.0, 1.5)
     out: list[dict] = []
 
     async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
@@ -176,18 +177,37 @@ async def main(short: bool, levels: list[int]) -> list[dict]:
                 print(json.dumps({"bench": "http", **found[games]}), file=sys.stderr)
         return found
 
-    async with scratch_database() as dsn:
-        base = await measure("anchor", anchor(dsn), False, levels)
-    async with scratch_database() as dsn:
-        shipped = await measure("stela_defaults", stela(dsn, **DEFAULTS), True, levels)
+    # The anchor, the shipped defaults and the bare configuration run side by side, taking turns
+    # `repeat` times at each level; each one's median run is reported. (Run one after another, a
+    # machine whose speed drifts moved the anchor alone by a quarter between runs.)
+    runs: dict[tuple[str, int], list[dict]] = {}
+    async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_b:
+        with anchor(dsn_a) as (url_a, pid_a), stela(dsn_d, **DEFAULTS) as (url_d, pid_d), \
+                stela(dsn_b, **BARE) as (url_b, pid_b):
+            for _ in range(repeat):
+                for games in levels:
+                    turns = [("anchor", url_a, pid_a, False), ("stela_defaults", url_d, pid_d, True)]
+                    if games == 16:
+                        turns.append(("stela_bare", url_b, pid_b, True))
+                    for name, url, pid, stela_games in turns:
+                        runs.setdefault((name, games), []).append(
+                            {"server": name, **await load(url, pid, games, seconds, stela_games, warmup)})
+    median: dict[tuple[str, int], dict] = {}
+    for (name, games), found in runs.items():
+        ranked = sorted(found, key=lambda r: r["commands_per_s"])
+        median[(name, games)] = {**ranked[len(ranked) // 2],
+                                 "runs_commands_per_s": [r["commands_per_s"] for r in found]}
+        out.append(median[(name, games)])
+        print(json.dumps({"bench": "http", **median[(name, games)]}), file=sys.stderr)
     for games in levels:
-        out.append({"stela_defaults_vs_anchor": round(shipped[games]["commands_per_s"]
-                                                      / base[games]["commands_per_s"], 2), "games": games})
-    async with scratch_database() as dsn:
-        bare = await measure("stela_bare", stela(dsn, **BARE), True, [16])
-    out.append({"stela_defaults_vs_bare": round(shipped[16]["commands_per_s"] / bare[16]["commands_per_s"], 2),
-                "games": 16})
-    if not short:  # the server choice, not a regression check
+        out.append({"stela_defaults_vs_anchor": round(median[("stela_defaults", games)]["commands_per_s"]
+                                                      / median[("anchor", games)]["commands_per_s"], 2),
+                    "games": games})
+    if 16 in levels:
+        bare = {16: median[("stela_bare", 16)]}
+        out.append({"stela_defaults_vs_bare": round(median[("stela_defaults", 16)]["commands_per_s"]
+                                                    / bare[16]["commands_per_s"], 2), "games": 16})
+    if not short and 16 in levels:  # the server choice, not a regression check
         async with scratch_database() as dsn:
             granian = await measure("stela_bare_granian", stela(dsn, STELA_SERVER="granian", **BARE), True, [16])
         out.append({"granian_vs_uvicorn": round(granian[16]["commands_per_s"] / bare[16]["commands_per_s"], 2),
@@ -206,6 +226,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--games", type=int, nargs="*", default=[1, 16, 64])
+    parser.add_argument("--repeat", type=int, help="turns each server takes at each level (default 3; 1 with --short)")
     args = parser.parse_args()
-    for line in run(main(args.short, args.games)):
+    for line in run(main(args.short, args.games, args.repeat or (1 if args.short else 3))):
         print(json.dumps({"bench": "http", **line}))
