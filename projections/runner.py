@@ -12,6 +12,11 @@ A model that finds a full batch is catching up: its next batch is twice as large
 and back to `batch_size` as soon as a batch is not full, so a model that keeps up commits small,
 short transactions.
 
+After a look that found events, the next waits `linger` seconds (50 ms) so that, under a steady
+stream of appends, each model commits one batch per 50 ms rather than one per append (a batch
+is a transaction of several statements per model); the first event after a quiet spell is
+projected at once.
+
 The loop looks at the log when `wake()` is called (the fan-out announcing an
 append in this process, or a NOTIFY when the store still sends them) and
 otherwise every `poll` seconds; an idle look is one query (the horizon, see
@@ -134,13 +139,14 @@ class Projector:
     """Runs `projections` on a connection held from `pool`; `start()`/`stop()` from a lifespan or CLI."""
 
     def __init__(self, pool: Any, projections: list[Projection] | None = None, batch_size: int = 500,
-                 poll: float = 0.25, stall_after: float = 10.0, max_batch: int = 4000) -> None:
+                 poll: float = 0.25, stall_after: float = 10.0, max_batch: int = 4000, linger: float = 0.05) -> None:
         self.pool = pool
         self.projections = projections if projections is not None else select(None)
         self.batch_size = batch_size
         self.max_batch = max(max_batch, batch_size)
         self._sizes: dict[str, int] = {}  # per model: the next batch's size (doubles while catching up)
         self.poll = poll
+        self.linger = linger
         self.stall_after = stall_after
         self.leading: set[str] = set()
         self.projected = 0
@@ -223,6 +229,8 @@ class Projector:
                         else:
                             self._sizes[projection.name] = self.batch_size
                 if not busy:
+                    if ready and self.linger > 0:  # appends are flowing: gather them into fewer, larger batches
+                        await asyncio.sleep(self.linger)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.poll)
         finally:
