@@ -174,7 +174,6 @@ class RedisBroker(Broker):
         self._backoff = BACKOFF_MIN
         self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
         self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
-        self._own = sent_by(self.origin)
         self.reason = "starting"
 
     @property
@@ -318,7 +317,7 @@ class RedisBroker(Broker):
                 pinged = now
 
     def _received(self, channel: bytes, data: bytes) -> None:
-        if data.startswith(self._own):
+        if data.startswith(sent_by(self.origin)):
             return  # delivered in memory when published
         stream_id = channel.decode()[len(PREFIX):]
         self.appended(stream_id)

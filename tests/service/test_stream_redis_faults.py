@@ -161,6 +161,34 @@ def test_messages_stay_readable_by_the_previous_release_and_its_messages_by_this
     assert heard == ["g1", "g2"]
 
 
+def test_a_message_begins_with_its_sender_so_the_sender_skips_it_undecoded():
+    payload = message("abc123", [event(1), event(2)])
+    assert payload.startswith(b'[{"origin":"abc123",')
+    broker = RedisBroker("redis://unused")
+    broker.origin = "abc123"
+    broker.batch_wanted.append(lambda _: True)
+    batches: list = []
+    broker.on_batch.append(lambda game_id, got: batches.append(game_id))
+    broker._received(b"stela:game:g1", payload)
+    assert batches == []
+
+
+def test_another_process_message_wakes_projectors_but_is_decoded_only_when_followed_here():
+    broker = RedisBroker("redis://unused")
+    woken: list[str] = []
+    batches: list[tuple[str, list[int]]] = []
+    wanted: set[str] = set()
+    broker.on_append.append(woken.append)
+    broker.on_batch.append(lambda game_id, got: batches.append((game_id, [e.version for e in got])))
+    broker.batch_wanted.append(lambda game_id: game_id in wanted)
+    broker._received(b"stela:game:g1", message("elsewhere", [event(1), event(2)]))
+    broker._received(b"stela:game:g2", b"not json at all")  # never decoded: nobody here follows g2
+    assert woken == ["g1", "g2"] and batches == []
+    wanted.add("g1")
+    broker._received(b"stela:game:g1", message("elsewhere", [event(1), event(2)]))
+    assert batches == [("g1", [1, 2])]
+
+
 @pytest.mark.parametrize("fault", ["hung", "killed"])
 async def test_while_redis_is_away_commands_answer_and_streams_poll_then_push_resumes(
         settings, games, proxy, redis_server, fault):  # noqa: F811
