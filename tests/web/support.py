@@ -75,7 +75,8 @@ def hex_distance(a: list[int], b: list[int]) -> int:
 
 
 def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: random.Random) -> int:
-    """The index of the command to click: at random, except that Tobago heads for its treasures."""
+    """The index of the command to click: at random, except that Tobago heads for its treasures (and now and
+    then swaps its clues: with a hand that fits no map, driving alone never ends the game)."""
     order = rnd.sample(range(len(commands)), len(commands))
     if kind != "tobago":
         return order[0]
@@ -84,6 +85,8 @@ def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: r
         for i in order:
             if types[i] == wanted:
                 return i
+    if "ExchangeClues" in types and rnd.random() < 0.25:  # a hand of clues that fit nowhere: swap them
+        return types.index("ExchangeClues")
     maps = [m for m in view["maps"] if m["clues"]]
     drives = [i for i in order if types[i] == "Drive"]
     if maps and drives:
