@@ -95,7 +95,6 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
     inner: ASGIApp = json_only(wrap_in_exception_handler(
         app=CommandFastPath(app, app.asgi_router, lambda: state.get("services"))))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
-        redis = None
         counters = Counters()
         if settings.redis_url:
             import redis.asyncio as aioredis

@@ -324,17 +324,17 @@ class PersonalHub:
             if not events:
                 return []
             if events[0].version == before.version + 1:
-                return [(millis(events[-1].at), await self._after(game_id, before.loaded, events))]
+                return [(millis(events[-1].at), self._after(game_id, before.loaded, events))]
         self.queries += 1
         stored = await self.store.read_stream(game_id, after=before.version)
         steps: list[tuple[int, Loaded]] = []
         loaded = before.loaded
         for batch in _appends(stored):
-            loaded = await self._after(game_id, loaded, batch)
+            loaded = self._after(game_id, loaded, batch)
             steps.append((millis(batch[-1].at), loaded))
         return steps
 
-    async def _after(self, game_id: str, loaded: Loaded, batch: list[StoredEvent]) -> Loaded:
+    def _after(self, game_id: str, loaded: Loaded, batch: list[StoredEvent]) -> Loaded:
         """`loaded` with `batch` (the next append) applied: the repository's cached state when it is
         exactly that, else folded here (and cached when newer than the cache)."""
         cached = self.repository.peek(game_id)
@@ -354,8 +354,7 @@ class PersonalHub:
             if cached.state.version >= events[-1].version:
                 return cached
             if cached.state.version == events[0].version - 1:
-                state = cached.table.fold([decode(cached.table, e) for e in events], cached.state)
-                return self.repository.remember(game_id, Loaded(cached.table, state, events[-1].hash))
+                return self._after(game_id, cached, events)
         self.queries += 1
         return await self.repository.load(game_id)
 

@@ -57,7 +57,7 @@ class Counters:
         self.redis = redis
         self._memory: dict[str, list[int]] = {}  # key -> [window, count]
         self._redis_paused_until = 0.0
-        self._count: Any = None  # the counting script, registered on first use
+        self._count: Any = redis.register_script(_COUNT) if redis is not None else None  # no I/O yet
         self._shared: dict[str, list[int]] = {}  # Redis key -> [window, shared count last heard, unsent hits]
         self._flusher: asyncio.Task[None] | None = None
 
@@ -99,8 +99,6 @@ class Counters:
         sending = [(name, entry, entry[2]) for name, entry in self._shared.items() if entry[2]]
         if not sending:
             return
-        if self._count is None:
-            self._count = self.redis.register_script(_COUNT)
         pipe = self.redis.pipeline(transaction=False)
         for name, _, unsent in sending:
             await self._count(keys=[name], args=[WINDOW * 2, unsent], client=pipe)  # queued, not sent
@@ -110,8 +108,6 @@ class Counters:
             entry[1] = max(entry[1], int(count))
 
     async def _add(self, name: str, hits: int) -> int:
-        if self._count is None:
-            self._count = self.redis.register_script(_COUNT)
         return int(await self._count(keys=[name], args=[WINDOW * 2, hits]))
 
     def _remember(self, name: str, window: int, count: int) -> int:
