@@ -56,19 +56,31 @@ _READ = f"""SELECT tx, position, stream_id, version, type,
 
 
 class LogEvent(msgspec.Struct, frozen=True):
+    """An event of the global log. Its data and metadata stay JSON text until read (`data`, `metadata`):
+    most readers look only at the platform event (`table`), so most of them are never decoded."""
+
     tx: int
     position: int
     stream_id: str
     version: int
     type: str
-    data: dict[str, Any]
-    metadata: dict[str, Any]
+    data_json: str | None  # a game's own event's data is not read from the store (None)
+    metadata_json: str
     at: datetime
     table: TableEvent | None = None  # the platform event decoded, for `table.*` types this reader knows
 
     @property
     def cursor(self) -> Cursor:
         return (self.tx, self.position)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """A platform event's data as a dict (empty for a game's own event: projections never look inside)."""
+        return _decode.decode(self.data_json) if self.data_json else {}
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        return _decode.decode(self.metadata_json)
 
 
 def decode_table(type_: str, data: str) -> TableEvent | None:
@@ -82,8 +94,7 @@ def decode_table(type_: str, data: str) -> TableEvent | None:
 async def read_after(conn: Any, after: Cursor, limit: int) -> list[LogEvent]:
     """Up to `limit` events after `after`, in (tx, position) order, that no later commit can precede."""
     rows = await conn.fetch(_READ, after[0], after[1], limit)
-    return [LogEvent(r[0], r[1], r[2], r[3], r[4], _decode.decode(r[5]) if r[5] else {}, _decode.decode(r[6]), r[7],
-                     decode_table(r[4], r[5]) if r[5] else None)
+    return [LogEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], decode_table(r[4], r[5]) if r[5] else None)
             for r in rows]
 
 

@@ -10,7 +10,9 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from projections.log import LogEvent
+import msgspec
+
+from projections.log import LogEvent, decode_table
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
     SeatedGame, StoredEvent, chain, cursor_pair,
@@ -101,8 +103,7 @@ class MemoryStore:
 
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
         pair = cursor_pair(after)
-        return [LogEvent(e.tx, e.position, e.stream_id, e.version, e.type, e.data, e.metadata, e.at)
-                for e in self.log[pair[1]:] if (e.tx, e.position) > pair][:limit]
+        return [_log_event(e) for e in self.log[pair[1]:] if (e.tx, e.position) > pair][:limit]
 
     async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None:
         current = self.snapshots.get(stream_id)
@@ -134,3 +135,10 @@ class MemoryStore:
 
     async def close(self) -> None:
         return None
+
+
+def _log_event(e: StoredEvent) -> LogEvent:
+    """`e` as the PostgreSQL store's `read_all` gives it: a platform event's data as JSON text, a game's none."""
+    data = msgspec.json.encode(e.data).decode() if e.type.startswith("table.") else None
+    return LogEvent(e.tx, e.position, e.stream_id, e.version, e.type, data, msgspec.json.encode(e.metadata).decode(),
+                    e.at, decode_table(e.type, data) if data else None)
