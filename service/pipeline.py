@@ -33,7 +33,7 @@ from service.fanout import Broker
 from service.logging import add_response_header
 from service.players import Viewer
 from service.repository import GameRepository, Loaded, decode
-from service.store.protocol import AppendResult, ConcurrencyError, EventStore, Metadata, NewEvent
+from service.store.protocol import AppendResult, ConcurrencyError, EventStore, Metadata, NewEvent, new_command_id
 from service.visibility import Sight, WireEvent, shown, sight
 
 log = structlog.get_logger("stela.pipeline")
@@ -231,7 +231,7 @@ class CommandPipeline:
                 raise
             table, state = loaded.table, loaded.state
             new_state = table.fold(events, state)
-            meta = Metadata(actor=actor or None, command_id=str(uuid.uuid4()), command=command,
+            meta = Metadata(actor=actor or None, command_id=new_command_id(), command=command,
                             seat=table.seat_of(state, actor) if actor else None, to_act=table.to_act(new_state))
             try:
                 result = await self._append(game_id, table, state.version, events, meta, key, loaded.head,

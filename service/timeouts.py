@@ -15,7 +15,6 @@ so `stela verify` re-decides it.
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +30,7 @@ from service.background import Periodic
 from service.fanout import Broker
 from service.pipeline import now_ms
 from service.repository import GameRepository, Loaded
-from service.store.protocol import ConcurrencyError, Metadata, NewEvent
+from service.store.protocol import ConcurrencyError, Metadata, NewEvent, new_command_id
 
 log = structlog.get_logger("stela.timeouts")
 
@@ -104,7 +103,7 @@ class TimeoutWorker(Periodic):
         except RuleViolation:
             return 0  # table.not_due: dealt with already
         new_state = table.fold(events, state)
-        meta = Metadata(command_id=str(uuid.uuid4()), command=msgspec.to_builtins(command), seat=row.seat,
+        meta = Metadata(command_id=new_command_id(), command=msgspec.to_builtins(command), seat=row.seat,
                         to_act=table.to_act(new_state))
         new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
         try:

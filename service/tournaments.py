@@ -44,7 +44,7 @@ from service.readmodels import coalesced
 from service.players import Viewer
 from service.repository import GameRepository, Loaded
 from service.store import bulk
-from service.store.protocol import ConcurrencyError, Metadata, NewEvent, StoredEvent
+from service.store.protocol import ConcurrencyError, Metadata, NewEvent, StoredEvent, new_command_id
 
 log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
@@ -138,7 +138,7 @@ class Tournaments:
                 if exc.code in FORBIDDEN:
                     raise Forbidden(exc.message) from exc
                 raise
-            meta = Metadata(actor=actor, command_id=str(uuid.uuid4()), command=msgspec.to_builtins(command))
+            meta = Metadata(actor=actor, command_id=new_command_id(), command=msgspec.to_builtins(command))
             try:
                 held = await self._append(tournament_id, held, events, meta)
             except ConcurrencyError:
@@ -192,10 +192,10 @@ class Tournaments:
             for seat, pid in enumerate(paired_table.players):
                 joined = table.join(game, pid, names[pid], seat)
                 game = table.fold(joined, game)
-                batches.append((joined, Metadata(actor=pid, command_id=str(uuid.uuid4()), to_act=[])))
+                batches.append((joined, Metadata(actor=pid, command_id=new_command_id(), to_act=[])))
             started = table.start(game, None, now_ms())
             game = table.fold(started, game)
-            batches.append((started, Metadata(actor=s.organiser, command_id=str(uuid.uuid4()),
+            batches.append((started, Metadata(actor=s.organiser, command_id=new_command_id(),
                                               to_act=table.to_act(game))))
             games.append(bulk.NewGame(game_id=paired_table.game_id, kind=s.kind, batches=[
                 ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
