@@ -10,6 +10,7 @@ its SSE streams to close at once, then finishes the requests in flight.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import secrets
@@ -23,6 +24,7 @@ import uvicorn
 
 from service.edge import admin_token_problem, parse_networks
 from service.settings import Settings
+from service.wire import HttpProtocol
 
 log = structlog.get_logger("stela.serve")
 
@@ -82,7 +84,30 @@ def _litestar(app: Any) -> Any:
     return app
 
 
+def settle_memory() -> None:
+    """Once the app has started: the objects start-up made (the app, its routes, the rules' tables) are
+    left out of every later garbage collection (`gc.freeze`), and a young collection runs after 50,000
+    new container objects instead of 700. A command allocates a few hundred, so the default ran a
+    collection every other request or so; this cuts the CPU of a command by about 4% (bench notes)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+
+
 class Server(uvicorn.Server):
+    """uvicorn's server; `ready` runs once this process is serving (the port is bound and the app started)."""
+
+    def __init__(self, config: uvicorn.Config, ready: Any = None) -> None:
+        super().__init__(config)
+        self.ready = ready
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        if not self.should_exit:  # (a failed start-up asks to exit)
+            settle_memory()
+            if self.ready is not None:
+                self.ready()
+
     def handle_exit(self, sig: int, frame: Any) -> None:
         # SIGTERM: stop accepting, end SSE streams at once (uvicorn would wait for them), finish requests
         from service.lifespan import begin_shutdown
@@ -93,17 +118,17 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def _uvicorn(settings: Settings, factory: str, host: str, port: int) -> None:
+def _uvicorn(settings: Settings, factory: str, host: str, port: int, listening: Any) -> None:
     # proxy_headers=False: the client address comes from service.edge (STELA_TRUSTED_PROXIES) only, so a
-    # local client cannot pick its rate-limit bucket; log_config=None: uvicorn logs through our JSON lines
+    # local client cannot pick its rate-limit bucket; log_config=None: uvicorn logs through our JSON lines;
+    # http: uvicorn's httptools protocol, a response's head and body in one write (service.wire)
     config = uvicorn.Config(factory, factory=True, host=host, port=port, workers=settings.workers,
-                            loop="uvloop", http="httptools", log_level="warning", access_log=False,
+                            loop="uvloop", http=HttpProtocol, log_level="warning", access_log=False,
                             log_config=None, proxy_headers=False,
                             timeout_graceful_shutdown=max(1, round(settings.drain_seconds)), lifespan="on",
                             timeout_keep_alive=75)  # outlive proxies' idle upstream connections
-    server = Server(config)
     if settings.workers == 1:
-        server.run()
+        Server(config, ready=listening).run()
         return
     from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
@@ -115,10 +140,13 @@ def _uvicorn(settings: Settings, factory: str, host: str, port: int) -> None:
                 process.start()
                 self.processes.append(process)
 
-    Workers(config, sockets=[config.bind_socket()]).run()
+    sockets = [config.bind_socket()]
+    listening()  # the port is bound: connections wait in its queue while the workers start
+    Workers(config, sockets=sockets).run()
 
 
-def _granian(settings: Settings, factory: str, host: str, port: int) -> None:
+def _granian(settings: Settings, factory: str, host: str, port: int, listening: Any) -> None:
+    listening()  # (granian binds inside `serve`; it says so itself if it cannot)
     from granian import Granian
     from granian.constants import Interfaces, Loops
 
@@ -140,7 +168,10 @@ def run(settings: Settings, factory: str = APP, host: str | None = None, port: i
     importlib.import_module(factory.partition(":")[0])  # fail here, not in every worker
     serve = _granian if settings.server == "granian" else _uvicorn
     host, port = host or settings.host, port or settings.port
-    log.info("listening", url=f"http://{host}:{port}", workers=settings.workers,
-                metrics=f"http://{host}:{settings.metrics_port}/metrics" if settings.metrics_port else None)
-    serve(settings, factory, host, port)
+
+    def listening() -> None:
+        log.info("listening", url=f"http://{host}:{port}", workers=settings.workers,
+                 metrics=f"http://{host}:{settings.metrics_port}/metrics" if settings.metrics_port else None)
+
+    serve(settings, factory, host, port, listening)
     return 0
