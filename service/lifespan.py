@@ -16,6 +16,7 @@ import structlog
 from litestar import Litestar
 
 from service.container import open_services
+from service.logging import flush_access_lines
 
 log = structlog.get_logger("stela.lifespan")
 
@@ -58,4 +59,5 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
             for hook in reversed(state.get("on_stop", [])):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(hook(app), 15)
+            flush_access_lines()
     log.info("stopped")

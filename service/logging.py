@@ -5,7 +5,13 @@ The request path is kept cheap: lines are rendered by msgspec and written as byt
 id is bound once, and nothing is formatted for a level that is filtered out. The access line
 itself, one per request, skips structlog's processor chain: it is the same JSON object (the same
 keys, with the request and game id the request bound) built and written directly, which costs
-a fifth of a structlog call.
+a fifth of a structlog call. Access lines are not written one by one (stderr is unbuffered: a
+line, a system call): they are kept and written together within `ACCESS_FLUSH` seconds (0.1),
+or as soon as 64 KiB are kept or any other line is logged (which goes out after them, so lines
+keep their order). A busy server answers hundreds of requests in 0.1 s, and one write for all
+of them instead of one each saves about a twentieth of the CPU a command costs. What this costs:
+a process killed with SIGKILL loses the access lines of its last 0.1 s; a normal stop writes
+them (`flush_access_lines`, called as the app stops).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import asyncio
 import logging
 import random
 import sys
+import threading
 import time
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -45,10 +52,18 @@ class JsonFormatter(logging.Formatter):
         return _encode.encode(line).decode()
 
 
+class _OrderedHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A standard-library line goes out after the access lines kept before it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        flush_access_lines()
+        super().emit(record)
+
+
 def configure(level: str = "info") -> None:
     """Every log line of the process as JSON on stderr (stdout stays for data: `stela export`)."""
     numeric = getattr(logging, level.upper(), 20)
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _OrderedHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     logging.basicConfig(handlers=[handler], level=numeric, force=True)
     logging.captureWarnings(True)  # a library's warning is a JSON line too (logger `py.warnings`)
@@ -58,10 +73,16 @@ def configure(level: str = "info") -> None:
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
         logger_factory=_stderr_logger, cache_logger_on_first_use=True)
     global _out
+    flush_access_lines()  # the lines kept so far go where they were written
     _out = sys.stderr.buffer
 
 
 _out: Any = sys.stderr.buffer  # where `configure` sends log lines (the access line writes there itself)
+
+
+def _output() -> Any:
+    """`_out`, or the process's stderr once `_out` is closed (a test's captured stderr, after the test)."""
+    return sys.stderr.buffer if _out.closed else _out
 
 
 class _Stderr:
@@ -69,8 +90,10 @@ class _Stderr:
     `configure` (a test's captured stderr, closed afterwards, is never written to again)."""
 
     def msg(self, message: bytes) -> None:
-        _out.write(message + b"\n")
-        _out.flush()
+        flush_access_lines()
+        out = _output()
+        out.write(message + b"\n")
+        out.flush()
 
     debug = info = warning = warn = error = critical = exception = fatal = failure = err = log = msg
 
@@ -82,14 +105,48 @@ def _stderr_logger(*_: Any) -> _Stderr:
 _STDERR = _Stderr()
 
 
+ACCESS_FLUSH = 0.1  # seconds an access line may be kept before it is written
+ACCESS_BUFFER = 65_536  # bytes of access lines kept at most
+_kept: list[bytes] = []  # access lines not written yet, oldest first
+_kept_bytes = 0
+_kept_lock = threading.Lock()  # (tests serve apps on event loops in several threads of one process)
+_flush_due: tuple[asyncio.AbstractEventLoop, asyncio.TimerHandle] | None = None  # the pending flush, on its loop
+
+
 def _access(method: str, path: str, status: int, latency_ms: float, player_id: str | None, request_id: str,
             game_id: str | None) -> None:
-    """The access line, as `log.info("request", ...)` would render it with the request's bound context."""
-    line = {"method": method, "path": path, "status": status, "latency_ms": latency_ms, "player_id": player_id,
-            "event": "request", "request_id": request_id, "game_id": game_id, "level": "info",
-            "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z")}
-    _out.write(_encode.encode(line) + b"\n")
-    _out.flush()
+    """The access line, as `log.info("request", ...)` would render it with the request's bound context;
+    kept, and written within ACCESS_FLUSH seconds (see the module docstring)."""
+    global _flush_due, _kept_bytes
+    line = _encode.encode({
+        "method": method, "path": path, "status": status, "latency_ms": latency_ms, "player_id": player_id,
+        "event": "request", "request_id": request_id, "game_id": game_id, "level": "info",
+        "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z")}) + b"\n"
+    with _kept_lock:
+        _kept.append(line)
+        _kept_bytes += len(line)
+        full = _kept_bytes >= ACCESS_BUFFER
+    if full:
+        flush_access_lines()
+    elif _flush_due is None or _flush_due[0].is_closed():  # (a loop closed with the flush pending never runs it)
+        loop = asyncio.get_running_loop()
+        _flush_due = (loop, loop.call_later(ACCESS_FLUSH, flush_access_lines))
+
+
+def flush_access_lines() -> None:
+    """Write the access lines kept so far, in one write (on a timer, before any other line, as the app stops)."""
+    global _flush_due, _kept_bytes
+    if not _kept and _flush_due is None:
+        return
+    with _kept_lock:
+        _flush_due = None  # (a timer still pending finds nothing, or the lines kept since)
+        data = b"".join(_kept)
+        _kept.clear()
+        _kept_bytes = 0
+    if data:
+        out = _output()
+        out.write(data)
+        out.flush()
 
 
 log = structlog.get_logger("stela.http")
