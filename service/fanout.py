@@ -38,6 +38,7 @@ PREFIX = "stela:game:"
 PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
 HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
+DRAIN_MAX = 500  # messages handled in one go when they arrived together
 PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
 QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
@@ -186,8 +187,10 @@ class RedisBroker(Broker):
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        # one immediate retry replaces a pooled connection that Redis closed; anything longer is the breaker's job
-        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=2,
+        # one immediate retry replaces a pooled connection that Redis closed; anything longer is the breaker's job.
+        # No socket timeout: every call here has its own asyncio.timeout, and with one redis-py wraps each
+        # write in asyncio.wait_for, a task per send
+        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=None,
                                         retry=Retry(NoBackoff(), 1))
         self._tasks = [asyncio.create_task(self._listen(), name="redis-fanout-listen"),
                        asyncio.create_task(self._publish_loop(), name="redis-fanout-publish")]
@@ -280,7 +283,8 @@ class RedisBroker(Broker):
             pubsub = self._redis.pubsub()
             began = time.monotonic()
             try:
-                await asyncio.wait_for(pubsub.psubscribe(PREFIX + "*"), HUNG_AFTER)
+                async with asyncio.timeout(HUNG_AFTER):
+                    await pubsub.psubscribe(PREFIX + "*")
                 await self._follow(pubsub)
             except asyncio.CancelledError:
                 raise
@@ -294,27 +298,44 @@ class RedisBroker(Broker):
             await asyncio.sleep(delay)
 
     async def _follow(self, pubsub: Any) -> None:
-        """Read the subscription until it fails; any reply (message or pong) proves it alive."""
+        """Read the subscription until it fails; any reply (message or pong) proves it alive.
+
+        What arrived together is handled together (`_drain`): one turn of the event loop per read,
+        not one or two per message, which under load let the messages queue up in the socket."""
         heard = pinged = looked = time.monotonic()
-        await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
+        async with asyncio.timeout(HUNG_AFTER):  # asyncio.timeout, not wait_for: no task per call
+            await pubsub.ping()
         while True:
-            message = await asyncio.wait_for(pubsub.get_message(timeout=PING_EVERY), STALLED)
+            async with asyncio.timeout(STALLED):
+                message = await pubsub.get_message(timeout=PING_EVERY)
             now = time.monotonic()
             if now - looked > PING_EVERY + HUNG_AFTER / 2:
                 heard = now  # this process was too busy to listen; a late reply proves nothing about Redis
             looked = now
             if message is not None:
                 heard = now
-                if message["type"] == "pong":
-                    self._set_subscribed(True)
-                elif message["type"] == "pmessage":
-                    self._received(message["channel"], message["data"])
+                await self._drain(pubsub, message)
                 continue
             if now - heard > HUNG_AFTER:
                 raise RedisDown(f"no reply for {now - heard:.1f}s")
             if now - pinged >= PING_EVERY:
-                await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
+                async with asyncio.timeout(HUNG_AFTER):
+                    await pubsub.ping()
                 pinged = now
+
+    async def _drain(self, pubsub: Any, message: dict[str, Any]) -> None:
+        """Handle `message` and every message already read behind it (a read at timeout 0 takes what
+        is buffered without waiting); at most `DRAIN_MAX` before the other tasks get their turn."""
+        for _ in range(DRAIN_MAX):
+            if message["type"] == "pong":
+                self._set_subscribed(True)
+            elif message["type"] == "pmessage":
+                self._received(message["channel"], message["data"])
+            async with asyncio.timeout(STALLED):
+                message = await pubsub.get_message(timeout=0)
+            if message is None:
+                return
+        await asyncio.sleep(0)
 
     def _received(self, channel: bytes, data: bytes) -> None:
         if data.startswith(sent_by(self.origin)):
