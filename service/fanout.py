@@ -89,8 +89,8 @@ class Broker:
         self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
         self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
-        # told of every batch of every game, local or from Redis (the personal streams' hub)
-        self.on_batch: list[Callable[[str, list[StoredEvent]], None]] = []
+        # told of every batch of every game, local or from Redis (remote: True; the personal streams' hub)
+        self.on_batch: list[Callable[[str, list[StoredEvent], bool], None]] = []
         # asked before another process's batch is decoded for `on_batch`: does any hook want this game's?
         self.batch_wanted: list[Callable[[str], bool]] = []
         self.on_nudge: list[Callable[[], None]] = []  # pushes may have been lost (Redis dropped or came back)
@@ -135,9 +135,9 @@ class Broker:
         for hook in self.on_append:
             hook(stream_id)
 
-    def dispatch(self, stream_id: str, events: list[StoredEvent]) -> None:
+    def dispatch(self, stream_id: str, events: list[StoredEvent], remote: bool = False) -> None:
         for hook in self.on_batch:
-            hook(stream_id, events)
+            hook(stream_id, events, remote)
         found = self.followers.get(stream_id)
         if found is not None:
             found.push(events)
@@ -417,4 +417,4 @@ class RedisBroker(Broker):
             log.warning("redis_bad_message", game_id=stream_id)
             return
         if events and events[0].origin != self.origin:  # type: ignore[attr-defined]
-            self.dispatch(stream_id, events)
+            self.dispatch(stream_id, events, remote=True)

@@ -7,14 +7,22 @@ import socket
 import threading
 from collections.abc import AsyncIterator, Callable
 
+import msgspec
 import pytest
 import redis
 
 from service import fanout
-from service.fanout import PREFIX, RedisBroker, message
+from service.fanout import PREFIX, Broker, RedisBroker, message
+from service.personal import PersonalHub
+from service.pipeline import CommandPipeline
+from service.players import Players
+from service.repository import GameRepository
+from service.store.memory import MemoryStore
+from tests.service.test_handling import seated_game
 from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.test_sse import wait_for
 from tests.service.test_stream_redis_faults import RedisProxy, event
+from tests.support.tally import TALLY
 
 pytestmark = pytest.mark.xdist_group("live")
 
@@ -76,7 +84,7 @@ async def brokers(redis_server, monkeypatch) -> AsyncIterator[tuple[RedisBroker,
     sender, receiver = RedisBroker(proxy.url), RedisBroker(redis_server.url)
     heard: list[tuple[str, list[int]]] = []
     receiver.batch_wanted.append(lambda _game_id: True)
-    receiver.on_batch.append(lambda game_id, events: heard.append((game_id, [e.version for e in events])))
+    receiver.on_batch.append(lambda game_id, events, _remote: heard.append((game_id, [e.version for e in events])))
     await sender.start()
     await receiver.start()
     try:
@@ -99,7 +107,7 @@ async def test_messages_that_arrived_together_are_handled_in_a_few_turns_of_the_
     broker = RedisBroker(redis_server.url)
     heard: list[tuple[str, int]] = []
     broker.batch_wanted.append(lambda _game_id: True)
-    broker.on_batch.append(lambda game_id, events: heard.append((game_id, events[-1].version)))
+    broker.on_batch.append(lambda game_id, events, _remote: heard.append((game_id, events[-1].version)))
     await broker.start()
     sent = [(f"g{i % 7}", i) for i in range(1, 301)]
     turns = Turns(lambda: len(heard) == len(sent))
@@ -168,3 +176,72 @@ async def test_what_redis_never_answered_is_sent_again_in_order_when_the_connect
     proxy.answering.set()
     await until(lambda: len(heard) == 2 * len(sent) and not sender._unanswered and not sender._unsent)
     assert heard == sent + sent and sender.dropped == 0
+
+
+class Replicas:
+    """Replica A commands; replica B's personal hub hears A's batches as from Redis (in memory here)."""
+
+    def __init__(self) -> None:
+        self.store = MemoryStore()
+        self.a, self.b = Broker(), Broker()
+        self.players = Players(self.store)
+        self.pipeline = CommandPipeline(GameRepository(self.store, {"tally": TALLY}, 50), self.store, self.a)
+        self.hub = PersonalHub(GameRepository(self.store, {"tally": TALLY}, 50), self.store, self.b)
+        self.held: list[tuple[str, list]] = []  # A's batches, not yet handed to B
+        self.a.on_batch.append(lambda game_id, events, _remote: self.held.append((game_id, events)))
+
+    def deliver(self) -> None:
+        """Hand B what A appended, as its Redis reader does: synchronously, one batch after another."""
+        held, self.held = self.held, []
+        for game_id, events in held:
+            self.b.dispatch(game_id, events, remote=True)
+
+
+async def test_another_replicas_turn_is_announced_at_once_not_a_turn_of_the_hubs_loop_later():
+    """Under load a turn of the event loop takes milliseconds; the hub folds a batch that follows on what
+    it knows in the Redis reader's turn."""
+    replicas = Replicas()
+    game_id, viewers = await seated_game(replicas, 2)
+    bob = viewers[1].player_id
+    stream = replicas.hub.stream(bob, None, heartbeat=60)
+    try:
+        assert (await anext(stream)).startswith(b"retry")
+        assert b'"game.state"' in await anext(stream)
+        conn = next(iter(replicas.hub.connections[bob]))
+        replicas.held.clear()
+        for turn in range(3):
+            await replicas.pipeline.command(viewers[0], game_id, {"type": "tally.Add", "amount": 1}, None, None)
+            replicas.deliver()
+            assert conn.queue.qsize() == 1  # no await in between: folded and announced in deliver()
+            assert b'"game.your_turn"' in await anext(stream)
+            await replicas.pipeline.command(viewers[1], game_id, {"type": "tally.Add", "amount": 1}, None, None)
+            replicas.deliver()
+            assert conn.queue.qsize() == 0  # Bob's own move: nothing to tell him
+        assert replicas.hub.queries == 0
+    finally:
+        await stream.aclose()
+        await replicas.hub.close()
+
+
+async def test_another_replicas_batch_after_a_gap_waits_its_turn_and_nothing_is_missed():
+    replicas = Replicas()
+    game_id, viewers = await seated_game(replicas, 2)
+    bob = viewers[1].player_id
+    stream = replicas.hub.stream(bob, None, heartbeat=60)
+    try:
+        await anext(stream)
+        await anext(stream)
+        replicas.held.clear()
+        add = {"type": "tally.Add", "amount": 1}
+        versions = [(await replicas.pipeline.command(viewers[seat], game_id, add, None, None)).state.version
+                    for seat in (0, 1, 0)]
+        replicas.held[:2] = []  # lost on the way: B never hears of the first two
+        replicas.deliver()
+        frames = [await anext(stream), await anext(stream)]  # the hub reads the gap from the store
+        turns = [msgspec.json.decode(f.split(b"data: ")[1].split(b"\n")[0]) for f in frames]
+        assert [(t["type"], t["version"]) for t in turns] == [("game.your_turn", versions[0]),
+                                                              ("game.your_turn", versions[2])]
+        assert replicas.hub.queries == 1
+    finally:
+        await stream.aclose()
+        await replicas.hub.close()
