@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import time
 import uuid
+from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 import msgspec
@@ -38,10 +39,14 @@ PREFIX = "stela:game:"
 PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
 HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
-PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
+DRAIN_MAX = 500  # messages handled in one go when they arrived together
+PUBLISH_TIMEOUT = 0.5  # seconds Redis may take to answer a publish; longer trips the breaker
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
-QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
+QUEUE_MAX = 10_000  # messages unsent or unanswered; more are dropped (followers poll meanwhile)
 MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
+
+
+Message = tuple[float, str, bytes]  # (published at, channel, payload)
 
 
 class Tagged(StoredEvent, frozen=True, kw_only=True):
@@ -84,8 +89,8 @@ class Broker:
         self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
         self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
-        # told of every batch of every game, local or from Redis (the personal streams' hub)
-        self.on_batch: list[Callable[[str, list[StoredEvent]], None]] = []
+        # told of every batch of every game, local or from Redis (remote: True; the personal streams' hub)
+        self.on_batch: list[Callable[[str, list[StoredEvent], bool], None]] = []
         # asked before another process's batch is decoded for `on_batch`: does any hook want this game's?
         self.batch_wanted: list[Callable[[str], bool]] = []
         self.on_nudge: list[Callable[[], None]] = []  # pushes may have been lost (Redis dropped or came back)
@@ -130,9 +135,9 @@ class Broker:
         for hook in self.on_append:
             hook(stream_id)
 
-    def dispatch(self, stream_id: str, events: list[StoredEvent]) -> None:
+    def dispatch(self, stream_id: str, events: list[StoredEvent], remote: bool = False) -> None:
         for hook in self.on_batch:
-            hook(stream_id, events)
+            hook(stream_id, events, remote)
         found = self.followers.get(stream_id)
         if found is not None:
             found.push(events)
@@ -172,8 +177,12 @@ class RedisBroker(Broker):
         self._subscribed = False
         self._tripped_until = 0.0  # breaker: no publishing until then
         self._backoff = BACKOFF_MIN
-        self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
-        self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
+        self._unsent: deque[Message] = deque()  # published here, not yet written to Redis
+        self._unanswered: deque[tuple[float, Message]] = deque()  # (written at, message), oldest first
+        self._to_send = asyncio.Event()
+        self._to_answer = asyncio.Event()
+        self._broken = False  # the publishing connection failed: the publisher replaces it
+        self.dropped = 0  # messages never sent (too many waiting, or too old when Redis came back)
         self.reason = "starting"
 
     @property
@@ -186,8 +195,10 @@ class RedisBroker(Broker):
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        # one immediate retry replaces a pooled connection that Redis closed; anything longer is the breaker's job
-        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=2,
+        # one immediate retry replaces a pooled connection that Redis closed; anything longer is the breaker's job.
+        # No socket timeout: every call here has its own asyncio.timeout, and with one redis-py wraps each
+        # write in asyncio.wait_for, a task per send
+        self._redis = aioredis.from_url(self.url, socket_connect_timeout=1, socket_timeout=None,
                                         retry=Retry(NoBackoff(), 1))
         self._tasks = [asyncio.create_task(self._listen(), name="redis-fanout-listen"),
                        asyncio.create_task(self._publish_loop(), name="redis-fanout-publish")]
@@ -214,42 +225,101 @@ class RedisBroker(Broker):
         # queued before the local dispatch, so the publisher's turn on the event loop comes before the
         # thousands of local connections' turns: other processes start their fan-out in parallel with ours
         if events:
-            try:
-                self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
-            except asyncio.QueueFull:
+            if len(self._unsent) + len(self._unanswered) < QUEUE_MAX:
+                self._unsent.append((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
+                self._to_send.set()
+            else:
                 self.dropped += 1
         self.appended(stream_id)
         self.dispatch(stream_id, events)
 
     async def _publish_loop(self) -> None:
-        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them."""
-        pending: list[tuple[float, str, bytes]] = []
+        """Write everything published since the last turn in one write, on one connection whose answers
+        `_answers` reads meanwhile: a message never waits for the round trip of the ones before it (under
+        load the answer waits for this task's next turn too). While the breaker is open, wait; then send
+        again, in order, what Redis never answered."""
+        conn: Any = None
+        answers: asyncio.Task[None] | None = None
+        try:
+            while True:
+                await self._to_send.wait()
+                if self._broken and conn is not None:
+                    conn, answers = await self._drop_connection(conn, answers)
+                wait = self._tripped_until - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                self._to_send.clear()
+                self._expire()
+                if not self._unsent:
+                    continue
+                try:
+                    async with asyncio.timeout(PUBLISH_TIMEOUT):
+                        if conn is None:
+                            conn = await self._redis.connection_pool.get_connection()
+                            self._broken = False
+                            answers = asyncio.create_task(self._answers(conn), name="redis-fanout-answers")
+                        batch = list(self._unsent)
+                        self._unsent.clear()
+                        written = time.monotonic()
+                        self._unanswered.extend((written, m) for m in batch)
+                        self._to_answer.set()
+                        await conn.send_packed_command(
+                            conn.pack_commands([("PUBLISH", channel, data) for _, channel, data in batch]),
+                            check_health=False)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
+                    self._publish_failed(f"publish: {type(exc).__name__}")
+        finally:
+            if conn is not None:
+                await self._drop_connection(conn, answers)
+
+    async def _answers(self, conn: Any) -> None:
+        """Read Redis's answers to the publishes, in order; one overdue (`PUBLISH_TIMEOUT` after its
+        write) or an error breaks the connection."""
         while True:
-            if not pending:
-                pending.append(await self._queue.get())
-            while not self._queue.empty() and len(pending) < 500:
-                pending.append(self._queue.get_nowait())
-            wait = self._tripped_until - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-                continue
-            fresh = [p for p in pending if p[0] > time.monotonic() - MAX_AGE]
-            self.dropped += len(pending) - len(fresh)  # followers have polled PostgreSQL since
-            pending = fresh
-            if not pending:
+            if not self._unanswered:
+                self._to_answer.clear()
+                await self._to_answer.wait()
                 continue
             try:
-                pipe = self._redis.pipeline(transaction=False)
-                for _, channel, payload in pending:
-                    pipe.publish(channel, payload)
-                async with asyncio.timeout(PUBLISH_TIMEOUT):  # no extra task: the write goes out in this turn
-                    await pipe.execute()
-                pending = []
-                self._backoff = BACKOFF_MIN
+                # an answer already read is taken at once, even past its deadline (no turn of the loop)
+                async with asyncio.timeout(self._unanswered[0][0] + PUBLISH_TIMEOUT - time.monotonic()):
+                    await conn.read_response()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
-                self._trip(f"publish: {type(exc).__name__}")
+            except Exception as exc:  # noqa: BLE001 - see _publish_loop
+                self._publish_failed(f"publish: {type(exc).__name__}")
+                return
+            self._unanswered.popleft()
+            self._backoff = BACKOFF_MIN
+
+    def _publish_failed(self, reason: str) -> None:
+        """What Redis never answered goes back before what waits, to be sent again once the breaker
+        closes (a message may then arrive twice: receivers skip versions they have)."""
+        self._broken = True
+        self._unsent.extendleft(m for _, m in reversed(self._unanswered))
+        self._unanswered.clear()
+        self._to_send.set()
+        self._trip(reason)
+
+    async def _drop_connection(self, conn: Any, answers: asyncio.Task[None] | None) -> tuple[None, None]:
+        if answers is not None:
+            answers.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await answers
+        with contextlib.suppress(Exception):
+            await conn.disconnect(nowait=True)
+            await self._redis.connection_pool.release(conn)
+        return None, None
+
+    def _expire(self) -> None:
+        """Drop messages that waited longer than `MAX_AGE` (followers have polled PostgreSQL since)."""
+        old = time.monotonic() - MAX_AGE
+        while self._unsent and self._unsent[0][0] < old:
+            self._unsent.popleft()
+            self.dropped += 1
 
     def _trip(self, reason: str) -> None:
         """Stop publishing for a backoff period; followers poll PostgreSQL meanwhile."""
@@ -280,7 +350,8 @@ class RedisBroker(Broker):
             pubsub = self._redis.pubsub()
             began = time.monotonic()
             try:
-                await asyncio.wait_for(pubsub.psubscribe(PREFIX + "*"), HUNG_AFTER)
+                async with asyncio.timeout(HUNG_AFTER):
+                    await pubsub.psubscribe(PREFIX + "*")
                 await self._follow(pubsub)
             except asyncio.CancelledError:
                 raise
@@ -294,27 +365,44 @@ class RedisBroker(Broker):
             await asyncio.sleep(delay)
 
     async def _follow(self, pubsub: Any) -> None:
-        """Read the subscription until it fails; any reply (message or pong) proves it alive."""
+        """Read the subscription until it fails; any reply (message or pong) proves it alive.
+
+        What arrived together is handled together (`_drain`): one turn of the event loop per read,
+        not one or two per message, which under load let the messages queue up in the socket."""
         heard = pinged = looked = time.monotonic()
-        await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
+        async with asyncio.timeout(HUNG_AFTER):  # asyncio.timeout, not wait_for: no task per call
+            await pubsub.ping()
         while True:
-            message = await asyncio.wait_for(pubsub.get_message(timeout=PING_EVERY), STALLED)
+            async with asyncio.timeout(STALLED):
+                message = await pubsub.get_message(timeout=PING_EVERY)
             now = time.monotonic()
             if now - looked > PING_EVERY + HUNG_AFTER / 2:
                 heard = now  # this process was too busy to listen; a late reply proves nothing about Redis
             looked = now
             if message is not None:
                 heard = now
-                if message["type"] == "pong":
-                    self._set_subscribed(True)
-                elif message["type"] == "pmessage":
-                    self._received(message["channel"], message["data"])
+                await self._drain(pubsub, message)
                 continue
             if now - heard > HUNG_AFTER:
                 raise RedisDown(f"no reply for {now - heard:.1f}s")
             if now - pinged >= PING_EVERY:
-                await asyncio.wait_for(pubsub.ping(), HUNG_AFTER)
+                async with asyncio.timeout(HUNG_AFTER):
+                    await pubsub.ping()
                 pinged = now
+
+    async def _drain(self, pubsub: Any, message: dict[str, Any]) -> None:
+        """Handle `message` and every message already read behind it (a read at timeout 0 takes what
+        is buffered without waiting); at most `DRAIN_MAX` before the other tasks get their turn."""
+        for _ in range(DRAIN_MAX):
+            if message["type"] == "pong":
+                self._set_subscribed(True)
+            elif message["type"] == "pmessage":
+                self._received(message["channel"], message["data"])
+            async with asyncio.timeout(STALLED):
+                message = await pubsub.get_message(timeout=0)
+            if message is None:
+                return
+        await asyncio.sleep(0)
 
     def _received(self, channel: bytes, data: bytes) -> None:
         if data.startswith(sent_by(self.origin)):
@@ -329,4 +417,4 @@ class RedisBroker(Broker):
             log.warning("redis_bad_message", game_id=stream_id)
             return
         if events and events[0].origin != self.origin:  # type: ignore[attr-defined]
-            self.dispatch(stream_id, events)
+            self.dispatch(stream_id, events, remote=True)

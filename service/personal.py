@@ -140,14 +140,31 @@ class PersonalHub:
         broker.on_wake.append(self._wake)
 
     # -- the fan-out's callbacks (synchronous, cheap) --------------------------------------
-    def _batch(self, game_id: str, events: list[StoredEvent]) -> None:
+    def _batch(self, game_id: str, events: list[StoredEvent], remote: bool) -> None:
         if not self.connections:
             return
         if self._connecting:
             self._recent[game_id] = max(self._recent.get(game_id, 0), events[-1].version)
         if game_id in self.members or any(
                 e.type == _SEAT_TAKEN and e.data.get("player_id") in self.connections for e in events):
-            self._pending.put_nowait((game_id, events))
+            if not (remote and self._folded_now(game_id, events)):
+                self._pending.put_nowait((game_id, events))
+
+    def _folded_now(self, game_id: str, events: list[StoredEvent]) -> bool:
+        """Another replica's batch that follows what the hub knows, folded and announced at once when
+        nothing waits before it (not a turn of the hub's loop later: under load a turn takes milliseconds);
+        False when it must take its turn. A local batch always waits: the pipeline caches its state after
+        publishing, and the hub then takes that instead of folding again."""
+        before = self.seen.get(game_id)
+        if before is None or not self._pending.empty() or self._lock.locked():
+            return False
+        try:
+            steps = self._pushed(game_id, before, events)
+        except Exception:  # noqa: BLE001 - the hub's loop tries again and logs it
+            return False
+        for at_ms, loaded in steps or ():
+            self._announce(game_id, before, loaded, at_ms)
+        return steps is not None
 
     def _nudged(self) -> None:
         if self.connections and not self._relearn_queued:  # a burst of nudges makes one re-learn
@@ -320,11 +337,9 @@ class PersonalHub:
             loaded = await self._state(game_id, events)
             return [(millis(events[-1].at) if events else int(time.time() * 1000), loaded)]
         if events:
-            events = [e for e in events if e.version > before.version]
-            if not events:
-                return []
-            if events[0].version == before.version + 1:
-                return [(millis(events[-1].at), self._after(game_id, before.loaded, events))]
+            steps = self._pushed(game_id, before, events)
+            if steps is not None:
+                return steps
         self.queries += 1
         stored = await self.store.read_stream(game_id, after=before.version)
         steps: list[tuple[int, Loaded]] = []
@@ -333,6 +348,16 @@ class PersonalHub:
             loaded = self._after(game_id, loaded, batch)
             steps.append((millis(batch[-1].at), loaded))
         return steps
+
+    def _pushed(self, game_id: str, before: Seen, events: list[StoredEvent]) -> list[tuple[int, Loaded]] | None:
+        """The step a pushed batch makes from `before`: none when the hub has it already, None when
+        appends are missing in between."""
+        events = [e for e in events if e.version > before.version]
+        if not events:
+            return []
+        if events[0].version != before.version + 1:
+            return None
+        return [(millis(events[-1].at), self._after(game_id, before.loaded, events))]
 
     def _after(self, game_id: str, loaded: Loaded, batch: list[StoredEvent]) -> Loaded:
         """`loaded` with `batch` (the next append) applied: the repository's cached state when it is

@@ -168,7 +168,7 @@ def test_a_message_begins_with_its_sender_so_the_sender_skips_it_undecoded():
     broker.origin = "abc123"
     broker.batch_wanted.append(lambda _: True)
     batches: list = []
-    broker.on_batch.append(lambda game_id, got: batches.append(game_id))
+    broker.on_batch.append(lambda game_id, got, _remote: batches.append(game_id))
     broker._received(b"stela:game:g1", payload)
     assert batches == []
 
@@ -179,7 +179,7 @@ def test_another_process_message_wakes_projectors_but_is_decoded_only_when_follo
     batches: list[tuple[str, list[int]]] = []
     wanted: set[str] = set()
     broker.on_append.append(woken.append)
-    broker.on_batch.append(lambda game_id, got: batches.append((game_id, [e.version for e in got])))
+    broker.on_batch.append(lambda game_id, got, _remote: batches.append((game_id, [e.version for e in got])))
     broker.batch_wanted.append(lambda game_id: game_id in wanted)
     broker._received(b"stela:game:g1", message("elsewhere", [event(1), event(2)]))
     broker._received(b"stela:game:g2", b"not json at all")  # never decoded: nobody here follows g2
