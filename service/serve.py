@@ -14,7 +14,6 @@ import gc
 import importlib
 import os
 import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -162,8 +161,8 @@ def run(settings: Settings, factory: str = APP, host: str | None = None, port: i
     settings = embedded_admin_token(settings)
     try:
         check(settings)
-    except ConfigError as exc:
-        print(f"stela serve: {exc}", file=sys.stderr)
+    except ConfigError as exc:  # a JSON line like every other (a log pipeline parses it; the text says what to fix)
+        structlog.get_logger("stela.serve").error("config_error", detail=str(exc))
         return 2
     importlib.import_module(factory.partition(":")[0])  # fail here, not in every worker
     serve = _granian if settings.server == "granian" else _uvicorn

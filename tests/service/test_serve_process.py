@@ -63,3 +63,12 @@ def test_a_port_in_use_is_an_error_and_never_announced_as_listening(pg_dsn, tmp_
     assert done.returncode != 0
     assert not any(line.get("event") == "listening" for line in lines(log)), log.read_text()[-2000:]
     assert "address already in use" in log.read_text().lower()
+
+
+def test_a_setting_that_cannot_run_is_refused_in_a_json_line(pg_dsn, tmp_path):
+    env = {**environment(pg_dsn, free_port()), "STELA_WORKERS": "2"}  # two workers need REDIS_URL
+    done = subprocess.run([STELA, "serve"], env=env, capture_output=True, timeout=120)
+    assert done.returncode == 2
+    refusal = [json.loads(line) for line in done.stderr.decode().splitlines() if line.strip()]
+    assert {"event": "config_error", "level": "error"}.items() <= refusal[-1].items()
+    assert "REDIS_URL" in refusal[-1]["detail"]
