@@ -129,11 +129,32 @@ def cross_origin(app: ASGIApp, cors: ASGIApp) -> ASGIApp:
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         for name, value in scope["headers"] if scope["type"] == "http" else ((b"origin", b"?"),):
             if name == b"origin" and value:
-                await cors(scope, receive, send)
+                await cors(scope, receive, preflight_refusal(scope, send) if scope["method"] == "OPTIONS" else send)
                 return
         await app(scope, receive, send)
 
     return middleware
+
+
+def preflight_refusal(scope: Scope, send: Send) -> Send:
+    """`send`, with Litestar's plain-text refusal of a preflight ("Disallowed CORS headers", 400) sent
+    as the problem detail every other refusal is (code `cors_preflight_refused`)."""
+    refused = False
+
+    async def wrapped(message: Any) -> None:
+        nonlocal refused
+        if message["type"] == "http.response.start" and message["status"] == 400:
+            refused = True  # the body says what was refused
+        elif refused and message["type"] == "http.response.body":
+            from service.errors import send_problem
+
+            what = bytes(message.get("body", b"")).decode(errors="replace").removeprefix("Disallowed CORS ").strip()
+            await send_problem(scope, send, 400, "cors_preflight_refused",
+                               f"this preflight asks for a {what or 'request'} the API does not allow across origins")
+        else:
+            await send(message)
+
+    return wrapped
 
 
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,

@@ -268,3 +268,12 @@ async def test_a_browsers_reconnects_are_never_refused_even_with_the_api_budget_
     statuses.clear()
     await limited({**scope, "path": "/v1/games/g/legal"}, None, send)
     assert statuses == [429], "stream openings are a budget apart; they give the API budget nothing back"
+
+
+async def test_a_preflight_for_a_header_the_api_does_not_allow_is_refused_as_a_problem(client):
+    resp = await client.options("/v1/games/some-id/commands", headers={
+        "Origin": ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "x-secret-sauce"})
+    assert resp.status_code == 400
+    assert resp.headers["content-type"].startswith("application/problem+json")
+    body = resp.json()
+    assert body["code"] == "cors_preflight_refused" and body["status"] == 400 and "headers" in body["detail"]
