@@ -5,7 +5,9 @@ never reading first (see bench.server). Measured, each against a fresh database:
 - the anchor (bench.anchor) and Stela with the shipped defaults at 1, 16 and 64 games, and Stela
   with a bare configuration (no request logging, no rate limiting, no embedded projector) at 16
   games, so the defaults' cost shows as a ratio; these three servers run side by side and take
-  turns, three times over (`--repeat`), and each one's median run is reported;
+  turns, five times over (`--repeat`); each one's median run is reported, and each ratio is the
+  median of the ratios within one round of turns (a machine whose speed drifts over tens of
+  seconds moves both sides of a round alike);
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
@@ -20,6 +22,7 @@ import asyncio
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -165,7 +168,7 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
 
 
 async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
-    seconds, warmup = (1.0, 0.2) if short else (6.0, 1.5)
+    seconds, warmup = (1.0, 0.2) if short else (4.0, 1.0)
     out: list[dict] = []
 
     async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
@@ -178,8 +181,9 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
         return found
 
     # The anchor, the shipped defaults and the bare configuration run side by side, taking turns
-    # `repeat` times at each level; each one's median run is reported. (Run one after another, a
-    # machine whose speed drifts moved the anchor alone by a quarter between runs.)
+    # `repeat` times at each level; each one's median run is reported, and each ratio is the median
+    # of the ratios within a round. (Run one after another, a machine whose speed drifts moved the
+    # anchor alone by a quarter between runs.)
     runs: dict[tuple[str, int], list[dict]] = {}
     async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_b:
         with anchor(dsn_a) as (url_a, pid_a), stela(dsn_d, **DEFAULTS) as (url_d, pid_d), \
@@ -199,14 +203,18 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
                                  "runs_commands_per_s": [r["commands_per_s"] for r in found]}
         out.append(median[(name, games)])
         print(json.dumps({"bench": "http", **median[(name, games)]}), file=sys.stderr)
+
+    def ratio(name: str, other: str, games: int) -> dict:
+        rounds = [a["commands_per_s"] / b["commands_per_s"]
+                  for a, b in zip(runs[(name, games)], runs[(other, games)])]
+        return {f"{name}_vs_{other.removeprefix('stela_')}": round(statistics.median(rounds), 2),
+                "rounds": [round(r, 2) for r in rounds], "games": games}
+
     for games in levels:
-        out.append({"stela_defaults_vs_anchor": round(median[("stela_defaults", games)]["commands_per_s"]
-                                                      / median[("anchor", games)]["commands_per_s"], 2),
-                    "games": games})
+        out.append(ratio("stela_defaults", "anchor", games))
     if 16 in levels:
         bare = {16: median[("stela_bare", 16)]}
-        out.append({"stela_defaults_vs_bare": round(median[("stela_defaults", 16)]["commands_per_s"]
-                                                    / bare[16]["commands_per_s"], 2), "games": 16})
+        out.append(ratio("stela_defaults", "stela_bare", 16))
     if not short and 16 in levels:  # the server choice, not a regression check
         async with scratch_database() as dsn:
             granian = await measure("stela_bare_granian", stela(dsn, STELA_SERVER="granian", **BARE), True, [16])
@@ -226,7 +234,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--games", type=int, nargs="*", default=[1, 16, 64])
-    parser.add_argument("--repeat", type=int, help="turns each server takes at each level (default 3; 1 with --short)")
+    parser.add_argument("--repeat", type=int, help="turns each server takes at each level (default 5; 1 with --short)")
     args = parser.parse_args()
-    for line in run(main(args.short, args.games, args.repeat or (1 if args.short else 3))):
+    for line in run(main(args.short, args.games, args.repeat or (1 if args.short else 5))):
         print(json.dumps({"bench": "http", **line}))
