@@ -12,7 +12,9 @@ never reading first (see bench.server). Measured, each against a fresh database:
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
-machine a load generator near 1.0 caps what two server workers can show), and the ratios.
+machine a load generator near 1.0 caps what two server workers can show), the whole machine's
+CPU per command (PostgreSQL and Redis included) and the throughput its cores would allow at
+that cost (`machine_ceiling_commands_per_s`: no number of workers can pass it), and the ratios.
 """
 
 from __future__ import annotations
@@ -113,6 +115,12 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def machine_busy_seconds() -> float:
+    """CPU time every process of the machine has used so far (PostgreSQL, Redis, the load generator, ...)."""
+    times = psutil.cpu_times()
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
+
+
 def own_cpu_seconds() -> float:
     """This process's CPU so far: the load generator's own cost, which shares the machine's cores."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -135,11 +143,13 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
         stop = began + seconds
         cpu: list[float] = []
         own: list[float] = []
+        busy: list[float] = []
 
         async def mark_cpu() -> None:
             await asyncio.sleep(warmup)
             cpu.append(cpu_seconds(pid))
             own.append(own_cpu_seconds())
+            busy.append(machine_busy_seconds())
 
         async def worker(i: int) -> None:
             path, seats = setups[i]
@@ -157,6 +167,7 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
         elapsed = time.perf_counter() - began
         cpu.append(cpu_seconds(pid))
         own.append(own_cpu_seconds())
+        busy.append(machine_busy_seconds())
         for conn in conns:
             await conn.close()
     return {"games": games, "commands": len(latencies), "commands_per_s": round(len(latencies) / elapsed, 1),
@@ -164,7 +175,11 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
             "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
             "server_cpu_ms_per_command": round((cpu[1] - cpu[0]) * 1000 / max(1, len(latencies)), 3),
             "loadgen_cpu_ms_per_command": round((own[1] - own[0]) * 1000 / max(1, len(latencies)), 3),
-            "loadgen_cpu_share": round((own[1] - own[0]) / elapsed, 2)}
+            "loadgen_cpu_share": round((own[1] - own[0]) / elapsed, 2),
+            # every process's CPU per command, and what the machine's cores could answer at that cost
+            "machine_cpu_ms_per_command": round((busy[1] - busy[0]) * 1000 / max(1, len(latencies)), 3),
+            "machine_ceiling_commands_per_s": round(len(latencies) * (os.cpu_count() or 1)
+                                                    / max(1e-9, busy[1] - busy[0]), 1)}
 
 
 async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
