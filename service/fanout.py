@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 import msgspec
@@ -40,13 +39,10 @@ PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
 HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
 DRAIN_MAX = 500  # messages handled in one go when they arrived together
-PUBLISH_TIMEOUT = 0.5  # seconds Redis may take to answer a publish; longer trips the breaker
+PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
-QUEUE_MAX = 10_000  # messages unsent or unanswered; more are dropped (followers poll meanwhile)
+QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
 MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
-
-
-Message = tuple[float, str, bytes]  # (published at, channel, payload)
 
 
 class Tagged(StoredEvent, frozen=True, kw_only=True):
@@ -177,12 +173,8 @@ class RedisBroker(Broker):
         self._subscribed = False
         self._tripped_until = 0.0  # breaker: no publishing until then
         self._backoff = BACKOFF_MIN
-        self._unsent: deque[Message] = deque()  # published here, not yet written to Redis
-        self._unanswered: deque[tuple[float, Message]] = deque()  # (written at, message), oldest first
-        self._to_send = asyncio.Event()
-        self._to_answer = asyncio.Event()
-        self._broken = False  # the publishing connection failed: the publisher replaces it
-        self.dropped = 0  # messages never sent (too many waiting, or too old when Redis came back)
+        self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
+        self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
         self.reason = "starting"
 
     @property
@@ -225,101 +217,42 @@ class RedisBroker(Broker):
         # queued before the local dispatch, so the publisher's turn on the event loop comes before the
         # thousands of local connections' turns: other processes start their fan-out in parallel with ours
         if events:
-            if len(self._unsent) + len(self._unanswered) < QUEUE_MAX:
-                self._unsent.append((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
-                self._to_send.set()
-            else:
+            try:
+                self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
+            except asyncio.QueueFull:
                 self.dropped += 1
         self.appended(stream_id)
         self.dispatch(stream_id, events)
 
     async def _publish_loop(self) -> None:
-        """Write everything published since the last turn in one write, on one connection whose answers
-        `_answers` reads meanwhile: a message never waits for the round trip of the ones before it (under
-        load the answer waits for this task's next turn too). While the breaker is open, wait; then send
-        again, in order, what Redis never answered."""
-        conn: Any = None
-        answers: asyncio.Task[None] | None = None
-        try:
-            while True:
-                await self._to_send.wait()
-                if self._broken and conn is not None:
-                    conn, answers = await self._drop_connection(conn, answers)
-                wait = self._tripped_until - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    continue
-                self._to_send.clear()
-                self._expire()
-                if not self._unsent:
-                    continue
-                try:
-                    async with asyncio.timeout(PUBLISH_TIMEOUT):
-                        if conn is None:
-                            conn = await self._redis.connection_pool.get_connection()
-                            self._broken = False
-                            answers = asyncio.create_task(self._answers(conn), name="redis-fanout-answers")
-                        batch = list(self._unsent)
-                        self._unsent.clear()
-                        written = time.monotonic()
-                        self._unanswered.extend((written, m) for m in batch)
-                        self._to_answer.set()
-                        await conn.send_packed_command(
-                            conn.pack_commands([("PUBLISH", channel, data) for _, channel, data in batch]),
-                            check_health=False)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
-                    self._publish_failed(f"publish: {type(exc).__name__}")
-        finally:
-            if conn is not None:
-                await self._drop_connection(conn, answers)
-
-    async def _answers(self, conn: Any) -> None:
-        """Read Redis's answers to the publishes, in order; one overdue (`PUBLISH_TIMEOUT` after its
-        write) or an error breaks the connection."""
+        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them."""
+        pending: list[tuple[float, str, bytes]] = []
         while True:
-            if not self._unanswered:
-                self._to_answer.clear()
-                await self._to_answer.wait()
+            if not pending:
+                pending.append(await self._queue.get())
+            while not self._queue.empty() and len(pending) < 500:
+                pending.append(self._queue.get_nowait())
+            wait = self._tripped_until - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            fresh = [p for p in pending if p[0] > time.monotonic() - MAX_AGE]
+            self.dropped += len(pending) - len(fresh)  # followers have polled PostgreSQL since
+            pending = fresh
+            if not pending:
                 continue
             try:
-                # an answer already read is taken at once, even past its deadline (no turn of the loop)
-                async with asyncio.timeout(self._unanswered[0][0] + PUBLISH_TIMEOUT - time.monotonic()):
-                    await conn.read_response()
+                pipe = self._redis.pipeline(transaction=False)
+                for _, channel, payload in pending:
+                    pipe.publish(channel, payload)
+                async with asyncio.timeout(PUBLISH_TIMEOUT):  # no extra task: the write goes out in this turn
+                    await pipe.execute()
+                pending = []
+                self._backoff = BACKOFF_MIN
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - see _publish_loop
-                self._publish_failed(f"publish: {type(exc).__name__}")
-                return
-            self._unanswered.popleft()
-            self._backoff = BACKOFF_MIN
-
-    def _publish_failed(self, reason: str) -> None:
-        """What Redis never answered goes back before what waits, to be sent again once the breaker
-        closes (a message may then arrive twice: receivers skip versions they have)."""
-        self._broken = True
-        self._unsent.extendleft(m for _, m in reversed(self._unanswered))
-        self._unanswered.clear()
-        self._to_send.set()
-        self._trip(reason)
-
-    async def _drop_connection(self, conn: Any, answers: asyncio.Task[None] | None) -> tuple[None, None]:
-        if answers is not None:
-            answers.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await answers
-        with contextlib.suppress(Exception):
-            await conn.disconnect(nowait=True)
-            await self._redis.connection_pool.release(conn)
-        return None, None
-
-    def _expire(self) -> None:
-        """Drop messages that waited longer than `MAX_AGE` (followers have polled PostgreSQL since)."""
-        old = time.monotonic() - MAX_AGE
-        while self._unsent and self._unsent[0][0] < old:
-            self._unsent.popleft()
-            self.dropped += 1
+            except Exception as exc:  # noqa: BLE001 - Redis is a wake-up path; PostgreSQL has the events
+                self._trip(f"publish: {type(exc).__name__}")
 
     def _trip(self, reason: str) -> None:
         """Stop publishing for a backoff period; followers poll PostgreSQL meanwhile."""
