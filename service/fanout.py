@@ -38,7 +38,7 @@ PREFIX = "stela:game:"
 PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
 HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
-DRAIN_MAX = 500  # messages handled in one go when they arrived together
+DRAIN_MAX = 500  # messages handled in a row before the other tasks get a turn
 PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
 QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
@@ -300,11 +300,14 @@ class RedisBroker(Broker):
     async def _follow(self, pubsub: Any) -> None:
         """Read the subscription until it fails; any reply (message or pong) proves it alive.
 
-        What arrived together is handled together (`_drain`): one turn of the event loop per read,
-        not one or two per message, which under load let the messages queue up in the socket."""
+        A message already read from the socket is handled without a turn of the event loop (no task
+        per read: `asyncio.timeout`, not `wait_for`), so what arrived together is handled together;
+        under load a turn per message let the messages queue up in the socket. After `DRAIN_MAX`
+        messages in a row the other tasks get a turn."""
         heard = pinged = looked = time.monotonic()
-        async with asyncio.timeout(HUNG_AFTER):  # asyncio.timeout, not wait_for: no task per call
+        async with asyncio.timeout(HUNG_AFTER):
             await pubsub.ping()
+        in_a_row = 0
         while True:
             async with asyncio.timeout(STALLED):
                 message = await pubsub.get_message(timeout=PING_EVERY)
@@ -314,28 +317,22 @@ class RedisBroker(Broker):
             looked = now
             if message is not None:
                 heard = now
-                await self._drain(pubsub, message)
+                if message["type"] == "pong":
+                    self._set_subscribed(True)
+                elif message["type"] == "pmessage":
+                    self._received(message["channel"], message["data"])
+                in_a_row += 1
+                if in_a_row >= DRAIN_MAX:
+                    in_a_row = 0
+                    await asyncio.sleep(0)
                 continue
+            in_a_row = 0
             if now - heard > HUNG_AFTER:
                 raise RedisDown(f"no reply for {now - heard:.1f}s")
             if now - pinged >= PING_EVERY:
                 async with asyncio.timeout(HUNG_AFTER):
                     await pubsub.ping()
                 pinged = now
-
-    async def _drain(self, pubsub: Any, message: dict[str, Any]) -> None:
-        """Handle `message` and every message already read behind it (a read at timeout 0 takes what
-        is buffered without waiting); at most `DRAIN_MAX` before the other tasks get their turn."""
-        for _ in range(DRAIN_MAX):
-            if message["type"] == "pong":
-                self._set_subscribed(True)
-            elif message["type"] == "pmessage":
-                self._received(message["channel"], message["data"])
-            async with asyncio.timeout(STALLED):
-                message = await pubsub.get_message(timeout=0)
-            if message is None:
-                return
-        await asyncio.sleep(0)
 
     def _received(self, channel: bytes, data: bytes) -> None:
         if data.startswith(sent_by(self.origin)):
