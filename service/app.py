@@ -143,8 +143,9 @@ def preflight_refusal(scope: Scope, send: Send) -> Send:
 
     async def wrapped(message: Any) -> None:
         nonlocal refused
-        if message["type"] == "http.response.start" and message["status"] == 400:
-            refused = True  # the body says what was refused
+        if message["type"] == "http.response.start" and message["status"] == 400 and any(
+                k.lower() == b"content-type" and v.startswith(b"text/plain") for k, v in message.get("headers", ())):
+            refused = True  # Litestar's refusal (a problem detail from the API passes as it is); its body says what
         elif refused and message["type"] == "http.response.body":
             from service.errors import send_problem
 

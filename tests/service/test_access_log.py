@@ -39,4 +39,3 @@ async def test_the_access_line_is_the_structlog_line_it_replaces(settings, games
 def test_request_ids_are_24_hex_digits_and_differ():
     ids = {stela_logging._new_request_id() for _ in range(1000)}
     assert len(ids) == 1000 and all(len(i) == 24 and int(i, 16) >= 0 for i in ids)
-
