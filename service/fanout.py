@@ -40,6 +40,7 @@ HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscripti
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
 DRAIN_MAX = 500  # messages handled in a row before the other tasks get a turn
 PUBLISH_TIMEOUT = 0.5  # one pipelined publish round; longer trips the breaker
+PUBLISH_GATHER = 0.005  # seconds between the starts of two publish rounds at least (a busy process sends many at once)
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
 QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
 MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
@@ -225,11 +226,21 @@ class RedisBroker(Broker):
         self.dispatch(stream_id, events)
 
     async def _publish_loop(self) -> None:
-        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them."""
+        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them.
+
+        A round starts at least `PUBLISH_GATHER` seconds after the one before: a message published
+        after a quiet spell goes out at once, and under load what is published meanwhile goes out
+        together. A round is a write to Redis and a read of its answers, two system calls whatever
+        its size; one round per command was a tenth of a busy process's CPU."""
         pending: list[tuple[float, str, bytes]] = []
+        began = 0.0
         while True:
             if not pending:
                 pending.append(await self._queue.get())
+            gather = began + PUBLISH_GATHER - time.monotonic()
+            if gather > 0:
+                await asyncio.sleep(gather)
+            began = time.monotonic()
             while not self._queue.empty() and len(pending) < 500:
                 pending.append(self._queue.get_nowait())
             wait = self._tripped_until - time.monotonic()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 import msgspec
 import pytest
 import redis
 
+from service import fanout
 from service.fanout import PREFIX, Broker, RedisBroker, message
 from service.personal import PersonalHub
 from service.pipeline import CommandPipeline
@@ -146,3 +148,39 @@ async def test_another_replicas_batch_after_a_gap_waits_its_turn_and_nothing_is_
     finally:
         await stream.aclose()
         await replicas.hub.close()
+
+
+async def test_publish_rounds_start_a_gather_interval_apart_and_lose_nothing(redis_server, monkeypatch):  # noqa: F811
+    """Under load a process publishes what accumulated in one round (a write and a read of Redis),
+    not a round per append; order is kept and nothing is lost."""
+    from redis.asyncio.client import Pipeline
+
+    rounds: list[tuple[float, int]] = []
+    execute = Pipeline.execute
+
+    async def counted(self, *args, **kwargs):
+        publishes = sum(1 for command, _ in self.command_stack if command[0] == "PUBLISH")
+        if publishes:
+            rounds.append((time.monotonic(), publishes))
+        return await execute(self, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counted)
+    sender, receiver = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+    heard: list[int] = []
+    receiver.batch_wanted.append(lambda _game_id: True)
+    receiver.on_batch.append(lambda _game_id, events, _remote: heard.append(events[-1].version))
+    await sender.start()
+    await receiver.start()
+    try:
+        await until(lambda: sender.health == "ok" and receiver.health == "ok")
+        for version in range(1, 41):  # an append every millisecond or so: faster than the gather interval
+            await sender.publish("g1", [event(version)])
+            await asyncio.sleep(0.001)
+        await until(lambda: len(heard) == 40)
+        assert heard == list(range(1, 41))
+        assert sum(n for _, n in rounds) == 40
+        starts = [at for at, _ in rounds]
+        assert all(later - earlier >= fanout.PUBLISH_GATHER for earlier, later in zip(starts, starts[1:])), starts
+    finally:
+        await sender.stop()
+        await receiver.stop()
