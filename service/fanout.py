@@ -176,6 +176,7 @@ class RedisBroker(Broker):
         self._backoff = BACKOFF_MIN
         self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
         self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
+        self.round_began = 0.0  # when the last publish round began (time.monotonic)
         self.reason = "starting"
 
     @property
@@ -240,7 +241,7 @@ class RedisBroker(Broker):
             gather = began + PUBLISH_GATHER - time.monotonic()
             if gather > 0:
                 await asyncio.sleep(gather)
-            began = time.monotonic()
+            self.round_began = began = time.monotonic()
             while not self._queue.empty() and len(pending) < 500:
                 pending.append(self._queue.get_nowait())
             wait = self._tripped_until - time.monotonic()

@@ -207,6 +207,7 @@ async def test_while_redis_is_away_commands_answer_and_streams_poll_then_push_re
             proxy.hang() if fault == "hung" else redis_server.stop()
             await wait_for(lambda: broker_b.health == "degraded")
             during = [await add(a, game_id, players[i % 2]) for i in range(3)]
+            await wait_for(lambda: broker_a.health == "degraded")  # (A notices on its own, not with B)
             ready = (await a.get("/readyz")).json()
             assert ready["checks"]["redis"].startswith("down")
             await wait_for(lambda: str(during[-1]) in [m.get("id") for m in got])
