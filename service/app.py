@@ -17,7 +17,7 @@ from domain.catalog import GAMES
 from domain.kernel import Game
 from service.dependencies import DEPENDENCIES
 from service.edge import json_only, parse_networks
-from service.errors import exception_handlers
+from service.errors import exception_handlers, send_problem
 from service.lifespan import lifespan
 from service.logging import request_logging
 from service.metrics import Metrics
@@ -147,8 +147,6 @@ def preflight_refusal(scope: Scope, send: Send) -> Send:
                 k.lower() == b"content-type" and v.startswith(b"text/plain") for k, v in message.get("headers", ())):
             refused = True  # Litestar's refusal (a problem detail from the API passes as it is); its body says what
         elif refused and message["type"] == "http.response.body":
-            from service.errors import send_problem
-
             what = bytes(message.get("body", b"")).decode(errors="replace").removeprefix("Disallowed CORS ").strip()
             await send_problem(scope, send, 400, "cors_preflight_refused",
                                f"this preflight asks for a {what or 'request'} the API does not allow across origins")
