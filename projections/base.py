@@ -9,6 +9,7 @@ Table names are qualified by a schema so a rebuild can fill a shadow copy.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, TypeVar
@@ -34,6 +35,7 @@ class Projection(Protocol):
         ...
 
 
+@functools.cache
 def lock_key(purpose: str, name: str) -> int:
     """A stable 64-bit advisory lock key for one projection and purpose ("leader" or "batch")."""
     return int.from_bytes(hashlib.sha256(f"stela.projection.{purpose}.{name}".encode()).digest()[:8], "big",

@@ -134,8 +134,22 @@ async def load_checkpoint(conn: Any, name: str) -> Cursor:
     return (row[0], row[1]) if row else (0, 0)
 
 
+async def load_checkpoints(conn: Any, names: list[str]) -> dict[str, Cursor]:
+    """The checkpoints of `names` in one query ((0, 0) for a model that has none yet)."""
+    rows = await conn.fetch("SELECT n.name, c.tx, c.position FROM unnest($1::text[]) AS n(name) "
+                            "LEFT JOIN projection_checkpoints c ON c.name = n.name", names)
+    return {r[0]: (r[1], r[2]) if r[1] is not None else (0, 0) for r in rows}
+
+
+_SAVE = """INSERT INTO projection_checkpoints (name, tx, position)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+           ON CONFLICT (name) DO UPDATE SET tx = excluded.tx, position = excluded.position, updated_at = now()"""
+
+
 async def save_checkpoint(conn: Any, name: str, cursor: Cursor) -> None:
-    await conn.execute(
-        """INSERT INTO projection_checkpoints (name, tx, position) VALUES ($1, $2, $3)
-           ON CONFLICT (name) DO UPDATE SET tx = excluded.tx, position = excluded.position, updated_at = now()""",
-        name, cursor[0], cursor[1])
+    await save_checkpoints(conn, {name: cursor})
+
+
+async def save_checkpoints(conn: Any, cursors: dict[str, Cursor]) -> None:
+    """Move several checkpoints in one statement."""
+    await conn.execute(_SAVE, list(cursors), [c[0] for c in cursors.values()], [c[1] for c in cursors.values()])

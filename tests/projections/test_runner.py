@@ -168,14 +168,14 @@ async def test_a_projector_catching_up_doubles_its_batches_and_keeps_small_ones_
     import projections.runner as runner
 
     sizes: list[tuple[int, int]] = []  # (size asked, events done) of the games model's batches
+    batches = runner.batches
 
-    async def recorded(conn, projection, size, read=runner.read_after):
-        done = await batch(conn, projection, size, read)
-        if projection.name == "games":
-            sizes.append((size, done))
+    async def recorded(conn, projections, asked, read=None):
+        done = await batches(conn, projections, asked, read)
+        sizes.append((asked["games"], done["games"]))
         return done
 
-    monkeypatch.setattr(runner, "batch", recorded)
+    monkeypatch.setattr(runner, "batches", recorded)
     events = await append_games(store, range(60))
     projector = runner.Projector(store.pool, select(["games"]), batch_size=10, max_batch=80, poll=0.05)
     await projector.start()
@@ -211,3 +211,58 @@ async def test_a_catch_up_vacuums_the_tables_its_deletes_and_updates_fill_with_d
             assert asyncio.get_running_loop().time() < deadline
         vacuums = await conn.fetchval("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'rm_history_open'")
         assert vacuums > before
+
+
+async def test_one_look_moves_every_model_in_one_transaction(store):
+    """The models' batches of one look commit together: their checkpoints carry one transaction's `now()`."""
+    await append_games(store, range(10))
+    await project_all(store.pool)
+    async with store.pool.acquire() as conn:
+        stamps = await conn.fetch("SELECT name, updated_at FROM projection_checkpoints")
+    assert {r["name"] for r in stamps} == {p.name for p in select(None)}
+    assert len({r["updated_at"] for r in stamps}) == 1, stamps
+
+
+async def test_a_failing_model_rolls_back_its_look_and_the_others_still_move(store, monkeypatch):
+    import projections.runner as runner
+
+    await append_games(store, range(20))
+    games, stats = select(["games", "stats"])
+    broken = True
+
+    class Failing:
+        name, tables, ddl = stats.name, stats.tables, stats.ddl
+
+        async def apply(self, conn, schema, events):
+            await stats.apply(conn, schema, events)
+            if broken:
+                raise RuntimeError("a model that cannot apply this batch")
+
+    failing = Failing()
+    async with store.pool.acquire() as conn:
+        await ensure_tables(conn, [games, stats])
+        try:
+            await runner.batches(conn, [games, failing], {"games": 50, "stats": 50})
+            raise AssertionError("the failing model's error was not raised")
+        except RuntimeError:
+            pass
+        # all or nothing: the model applied before the failing one committed nothing either
+        assert await conn.fetchval("SELECT count(*) FROM rm_games") == 0
+        assert await conn.fetchval("SELECT count(*) FROM projection_checkpoints") == 0
+
+    failures: list[str] = []
+    monkeypatch.setattr(runner.log, "exception", lambda event, **_: failures.append(event))
+    projector = runner.Projector(store.pool, [games, failing], poll=0.05)
+    await projector.start()
+    try:
+        deadline = asyncio.get_running_loop().time() + 60
+        while (await lag(store.pool, ["games"]))["games"]["events"] or not failures:
+            assert asyncio.get_running_loop().time() < deadline, "the healthy model did not move on"
+            await asyncio.sleep(0.05)
+        assert (await lag(store.pool, ["stats"]))["stats"]["events"] > 0
+        assert set(failures) == {"projector_failed"}
+        broken = False
+        await wait_caught_up(lambda: lag(store.pool, ["games", "stats"]), timeout=60)
+    finally:
+        await projector.stop()
+    await assert_equal_to_rebuild(store.pool, [games, stats])
