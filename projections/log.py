@@ -83,6 +83,15 @@ class LogEvent(msgspec.Struct, frozen=True):
         return _decode.decode(self.metadata_json)
 
 
+class UndecodableEvent(Exception):
+    """A stored platform event this code cannot decode. Its readers stop at it rather than skip it (a model
+    that skipped a seat or an ending would be wrong from then on), and the error names it."""
+
+    def __init__(self, position: int, stream_id: str, type_: str, reason: str) -> None:
+        super().__init__(f"event {position} ({type_} of {stream_id}) cannot be decoded: {reason}")
+        self.position, self.stream_id, self.type, self.reason = position, stream_id, type_, reason
+
+
 def decode_table(type_: str, data: str) -> TableEvent | None:
     """The `domain.table` struct of a stored platform event (None for a tag this code does not know)."""
     if type_ not in _TABLE_TAGS:
@@ -94,8 +103,16 @@ def decode_table(type_: str, data: str) -> TableEvent | None:
 async def read_after(conn: Any, after: Cursor, limit: int) -> list[LogEvent]:
     """Up to `limit` events after `after`, in (tx, position) order, that no later commit can precede."""
     rows = await conn.fetch(_READ, after[0], after[1], limit)
-    return [LogEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], decode_table(r[4], r[5]) if r[5] else None)
-            for r in rows]
+    try:
+        return [LogEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], decode_table(r[4], r[5]) if r[5] else None)
+                for r in rows]
+    except msgspec.DecodeError:
+        for r in rows:  # the error names the event
+            try:
+                decode_table(r[4], r[5]) if r[5] else None
+            except msgspec.DecodeError as exc:
+                raise UndecodableEvent(r[1], r[2], r[4], str(exc)) from exc
+        raise
 
 
 class Blocker(msgspec.Struct, frozen=True, kw_only=True):

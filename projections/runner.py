@@ -80,6 +80,24 @@ _PROBE = f"""WITH h AS MATERIALIZED (SELECT {HORIZON} AS horizon,
              FROM h"""
 
 
+class Backoff:
+    """How long to wait before retrying work that keeps failing: `first` seconds, doubled for each failure
+    in a row, at most `most`; `succeeded()` starts over. (A model that cannot apply an event fails on
+    every look: retried at the polling rate, it would log a traceback four times a second.)"""
+
+    def __init__(self, first: float = 0.25, most: float = 5.0) -> None:
+        self.first, self.most = first, most
+        self.failures = 0
+
+    def failed(self) -> float:
+        """Count a failure; the seconds to wait before the next try."""
+        self.failures += 1
+        return min(self.first * 2 ** min(self.failures - 1, 30), self.most)
+
+    def succeeded(self) -> None:
+        self.failures = 0
+
+
 class SharedRead:
     """`read_after` that reads once for every model whose checkpoint is the same (they usually move in step).
 
@@ -172,8 +190,10 @@ class Projector:
     """Runs `projections` on a connection held from `pool`; `start()`/`stop()` from a lifespan or CLI."""
 
     def __init__(self, pool: Any, projections: list[Projection] | None = None, batch_size: int = 500,
-                 poll: float = 0.25, stall_after: float = 10.0, max_batch: int = 4000, linger: float = 0.05) -> None:
+                 poll: float = 0.25, stall_after: float = 10.0, max_batch: int = 4000, linger: float = 0.05,
+                 backoff: Backoff | None = None) -> None:
         self.pool = pool
+        self.backoff = backoff or Backoff(first=poll)
         self.projections = projections if projections is not None else select(None)
         self.batch_size = batch_size
         self.max_batch = max(max_batch, batch_size)
@@ -232,9 +252,10 @@ class Projector:
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - a lost connection or a failed batch: back off and retry
-                log.exception("projector_failed")
+                delay = self.backoff.failed()
+                log.exception("projector_failed", failures=self.backoff.failures, retry_in=round(delay, 3))
                 self.leading.clear()
-                await asyncio.sleep(self.poll)
+                await asyncio.sleep(delay)
 
     async def _serve(self, conn: Any) -> None:
         wake = self._wake
@@ -262,6 +283,7 @@ class Projector:
                         await self._analyzer.after(conn, projection, "public", done)
                     else:
                         self._sizes[projection.name] = self.batch_size
+                self.backoff.succeeded()
                 if not busy:
                     if ready and self.linger > 0:  # appends are flowing: gather them into fewer, larger batches
                         await asyncio.sleep(self.linger)

@@ -2,7 +2,10 @@
 
 A `Periodic` calls `cycle()` again at once while it reports more to do, and
 otherwise waits `every` seconds or until `wake()`. A failed cycle is logged and
-retried on the next one; `stop()` cancels the loop within the lifespan's stop.
+retried after a backoff (a quarter of a second, doubling while it keeps failing, at
+most five seconds; wakes meanwhile are ignored, so a cycle that fails on every
+append is not retried at the append rate); `stop()` cancels the loop within the
+lifespan's stop.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import Any
 
 import structlog
 
+from projections.runner import Backoff
+
 log = structlog.get_logger("stela.background")
 
 
@@ -21,8 +26,9 @@ class Periodic:
 
     name = "periodic"
 
-    def __init__(self, every: float) -> None:
+    def __init__(self, every: float, backoff: Backoff | None = None) -> None:
         self.every = every
+        self.backoff = backoff or Backoff()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -50,8 +56,13 @@ class Periodic:
                 busy = await self.cycle()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - a lost connection or a failed batch: retried next cycle
-                log.exception("background_failed", task=self.name)
+            except Exception:  # noqa: BLE001 - a lost connection or a failed batch: retried after a backoff
+                delay = self.backoff.failed()
+                log.exception("background_failed", task=self.name, failures=self.backoff.failures,
+                              retry_in=round(delay, 3))
+                await asyncio.sleep(delay)
+                continue
+            self.backoff.succeeded()
             if not busy:
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):

@@ -266,3 +266,40 @@ async def test_a_failing_model_rolls_back_its_look_and_the_others_still_move(sto
     finally:
         await projector.stop()
     await assert_equal_to_rebuild(store.pool, [games, stats])
+
+
+async def test_a_platform_event_that_cannot_be_decoded_is_named_and_the_projector_backs_off(store, monkeypatch):
+    import projections.runner as runner
+    from projections.log import UndecodableEvent, read_after
+    from service.store.protocol import Metadata, NewEvent
+
+    await append_games(store, range(3))
+    bad = await store.append("game-bad", 0, [NewEvent("table.SeatTaken", {"seat": "first", "player_id": 7})],
+                             Metadata(actor="test"), kind="tally")
+    position = bad.events[0].position
+    async with store.pool.acquire() as conn:
+        try:
+            await read_after(conn, (0, 0), 10_000)
+            raise AssertionError("an undecodable platform event was read")
+        except UndecodableEvent as exc:
+            assert (exc.position, exc.stream_id, exc.type) == (position, "game-bad", "table.SeatTaken")
+            assert f"event {position} (table.SeatTaken of game-bad)" in str(exc)
+
+    logged: list[dict] = []
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(runner.log, "exception",
+                        lambda event, **kw: logged.append({"event": event, "at": loop.time(), **kw}))
+    projector = runner.Projector(store.pool, select(["games"]), poll=0.05,
+                                 backoff=runner.Backoff(first=0.02, most=0.08))
+    await projector.start()
+    try:
+        deadline = asyncio.get_running_loop().time() + 60
+        while len(logged) < 4:
+            assert asyncio.get_running_loop().time() < deadline, logged
+            await asyncio.sleep(0.02)
+    finally:
+        await projector.stop()
+    assert [e["retry_in"] for e in logged[:4]] == [0.02, 0.04, 0.08, 0.08]
+    assert {e["event"] for e in logged} == {"projector_failed"}
+    for before, after in zip(logged, logged[1:4]):  # each retry came at least its delay after the failure
+        assert after["at"] - before["at"] >= before["retry_in"] * 0.99, logged
