@@ -7,8 +7,8 @@ transaction: the per-projection batch lock (which a rebuild's swap also takes),
 the checkpoint read afresh, the events after it, the model's update and the new
 checkpoint, so a crash anywhere leaves either all of it or none. The batches of
 every model with events to read at one look share one transaction (`batches`):
-one commit and one checkpoint statement instead of one each, so a look under a
-steady stream of appends costs a third of the round trips. If that transaction
+one BEGIN, lock, checkpoint read, checkpoint write and COMMIT for all of them,
+instead of one of each per model. If that transaction
 fails, the look is retried one model per transaction (`batch`), so the models
 that can move still do while the failing one is retried and logged.
 
