@@ -15,6 +15,8 @@ processes), the load generator's own CPU per command and its share of a core (on
 machine a load generator near 1.0 caps what two server workers can show), the whole machine's
 CPU per command (PostgreSQL and Redis included) and the throughput its cores would allow at
 that cost (`machine_ceiling_commands_per_s`: no number of workers can pass it), and the ratios.
+`two_vs_one_worker` comes with `machine_allows`: that ceiling at one worker's cost over one
+worker's throughput, the most any number of workers could show on this machine.
 """
 
 from __future__ import annotations
@@ -240,7 +242,10 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
     async with scratch_database() as dsn:
         two = await measure("stela_redis_2_workers", stela(dsn, redis=True, STELA_WORKERS="2", **DEFAULTS),
                             True, [16])
+    # the most two workers could reach here: the machine's cores at one worker's cost per command (with
+    # PostgreSQL, Redis and the load generator on the same cores, below 2 however fast the server is)
     out.append({"two_vs_one_worker": round(two[16]["commands_per_s"] / one[16]["commands_per_s"], 2),
+                "machine_allows": round(one[16]["machine_ceiling_commands_per_s"] / one[16]["commands_per_s"], 2),
                 "games": 16})
     return out
 
