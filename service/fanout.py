@@ -68,6 +68,16 @@ def sent_by(origin: str) -> bytes:
     return b'[{"origin":' + _encode(origin)
 
 
+async def _as_is(response: Any) -> Any:
+    return response
+
+
+def _buffered(pubsub: Any) -> bool:
+    """Whether the subscription's parser already holds bytes of a reply (hiredis; False when unknown)."""
+    reader = getattr(getattr(pubsub.connection, "_parser", None), "_reader", None)
+    return reader is not None and bool(reader.has_data())
+
+
 class RedisDown(Exception):
     """Redis is unreachable or hung (only reported: the service works without it)."""
 
@@ -92,6 +102,14 @@ class Broker:
         self.batch_wanted: list[Callable[[str], bool]] = []
         self.on_nudge: list[Callable[[], None]] = []  # pushes may have been lost (Redis dropped or came back)
         self.on_wake: list[Callable[[], None]] = []  # the process is closing its streams
+
+    @property
+    def origin(self) -> str:
+        return self._origin
+
+    @origin.setter
+    def origin(self, value: str) -> None:
+        self._origin, self._own = value, sent_by(value)  # how its messages begin, made once
 
     @property
     def health(self) -> str:
@@ -292,7 +310,8 @@ class RedisBroker(Broker):
     async def _listen(self) -> None:
         delay = BACKOFF_MIN
         while True:
-            pubsub = self._redis.pubsub()
+            # a handler of our own: redis-py's default formats every message into a debug line first
+            pubsub = self._redis.pubsub(push_handler_func=_as_is)
             began = time.monotonic()
             try:
                 async with asyncio.timeout(HUNG_AFTER):
@@ -315,39 +334,57 @@ class RedisBroker(Broker):
         A message already read from the socket is handled without a turn of the event loop (no task
         per read: `asyncio.timeout`, not `wait_for`), so what arrived together is handled together;
         under load a turn per message let the messages queue up in the socket. After `DRAIN_MAX`
-        messages in a row the other tasks get a turn."""
+        messages in a row the other tasks get a turn.
+
+        No timer per message: a reply whose bytes are already buffered is read without a timeout,
+        others with redis-py's (`PING_EVERY`, so that a quiet subscription is pinged). Whatever read
+        outlasts that by `STALLED` (a partial reply that never completes, a reconnect inside redis-py
+        that hangs) is given up by a watchdog that looks once a second."""
+        loop = asyncio.get_running_loop()
         heard = pinged = looked = time.monotonic()
         async with asyncio.timeout(HUNG_AFTER):
             await pubsub.ping()
         in_a_row = 0
-        while True:
-            async with asyncio.timeout(STALLED):
-                message = await pubsub.get_message(timeout=PING_EVERY)
-            now = time.monotonic()
-            if now - looked > PING_EVERY + HUNG_AFTER / 2:
-                heard = now  # this process was too busy to listen; a late reply proves nothing about Redis
-            looked = now
-            if message is not None:
-                heard = now
-                if message["type"] == "pong":
-                    self._set_subscribed(True)
-                elif message["type"] == "pmessage":
-                    self._received(message["channel"], message["data"])
-                in_a_row += 1
-                if in_a_row >= DRAIN_MAX:
+        async with asyncio.timeout(None) as stall:
+
+            def watch() -> None:
+                nonlocal watchdog
+                if time.monotonic() - looked > PING_EVERY + STALLED:
+                    stall.reschedule(loop.time())  # the read in progress ends in TimeoutError
+                else:
+                    watchdog = loop.call_later(1.0, watch)
+
+            watchdog = loop.call_later(1.0, watch)
+            try:
+                while True:
+                    message = await pubsub.get_message(timeout=None if _buffered(pubsub) else PING_EVERY)
+                    now = time.monotonic()
+                    if now - looked > PING_EVERY + HUNG_AFTER / 2:
+                        heard = now  # this process was too busy to listen; a late reply proves nothing about Redis
+                    looked = now
+                    if message is not None:
+                        heard = now
+                        if message["type"] == "pong":
+                            self._set_subscribed(True)
+                        elif message["type"] == "pmessage":
+                            self._received(message["channel"], message["data"])
+                        in_a_row += 1
+                        if in_a_row >= DRAIN_MAX:
+                            in_a_row = 0
+                            await asyncio.sleep(0)
+                        continue
                     in_a_row = 0
-                    await asyncio.sleep(0)
-                continue
-            in_a_row = 0
-            if now - heard > HUNG_AFTER:
-                raise RedisDown(f"no reply for {now - heard:.1f}s")
-            if now - pinged >= PING_EVERY:
-                async with asyncio.timeout(HUNG_AFTER):
-                    await pubsub.ping()
-                pinged = now
+                    if now - heard > HUNG_AFTER:
+                        raise RedisDown(f"no reply for {now - heard:.1f}s")
+                    if now - pinged >= PING_EVERY:
+                        async with asyncio.timeout(HUNG_AFTER):
+                            await pubsub.ping()
+                        pinged = now
+            finally:
+                watchdog.cancel()
 
     def _received(self, channel: bytes, data: bytes) -> None:
-        if data.startswith(sent_by(self.origin)):
+        if data.startswith(self._own):
             return  # delivered in memory when published
         stream_id = channel.decode()[len(PREFIX):]
         self.appended(stream_id)

@@ -185,3 +185,52 @@ async def test_publish_rounds_start_a_gather_interval_apart_and_lose_nothing(red
     finally:
         await sender.stop()
         await receiver.stop()
+
+
+class Subscription:
+    """A stand-in for redis-py's PubSub: `script` gives each read's (buffered, message), where the
+    message "stuck" never comes, whatever the read's timeout, and an exception is raised."""
+
+    def __init__(self, script: list) -> None:
+        self.script = script
+        self.reads: list[float | None] = []
+        self.buffered = False
+        self.connection = self
+        self._parser = self
+        self._reader = self
+
+    def has_data(self) -> bool:
+        return self.buffered
+
+    async def ping(self) -> None:
+        pass
+
+    async def get_message(self, timeout: float | None) -> dict | None:
+        self.reads.append(timeout)
+        step = self.script.pop(0)
+        if step == "stuck":
+            await asyncio.Event().wait()
+        if isinstance(step, Exception):
+            raise step
+        self.buffered = bool(self.script) and isinstance(self.script[0], dict)  # the next reply came with this one
+        return step
+
+
+async def test_a_read_that_hangs_past_its_own_timeout_is_given_up_by_the_watchdog(monkeypatch):
+    monkeypatch.setattr(fanout, "STALLED", 0.2)
+    broker = RedisBroker("redis://127.0.0.1:9")  # never started: only its reader is driven here
+    follow = asyncio.create_task(broker._follow(Subscription([{"type": "pong"}, "stuck"])))
+    done, _ = await asyncio.wait({follow}, timeout=60)
+    assert done, "the stuck read was never given up"
+    assert isinstance(follow.exception(), TimeoutError)
+
+
+async def test_replies_already_buffered_are_read_without_a_timer_and_a_quiet_read_waits_with_one():
+    pmessage = {"type": "pmessage", "channel": (PREFIX + "g1").encode(), "data": message("elsewhere", [event(1)])}
+    subscription = Subscription([{"type": "pong"}, pmessage, pmessage, pmessage, ConnectionError("gone")])
+    broker = RedisBroker("redis://127.0.0.1:9")
+    with pytest.raises(ConnectionError):
+        await broker._follow(subscription)
+    # the first read found nothing buffered and brought in the three messages behind it, read without a
+    # timer; the read after them waited for the socket again, with redis-py's timeout
+    assert subscription.reads == [fanout.PING_EVERY, None, None, None, fanout.PING_EVERY]
