@@ -51,7 +51,8 @@ class Member(msgspec.Struct):
 
 
 def evolve(row: GameRow | None, event: LogEvent) -> GameRow | None:
-    """The game's row after `event` (None while the stream is not a known game)."""
+    """The game's row after `event` (None while the stream is not a known game); `to_act` is set
+    by `apply` from the batch's last event of the game."""
     table = event.table
     if isinstance(table, GameCreated):
         row = GameRow(id=event.stream_id, kind=table.kind, status="open", seat_players=[None] * table.seats,
@@ -81,8 +82,12 @@ def evolve(row: GameRow | None, event: LogEvent) -> GameRow | None:
             assert_never(table)
     row.version = event.version
     row.updated_at = event.at
-    row.to_act = list(event.metadata.get("to_act") or [])
     return row
+
+
+def who_acts(event: LogEvent) -> list[int]:
+    """The seats to act after `event`'s batch, from its metadata (a game's row takes it from its last event)."""
+    return list(event.metadata.get("to_act") or [])
 
 
 class Games:
@@ -116,12 +121,18 @@ class Games:
         rows: dict[str, GameRow | None] = {r.id: r for r in await load(conn, table, GameRow, "id = ANY($1::text[])",
                                                                           ids)}
         members: dict[tuple[str, int], Member | None] = {}  # None: the player left before the start
+        last: dict[str, LogEvent] = {}
         for event in events:
+            last[event.stream_id] = event
             row = rows[event.stream_id] = evolve(rows.get(event.stream_id), event)
             if row is not None and isinstance(event.table, SeatTaken):
                 members[(event.table.player_id, row.created_pos)] = Member(event.table.player_id, row.created_pos, row.id)
             elif row is not None and isinstance(event.table, SeatLeft):
                 members[(event.table.player_id, row.created_pos)] = None
+        for game_id, event in last.items():  # the metadata of each game's last event only is decoded
+            row = rows[game_id]
+            if row is not None:
+                row.to_act = who_acts(event)
         await upsert(conn, table, ("id",), (r for r in rows.values() if r is not None))
         await upsert(conn, f"{schema}.{PLAYERS}", ("player_id", "created_pos"), (m for m in members.values() if m))
         gone = [key for key, m in members.items() if m is None]
