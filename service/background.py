@@ -3,6 +3,12 @@
 A `Periodic` calls `cycle()` again at once while it reports more to do, and
 otherwise waits `every` seconds or until `wake()`. A failed cycle is logged and
 retried on the next one; `stop()` cancels the loop within the lifespan's stop.
+
+The wait is `asyncio.timeout` around the event itself, not `asyncio.wait_for`: on Python 3.11,
+`wait_for` whose inner wait has just finished (a wake) when the cancellation arrives returns that
+result and drops the cancellation, so the loop ran on and `stop()` waited out the lifespan's
+15 s bound (a SIGTERM under load took more than 20 s). A stop flag ends the loop as well, should
+a cancellation be lost inside a cycle.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ class Periodic:
         self.every = every
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def cycle(self) -> bool:
         """Do one round of work; True when more is waiting."""
@@ -34,17 +41,19 @@ class Periodic:
         self._wake.set()
 
     async def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:
         if self._task is not None:
+            self._stopping = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             busy = False
             try:
                 busy = await self.cycle()
@@ -52,7 +61,8 @@ class Periodic:
                 raise
             except Exception:  # noqa: BLE001 - a lost connection or a failed batch: retried next cycle
                 log.exception("background_failed", task=self.name)
-            if not busy:
+            if not busy and not self._stopping:
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.every)
+                    async with asyncio.timeout(self.every):  # (not wait_for: see the module's notes)
+                        await self._wake.wait()
