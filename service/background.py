@@ -6,6 +6,12 @@ retried after a backoff (a quarter of a second, doubling while it keeps failing,
 most five seconds; wakes meanwhile are ignored, so a cycle that fails on every
 append is not retried at the append rate); `stop()` cancels the loop within the
 lifespan's stop.
+
+The wait is `asyncio.timeout` around the event itself, not `asyncio.wait_for`: on Python 3.11,
+`wait_for` whose inner wait has just finished (a wake) when the cancellation arrives returns that
+result and drops the cancellation, so the loop ran on and `stop()` waited out the lifespan's
+15 s bound (a SIGTERM under load took more than 20 s). A stop flag ends the loop as well, should
+a cancellation be lost inside a cycle.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ class Periodic:
         self.backoff = backoff or Backoff()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def cycle(self) -> bool:
         """Do one round of work; True when more is waiting."""
@@ -40,17 +47,19 @@ class Periodic:
         self._wake.set()
 
     async def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:
         if self._task is not None:
+            self._stopping = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             busy = False
             try:
                 busy = await self.cycle()
@@ -63,7 +72,8 @@ class Periodic:
                 await asyncio.sleep(delay)
                 continue
             self.backoff.succeeded()
-            if not busy:
+            if not busy and not self._stopping:
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.every)
+                    async with asyncio.timeout(self.every):  # (not wait_for: see the module's notes)
+                        await self._wake.wait()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,6 +20,8 @@ from service.container import open_services
 from service.logging import flush_access_lines
 
 log = structlog.get_logger("stela.lifespan")
+STOP_HOOK_SECONDS = 15.0  # a stop hook that takes longer is given up (the process still exits)
+SLOW_STOP_HOOK = 1.0  # a stop hook that takes longer is logged (a stop is normally milliseconds)
 
 
 def begin_shutdown(app: Litestar) -> None:
@@ -27,6 +30,20 @@ def begin_shutdown(app: Litestar) -> None:
     if services is not None and not services.closing.is_set():
         services.closing.set()
         services.broker.wake_all()
+
+
+async def _stop_hook(hook: Any, app: Litestar) -> None:
+    """Run one stop hook within `STOP_HOOK_SECONDS`; a failed, timed-out or slow one is logged, so a
+    slow shutdown says which hook held it (a stop stuck for the whole bound left no trace before)."""
+    began = time.monotonic()
+    try:
+        await asyncio.wait_for(hook(app), STOP_HOOK_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - the other hooks and the services' close still run
+        log.warning("stop_hook_failed", hook=getattr(hook, "__qualname__", repr(hook)),
+                    error_type=type(exc).__name__, seconds=round(time.monotonic() - began, 3))
+        return
+    if (seconds := time.monotonic() - began) > SLOW_STOP_HOOK:
+        log.warning("stop_hook_slow", hook=getattr(hook, "__qualname__", repr(hook)), seconds=round(seconds, 3))
 
 
 async def _metrics_port(state: Any, services: Any) -> asyncio.Server | None:
@@ -57,7 +74,6 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
                 scrape.close()
             begin_shutdown(app)
             for hook in reversed(state.get("on_stop", [])):
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(hook(app), 15)
+                await _stop_hook(hook, app)
             flush_access_lines()
     log.info("stopped")
