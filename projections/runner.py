@@ -288,7 +288,8 @@ class Projector:
                     if ready and self.linger > 0:  # appends are flowing: gather them into fewer, larger batches
                         await asyncio.sleep(self.linger)
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(wake.wait(), self.poll)
+                        async with asyncio.timeout(self.poll):  # not wait_for: 3.11's can drop a stop's cancel
+                            await wake.wait()
         finally:
             self.leading.clear()
             await _hand_back(conn, notified)
