@@ -23,6 +23,7 @@ from typing import Any
 import structlog
 
 from projections.runner import Backoff
+from service.stopping import cancel_within
 
 log = structlog.get_logger("stela.background")
 
@@ -53,9 +54,7 @@ class Periodic:
     async def stop(self) -> None:
         if self._task is not None:
             self._stopping = True
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_within([self._task])
             self._task = None
 
     async def _run(self) -> None:

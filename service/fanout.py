@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import msgspec
 import structlog
 
+from service.stopping import cancel_within
 from service.store.protocol import StoredEvent
 
 if TYPE_CHECKING:
@@ -216,11 +217,7 @@ class RedisBroker(Broker):
                        asyncio.create_task(self._publish_loop(), name="redis-fanout-publish")]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_within(self._tasks)
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._redis.aclose(), 2)

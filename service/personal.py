@@ -34,6 +34,7 @@ from service.fanout import Broker
 from service.repository import GameRepository, Loaded, decode
 from service.schemas import OutcomeOut
 from service.sse import RETRY_MS, frame
+from service.stopping import cancel_within
 from service.store.protocol import StoredEvent
 
 log = structlog.get_logger("stela.personal")
@@ -398,6 +399,4 @@ class PersonalHub:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await cancel_within([self._task])
