@@ -69,6 +69,12 @@ async def test_a_projector_killed_mid_way_resumes_and_counts_nothing_twice(store
     events = await appending
     proc = start_projector(pg_dsn)
     try:
+        # running (it leads every model) before "caught up" counts: the models may have been caught up
+        # already, and a SIGTERM before its handler is installed ends the process with -15
+        deadline = time.monotonic() + 30
+        while len(await leaders(store.pool)) < len(names):
+            assert time.monotonic() < deadline and proc.poll() is None, "the projector never took the lead"
+            await asyncio.sleep(0.05)
         await wait_caught_up(lambda: lag(store.pool, names))
     finally:
         assert stop(proc) == 0
