@@ -22,15 +22,26 @@ from typing import Any
 
 import msgspec
 
+from domain.tournament.events import (
+    PlayerRegistered, PlayerWithdrew, RoundPaired, TournamentCreated, TournamentEnded, TournamentStarted,
+)
 from projections.base import load, upsert
 from projections.log import LogEvent
 from projections.pages import decode_cursor, encode_cursor, page
 
 TABLE = "rm_tournaments"
 PREFIX = "tournament-"
-CREATED = "tournament.TournamentCreated"
-STATUS_AFTER = {"tournament.TournamentStarted": "running", "tournament.TournamentEnded": "finished"}
-ENTRANTS = {"tournament.PlayerRegistered": 1, "tournament.PlayerWithdrew": -1}
+
+
+def _tag(event: type[msgspec.Struct]) -> str:
+    return str(event.__struct_config__.tag)
+
+
+CREATED = _tag(TournamentCreated)
+PAIRED = _tag(RoundPaired)
+STATUS_AFTER = {_tag(TournamentStarted): "running", _tag(TournamentEnded): "finished"}
+ENTRANTS = {_tag(PlayerRegistered): 1, _tag(PlayerWithdrew): -1}
+_created = msgspec.json.Decoder(TournamentCreated)
 
 
 class TournamentItem(msgspec.Struct, kw_only=True):
@@ -55,18 +66,18 @@ class TournamentRow(TournamentItem, kw_only=True):
     created_pos: int
 
 
-def evolve(row: TournamentRow | None, event: LogEvent, created: dict[str, Any] | None) -> TournamentRow | None:
-    """The tournament's row after `event`; `created` is the data of a `TournamentCreated` event."""
+def evolve(row: TournamentRow | None, event: LogEvent, created: TournamentCreated | None) -> TournamentRow | None:
+    """The tournament's row after `event`; `created`: the event itself when it is a `TournamentCreated`."""
     if created is not None:
-        row = TournamentRow(tournament_id=event.stream_id.removeprefix(PREFIX), name=created["name"], kind=created["kind"],
-                            format=created["format"], organiser=created["organiser"], status="registration",
+        row = TournamentRow(tournament_id=event.stream_id.removeprefix(PREFIX), name=created.name, kind=created.kind,
+                            format=created.format, organiser=created.organiser, status="registration",
                             players=0, round=0, version=0, created_pos=event.position, created_at=event.at,
                             updated_at=event.at)
     if row is None:
         return None
     row.status = STATUS_AFTER.get(event.type, row.status)
     row.players += ENTRANTS.get(event.type, 0)
-    row.round += int(event.type == "tournament.RoundPaired")
+    row.round += int(event.type == PAIRED)
     row.version = event.version
     row.updated_at = event.at
     return row
@@ -96,7 +107,7 @@ class Tournaments:
         rows: dict[str, TournamentRow | None] = {
             r.tournament_id: r for r in await load(conn, table, TournamentRow, "tournament_id = ANY($1::text[])",
                                                    ids)}
-        created = {p: msgspec.json.decode(d) for p, d in await conn.fetch(
+        created = {p: _created.decode(d) for p, d in await conn.fetch(
             "SELECT position, data::text FROM events WHERE position = ANY($1::bigint[])",
             [e.position for e in mine if e.type == CREATED])} if any(e.type == CREATED for e in mine) else {}
         for event in mine:

@@ -89,9 +89,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from domain.tournament.events import SeedRevealed as TournamentSeed
     from service.repository import platform_event
     from service.tournaments import verify_tournament
     from service.verify import parse_ndjson, verify_log
+
+    TOURNAMENT_SEED = TournamentSeed.__struct_config__.tag
 
     if args.all:
         async def run(store: Any) -> list[Any]:
@@ -100,7 +103,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 for game_id in ids:
                     events = await store.read_stream(game_id)
                     if game_id.startswith("tournament-"):
-                        if any(e.type == "tournament.SeedRevealed" for e in events):
+                        if any(e.type == TOURNAMENT_SEED for e in events):
                             reports.append(verify_tournament([(e.type, e.data) for e in events]))
                     elif any(isinstance(platform_event(e), SeedRevealed) for e in events):
                         reports.append(verify_log(events, GAMES))
