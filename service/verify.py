@@ -137,7 +137,7 @@ def _recheck(table: Table, state: TableState, batch: list[StoredEvent], produced
     # a clocked decision is re-run at the time its own ClockSet recorded
     now_ms = next((e.at_ms for e in produced if isinstance(e, ClockSet)), None)
     try:
-        if command is not None and command.get("type") == "table.TimeOut":
+        if command is not None and command.get("type") == TimeOut.__struct_config__.tag:
             again = table.timeout(state, msgspec.convert(command, TimeOut))
         elif command is not None:
             seat = batch[0].metadata.get("seat")

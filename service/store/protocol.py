@@ -16,11 +16,12 @@ from typing import Any, Protocol
 
 import msgspec
 
+from domain.table import GameAborted, GameEnded, SeatTaken
 from projections.log import LogEvent
 
-# the platform events `seats_of` reads, by their tags (as domain.table names them)
-SEAT_TAKEN = "table.SeatTaken"
-ENDINGS = ("table.GameEnded", "table.GameAborted")
+# the platform events `seats_of` reads, by their tags (the stores match them in SQL)
+SEAT_TAKEN = str(SeatTaken.__struct_config__.tag)
+ENDINGS = (str(GameEnded.__struct_config__.tag), str(GameAborted.__struct_config__.tag))
 
 GENESIS_HASH = "0" * 64
 
