@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from service.store import lanes as lanes_module
 from service.store.lanes import Lanes, lanes_for
 from service.store.postgres import DEAD_CONNECTION, PostgresStore
 from service.store.protocol import StoreUnavailable
@@ -26,8 +27,8 @@ async def pid(lanes: Lanes) -> int:
     return (await lanes.fetch(PID))[0]["pid"]
 
 
-def test_a_pool_gives_the_append_a_quarter_of_its_connections_at_most_eight_and_none_when_small():
-    assert [lanes_for(n) for n in (1, 3, 4, 8, 20, 100)] == [0, 0, 1, 2, 5, 8]
+def test_the_append_may_lease_all_but_a_quarter_of_the_pool_and_at_least_two_stay_for_the_rest():
+    assert [lanes_for(n) for n in (1, 3, 4, 8, 18, 20, 100)] == [0, 0, 2, 6, 14, 15, 75]
 
 
 async def test_many_calls_at_once_share_the_lanes_and_never_lease_more(pool):
@@ -109,10 +110,24 @@ async def test_the_store_appends_on_its_lanes_and_closes_with_them(pg_dsn):
     from service.store.protocol import Metadata, NewEvent
 
     store = await PostgresStore.connect(pg_dsn, 8)
-    assert store.lanes is not None and store.lanes.size == 2
+    assert store.lanes is not None and store.lanes.size == 6
     results = await asyncio.gather(*(store.append(f"lane-{i}", 0, [NewEvent("x.Y", {"i": i})], Metadata())
                                      for i in range(20)))
     assert [r.last_version for r in results] == [1] * 20
-    assert 1 <= store.lanes.leased <= 2
+    assert 1 <= store.lanes.leased <= 6
     await asyncio.wait_for(store.close(), 30)
     assert store.lanes.leased == 0
+
+
+async def test_lanes_left_unused_go_back_to_the_pool(pool, monkeypatch):
+    monkeypatch.setattr(lanes_module, "IDLE_RETURN", 0.05)
+    lanes = Lanes(pool, 3, DEAD_CONNECTION)
+    await asyncio.gather(*(lanes.fetch("SELECT pg_sleep(0.05)") for _ in range(3)))
+    assert lanes.leased == 3
+    deadline = asyncio.get_running_loop().time() + 30
+    while lanes.leased or pool.get_idle_size() != pool.get_size():
+        assert asyncio.get_running_loop().time() < deadline, (lanes.leased, pool.get_idle_size(), pool.get_size())
+        await asyncio.sleep(0.02)
+    assert await pid(lanes)  # and a later call leases again
+    assert lanes.leased == 1
+    await lanes.close()
