@@ -48,8 +48,7 @@ import structlog
 from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.catalog import select
 from projections.log import (
-    CHANNEL, HORIZON, Blocker, Cursor, LogEvent, blocker, load_checkpoint, load_checkpoints, read_after,
-    save_checkpoint, save_checkpoints,
+    CHANNEL, HORIZON, Blocker, Cursor, LogEvent, blocker, load_checkpoints, read_after, save_checkpoints,
 )
 
 log = structlog.get_logger("stela.projector")
@@ -117,14 +116,8 @@ class SharedRead:
 
 
 async def batch(conn: Any, projection: Projection, size: int, read: Any = read_after) -> int:
-    """Project the next batch of at most `size` events in one transaction; returns how many."""
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key("batch", projection.name))
-        events = await read(conn, await load_checkpoint(conn, projection.name), size)
-        if events:
-            await projection.apply(conn, "public", events)
-            await save_checkpoint(conn, projection.name, events[-1].cursor)
-    return len(events)
+    """Project the next batch of at most `size` events of one model in one transaction; returns how many."""
+    return (await batches(conn, [projection], {projection.name: size}, read))[projection.name]
 
 
 async def batches(conn: Any, projections: list[Projection], sizes: dict[str, int],
