@@ -109,19 +109,24 @@ async def test_a_stream_resumed_with_last_event_id_while_events_flow_misses_noth
         await wait_for(lambda: ids(first) and ids(watcher))
         sent: list[int] = []
 
-        async def keep_playing() -> None:
-            for i in range(20):
-                sent.append(await add(client, game_id, players[i % 2]))
+        async def play(commands: int) -> None:
+            for _ in range(commands):
+                sent.append(await add(client, game_id, players[len(sent) % 2]))
 
-        playing = asyncio.create_task(keep_playing())
+        playing = asyncio.create_task(play(10))
         await wait_for(lambda: len(ids(first)) >= 4)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+        await playing
         resume_from = ids(first)[-1]
+        # events after the last one seen, whatever the machine's speed: some while no stream is open
+        # (a fast machine had finished all of them before the first stream was cancelled), then more
+        # while the resumed stream catches up
+        await play(5)
         second: list = []
         task = asyncio.create_task(collect(client, f"/v1/games/{game_id}/stream",
                                            {"Last-Event-ID": str(resume_from)}, second))
-        await playing
+        await play(5)
         await wait_for(lambda: ids(second)[-1:] == [sent[-1]])
         assert ids(second) == list(range(resume_from + 1, sent[-1] + 1))
         for t in (task, watching):
