@@ -87,6 +87,16 @@ def new_clock(control: TimeControl, seats: int) -> Clock:
                  timeouts=(0,) * seats)
 
 
+def unchanged_at(clock: Clock, acted: Optional[int]) -> int:
+    """A time at which `advance` leaves `clock` as it is after `acted` acts: for replaying a decision
+    that recorded no ClockSet. Only one decision records none: one made in the very millisecond its
+    seat's clock started, the seat still to act after it (any time will do when that seat's clock was
+    not running, for then no seat started or stopped)."""
+    if acted is not None and clock.since_ms[acted] is not None:
+        return clock.since_ms[acted]
+    return max((s for s in clock.since_ms if s is not None), default=0)
+
+
 def advance(control: TimeControl, clock: Clock, acted: Optional[int], acting: frozenset[int], now_ms: int,
             timed_out: bool = False) -> Optional[ClockSet]:
     """The clock after `acted` (None: nobody) made a command at `now_ms` and `acting` must act now.

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from domain.kernel import Game, RuleViolation
-from domain.clock import ClockSet, TimeOut
+from domain.clock import ClockSet, TimeOut, unchanged_at
 from domain.table import GameCreated, GameEnded, GameStarted, SeatLeft, SeatTaken, SeedRevealed, Table, TableState
 from service.repository import platform_event
 from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
@@ -134,13 +134,16 @@ def _recheck(table: Table, state: TableState, batch: list[StoredEvent], produced
              report: Report) -> None:
     first = produced[0]
     command = batch[0].metadata.get("command")
-    # a clocked decision is re-run at the time its own ClockSet recorded
+    # a clocked decision is re-run at the time its own ClockSet recorded (or, with none, at a time
+    # that changes no clock: see domain.clock.unchanged_at)
     now_ms = next((e.at_ms for e in produced if isinstance(e, ClockSet)), None)
+    seat = batch[0].metadata.get("seat")
+    if now_ms is None and state.clock is not None:
+        now_ms = unchanged_at(state.clock, seat)
     try:
         if command is not None and command.get("type") == TimeOut.__struct_config__.tag:
             again = table.timeout(state, msgspec.convert(command, TimeOut))
         elif command is not None:
-            seat = batch[0].metadata.get("seat")
             again = table.play(state, seat, table.decode_command(command), now_ms)
         elif isinstance(first, GameStarted):
             again = table.start(state, None, now_ms)

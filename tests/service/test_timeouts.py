@@ -99,3 +99,41 @@ async def test_a_seat_that_keeps_timing_out_is_abandoned_and_the_game_ends(repli
     ended = [e for e in await a.store.read_stream(game_id) if e.type == "table.SeatResigned"]
     assert ended[0].data == {"seat": 0, "reason": "abandoned"}
     assert verify_log(await a.store.read_stream(game_id), {"tally": TALLY}).ok
+
+
+async def test_a_decision_in_the_millisecond_its_seat_clock_started_records_no_tick_and_still_verifies(monkeypatch):
+    """On a fast machine a seat that keeps the turn (a Cóatl prophecy, then more) can act in the same
+    millisecond its clock started: nothing on the clock changes, no ClockSet is recorded, and the audit
+    must re-decide that command without one (it raised "needs now_ms" instead)."""
+    import msgspec
+
+    import service.pipeline as pipeline_module
+    from domain.catalog import GAMES
+    from domain.table import Table
+    from service.store.memory import MemoryStore
+
+    monkeypatch.setattr(pipeline_module, "now_ms", lambda: 1_800_000_000_000)  # every decision in one ms
+    store = MemoryStore()
+    repository = GameRepository(store, GAMES)
+    pipeline, players = CommandPipeline(repository, store, Broker()), Players(store)
+    viewers = [Viewer(player=(await players.register(f"P{i}"))[0]) for i in range(2)]
+    game_id = (await pipeline.create(viewers[0], "coatl", {"sacrifice_tokens": False}, 2,
+                                     time_control={"per_move_seconds": 30})).game_id
+    await pipeline.join(viewers[1], game_id, None)
+    await pipeline.start(viewers[0], game_id)
+    table = Table(GAMES["coatl"])
+    for _ in range(40):
+        state = (await repository.load(game_id)).state
+        seat = table.to_act(state)[0]
+        command = msgspec.to_builtins(table.legal(state, seat)[0])
+        await pipeline.command(viewers[seat], game_id, command, None, None)
+    events = await store.read_stream(game_id)
+    batches: dict[int, list[str]] = {}
+    for e in events:
+        if e.metadata.get("command"):
+            batches.setdefault(e.metadata["command_id"], []).append(e.type)
+    assert any("table.ClockSet" not in types for types in batches.values()), "no decision kept its clock"
+    await pipeline.command(viewers[0], game_id, {"type": "table.Resign"}, None, None)
+    report = verify_log(await store.read_stream(game_id), GAMES)
+    assert report.ok, report.problems
+    assert report.decisions_checked > 40
