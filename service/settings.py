@@ -12,7 +12,7 @@
 | STELA_RATE_LIMIT | 600 | requests per minute per client before 429 (0 = off) |
 | STELA_PROJECTOR | embedded | `embedded` runs the projector inside serve; `off` leaves it to `stela projector` |
 | STELA_LOG_LEVEL | info | structlog level |
-| STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process; appends may keep all but a quarter of them (at least 2) leased while busy, returned after 30 s unused |
+| STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process |
 | STELA_PG_NOTIFY | off | also NOTIFY projectors from every append (serialises commits; they wake through the fan-out and a short poll without it) |
 | STELA_WORKERS | 1 | `stela serve` worker processes behind one port (more than 1 needs REDIS_URL and DATABASE_URL) |
 | STELA_SERVER | uvicorn | HTTP server of `stela serve`: `uvicorn` (uvloop + httptools) or `granian` (SIGTERM waits for SSE streams) |

@@ -21,7 +21,6 @@ import asyncpg
 import msgspec
 
 from projections.log import LogEvent, read_after
-from service.store.lanes import Lanes, lanes_for
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
     SeatedGame, StoredEvent, StoreUnavailable, chain, cursor_pair,
@@ -143,12 +142,10 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
 class PostgresStore:
     """EventStore on a PostgreSQL pool."""
 
-    def __init__(self, pool: asyncpg.Pool, notify: bool = False, lanes: int = 0) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = False) -> None:
         self.pool = pool
         # NOTIFY takes a cluster-wide lock at commit, serialising notifying writers (see the README)
         self.notify = notify
-        # appends run on connections leased once (service/store/lanes.py), not borrowed per command
-        self.lanes = Lanes(pool, lanes, DEAD_CONNECTION) if lanes else None
 
     @classmethod
     async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
@@ -161,13 +158,11 @@ class PostgresStore:
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
             await migrate(conn)
-        return cls(pool, notify, lanes_for(max_size))
+        return cls(pool, notify)
 
     async def close(self) -> None:
         """Close gracefully, but never hang a shutdown on a connection somebody still holds."""
         try:
-            if self.lanes is not None:
-                await asyncio.wait_for(self.lanes.close(), 10)
             await asyncio.wait_for(self.pool.close(), 10)
         except TimeoutError:
             self.pool.terminate()
@@ -199,7 +194,7 @@ class PostgresStore:
             statement, columns = _APPEND, ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
                                            [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
         try:
-            records = await (conn or self.lanes or self.pool).fetch(
+            records = await (conn or self.pool).fetch(
                 statement, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
                 len(events), kind or "", CHANNEL, self.notify, fingerprint)
         except asyncpg.UniqueViolationError:
