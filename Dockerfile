@@ -4,7 +4,7 @@
 #   docker run IMAGE            -> `stela serve`      (API, SSE, /healthz, /readyz on $STELA_PORT;
 #                                                       /metrics only on $STELA_METRICS_PORT, default 9100)
 #   docker run IMAGE projector  -> `stela projector`  (read-model projector; replicas elect a leader by advisory lock)
-# Configured only by environment variables (see service/settings.py): DATABASE_URL, REDIS_URL, STELA_*.
+# Configured only by environment variables (see service/ops/settings.py): DATABASE_URL, REDIS_URL, STELA_*.
 
 ARG PYTHON_IMAGE=python:3.11-slim
 
@@ -32,7 +32,7 @@ COPY domain ./domain
 COPY projections ./projections
 COPY service ./service
 RUN pip install --no-deps . \
-    && python -c "import service.cli"
+    && python -c "import service.cli.main"
 
 # ---------------------------------------------------------------------------
 # runtime: slim base, the venv, an unprivileged user, nothing else

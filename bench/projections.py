@@ -42,7 +42,7 @@ from projections.log import read_after  # noqa: E402
 from projections.queries import ReadModels  # noqa: E402
 from projections.rebuild import rebuild  # noqa: E402
 from projections.runner import Projector, lag  # noqa: E402
-from service import logging as stela_logging  # noqa: E402
+from service.ops import logging as stela_logging  # noqa: E402
 from service.store.postgres import PostgresStore  # noqa: E402
 from service.store.protocol import Metadata, NewEvent  # noqa: E402
 from tests.support.tally import TALLY  # noqa: E402

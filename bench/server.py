@@ -15,14 +15,14 @@ from tests.support.tally import TALLY
 
 def create_app() -> Any:
     """The service app with every catalogue game plus Tally."""
-    from service.app import create_app as create
+    from service.edge.app import create_app as create
 
     return create(games={**GAMES, TALLY.kind: TALLY})
 
 
 def main() -> None:
-    from service.serve import run
-    from service.settings import Settings
+    from service.cli.serve import run
+    from service.ops.settings import Settings
 
     run(Settings.from_env(), "bench.server:create_app")
 

@@ -43,8 +43,8 @@ import psutil
 from bench.common import REDIS_URL, scratch_database
 from bench.http import BARE, cpu_seconds, process
 from service.bots.loadtest import Config, Recorder, players_on, register, report, tournament
-from service.tournaments import verify_tournament
-from service.verify import parse_ndjson, verify_log
+from service.commands.tournaments import verify_tournament
+from service.commands.verify import parse_ndjson, verify_log
 from tests.support.live import free_port
 
 OPTIONS = {"coatl": {"sacrifice_tokens": False}}
@@ -54,7 +54,7 @@ ONE_ADDRESS = {"STELA_MAX_STREAMS_PER_CLIENT": "0", "STELA_STREAM_RATE_LIMIT": "
 
 def create_app() -> Any:
     """The service app (it starts the tournament service, its result runner and the timeout worker)."""
-    from service.app import create_app as create
+    from service.edge.app import create_app as create
 
     return create()
 
@@ -142,8 +142,8 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["serve"]:
-        from service.serve import run
-        from service.settings import Settings
+        from service.cli.serve import run
+        from service.ops.settings import Settings
 
         sys.exit(run(Settings.from_env(), "bench.tournament:create_app"))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -17,17 +17,17 @@ from typing import Any
 import structlog
 
 from domain.kernel import Game
-from service.embedded import EmbeddedPostgres
-from service.fanout import Broker, RedisBroker
-from service.metrics import Metrics
-from service.pipeline import CommandPipeline
-from service.personal import PersonalHub
-from service.players import Players
-from service.repository import GameRepository
-from service.settings import Settings
+from service.store.embedded import EmbeddedPostgres
+from service.live.fanout import Broker, RedisBroker
+from service.ops.metrics import Metrics
+from service.commands.pipeline import CommandPipeline
+from service.live.personal import PersonalHub
+from service.commands.players import Players
+from service.commands.repository import GameRepository
+from service.ops.settings import Settings
 from service.store.postgres import PostgresStore
 from service.store.protocol import EventStore
-from service.tickets import TicketOffice
+from service.live.tickets import TicketOffice
 
 log = structlog.get_logger("stela.container")
 
@@ -47,7 +47,7 @@ class Services:
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
         self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
         self.closing = asyncio.Event()  # set when the process begins to shut down
-        self.read_models: Any = None  # set by service.readmodels at start-up
+        self.read_models: Any = None  # set by service.commands.readmodels at start-up
         self.projector: Any = None  # the embedded projector, when it runs here
 
     @property

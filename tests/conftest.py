@@ -59,7 +59,7 @@ def games():
 
 @pytest.fixture
 def settings(pg_dsn):
-    from service.settings import Settings
+    from service.ops.settings import Settings
 
     return Settings(database_url=pg_dsn, redis_url=None, rate_limit=0, heartbeat_seconds=0.5, db_pool_max=8,
                     admin_token="admin-secret", snapshot_every=5, log_level="warning", projector="embedded")
@@ -69,7 +69,7 @@ def settings(pg_dsn):
 async def client(settings, games) -> AsyncIterator:
     from litestar.testing import AsyncTestClient
 
-    from service.app import create_app
+    from service.edge.app import create_app
 
     app = create_app(settings, games=games)
     async with AsyncTestClient(app, timeout=30) as c:

@@ -51,7 +51,7 @@ def test_projections_never_import_the_service():
 
 
 def test_openapi_json_is_generated_from_the_app_and_in_sync():
-    from service.openapi import render
+    from service.edge.openapi import render
 
     committed = (ROOT / "openapi" / "openapi.json").read_text()
     assert committed == render(), "openapi/openapi.json drifted: run `make openapi` and commit it"

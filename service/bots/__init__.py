@@ -22,7 +22,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from service.bots.bot import Bot, Seeker
     from service.bots.client import ApiClient
     from service.bots.strategies import make_strategy
-    from service.cli import _options
+    from service.cli.main import _options
 
     async def run() -> int:
         async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
@@ -54,7 +54,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from service.bots.loadtest import Config, run
-    from service.cli import _options
+    from service.cli.main import _options
 
     clock = {"per_move_seconds": args.per_move_seconds} if args.per_move_seconds else {}
     config = Config(url=args.url, players=args.players, seats=args.seats, kind=args.kind, games=args.games,

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.support.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")

@@ -11,14 +11,14 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from service.settings import ENV_VARS
+from service.ops.settings import ENV_VARS
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_PORT = 8000                 # settings.py default STELA_PORT
 METRICS_PORT = 9100             # settings.py default STELA_METRICS_PORT
 HEARTBEAT_SECONDS = 15          # settings.py default STELA_HEARTBEAT_SECONDS
 IMAGE_UID = 10001
-# Set by the shipped configurations for issues 13 and 14 and read by service/settings.py from then on;
+# Set by the shipped configurations for issues 13 and 14 and read by service/ops/settings.py from then on;
 # test_the_settings_read_every_variable_the_configurations_set holds settings.py to it.
 HARDENING_SETTINGS = frozenset({"STELA_TRUSTED_PROXIES", "STELA_METRICS_PORT", "STELA_CORS_ORIGINS"})
 SETTINGS = frozenset(ENV_VARS) | HARDENING_SETTINGS

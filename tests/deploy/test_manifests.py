@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from service.settings import ENV_VARS
+from service.ops.settings import ENV_VARS
 from tests.deploy.support import (
     APP_PORT, HARDENING_SETTINGS, HEARTBEAT_SECONDS, IMAGE_UID, METRICS_PORT, ROOT, SETTINGS, Directive,
     dockerignore_excludes, nginx_seconds, parse_dockerfile, parse_nginx, postgres_seconds, read_dockerignore,
@@ -86,7 +86,7 @@ def test_dockerignore_keeps_only_the_build_inputs():
     assert sources, "the build stage copies sources from the context"
     for source in sources:
         assert not dockerignore_excludes(patterns, source.strip("./")), f"{source} is needed by COPY"
-    assert not dockerignore_excludes(patterns, "service/settings.py")
+    assert not dockerignore_excludes(patterns, "service/ops/settings.py")
     for path in (".git/HEAD", ".venv/bin/python", "tests/deploy/test_manifests.py", "k8s/base/api.yaml",
                  "data/pg/PG_VERSION", "service/__pycache__/settings.cpython-311.pyc", "docker-compose.yml"):
         assert dockerignore_excludes(patterns, path), f"{path} should not be in the build context"

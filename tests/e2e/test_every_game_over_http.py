@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.catalog import GAMES
-from service.verify import parse_ndjson, verify_log
+from service.commands.verify import parse_ndjson, verify_log
 from tests.support.api import play_to_end, started_game
 
 KINDS = sorted(GAMES)

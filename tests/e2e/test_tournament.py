@@ -11,10 +11,10 @@ import asyncio
 
 import httpx
 
-from service.app import create_app
+from service.edge.app import create_app
 from service.bots.loadtest import Config, run
-from service.tournaments import verify_tournament
-from service.verify import parse_ndjson, verify_log
+from service.commands.tournaments import verify_tournament
+from service.commands.verify import parse_ndjson, verify_log
 from tests.support.live import serving
 
 

@@ -9,8 +9,8 @@ import json
 import asyncpg
 
 from domain.catalog import GAMES
-from service.cli import main
-from service.verify import parse_ndjson, verify_log
+from service.cli.main import main
+from service.commands.verify import parse_ndjson, verify_log
 from tests.support.api import play_to_end, started_game
 from tests.support.tally import TALLY
 

@@ -100,7 +100,7 @@ async def test_lag_far_behind_is_estimated_from_positions_without_counting_the_t
 async def test_the_rebuild_command_replays_every_model_and_keeps_them_equal(store, pg_dsn, monkeypatch):
     import asyncio
 
-    from service.cli import main
+    from service.cli.main import main
 
     await append_games(store, range(30))
     await project_all(store.pool)
@@ -120,13 +120,13 @@ async def test_with_notify_off_the_fan_out_wakes_the_embedded_projector(settings
     import msgspec
     from litestar.testing import AsyncTestClient
 
-    from service.app import create_app
+    from service.edge.app import create_app
     from tests.support.api import started_game
 
-    import service.readmodels
+    import service.commands.readmodels
 
     # from the start, only a wake-up makes the projector look before a minute has passed
-    monkeypatch.setattr(service.readmodels, "Projector", functools.partial(service.readmodels.Projector, poll=60.0))
+    monkeypatch.setattr(service.commands.readmodels, "Projector", functools.partial(service.commands.readmodels.Projector, poll=60.0))
     app = create_app(msgspec.structs.replace(settings, pg_notify=False), games=games)
     async with AsyncTestClient(app) as client:
         game_id, _ = await started_game(client, "tally", 2)

@@ -8,8 +8,8 @@ import msgspec
 import structlog
 from litestar.testing import AsyncTestClient
 
-from service import logging as stela_logging
-from service.app import create_app
+from service.ops import logging as stela_logging
+from service.edge.app import create_app
 from tests.support.api import player
 
 

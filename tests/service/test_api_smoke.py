@@ -1,7 +1,7 @@
 """A whole game through the HTTP API on the test game, ending with a verifiable export."""
 
 from domain.catalog import GAMES
-from service.verify import parse_ndjson, verify_log
+from service.commands.verify import parse_ndjson, verify_log
 from tests.support.api import play_to_end, started_game
 from tests.support.tally import TALLY
 

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from projections.runner import Backoff
-from service import background
-from service.background import Periodic
+from service.ops import background
+from service.ops.background import Periodic
 
 
 def test_the_backoff_doubles_from_its_first_delay_to_its_cap_and_starts_over_after_a_success():

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from service.bots import add_parsers
 from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
 from service.bots.client import ApiClient, ApiError, retry_after

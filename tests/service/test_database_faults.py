@@ -8,7 +8,7 @@ import httpx
 import msgspec
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
+from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from service.store.postgres import PostgresStore, retried_read
 from tests.support.api import player
@@ -89,7 +89,7 @@ async def test_three_hundred_requests_at_a_server_out_of_connection_slots_get_50
     import uuid
     from collections import Counter
 
-    from service.settings import Settings
+    from service.ops.settings import Settings
     from tests.conftest import ADMIN_DSN, _dsn_for
 
     async def admin(sql: str) -> None:

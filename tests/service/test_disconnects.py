@@ -7,7 +7,7 @@ import asyncio
 import msgspec
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
+from service.edge.app import create_app
 from service.store.memory import MemoryStore
 
 

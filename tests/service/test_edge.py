@@ -8,7 +8,7 @@ import pytest
 import structlog
 import structlog.testing
 
-from service.edge import admin_token_problem, client_address, parse_networks
+from service.edge.middleware import admin_token_problem, client_address, parse_networks
 
 PROXY = parse_networks("172.30.80.10, 10.244.0.0/16")
 
@@ -43,8 +43,8 @@ def test_placeholder_and_short_admin_tokens_are_refused_outside_development():
 
 
 def test_serve_refuses_a_placeholder_or_short_admin_token_outside_development():
-    from service.serve import ConfigError, check
-    from service.settings import Settings
+    from service.cli.serve import ConfigError, check
+    from service.ops.settings import Settings
 
     for token in ("dev-admin-token-change-me", "change-me", "short"):
         with pytest.raises(ConfigError, match="STELA_ADMIN_TOKEN"):
@@ -56,8 +56,8 @@ def test_serve_refuses_a_placeholder_or_short_admin_token_outside_development():
 
 
 def test_the_embedded_mode_makes_an_admin_token_once_and_says_where(tmp_path, monkeypatch, capsys):
-    from service.serve import check, embedded_admin_token
-    from service.settings import Settings
+    from service.cli.serve import check, embedded_admin_token
+    from service.ops.settings import Settings
 
     monkeypatch.delenv("STELA_ADMIN_TOKEN", raising=False)
     level = structlog.get_config()["wrapper_class"]  # another test may have configured `warning`
@@ -81,7 +81,7 @@ def test_every_log_line_is_json_tracebacks_included():
     import logging
     import sys
 
-    from service import logging as stela_logging
+    from service.ops import logging as stela_logging
 
     stela_logging.configure("warning")  # as every app does
     handlers = logging.getLogger().handlers

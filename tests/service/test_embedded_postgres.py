@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from service.embedded import EmbeddedPostgres
+from service.store.embedded import EmbeddedPostgres
 from service.store.postgres import PostgresStore
 from service.store.protocol import Metadata, NewEvent
 

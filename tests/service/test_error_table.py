@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.kernel import RuleViolation
-from service import exceptions as x
-from service.errors import ERRORS, rule_for
-from service.serve import ConfigError, check
-from service.settings import Settings
+from service.commands import exceptions as x
+from service.edge.errors import ERRORS, rule_for
+from service.cli.serve import ConfigError, check
+from service.ops.settings import Settings
 
 
 def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():

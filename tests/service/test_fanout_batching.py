@@ -9,12 +9,12 @@ import msgspec
 import pytest
 import redis
 
-from service import fanout
-from service.fanout import PREFIX, Broker, RedisBroker, message
-from service.personal import PersonalHub
-from service.pipeline import CommandPipeline
-from service.players import Players
-from service.repository import GameRepository
+from service.live import fanout
+from service.live.fanout import PREFIX, Broker, RedisBroker, message
+from service.live.personal import PersonalHub
+from service.commands.pipeline import CommandPipeline
+from service.commands.players import Players
+from service.commands.repository import GameRepository
 from service.store.memory import MemoryStore
 from tests.service.test_handling import seated_game
 from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture

@@ -11,8 +11,8 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.routes.play import CommandFastPath
+from service.edge.app import create_app
+from service.edge.routes.play import CommandFastPath
 from tests.support.api import started_game
 
 ADD = {"command": {"type": "tally.Add", "amount": 1}}

@@ -9,9 +9,9 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.edge import parse_networks
-from service.ratelimit import Counters, rate_limit
+from service.edge.app import create_app
+from service.edge.middleware import parse_networks
+from service.edge.ratelimit import Counters, rate_limit
 from tests.support.api import player, until
 
 
@@ -21,9 +21,9 @@ def one_rate_limit_window(monkeypatch):
     that crossed a minute's boundary on a slow machine would see its budget renewed half-way."""
     import types
 
-    import service.ratelimit
+    import service.edge.ratelimit
 
-    monkeypatch.setattr(service.ratelimit, "time", types.SimpleNamespace(time=lambda: 1_800_000_030.0))
+    monkeypatch.setattr(service.edge.ratelimit, "time", types.SimpleNamespace(time=lambda: 1_800_000_030.0))
 
 ORIGIN = "http://localhost:5173"
 
@@ -163,7 +163,7 @@ async def test_shared_counters_count_locally_between_flushes_and_lose_no_hit(mon
     pipelined flush; two replicas' counts meet there, and near the budget a hit asks Redis at once."""
     import redis.asyncio as aioredis
 
-    from service import ratelimit
+    from service.edge import ratelimit
     from tests.conftest import REDIS_URL
 
     monkeypatch.setattr(ratelimit, "FLUSH_EVERY", 3600)  # flushed when the test says so, however slow the machine
@@ -246,8 +246,8 @@ async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when
 
 
 async def test_a_browsers_reconnects_are_never_refused_even_with_the_api_budget_spent():
-    from service.settings import Settings
-    from service.sse import RETRY_MS
+    from service.ops.settings import Settings
+    from service.live.sse import RETRY_MS
 
     app, send, statuses = answering_ok()
     defaults = Settings()

@@ -10,10 +10,10 @@ import pytest
 from domain.kernel import RuleViolation
 from types import SimpleNamespace
 
-from service.fanout import Broker
-from service.pipeline import CommandPipeline
-from service.players import Players, Viewer
-from service.repository import GameRepository, snapshot_format
+from service.live.fanout import Broker
+from service.commands.pipeline import CommandPipeline
+from service.commands.players import Players, Viewer
+from service.commands.repository import GameRepository, snapshot_format
 from service.store.postgres import PostgresStore
 from service.store.protocol import GENESIS_HASH, event_hash
 from tests.support.tally import TALLY, Add

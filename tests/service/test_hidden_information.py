@@ -12,7 +12,7 @@ import json
 import httpx
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.service.test_sse import collect, wait_for
 from tests.support.api import play_to_end, player, started_game
 from tests.support.live import serving

@@ -7,8 +7,8 @@ import contextlib
 
 from litestar.testing import AsyncTestClient
 
-from service import lifespan
-from service.app import create_app
+from service.edge import lifespan
+from service.edge.app import create_app
 
 
 async def test_a_failed_or_stuck_stop_hook_is_logged_and_the_others_still_run(settings, games, monkeypatch):

@@ -7,7 +7,7 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.support.api import play_to_end, player, started_game
 
 
@@ -17,9 +17,9 @@ def one_rate_limit_window(monkeypatch):
     that crossed a minute's boundary on a slow machine would see its budget renewed half-way."""
     import types
 
-    import service.ratelimit
+    import service.edge.ratelimit
 
-    monkeypatch.setattr(service.ratelimit, "time", types.SimpleNamespace(time=lambda: 1_800_000_030.0))
+    monkeypatch.setattr(service.edge.ratelimit, "time", types.SimpleNamespace(time=lambda: 1_800_000_030.0))
 
 
 async def test_too_many_requests_get_a_429_problem_with_retry_after(settings, games):
@@ -93,10 +93,10 @@ async def test_an_open_transaction_holding_the_read_models_back_shows_in_readyz_
 
     import asyncpg
 
-    import service.readmodels
+    import service.commands.readmodels
 
-    monkeypatch.setattr(service.readmodels, "Projector",
-                        functools.partial(service.readmodels.Projector, stall_after=0.5))
+    monkeypatch.setattr(service.commands.readmodels, "Projector",
+                        functools.partial(service.commands.readmodels.Projector, stall_after=0.5))
     app = create_app(settings, games=games, extra={"metrics_port": 0})
     async with AsyncTestClient(app) as client:
         await started_game(client, "tally", 2)

@@ -9,7 +9,7 @@ import httpx
 import msgspec
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.service.test_sse import add, collect, wait_for
 from tests.service.test_stream_live import CountingStore
 from tests.support.api import player

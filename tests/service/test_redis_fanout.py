@@ -11,7 +11,7 @@ import msgspec
 import pytest
 import redis
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.service.test_sse import add, collect, wait_for
 from tests.support.api import started_game
 from tests.support.live import free_port, serving

@@ -1,5 +1,5 @@
 """`stela serve` as a process: it says it listens only once it does, and its access lines reach stderr
-while it runs (they are buffered for at most `service.logging.ACCESS_FLUSH` seconds, not until exit)."""
+while it runs (they are buffered for at most `service.ops.logging.ACCESS_FLUSH` seconds, not until exit)."""
 
 from __future__ import annotations
 

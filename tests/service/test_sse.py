@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.support.api import started_game
 from tests.support.live import serving, sse_events
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from service import stopping
-from service.stopping import cancel_within
+from service.ops import stopping
+from service.ops.stopping import cancel_within
 
 
 async def test_tasks_that_end_when_cancelled_are_waited_for_and_their_errors_retrieved():

@@ -9,7 +9,7 @@ import re
 import msgspec
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
+from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from tests.service.test_sse import add, wait_for
 from tests.support.api import started_game

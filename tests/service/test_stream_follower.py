@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from service.fanout import Broker
-from service.follower import HEARTBEAT, Batch, Follower, Inbox
+from service.live.fanout import Broker
+from service.live.follower import HEARTBEAT, Batch, Follower, Inbox
 from service.store.protocol import StoredEvent
 
 GAME = "g1"

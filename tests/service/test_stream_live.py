@@ -8,7 +8,7 @@ import httpx
 import msgspec
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from tests.service.test_sse import add, collect, wait_for
 from tests.support.api import started_game

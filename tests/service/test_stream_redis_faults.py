@@ -11,8 +11,8 @@ import httpx
 import msgspec
 import pytest
 
-from service.app import create_app
-from service.fanout import RedisBroker, RedisDown, message
+from service.edge.app import create_app
+from service.live.fanout import RedisBroker, RedisDown, message
 from service.store.protocol import StoredEvent
 from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.test_sse import add, collect, wait_for

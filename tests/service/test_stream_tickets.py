@@ -16,7 +16,7 @@ import httpx
 import msgspec
 import pytest
 
-from service.app import create_app
+from service.edge.app import create_app
 from tests.service.test_sse import add, collect, wait_for
 from tests.support.api import player, started_game
 from tests.support.live import free_port, serving

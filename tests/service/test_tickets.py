@@ -8,7 +8,7 @@ import pytest
 
 from service.store.memory import MemoryStore
 from service.store.postgres import PostgresStore
-from service.tickets import InvalidTicket, Tickets, TicketSettings, ticket_key, ticket_settings
+from service.live.tickets import InvalidTicket, Tickets, TicketSettings, ticket_key, ticket_settings
 
 KEY = b"k" * 32
 

@@ -9,13 +9,13 @@ import pytest
 
 from projections.base import ensure_tables
 from projections.deadlines import Deadline, Deadlines
-from service.fanout import Broker
-from service.pipeline import CommandPipeline, now_ms
-from service.players import Players, Viewer
-from service.repository import GameRepository
+from service.live.fanout import Broker
+from service.commands.pipeline import CommandPipeline, now_ms
+from service.commands.players import Players, Viewer
+from service.commands.repository import GameRepository
 from service.store.postgres import PostgresStore
-from service.timeouts import TimeoutWorker
-from service.verify import verify_log
+from service.workers.timeouts import TimeoutWorker
+from service.commands.verify import verify_log
 from tests.support.tally import TALLY
 
 LATER = 3_600_000  # the workers' clock runs an hour ahead, so every deadline is due without waiting
@@ -107,7 +107,7 @@ async def test_a_decision_in_the_millisecond_its_seat_clock_started_records_no_t
     must re-decide that command without one (it raised "needs now_ms" instead)."""
     import msgspec
 
-    import service.pipeline as pipeline_module
+    import service.commands.pipeline as pipeline_module
     from domain.catalog import GAMES
     from domain.table import Table
     from service.store.memory import MemoryStore

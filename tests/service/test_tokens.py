@@ -33,8 +33,8 @@ async def test_a_revoked_token_is_refused_at_once(client):
 async def test_another_replica_stops_accepting_a_revoked_token_within_the_cache_time(settings, games):
     from litestar.testing import AsyncTestClient
 
-    from service.app import create_app
-    from service.players import CACHE_SECONDS
+    from service.edge.app import create_app
+    from service.commands.players import CACHE_SECONDS
 
     async with AsyncTestClient(create_app(settings, games=games)) as one, \
             AsyncTestClient(create_app(settings, games=games)) as two:

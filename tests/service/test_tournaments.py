@@ -18,15 +18,15 @@ from projections.base import ensure_tables
 from projections.deadlines import Deadlines
 from projections.runner import lag
 from projections.tournaments import Tournaments as TournamentList
-from service.app import create_app
-from service.exceptions import Forbidden
+from service.edge.app import create_app
+from service.commands.exceptions import Forbidden
 from service.store import bulk
-from service.fanout import Broker
-from service.pipeline import CommandPipeline, now_ms
-from service.players import Viewer
-from service.timeouts import TimeoutWorker
-from service.tournaments import ResultRunner, stream_of, verify_tournament
-from service.verify import parse_ndjson, verify_log
+from service.live.fanout import Broker
+from service.commands.pipeline import CommandPipeline, now_ms
+from service.commands.players import Viewer
+from service.workers.timeouts import TimeoutWorker
+from service.commands.tournaments import ResultRunner, stream_of, verify_tournament
+from service.commands.verify import parse_ndjson, verify_log
 from tests.projections.support import assert_equal_to_rebuild
 
 
@@ -142,11 +142,11 @@ async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
 
 @pytest.fixture
 async def service(pg_dsn):
-    from service.fanout import Broker
-    from service.players import Players
-    from service.repository import GameRepository
+    from service.live.fanout import Broker
+    from service.commands.players import Players
+    from service.commands.repository import GameRepository
     from service.store.postgres import PostgresStore
-    from service.tournaments import Tournaments
+    from service.commands.tournaments import Tournaments
     from tests.support.tally import TALLY
 
     store = await PostgresStore.connect(pg_dsn, 8)

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from domain.table import Table
-from service.exceptions import GameRunning, SeatNotFound
-from service.players import Viewer
-from service.readmodels import coalesced
+from service.commands.exceptions import GameRunning, SeatNotFound
+from service.commands.players import Viewer
+from service.commands.readmodels import coalesced
 from service.store.protocol import Player, StoredEvent
-from service.visibility import may_see_seat, require_seat, seat_taken_by, sight, visible
+from service.commands.visibility import may_see_seat, require_seat, seat_taken_by, sight, visible
 from tests.support.tally import TALLY
 
 TABLE = Table(TALLY)

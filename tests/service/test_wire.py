@@ -1,4 +1,4 @@
-"""`stela serve`'s HTTP protocol (service.wire): a response's head and body leave in one write, in order,
+"""`stela serve`'s HTTP protocol (service.cli.wire): a response's head and body leave in one write, in order,
 and nothing written before a close is lost."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from service.wire import CoalescingTransport, HttpProtocol
+from service.cli.wire import CoalescingTransport, HttpProtocol
 
 
 class FakeTransport(asyncio.Transport):

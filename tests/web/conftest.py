@@ -17,8 +17,8 @@ from tests.support.live import serving
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """The API and the web client on one origin, over a fresh database."""
-    from service.app import create_app
-    from service.settings import Settings
+    from service.edge.app import create_app
+    from service.ops.settings import Settings
 
     with fresh_database("stela_web") as dsn:
         settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,

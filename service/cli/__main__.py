@@ -1,0 +1,7 @@
+"""`python -m service.cli`: the `stela` command line."""
+
+import sys
+
+from service.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,193 @@
+"""The Litestar application: routes, errors, OpenAPI, middleware and dependencies, wired in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.openapi import OpenAPIConfig
+
+from service.edge import docs
+from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from domain.catalog import GAMES
+from domain.kernel import Game
+from service.edge.dependencies import DEPENDENCIES
+from service.edge.middleware import json_only, parse_networks
+from service.edge.errors import exception_handlers, send_problem
+from service.edge.lifespan import lifespan
+from service.ops.logging import request_logging
+from service.ops.metrics import Metrics
+from service.edge.ratelimit import Counters, rate_limit
+from service.edge.routes.games import GameController
+from service.edge.routes.kinds import KindController
+from service.edge.routes.ops import healthz, readyz
+from service.edge.routes.play import CommandFastPath, PlayController
+from service.edge.routes.players import PlayerController
+from service.edge.routes.streams import StreamController
+from service.edge.routes.tournaments import TournamentController
+from service.ops.settings import Settings
+
+API_VERSION = "1.0.0"
+DESCRIPTION = """Stela hosts board games behind one API: create a game, take seats, read the legal
+commands of your seat, post them back, and follow the game live over Server-Sent Events.
+Every game is an append-only event log; views never show a seat what it may not see; after
+the end the whole log (with the revealed seed and a hash chain) is public and verifiable.
+Errors are RFC 9457 problem details with a stable `code`."""
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Stela", version=API_VERSION, description=DESCRIPTION, path="/schema",
+        render_plugins=[docs.render_plugin()], servers=[Server(url="/")],
+        components=Components(security_schemes={
+            "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
+        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
+              Tag(name="leaderboards"),
+              Tag(name="stats"), Tag(name="ops")],
+        use_handler_docstrings=False, create_examples=False)
+
+
+def allow_fix(app: ASGIApp) -> ASGIApp:
+    """Answer OPTIONS with every method of the route (Litestar lists only one handler group's)."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "OPTIONS":
+            await app(scope, receive, send)
+            return
+
+        async def send_wrapper(message: Any) -> None:
+            allow = scope["app"].state.allow.get(scope.get("path_template", ""))
+            if message["type"] == "http.response.start" and allow:
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"]
+                message["headers"] = [*headers, (b"allow", allow.encode())]
+            await send(message)
+
+        await app(scope, receive, send_wrapper)
+
+    return middleware
+
+
+EXPOSED = ["Location", "X-Request-ID", "Retry-After", "Idempotent-Replayed", "RateLimit-Limit"]
+
+
+def cors_config(settings: Settings) -> CORSConfig:
+    """Any configured origin may call the API; bearer tokens are not ambient, so no credentials."""
+    origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()] or ["*"]
+    return CORSConfig(allow_origins=origins, allow_credentials=False,
+                      allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID",
+                                     "X-Request-ID"],
+                      expose_headers=EXPOSED, max_age=86400)
+
+
+def edge(app: Litestar, settings: Settings) -> ASGIApp:
+    """What wraps the router for every request, matched or not, outermost first: the request id,
+    log line and metrics; CORS (so refusals below carry it too); budgets; JSON-only bodies; the
+    command route's fast path in front of the router."""
+    from litestar._asgi.utils import wrap_in_exception_handler
+    from litestar.middleware._internal.cors import CORSMiddleware
+
+    state = app.state
+    inner: ASGIApp = json_only(wrap_in_exception_handler(
+        app=CommandFastPath(app, app.asgi_router, lambda: state.get("services"))))
+    if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
+        counters = Counters()
+        if settings.redis_url:
+            import redis.asyncio as aioredis
+
+            redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=0.25, socket_timeout=0.25)
+            counters = Counters(redis)
+
+            async def close_counters(_app: Any) -> None:
+                await counters.close()  # the hits not yet shared, then the connection
+                await redis.aclose()
+
+            app.state.on_stop.append(close_counters)
+
+        def known_player(authorization: str | None) -> str | None:
+            services = state.get("services")
+            return services.players.known(authorization) if services is not None else None
+
+        inner = rate_limit(settings.rate_limit, settings.stream_rate_limit, settings.max_streams_per_client,
+                           parse_networks(settings.trusted_proxies), counters, known_player)(inner)
+    cors = CORSMiddleware(app=inner, config=cors_config(settings))
+    return request_logging(settings.log_level)(cross_origin(inner, cors))
+
+
+def cross_origin(app: ASGIApp, cors: ASGIApp) -> ASGIApp:
+    """`cors` for requests with an `Origin` header, `app` straight away for the rest.
+
+    Litestar's CORS middleware parses every request's headers into a `Headers` object to find
+    the origin, then passes a request without one through untouched; finding it here costs a
+    tenth as much, and most API clients (bots, load generators, servers) send none.
+    """
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        for name, value in scope["headers"] if scope["type"] == "http" else ((b"origin", b"?"),):
+            if name == b"origin" and value:
+                await cors(scope, receive, preflight_refusal(scope, send) if scope["method"] == "OPTIONS" else send)
+                return
+        await app(scope, receive, send)
+
+    return middleware
+
+
+def preflight_refusal(scope: Scope, send: Send) -> Send:
+    """`send`, with Litestar's plain-text refusal of a preflight ("Disallowed CORS headers", 400) sent
+    as the problem detail every other refusal is (code `cors_preflight_refused`)."""
+    refused = False
+
+    async def wrapped(message: Any) -> None:
+        nonlocal refused
+        if message["type"] == "http.response.start" and message["status"] == 400 and any(
+                k.lower() == b"content-type" and v.startswith(b"text/plain") for k, v in message.get("headers", ())):
+            refused = True  # Litestar's refusal (a problem detail from the API passes as it is); its body says what
+        elif refused and message["type"] == "http.response.body":
+            what = bytes(message.get("body", b"")).decode(errors="replace").removeprefix("Disallowed CORS ").strip()
+            await send_problem(scope, send, 400, "cors_preflight_refused",
+                               f"this preflight asks for a {what or 'request'} the API does not allow across origins")
+        else:
+            await send(message)
+
+    return wrapped
+
+
+def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
+               extra: dict[str, Any] | None = None) -> Litestar:
+    """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL).
+
+    The collaborators themselves are built at start-up by `service.container.open_services`.
+    """
+    from service.edge import contract
+    from service.workers import timeouts
+    from service.commands import tournaments
+    from service.web import routes as web_routes
+    from service.ops import logging as stela_logging
+    from service.commands.readmodels import install
+
+    settings = settings or Settings.from_env()
+    stela_logging.configure(settings.log_level)
+    state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
+                   "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
+    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
+                           TournamentController, healthz, readyz]
+    handlers += install(state, settings)
+    tournaments.install(state)
+    timeouts.install(state)
+    handlers.append(docs.assets_router())
+    handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
+    app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
+                   exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
+                   cors_config=cors_config(settings), debug=False,
+                   logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
+    app.asgi_handler = edge(app, settings)
+    allow: dict[str, set[str]] = {}
+    for route in app.routes:
+        allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))
+    state.allow = {path: ", ".join(sorted(methods)) for path, methods in allow.items()}
+    contract.install(app)
+    return app

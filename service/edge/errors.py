@@ -1,0 +1,206 @@
+"""Every error leaves as an RFC 9457 problem detail with a stable `code`, mapped here only.
+
+The service raises plain exceptions (`service.commands.exceptions`, the domain's `RuleViolation`, the
+store's errors); `ERRORS` is the one table that gives each class its status, stable code and
+title. A class not in the table is looked up by its bases; anything unexpected is logged and
+answered with a generic 500 that leaks nothing. Litestar's own validation and HTTP exceptions
+(malformed parameters, 404 routes, 405...) are mapped to the same shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import msgspec
+import structlog
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+
+from service.commands import exceptions as x
+
+log = structlog.get_logger("stela.errors")
+PROBLEM = "application/problem+json"
+TYPE_BASE = "https://stela.dev/problems/"
+
+
+class Rule(msgspec.Struct, frozen=True):
+    """How one exception class leaves: status, stable code (None: the exception's own), title, detail."""
+
+    status: int
+    code: str | None
+    title: str
+    detail: str | None = None  # fixed text instead of the exception's (for errors from libraries)
+
+
+_DB_DOWN = Rule(503, "database_unavailable", "Service unavailable", "the database is unavailable, retry later")
+
+ERRORS: dict[type[BaseException], Rule] = {
+    x.InvalidRequest: Rule(400, "invalid_request", "Bad request"),
+    x.BadLastEventId: Rule(400, "bad_last_event_id", "Bad request"),
+    asyncpg.exceptions.DataError: Rule(  # PostgreSQL refuses some input outright; nothing was written
+        400, "invalid_request", "Bad request", "the request contains characters that cannot be stored (such as NUL)"),
+    # msgspec's own refusals of a body no Struct could describe: too deep, or not UTF-8
+    RecursionError: Rule(400, "invalid_request", "Bad request", "the JSON body is nested too deeply"),
+    UnicodeDecodeError: Rule(400, "invalid_request", "Bad request", "the body is not valid UTF-8"),
+    x.Unauthorized: Rule(401, "unauthorized", "Unauthorized"),
+    x.Forbidden: Rule(403, "forbidden", "Forbidden"),
+    x.NotSeated: Rule(403, "not_seated", "Forbidden"),
+    x.GameRunning: Rule(403, "game_running", "Forbidden"),
+    x.NotFound: Rule(404, "not_found", "Not found"),
+    x.GameNotFound: Rule(404, "game_not_found", "Not found"),
+    x.PlayerNotFound: Rule(404, "player_not_found", "Not found"),
+    x.KindNotFound: Rule(404, "unknown_kind", "Not found"),
+    x.VersionNotFound: Rule(404, "version_not_found", "Not found"),
+    x.SeatNotFound: Rule(404, "no_such_seat", "Not found"),
+    x.NoPicture: Rule(404, "no_picture", "Not found"),
+    x.RuleViolation: Rule(409, None, "Rule violation"),
+    x.VersionConflict: Rule(409, "version_conflict", "Version conflict"),
+    x.Conflict: Rule(409, "conflict", "Conflict"),
+    x.TooMuchContention: Rule(409, "too_much_contention", "Conflict"),
+    x.InvalidCommand: Rule(422, "invalid_command", "Unprocessable content"),
+    x.IdempotencyKeyReused: Rule(422, "idempotency_key_reused", "Unprocessable content"),
+    x.InvalidOptions: Rule(422, None, "Invalid game options"),
+    x.BadCursor: Rule(422, "bad_cursor", "Unprocessable content", "the cursor is not one this list issued"),
+    x.Unavailable: Rule(503, "unavailable", "Service unavailable"),
+    x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
+    x.StoreUnavailable: _DB_DOWN,
+    asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,
+    asyncpg.exceptions.InterfaceError: _DB_DOWN,
+    asyncpg.exceptions.CannotConnectNowError: _DB_DOWN,
+    # no free connection slot on the server (SQLSTATE 53300) or other resources exhausted (class 53)
+    asyncpg.exceptions.InsufficientResourcesError: _DB_DOWN,
+    # the server ended the connection or cancelled the statement (class 57: shutdown, terminate, timeout)
+    asyncpg.exceptions.OperatorInterventionError: _DB_DOWN,
+    asyncpg.exceptions.InternalClientError: _DB_DOWN,  # a pooled connection the server had already ended
+    TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
+                       "the database did not answer in time (a lock, or overload); retry later"),
+    ConnectionError: _DB_DOWN,
+}
+
+_TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+           409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
+           429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}
+_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "payload_too_large",
+               415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
+
+
+class ProblemDetail(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem detail; `code` is stable and machine-readable."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    instance: str | None = None
+    errors: list[dict[str, Any]] | None = None
+    current_version: int | None = None
+
+
+def rule_for(exc: BaseException) -> Rule | None:
+    """The table's rule for `exc`: its own class's, else its nearest base's."""
+    for cls in type(exc).__mro__:
+        rule = ERRORS.get(cls)
+        if rule is not None:
+            return rule
+    return None
+
+
+def problem_response(request: Request, status: int, code: str, detail: str, title: str | None = None,
+                     headers: dict[str, str] | None = None, **extra: Any) -> Response:
+    body = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=title or _TITLES.get(status, "Error"),
+                         status=status, detail=detail, code=code, instance=request.url.path, **extra)
+    headers = dict(headers or {})
+    if status in (429, 503):
+        headers.setdefault("Retry-After", "60")
+    return Response(content=msgspec.json.encode(body), status_code=status, media_type=PROBLEM, headers=headers)
+
+
+async def send_problem(scope: Any, send: Any, status: int, code: str, detail: str,
+                       headers: dict[str, str] | None = None) -> None:
+    """Answer a raw ASGI request with a problem detail (for middleware that refuses before routing)."""
+    body = msgspec.json.encode(ProblemDetail(
+        type=TYPE_BASE + code.replace(".", "/"), title=_TITLES.get(status, "Error"), status=status, detail=detail,
+        code=code, instance=scope.get("path")))
+    extra = dict(headers or {})
+    if status in (429, 503):
+        extra.setdefault("Retry-After", "60")
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(body)).encode()),
+                            *((k.lower().encode(), v.encode()) for k, v in extra.items())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _mapped(request: Request, exc: Exception) -> Response:
+    rule = rule_for(exc)
+    if rule is None:
+        return _internal(request, exc)
+    if rule.status == 503:
+        log.warning("dependency_unavailable", error_type=type(exc).__name__)
+    code = rule.code or getattr(exc, "code", "error")
+    detail = rule.detail or getattr(exc, "detail", None) or getattr(exc, "message", None) or str(exc)
+    extra = {"current_version": exc.actual} if isinstance(exc, x.VersionConflict) else {}
+    return problem_response(request, rule.status, code, detail, rule.title, **extra)
+
+
+def _validation(request: Request, exc: ValidationException) -> Response:
+    extra = exc.extra if isinstance(exc.extra, list) else None
+    errors = [e if isinstance(e, dict) else {"message": str(e)} for e in extra] if extra else None
+    detail = exc.detail or "the request is malformed"
+    if errors and errors[0].get("message"):  # say what is wrong (an unknown field is named here)
+        detail = f"{detail}: {errors[0]['message']}"
+    return problem_response(request, 400, "invalid_request", detail, errors=errors)
+
+
+DISCONNECTED = "client disconnected prematurely"  # Litestar's detail when the body never arrived
+
+
+def _http(request: Request, exc: HTTPException) -> Response:
+    status = exc.status_code
+    if status >= 500 and exc.detail == DISCONNECTED:  # nobody is listening; not an error of ours
+        log.info("client_disconnected", path=request.url.path)
+        return problem_response(request, 400, "client_disconnected", "the client left before sending the body")
+    if status >= 500:
+        return _internal(request, exc)
+    code = "unauthorized" if isinstance(exc, NotAuthorizedException) else _HTTP_CODES.get(status, "http_error")
+    return problem_response(request, status, code, exc.detail or _TITLES.get(status, "Error"),
+                            headers=dict(exc.headers or {}))
+
+
+def _internal(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled_error", path=request.url.path, error_type=type(exc).__name__)
+    return problem_response(request, 500, "internal_error", "an unexpected error occurred; it has been logged")
+
+
+exception_handlers: dict[Any, Any] = {
+    **{cls: _mapped for cls in ERRORS},
+    ValidationException: _validation,
+    HTTPException: _http,
+    Exception: _mapped,
+}
+
+
+def responses(*statuses: int) -> dict[int, Any]:
+    """OpenAPI response docs for `statuses` plus 429 and 503 (possible everywhere), as problem details."""
+    from litestar.openapi.datastructures import ResponseSpec
+    from litestar.openapi.spec import Example
+
+    examples = {422: ("invalid_command", "not a tally command: Object missing required field `amount`"),
+                400: ("invalid_request", "Expected `int`, got `str` - at `$.seats`"),
+                401: ("unauthorized", "a bearer token is required"),
+                403: ("forbidden", "you may not command this seat"),
+                404: ("not_found", "no game with this id"),
+                409: ("tikal.not_enough_action_points", "moving there costs 3 action points, you have 2"),
+                429: ("rate_limited", "too many requests"),
+                503: ("database_unavailable", "the database is unavailable, retry later")}
+    out = {}
+    for status in sorted({*statuses, 429, 503}):
+        code, detail = examples[status]
+        example = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=_TITLES[status], status=status,
+                                detail=detail, code=code)
+        out[status] = ResponseSpec(generate_examples=False, data_container=ProblemDetail, media_type=PROBLEM,
+                                   description=_TITLES[status],
+                                   examples=[Example(summary=code, value=msgspec.to_builtins(example))])
+    return out

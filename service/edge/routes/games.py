@@ -1,0 +1,109 @@
+"""Games: create, list, read, join, leave, start, and the state at any version.
+
+Create, join, leave and start honour `Idempotency-Key` like commands do: a resent key gets the
+first result (or refusal) again, marked `Idempotent-Replayed: true`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from litestar.di import NamedDependency
+from litestar import Controller, Request, Response, get, post
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+
+from projections.queries import GameList
+from service.container import Services
+from service.edge.errors import responses
+from service.commands.players import Viewer
+from service.edge.schemas import GameCreate, GameOut, JoinRequest, NO_NUL, no_body, strictly
+from service.commands.views import game_out
+from service.commands.visibility import require_seat, seat_of
+
+GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
+Key = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
+                                            description="resending a key returns the first result")]
+
+
+class GameController(Controller):
+    path = "/v1/games"
+    tags = ["games"]
+
+    @post("/", operation_id="createGame", summary="Create a game", status_code=201,
+          description="Creates a game of `kind` with `seats` seats and `options` (see the kind's "
+                      "`options_schema`). The creator takes the first seat unless `join` is false. "
+                      "The response carries `Location`.",
+          responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
+    async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                     data: JSONBody[GameCreate], idempotency_key: Key = None) -> Response[GameOut]:
+        data = await strictly(request, GameCreate)
+        done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
+                                              data.time_control, idempotency_key)
+        game_id = done.game_id
+        out = game_out(game_id, done.table, done.state, viewer)
+        return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
+
+    @get("/", operation_id="listGames", summary="List games (lobby, filters, cursor pagination)",
+         description="Backed by the game-list read model, which follows the event log within moments.",
+         responses=responses(400, 422))
+    async def list_games(
+        self, services: NamedDependency[Services],
+        kind: Annotated[str | None, QueryParameter(max_length=32, pattern=NO_NUL)] = None,
+        status: Annotated[Literal["open", "active", "finished", "aborted"] | None, QueryParameter()] = None,
+        player: Annotated[str | None, QueryParameter(max_length=64, pattern=NO_NUL)] = None,
+        open_seats: Annotated[bool | None, QueryParameter(description="only games with a free seat")] = None,
+        cursor: Annotated[str | None, QueryParameter(max_length=200, pattern=NO_NUL)] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
+    ) -> GameList:
+        return await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
+                                            cursor=cursor, limit=limit)
+
+    @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
+         description="Seated players get their seat's view, everyone else the spectator view. "
+                     "`to_act` lists the seats that must act now.",
+         responses=responses(400, 401, 404))
+    async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
+        loaded = await services.repository.load(game_id)
+        return game_out(game_id, loaded.table, loaded.state, viewer)
+
+    @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
+          responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
+    async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                   data: JSONBody[JoinRequest], idempotency_key: Key = None) -> GameOut:
+        data = await strictly(request, JoinRequest)
+        done = await services.pipeline.join(viewer, game_id, data.seat, idempotency_key)
+        return game_out(game_id, done.table, done.state, viewer)
+
+    @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up one's seat before the start",
+          status_code=200, description="Only before the start (409 `table.not_open` after it); 403 "
+          "`not_seated` without a seat. A running game is left with the `table.Resign` command.",
+          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
+    async def leave(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                    game_id: GameId, idempotency_key: Key = None) -> GameOut:
+        await no_body(request)
+        done = await services.pipeline.leave(viewer, game_id, idempotency_key)
+        return game_out(game_id, done.table, done.state, viewer)
+
+    @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
+          description="By a seated player or the creator; anyone else gets 403 `not_seated`.",
+          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
+    async def start(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                    game_id: GameId, idempotency_key: Key = None) -> GameOut:
+        await no_body(request)
+        done = await services.pipeline.start(viewer, game_id, idempotency_key)
+        return game_out(game_id, done.table, done.state, viewer)
+
+    @get("/{game_id:str}/versions/{version:int}", operation_id="getGameAtVersion",
+         summary="The game at a past version",
+         description="While the game runs, the caller's own view; after the end anyone may pass `seat` "
+                     "to see exactly what that seat saw.",
+         responses=responses(400, 401, 403, 404))
+    async def at_version(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                         version: Annotated[int, PathParameter(ge=1, le=10_000_000)],
+                         seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
+        current, past = await services.repository.state_at(game_id, version)
+        table = current.table
+        if seat is not None:
+            require_seat(table, current.state, viewer, seat)
+            return game_out(game_id, table, past, viewer, seat=seat, as_seat=True)
+        return game_out(game_id, table, past, viewer, seat=seat_of(table, current.state, viewer), as_seat=True)

@@ -1,0 +1,61 @@
+"""Players: registration (returns a bearer token once), the caller's own player and token, lookup."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar.di import NamedDependency
+from litestar import Controller, Request, delete, get, post
+from litestar.params import JSONBody, PathParameter
+
+from service.container import Services
+from service.edge.errors import responses
+from service.commands.players import Viewer, bearer
+from service.edge.schemas import Me, NO_NUL, PlayerCreate, PlayerCreated, PlayerOut, no_body, strictly
+
+PlayerId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")]
+
+
+class PlayerController(Controller):
+    path = "/v1/players"
+    tags = ["players"]
+
+    @post("/", operation_id="createPlayer", summary="Register a player", status_code=201,
+          description="Creates a player and returns its bearer token. The token is shown only here "
+                      "and stored hashed; send it as `Authorization: Bearer <token>`.",
+          responses=responses(400, 429))
+    async def create(self, services: NamedDependency[Services], request: Request, data: JSONBody[PlayerCreate]) -> PlayerCreated:
+        data = await strictly(request, PlayerCreate)
+        player, token = await services.players.register(data.name)
+        return PlayerCreated(id=player.id, name=player.name, token=token)
+
+    @get("/me", operation_id="getMe", summary="The caller's player", responses=responses(401),
+         security=[{"bearer": []}])
+    async def me(self, viewer: NamedDependency[Viewer]) -> Me:
+        player = viewer.require_player()
+        return Me(id=player.id, name=player.name)
+
+    @post("/me/token", operation_id="rotateToken", summary="A new token; the old one stops working",
+          status_code=201, description="Returns a new bearer token (shown only here). The token used for "
+          "this call is revoked: at once on this server, within seconds on every replica.",
+          responses=responses(401), security=[{"bearer": []}])
+    async def rotate(self, request: Request, viewer: NamedDependency[Viewer],
+                     services: NamedDependency[Services]) -> PlayerCreated:
+        await no_body(request)
+        player = viewer.require_player()
+        token = await services.players.rotate(player, bearer(request.headers.get("authorization")) or "")
+        return PlayerCreated(id=player.id, name=player.name, token=token)
+
+    @delete("/me/token", operation_id="revokeToken", summary="Revoke the caller's token", status_code=204,
+            description="No token works for this player afterwards (at once here, within seconds everywhere).",
+            responses=responses(401), security=[{"bearer": []}])
+    async def revoke(self, request: Request, viewer: NamedDependency[Viewer],
+                     services: NamedDependency[Services]) -> None:
+        player = viewer.require_player()
+        await services.players.revoke(player, bearer(request.headers.get("authorization")) or "")
+
+    @get("/{player_id:str}", operation_id="getPlayer", summary="A player's public profile",
+         responses=responses(400, 404))
+    async def get_one(self, services: NamedDependency[Services], player_id: PlayerId) -> PlayerOut:
+        player = await services.players.get(player_id)
+        return PlayerOut(id=player.id, name=player.name, created_at=player.created_at.isoformat())

@@ -1,0 +1,145 @@
+"""Live streams: a game's SSE stream, the personal stream, and the tickets a browser opens them with.
+
+A browser's `EventSource` cannot send `Authorization`, so a player first asks (with its bearer
+token) for a short-lived, read-only ticket scoped to one stream and passes it as `?ticket=`;
+bearer tokens never go into URLs. A bad, expired or foreign ticket is a 401 before the stream
+starts.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.response import Stream
+
+from service.container import Services
+from service.edge.errors import responses
+from service.commands.exceptions import BadLastEventId, PlayerNotFound
+from service.commands.players import Viewer
+from service.edge.schemas import NO_NUL, no_body
+from service.live.sse import LiveStream, game_stream
+from service.live.tickets import InvalidTicket
+
+GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
+LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=20, required=False,
+                                                    description="resume after this id")]
+Ticket = Annotated[str | None, QueryParameter(max_length=512, pattern=NO_NUL, required=False,
+                                              description="a stream ticket (for EventSource, which cannot send "
+                                                          "Authorization); never a bearer token")]
+FramesParam = Annotated[Literal["named", "message"], QueryParameter(
+    description="`named` (default): each frame has an `event:` line; `message`: every frame is a default "
+                "`message` event whose data carries its `type`")]
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+SSE_RESPONSE = ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
+                            description="an event stream")
+GAME_SSE_DOC = (
+    "`text/event-stream`. First the game as in getGame (id: its version), then one frame per event the "
+    "viewer may see, `id: <stream version>`, data `{version, type, data, at}`. Default frames are named "
+    "(`event: snapshot`, `event: <event type>`); with `frames=message` every frame is a default `message` "
+    "event and the snapshot's data is `{\"type\": \"snapshot\", \"game\": <the game>}`. Comment lines "
+    "(`: heartbeat`) keep the connection alive. Reconnect with `Last-Event-ID` to receive exactly the events "
+    "after that version. The viewer is the `?ticket=` holder (see createGameStreamTicket), else the bearer "
+    "token's player, else a spectator.")
+PERSONAL_SSE_DOC = (
+    "`text/event-stream` of the caller's games (bearer token, or `?ticket=` from createPersonalStreamTicket). "
+    "Every frame is a default `message` event with data `{type, game_id, kind, status, version, to_act, "
+    "your_turn, outcome?}`, `type` one of `game.state` (on connect: each open or active game; and a game "
+    "joined later), `game.started`, `game.your_turn` (the caller's seat must act now), `game.ended`. The "
+    "`id` is a cursor (milliseconds of the newest event reflected); reconnecting with `Last-Event-ID` "
+    "re-announces the state of every open or active game and of every game that ended since then.")
+
+
+class TicketOut(msgspec.Struct, kw_only=True):
+    ticket: str
+    expires_at: str  # RFC 3339
+
+
+class StreamController(Controller):
+    path = "/v1"
+
+    @post("/games/{game_id:str}/stream-tickets", operation_id="createGameStreamTicket", status_code=201,
+          summary="A ticket to follow a game with EventSource", tags=["play"], security=[{"bearer": []}],
+          description="A short-lived, read-only ticket for `GET /v1/games/{id}/stream?ticket=…`, scoped to the "
+                      "caller and this game: the stream shows the caller's seat view if seated, else the "
+                      "spectator view. Valid for reconnects until `expires_at`.",
+          responses=responses(400, 401, 404))
+    async def game_ticket(self, request: Request, viewer: NamedDependency[Viewer],
+                          services: NamedDependency[Services], game_id: GameId) -> TicketOut:
+        await no_body(request)
+        player = viewer.require_player()
+        await services.repository.load(game_id)  # 404 for an unknown game
+        return await _issue(services, player.id, game_id)
+
+    @post("/players/me/stream-tickets", operation_id="createPersonalStreamTicket", status_code=201,
+          summary="A ticket to follow the personal stream with EventSource", tags=["players"],
+          security=[{"bearer": []}], description="A short-lived, read-only ticket for "
+                                                 "`GET /v1/players/me/stream?ticket=…`.",
+          responses=responses(400, 401))
+    async def personal_ticket(self, request: Request, viewer: NamedDependency[Viewer],
+                              services: NamedDependency[Services]) -> TicketOut:
+        await no_body(request)
+        return await _issue(services, viewer.require_player().id, None)
+
+    @get("/games/{game_id:str}/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)",
+         description=GAME_SSE_DOC, tags=["play"], responses={200: SSE_RESPONSE, **responses(400, 401, 404)})
+    async def game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                   last_event_id: LastEventId = None, ticket: Ticket = None, frames: FramesParam = "named") -> Stream:
+        if ticket is not None:
+            viewer = await _ticket_holder(services, ticket, game_id)
+        # 404 before the stream starts; the stream reads the game itself (after joining its follower), so the
+        # cached state will do here unless the Last-Event-ID is newer than it
+        loaded = await services.repository.cached(game_id)
+        resume = _int(last_event_id, "a stream version")
+        if resume is not None and resume > loaded.state.version:
+            loaded = await services.repository.load(game_id)
+        if resume is not None and resume > loaded.state.version:
+            raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
+        body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
+                           closing=services.closing, frames=frames)
+        return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)
+
+    @get("/players/me/stream", operation_id="streamMyGames", summary="The caller's games, live (Server-Sent Events)",
+         description=PERSONAL_SSE_DOC, tags=["players"], security=[{"bearer": []}],
+         responses={200: SSE_RESPONSE, **responses(400, 401)})
+    async def personal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                       last_event_id: LastEventId = None, ticket: Ticket = None) -> Stream:
+        if ticket is not None:
+            viewer = await _ticket_holder(services, ticket, None)
+        player = viewer.require_player()
+        resume = _int(last_event_id, "a cursor from this stream")
+        body = services.personal.stream(player.id, resume, services.settings.heartbeat_seconds, services.closing)
+        return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
+
+
+async def _issue(services: Services, player_id: str, game_id: str | None) -> TicketOut:
+    tickets = await services.tickets.tickets()
+    ticket, expires = tickets.issue(player_id, game_id)
+    return TicketOut(ticket=ticket, expires_at=datetime.fromtimestamp(expires, UTC).isoformat())
+
+
+async def _ticket_holder(services: Services, ticket: str, game_id: str | None) -> Viewer:
+    """The viewer a valid ticket for this stream names; InvalidTicket (401) otherwise."""
+    player_id = (await services.tickets.tickets()).check(ticket, game_id)
+    try:
+        return Viewer(player=await services.players.get(player_id))
+    except PlayerNotFound as exc:
+        raise InvalidTicket("the ticket's player does not exist") from exc
+
+
+def _int(value: str | None, what: str) -> int | None:
+    """Last-Event-ID as a non-negative integer (None when absent); BadLastEventId otherwise."""
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise BadLastEventId(f"Last-Event-ID must be {what}") from exc
+    if number < 0:
+        raise BadLastEventId(f"Last-Event-ID must be {what}")
+    return number

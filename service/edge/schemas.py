@@ -1,0 +1,197 @@
+"""Request and response bodies of the public API (msgspec structs, snake_case)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from litestar import Request
+from msgspec import Meta
+
+from domain.clock import TimeControl
+from service.commands.exceptions import InvalidRequest
+from service.commands.pipeline import integral
+from service.commands.visibility import WireEvent
+
+T = TypeVar("T")
+
+
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL: a path or query string that does is malformed (400)
+
+
+async def strictly(request: Request, type_: type[T]) -> T:
+    """The JSON body decoded strictly as `type_` (Litestar converts leniently: `0` would pass for `false`)."""
+    try:
+        return msgspec.convert(integral(msgspec.json.decode(await request.body())), type_, strict=True)
+    except msgspec.ValidationError as exc:
+        raise InvalidRequest(f"Validation failed: {exc}") from exc
+    except msgspec.DecodeError as exc:
+        raise InvalidRequest(f"Malformed JSON: {exc}") from exc
+
+
+class NoFields(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of an endpoint that takes none: nothing, or `{}`."""
+
+
+async def no_body(request: Request) -> None:
+    """Refuse a body with fields where the endpoint takes none (400 naming the field, as in every body)."""
+    if (await request.body()).strip():
+        await strictly(request, NoFields)
+
+
+class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """`CommandRequest` with the command left as raw JSON, for the kind's own decoder."""
+
+    command: msgspec.Raw
+    expected_version: int | None = None
+
+
+_envelope = msgspec.json.Decoder(CommandEnvelope)
+
+
+async def command_body(request: Request) -> CommandEnvelope:
+    """The command request body, decoded once: the envelope here, the command by its kind's decoder."""
+    body = await request.body()
+    try:
+        envelope = _envelope.decode(body)
+    except msgspec.ValidationError:
+        strict = await strictly(request, CommandRequest)  # integral floats, or a precise error
+        return CommandEnvelope(command=msgspec.Raw(msgspec.json.encode(strict.command)),
+                               expected_version=strict.expected_version)
+    except msgspec.DecodeError as exc:
+        raise InvalidRequest(f"Malformed JSON: {exc}") from exc
+    if bytes(memoryview(envelope.command)[:1]) != b"{":
+        await strictly(request, CommandRequest)  # not an object: the strict decoder's message
+    return envelope
+
+Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name",
+                           examples=["Ada"])]
+
+
+class PlayerCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    name: Name
+
+
+class PlayerCreated(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    token: Annotated[str, Meta(description="bearer token; shown once, stored hashed")]
+
+
+class Me(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+
+
+class PlayerOut(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    created_at: str
+
+
+class KindOut(msgspec.Struct, kw_only=True):
+    kind: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any]
+    command_schema: Annotated[dict[str, Any], Meta(
+        description="JSON schema of the kind's commands, the platform's table.* commands included")]
+    event_schema: Annotated[dict[str, Any], Meta(
+        description="JSON schema of the kind's events, the platform's table.* lifecycle events included")]
+    view_schema: Annotated[dict[str, Any], Meta(
+        description="JSON schema of the kind's view (the `view` of getGame): the common envelope "
+                    "{kind, seat, phase, to_act, scores} and the kind's fields")]
+    time_control_schema: Annotated[dict[str, Any], Meta(description="JSON schema of a game's `time_control`")]
+    codes: Annotated[dict[str, str], Meta(description="every rule-violation code (the kind's and table.*) and its meaning")]
+
+
+class GameCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["tikal"])]
+    seats: Annotated[int, Meta(ge=1, le=16, description="number of seats", examples=[3])]
+    options: Annotated[dict[str, Any], Meta(description="the kind's options (see its options_schema)",
+                                            examples=[{"variant": "auction", "edition": "classic"}])] = {}
+    join: Annotated[bool, Meta(description="seat the creator at the first free seat")] = True
+    time_control: Annotated[TimeControl | None, Meta(
+        description="put every seat on a clock: a deadline per command, or a total per seat with an increment; "
+                    "a seat past its deadline is timed out by the platform (the kind's timeout rule plays for it)",
+        examples=[{"per_move_seconds": 60}, {"total_seconds": 600, "increment_seconds": 5}])] = None
+
+
+class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    seat: Annotated[int | None, Meta(description="the seat to take (0-based); default the first free one")] = None
+
+
+class SeatOut(msgspec.Struct, kw_only=True):
+    seat: int
+    player_id: str | None
+    name: str | None
+
+
+class OutcomeOut(msgspec.Struct, kw_only=True):
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = {}
+
+
+Status = Literal["open", "active", "finished", "aborted"]
+
+
+class ClockOut(msgspec.Struct, kw_only=True):
+    """The game's clock as its last ClockSet left it (times in milliseconds since the epoch)."""
+
+    remaining_ms: Annotated[list[int], Meta(description="each seat's time left (total time controls)")]
+    deadlines_ms: Annotated[list[int | None], Meta(description="when each acting seat times out (null: not acting)")]
+    timeouts: Annotated[list[int], Meta(description="each seat's consecutive timeouts")]
+
+
+class GameOut(msgspec.Struct, kw_only=True):
+    id: str
+    kind: str
+    options: dict[str, Any]
+    status: Status
+    seats: list[SeatOut]
+    version: int
+    to_act: list[int]
+    your_seat: int | None
+    seed_commitment: str
+    view: Any
+    outcome: OutcomeOut | None
+    time_control: TimeControl | None = None
+    clock: ClockOut | None = None
+
+
+class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    command: Annotated[dict[str, Any], Meta(description='a command of the game\'s kind: {"type": "<kind>.<Name>", ...}',
+                                            examples=[{"type": "tikal.EndTurn"}])]
+    expected_version: Annotated[int | None, Meta(description="the version the client decided on; a "
+                                                         "different current version is a 409")] = None
+
+
+class CommandResult(msgspec.Struct, kw_only=True):
+    version: int
+    events: list[WireEvent]
+    status: Status
+    to_act: Annotated[list[int], Meta(description="the seats that must act now")]
+    dry_run: bool = False
+    view: Annotated[Any, Meta(description="with include=view: the caller's view after the command")] = None
+    legal: Annotated[list[Any] | None, Meta(
+        description="with include=legal: the caller's legal commands after the command")] = None
+
+
+class LegalOut(msgspec.Struct, kw_only=True):
+    seat: int | None
+    version: int
+    commands: list[dict[str, Any]]
+
+
+class EventPage(msgspec.Struct, kw_only=True):
+    version: int
+    events: list[WireEvent]
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: Literal["ok", "degraded", "unavailable"]
+    checks: dict[str, str] = {}
+    details: dict[str, Any] = {}

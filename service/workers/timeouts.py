@@ -1,0 +1,139 @@
+"""The timeout worker: fires each due clock deadline once, whichever replica gets there first.
+
+Every `every` seconds each process brings the `deadlines` read model up to date
+(`projections.runner.batch`, serialised across processes by its batch lock, so
+each event counts once) and selects the rows due now. A row is fired under a
+session advisory lock on (game, seat) tried without waiting, so two processes
+never fire the same row at once; the firing process re-reads the game and sends
+`table.TimeOut(seat, at_ms=now)` only if the seat's deadline in the game's clock
+is still the row's. The append's head check settles any remaining race: a
+`table.not_due` refusal or a version conflict means the deadline was already
+dealt with, and is dropped silently. The batch's metadata records the command,
+so `stela verify` re-decides it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain.clock import TimeOut
+from domain.kernel import RuleViolation
+from projections.base import ensure_tables
+from projections.deadlines import TABLE, Deadline, Deadlines
+from projections.runner import batch
+from service.ops.background import Periodic
+from service.live.fanout import Broker
+from service.commands.pipeline import now_ms
+from service.commands.repository import GameRepository, Loaded
+from service.store.protocol import ConcurrencyError, Metadata, NewEvent, new_command_id
+
+log = structlog.get_logger("stela.timeouts")
+
+
+def lock_key(game_id: str, seat: int) -> int:
+    """The advisory lock key of one (game, seat) deadline."""
+    return int.from_bytes(hashlib.sha256(f"stela.timeout.{game_id}.{seat}".encode()).digest()[:8], "big",
+                          signed=True)
+
+
+class TimeoutWorker(Periodic):
+    """Fires due deadlines of one process; `start()`/`stop()` from the lifespan, `tick()` from tests."""
+
+    name = "timeouts"
+
+    def __init__(self, pool: Any, repository: GameRepository, broker: Broker, every: float = 0.5,
+                 clock: Callable[[], int] = now_ms, limit: int = 200) -> None:
+        super().__init__(every)
+        self.pool = pool
+        self.repository = repository
+        self.broker = broker
+        self.clock = clock
+        self.limit = limit
+        self.fired = 0
+        self._model = Deadlines()
+
+    async def start(self) -> None:
+        async with self.pool.acquire() as conn:
+            await ensure_tables(conn, [self._model])
+        await super().start()
+
+    async def cycle(self) -> bool:
+        await self.tick()
+        return False
+
+    async def tick(self) -> int:
+        """Catch the deadlines up with the log, then fire every due one this process can lock; how many fired."""
+        async with self.pool.acquire() as conn:
+            while await batch(conn, self._model, 1000) >= 1000:
+                pass
+            now = self.clock()
+            due = [Deadline(*r) for r in await conn.fetch(
+                f"SELECT game_id, seat, due_ms, version FROM {TABLE} WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2",
+                now, self.limit)]
+            fired = 0
+            for row in due:
+                key = lock_key(row.game_id, row.seat)
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", key):
+                    continue  # another process is firing it
+                try:
+                    fired += await self._fire(row, now)
+                    await conn.execute(f"DELETE FROM {TABLE} WHERE game_id = $1 AND seat = $2 AND version = $3",
+                                       row.game_id, row.seat, row.version)
+                finally:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+        self.fired += fired
+        return fired
+
+    async def _fire(self, row: Deadline, now: int) -> int:
+        """Send TimeOut for the row's seat if its clock still shows that deadline; 1 if it was recorded."""
+        self.repository.forget(row.game_id)
+        loaded = await self.repository.load(row.game_id)
+        table, state = loaded.table, loaded.state
+        clock = state.clock
+        if clock is None or state.status != "active" or clock.deadlines_ms[row.seat] != row.due_ms:
+            return 0
+        command = TimeOut(seat=row.seat, at_ms=now)
+        try:
+            events = table.timeout(state, command)
+        except RuleViolation:
+            return 0  # table.not_due: dealt with already
+        new_state = table.fold(events, state)
+        meta = Metadata(command_id=new_command_id(), command=msgspec.to_builtins(command), seat=row.seat,
+                        to_act=table.to_act(new_state))
+        new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
+        try:
+            result = await self.repository.store.append(row.game_id, state.version, new, meta, None, table.kind,
+                                                        prev_hash=loaded.head)
+        except ConcurrencyError:
+            return 0  # the game moved on (another process timed it out, or the seat played)
+        self.repository.remember(row.game_id, Loaded(table, new_state, result.head))
+        await self.repository.saved(row.game_id, state.version, new_state)
+        await self.broker.publish(row.game_id, result.events)
+        log.info("timed_out", game_id=row.game_id, seat=row.seat, version=result.last_version)
+        return 1
+
+
+def install(state: Any) -> None:
+    """Register the lifespan hooks that run a worker in this process (PostgreSQL store only)."""
+
+    async def start(app: Any) -> None:
+        services = app.state.services
+        pool = getattr(services.store, "pool", None)
+        if pool is None:
+            return
+        worker = TimeoutWorker(pool, services.repository, services.broker)
+        await worker.start()
+        app.state.timeouts = worker
+
+    async def stop(app: Any) -> None:
+        worker = app.state.get("timeouts")
+        if worker is not None:
+            await worker.stop()
+
+    state["on_start"].append(start)
+    state["on_stop"].append(stop)
