@@ -1,10 +1,13 @@
-"""The composition root: every collaborator of the service built in one place.
+"""The composition root: every collaborator of the service built, started and stopped in one place,
+for the app and the CLI alike.
 
-`open_store` gives the CLI and the app the same store (PostgreSQL, embedded when no
-DATABASE_URL is set); `open_services` adds the fan-out and wires the players, the game
-repository, the command pipeline and the read side around them. The app builds its `Services`
-at start-up and hands them to routes by dependency injection; the CLI uses `open_store` (or
-`open_services`) the same way.
+`open_store` opens the store (PostgreSQL, embedded when no DATABASE_URL is set); `open_services`
+adds the fan-out and builds the players, the game repository, the command pipeline, the
+personal streams, stream tickets, the read models and, on PostgreSQL, the tournaments and the
+workers (the timeout worker, the tournament result runner and, with `STELA_PROJECTOR=embedded`,
+the projector), starts the workers and stops them again, each within a bound, before the store
+closes. `open_projector` is `stela projector`'s own process. The app builds its `Services` in
+its lifespan and hands them to routes by dependency injection; entry points alone import this.
 """
 
 from __future__ import annotations
@@ -17,23 +20,36 @@ from typing import Any
 import structlog
 
 from domain.kernel import Game
-from service.store.embedded import EmbeddedPostgres
-from service.live.fanout import Broker, RedisBroker
-from service.ops.metrics import Metrics
+from projections.base import Projection
+from projections.runner import Projector
 from service.commands.pipeline import CommandPipeline
-from service.live.personal import PersonalHub
 from service.commands.players import Players
+from service.commands.readmodels import NoReadModels, ReadModelQueries
 from service.commands.repository import GameRepository
+from service.commands.tournaments import Tournaments
+from service.live.fanout import Broker, RedisBroker
+from service.live.personal import PersonalHub
+from service.live.tickets import TicketOffice
+from service.ops.background import Periodic
+from service.ops.metrics import Metrics
 from service.ops.settings import Settings
+from service.ops.stopping import stop_bounded
+from service.store.embedded import EmbeddedPostgres
 from service.store.postgres import PostgresStore
 from service.store.protocol import EventStore
-from service.live.tickets import TicketOffice
+from service.workers.projector import wake_on_appends
+from service.workers.results import WAKE_DELAY, ResultRunner
+from service.workers.timeouts import TimeoutWorker
 
 log = structlog.get_logger("stela.container")
 
 
 class Services:
-    """What the routes and hooks of one process use, built by `open_services`."""
+    """Every collaborator of one process, built by `open_services`.
+
+    On the in-memory store there are no read models (`NoReadModels` refuses every query), no
+    tournaments and no workers: those need PostgreSQL.
+    """
 
     def __init__(self, settings: Settings, store: EventStore, broker: Broker, games: dict[str, Game],
                  metrics: Metrics | None = None) -> None:
@@ -47,12 +63,39 @@ class Services:
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
         self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
         self.closing = asyncio.Event()  # set when the process begins to shut down
-        self.read_models: Any = None  # set by service.commands.readmodels at start-up
-        self.projector: Any = None  # the embedded projector, when it runs here
+        pg = store if isinstance(store, PostgresStore) else None
+        self.read_models: ReadModelQueries = pg.read_models() if pg is not None else NoReadModels()
+        self.tournaments = Tournaments(pg, self.repository, broker) if pg is not None else None
+        self.tournament_results = ResultRunner(self.tournaments) if self.tournaments is not None else None
+        self.timeouts = TimeoutWorker(pg, self.repository, broker) if pg is not None else None
+        self.projector: Projector | None = (
+            pg.projector() if pg is not None and settings.projector == "embedded" else None)
 
     @property
     def tables(self) -> dict[str, Any]:
         return self.repository.tables
+
+    async def start_workers(self) -> None:
+        """Ensure the read-model tables, then start the projector, the result runner and the timeouts."""
+        if isinstance(self.read_models, NoReadModels):
+            return
+        await self.read_models.start()
+        if self.projector is not None:
+            await self.projector.start()
+            wake_on_appends(self.projector.wake, self.broker)
+        if self.tournament_results is not None:
+            await self.tournament_results.start()
+            # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint
+            wake_on_appends(self.tournament_results.wake, self.broker, WAKE_DELAY)
+        if self.timeouts is not None:
+            await self.timeouts.start()
+
+    async def stop_workers(self) -> None:
+        """Stop the workers in the reverse order, each within a bound (one stuck is logged and left)."""
+        workers: list[Periodic | Projector | None] = [self.timeouts, self.tournament_results, self.projector]
+        for worker in workers:
+            if worker is not None:
+                await stop_bounded(f"{type(worker).__qualname__}.stop", worker.stop)
 
 
 @contextlib.asynccontextmanager
@@ -82,7 +125,8 @@ def make_broker(settings: Settings) -> Broker:
 @contextlib.asynccontextmanager
 async def open_services(settings: Settings, games: dict[str, Game], store: EventStore | None = None,
                         metrics: Metrics | None = None) -> AsyncIterator[Services]:
-    """Every collaborator, opened; `store` (a test's) is used as given and not closed here."""
+    """Every collaborator, opened and its workers started; `store` (a test's) is used as given and
+    not closed here. On leaving, the workers stop before the personal streams, the fan-out and the store."""
     async with contextlib.AsyncExitStack() as stack:
         if store is None:
             store = await stack.enter_async_context(open_store(settings))
@@ -91,6 +135,25 @@ async def open_services(settings: Settings, games: dict[str, Game], store: Event
         stack.push_async_callback(broker.stop)
         services = Services(settings, store, broker, games, metrics)
         stack.push_async_callback(services.personal.close)
+        stack.push_async_callback(services.stop_workers)
+        await services.start_workers()
         log.info("started", database="external" if settings.database_url else "embedded",
                  fanout="redis" if settings.redis_url else "in-process")
         yield services
+
+
+@contextlib.asynccontextmanager
+async def open_projector(settings: Settings, projections: list[Projection], batch_size: int,
+                         max_batch: int) -> AsyncIterator[Projector]:
+    """`stela projector`: a projector of `projections` on a small pool, started; with REDIS_URL the
+    appends announced on Redis wake it too (STELA_PG_NOTIFY is off by default)."""
+    async with open_store(settings, pool_max=4) as store, contextlib.AsyncExitStack() as stack:
+        projector = store.projector(projections, batch_size=batch_size, max_batch=max_batch)
+        await projector.start()
+        stack.push_async_callback(projector.stop)
+        if settings.redis_url:
+            broker = make_broker(settings)
+            wake_on_appends(projector.wake, broker)
+            await broker.start()
+            stack.push_async_callback(broker.stop)
+        yield projector

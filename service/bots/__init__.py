@@ -6,6 +6,9 @@ greedy's `heuristics` judge moves from the seat's own view and /legal only, with
 helpers applied to that public data —, `play` one seat of one game, `bot` finding and playing games,
 `loadtest` the generator).
 `add_parsers` registers both subcommands on the `stela` parser.
+
+The server never imports its clients: this package imports nothing of the service but itself
+and `service.ops`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import asyncio
 import json
 import sys
 
+from service.ops.arguments import key_values
+
 
 def cmd_bot(args: argparse.Namespace) -> int:
     import httpx
@@ -22,7 +27,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from service.bots.bot import Bot, Seeker
     from service.bots.client import ApiClient
     from service.bots.strategies import make_strategy
-    from service.cli.main import _options
 
     async def run() -> int:
         async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
@@ -30,7 +34,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             seeker = None
             if args.join_open or args.create:
                 seeker = Seeker(api, join_open=args.join_open, create=args.create, seats=args.seats,
-                                options=_options(args.option))
+                                options=key_values(args.option))
             strategy = make_strategy(args.strategy, args.seed)
             bot = Bot(api, strategy, player_id=args.player, seeker=seeker, games=args.games or None,
                       poll=args.poll)
@@ -54,11 +58,10 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from service.bots.loadtest import Config, run
-    from service.cli.main import _options
 
     clock = {"per_move_seconds": args.per_move_seconds} if args.per_move_seconds else {}
     config = Config(url=args.url, players=args.players, seats=args.seats, kind=args.kind, games=args.games,
-                    concurrency=args.concurrency, options=_options(args.option), seed=args.seed, mode=args.mode,
+                    concurrency=args.concurrency, options=key_values(args.option), seed=args.seed, mode=args.mode,
                     rounds=args.rounds, time_control=clock)
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())

@@ -16,20 +16,10 @@ from domain.catalog import GAMES
 from domain.simulate import play_random
 from domain.table import SeedRevealed, Table
 from service.bots import add_parsers as add_bot_commands
+from service.cli.common import with_store
 from service.cli.projections import add_commands
+from service.ops.arguments import key_values
 from service.ops.settings import Settings
-
-
-def _options(pairs: list[str]) -> dict[str, Any]:
-    """`key=value` pairs; values parse as JSON when they can (numbers, booleans), else strings."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -44,7 +34,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     game = GAMES[args.game]
     table = Table(game)
-    options = _options(args.option)
+    options = key_values(args.option)
     counts = [args.players] if args.players else list(range(game.min_players, game.max_players + 1))
     errors = capped = commands = games = 0
     start = time.perf_counter()
@@ -67,14 +57,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-async def _with_store(fn: Any) -> Any:
-    """Run `fn(store)` on the store the composition root opens for these settings (a small pool)."""
-    from service.container import open_store
-
-    async with open_store(Settings.from_env(), pool_max=4) as store:
-        return await fn(store)
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     async def run(store: Any) -> int:
         events = await store.read_stream(args.game_id)
@@ -85,7 +67,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             sys.stdout.buffer.write(msgspec.json.encode(event) + b"\n")
         return 0
 
-    return asyncio.run(_with_store(run))
+    return asyncio.run(with_store(run))
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -110,7 +92,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 after = ids[-1]
             return reports
 
-        reports = asyncio.run(_with_store(run))
+        reports = asyncio.run(with_store(run))
         bad = [r for r in reports if not r.ok]
         for report in bad:
             print(msgspec.json.encode(report).decode())

@@ -21,50 +21,39 @@ def _names(args: argparse.Namespace) -> list[str] | None:
 
 
 def _run(fn: Any) -> Any:
+    from service.cli.common import with_store
     from service.ops import logging as stela_logging
-    from service.cli.main import _with_store
     from service.ops.settings import Settings
 
     stela_logging.configure(Settings.from_env().log_level)
-    return asyncio.run(_with_store(fn))
+    return asyncio.run(with_store(fn))
 
 
 def cmd_projector(args: argparse.Namespace) -> int:
-    from projections.runner import Projector
-    from service.container import make_broker
-    from service.commands.readmodels import coalesced
+    from service.container import open_projector
+    from service.ops import logging as stela_logging
     from service.ops.settings import Settings
 
     names = _names(args)
     if names is None:
         return 2
 
-    async def run(store: Any) -> int:
+    async def run() -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        projector = Projector(store.pool, select(names), batch_size=args.batch, max_batch=args.max_batch)
-        await projector.start()
-        broker = None
-        settings = Settings.from_env()
-        if settings.redis_url:  # appends announced on Redis wake the projector too (STELA_PG_NOTIFY is off)
-            broker = make_broker(settings)
-            broker.on_append.append(coalesced(projector.wake))
-            await broker.start()
-        await stop.wait()
-        await projector.stop()
-        if broker is not None:
-            await broker.stop()
+        async with open_projector(settings, select(names), args.batch, args.max_batch):
+            await stop.wait()
         return 0
 
-    return _run(run)
+    settings = Settings.from_env()
+    stela_logging.configure(settings.log_level)
+    return asyncio.run(run())
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from projections.rebuild import rebuild
 
     names = _names(args)
     if names is None:
@@ -73,24 +62,21 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     async def run(store: Any) -> int:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, transient=False) as bar:
-            async with store.pool.acquire() as conn:
-                for projection in select(names):
-                    task = bar.add_task(projection.name, total=None)
-                    done = await rebuild(conn, projection, batch_size=args.batch,
-                                         progress=lambda n, total, t=task: bar.update(t, completed=n, total=total))
-                    bar.update(task, completed=done.events, total=done.events)
-                    bar.console.print(f"{done.name}: {done.events} events in {done.seconds:.2f} s "
-                                      f"({done.events / max(done.seconds, 1e-9):.0f} events/s), swapped in")
+            for projection in select(names):
+                task = bar.add_task(projection.name, total=None)
+                done = await store.rebuild(projection, args.batch,
+                                           lambda n, total, t=task: bar.update(t, completed=n, total=total))
+                bar.update(task, completed=done.events, total=done.events)
+                bar.console.print(f"{done.name}: {done.events} events in {done.seconds:.2f} s "
+                                  f"({done.events / max(done.seconds, 1e-9):.0f} events/s), swapped in")
         return 0
 
     return _run(run)
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from projections.runner import lag
-
     async def run(store: Any) -> int:
-        print(json.dumps(await lag(store.pool, list(PROJECTIONS))))
+        print(json.dumps(await store.projection_lag(list(PROJECTIONS))))
         return 0
 
     return _run(run)

@@ -12,10 +12,10 @@ lists, in the same transaction as the pairing (`service.store.bulk.create_games`
 a reader never sees a round whose games do not exist yet, and a crash leaves
 neither half.
 
-`ResultRunner` follows the global log from its checkpoint like a projector and
-records the outcome of each ended tournament game, exactly once: a repeat after
-a crash is refused by the decider (`tournament.result_already_recorded`) and
-dropped. An aborted game counts as everyone level, so the round still ends.
+`record` turns a finished game's outcome into the tournament's `RecordResult`
+(the result runner, `service.workers.results`, calls it once per ended game): a
+repeat after a crash is refused by the decider (`tournament.result_already_recorded`)
+and dropped. An aborted game counts as everyone level, so the round still ends.
 """
 
 from __future__ import annotations
@@ -31,26 +31,21 @@ import structlog
 
 import domain.tournament as T
 from domain.kernel import Outcome, RuleViolation
-from domain.table import GameAborted, GameEnded
-from projections.base import ensure_tables, lock_key
-from projections.log import load_checkpoint, read_after, save_checkpoint
-from service.ops.background import Periodic
 from service.commands.exceptions import (
     Forbidden, InvalidOptions, InvalidRequest, NotFound, TooMuchContention, Unauthorized, unknown_field,
 )
 from service.live.fanout import Broker
 from service.commands.pipeline import now_ms
-from service.commands.readmodels import coalesced
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded
 from service.store import bulk
+from service.store.postgres import PostgresStore
 from service.store.protocol import ConcurrencyError, Metadata, NewEvent, StoredEvent, new_command_id
 
 log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
 MAX_ATTEMPTS = 16
-WAKE_DELAY = 0.5  # seconds the result runner lets appends gather before it looks (a round starts that much later)
 FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
 # refusals of a RecordResult that no retry can change (the tournament ended or moved past the game's round)
 UNRECORDABLE = {"tournament.not_running", "tournament.finished", "tournament.unknown_game", "tournament.bad_outcome"}
@@ -72,7 +67,7 @@ class Held(msgspec.Struct, frozen=True):
 class Tournaments:
     """Create tournaments, run their commands, and write each paired round's games."""
 
-    def __init__(self, store: Any, repository: GameRepository, broker: Broker) -> None:
+    def __init__(self, store: PostgresStore, repository: GameRepository, broker: Broker) -> None:
         self.store = store
         self.pool = store.pool
         self.repository = repository
@@ -232,64 +227,8 @@ def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
     return {"version": event.version, "type": event.type, "data": T.event_data(shown), "at": event.at.isoformat()}
 
 
-class ResultRunner(Periodic):
-    """Follows the global log and records each ended tournament game in its tournament, exactly once."""
-
-    NAME = name = "tournament-results"
-
-    def __init__(self, tournaments: Tournaments, poll: float = 1.0, size: int = 500) -> None:
-        super().__init__(poll)
-        self.tournaments = tournaments
-        self.size = size
-        self.recorded = 0
-
-    async def cycle(self) -> bool:
-        return await self.step() >= self.size
-
-    async def step(self) -> int:
-        """One batch from the checkpoint, if no other process holds it; the events read."""
-        pool = self.tournaments.pool
-        async with pool.acquire() as conn, conn.transaction():
-            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", lock_key("batch", self.NAME)):
-                return 0
-            events = await read_after(conn, await load_checkpoint(conn, self.NAME), self.size)
-            ended = [e for e in events if isinstance(e.table, (GameEnded, GameAborted))]
-            owners = await bulk.tournaments_of(pool, [e.stream_id for e in ended]) if ended else {}
-            for event in ended:
-                if event.stream_id in owners:
-                    outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
-                    self.recorded += await self.tournaments.record(owners[event.stream_id], event.stream_id, outcome)
-            if events:
-                await save_checkpoint(conn, self.NAME, events[-1].cursor)
-        return len(events)
-
-
 def verify_tournament(events: list[tuple[str, dict[str, Any]]]) -> T.VerifyReport:
     """Re-derive a finished tournament's pairings, draws and standings from its (type, data) events,
     as stored or as `GET /v1/tournaments/{id}/events` shows them after the end."""
     return T.verify([T.decode_event(type_, data) for type_, data in events])
 
-
-def install(state: Any) -> None:
-    """Register the lifespan hooks: the tournament service and, on PostgreSQL, its result runner."""
-
-    async def start(app: Any) -> None:
-        services = app.state.services
-        if getattr(services.store, "pool", None) is None:
-            return
-        async with services.store.pool.acquire() as conn:
-            await ensure_tables(conn, [])  # the checkpoint table
-        tournaments = Tournaments(services.store, services.repository, services.broker)
-        runner = ResultRunner(tournaments)
-        await runner.start()
-        # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint write
-        services.broker.on_append.append(coalesced(runner.wake, WAKE_DELAY))
-        app.state.tournaments, app.state.tournament_results = tournaments, runner
-
-    async def stop(app: Any) -> None:
-        runner = app.state.get("tournament_results")
-        if runner is not None:
-            await runner.stop()
-
-    state["on_start"].append(start)
-    state["on_stop"].append(stop)

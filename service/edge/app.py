@@ -17,7 +17,7 @@ from domain.catalog import GAMES
 from domain.kernel import Game
 from service.edge.dependencies import DEPENDENCIES
 from service.edge.middleware import json_only, parse_networks
-from service.edge.errors import exception_handlers, send_problem
+from service.edge.errors import exception_handlers, send_problem, shutting_down
 from service.edge.lifespan import lifespan
 from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
@@ -27,6 +27,7 @@ from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
 from service.edge.routes.play import CommandFastPath, PlayController
 from service.edge.routes.players import PlayerController
+from service.edge.routes.readmodels import ReadModelController
 from service.edge.routes.streams import StreamController
 from service.edge.routes.tournaments import TournamentController
 from service.ops.settings import Settings
@@ -115,7 +116,7 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
         inner = rate_limit(settings.rate_limit, settings.stream_rate_limit, settings.max_streams_per_client,
                            parse_networks(settings.trusted_proxies), counters, known_player)(inner)
     cors = CORSMiddleware(app=inner, config=cors_config(settings))
-    return request_logging(settings.log_level)(cross_origin(inner, cors))
+    return request_logging(settings.log_level, state.metrics, shutting_down)(cross_origin(inner, cors))
 
 
 def cross_origin(app: ASGIApp, cors: ASGIApp) -> ASGIApp:
@@ -163,21 +164,15 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     The collaborators themselves are built at start-up by `service.container.open_services`.
     """
     from service.edge import contract
-    from service.workers import timeouts
-    from service.commands import tournaments
     from service.web import routes as web_routes
     from service.ops import logging as stela_logging
-    from service.commands.readmodels import install
 
     settings = settings or Settings.from_env()
     stela_logging.configure(settings.log_level)
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
-                   "metrics": Metrics(), "on_start": [], "on_stop": [], **(extra or {})})
+                   "metrics": Metrics(), "on_stop": [], **(extra or {})})
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
-                           TournamentController, healthz, readyz]
-    handlers += install(state, settings)
-    tournaments.install(state)
-    timeouts.install(state)
+                           TournamentController, healthz, readyz, ReadModelController]
     handlers.append(docs.assets_router())
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),

@@ -204,3 +204,8 @@ def responses(*statuses: int) -> dict[int, Any]:
                                    description=_TITLES[status],
                                    examples=[Example(summary=code, value=msgspec.to_builtins(example))])
     return out
+
+
+async def shutting_down(scope: Any, send: Any) -> None:
+    """The answer to a request the server's drain window ended before it began its response."""
+    await send_problem(scope, send, 503, "shutting_down", "the server is restarting; retry", {"Retry-After": "1"})

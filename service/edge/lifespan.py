@@ -1,27 +1,27 @@
-"""Start-up and shut-down: open the services, run the start hooks, drain on SIGTERM.
+"""Start-up and shut-down: open the services, drain on SIGTERM.
 
-Pools and clients open here (through the composition root), never at import. Under `stela
-serve` (state `metrics_port` set) the metrics port opens here too. On shutdown SSE streams are
-told to close (with a retry hint so clients reconnect elsewhere) before the store closes.
+Pools, clients and workers open here (through the composition root, `open_services`), never at
+import. Under `stela serve` (state `metrics_port` set) the metrics port opens here too. On
+shutdown SSE streams are told to close (with a retry hint so clients reconnect elsewhere), the
+edge's own stop hooks run (each bounded and logged, `service.ops.stopping.stop_bounded`), then
+the root stops the workers and closes the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import structlog
 from litestar import Litestar
 
-from service.container import open_services
+from service.container import Services, open_services
 from service.ops.logging import flush_access_lines
+from service.ops.stopping import stop_bounded
 
 log = structlog.get_logger("stela.lifespan")
-STOP_HOOK_SECONDS = 15.0  # a stop hook that takes longer is given up (the process still exits)
-SLOW_STOP_HOOK = 1.0  # a stop hook that takes longer is logged (a stop is normally milliseconds)
 
 
 def begin_shutdown(app: Litestar) -> None:
@@ -32,23 +32,9 @@ def begin_shutdown(app: Litestar) -> None:
         services.broker.wake_all()
 
 
-async def _stop_hook(hook: Any, app: Litestar) -> None:
-    """Run one stop hook within `STOP_HOOK_SECONDS`; a failed, timed-out or slow one is logged, so a
-    slow shutdown says which hook held it (a stop stuck for the whole bound left no trace before)."""
-    began = time.monotonic()
-    try:
-        await asyncio.wait_for(hook(app), STOP_HOOK_SECONDS)
-    except Exception as exc:  # noqa: BLE001 - the other hooks and the services' close still run
-        log.warning("stop_hook_failed", hook=getattr(hook, "__qualname__", repr(hook)),
-                    error_type=type(exc).__name__, seconds=round(time.monotonic() - began, 3))
-        return
-    if (seconds := time.monotonic() - began) > SLOW_STOP_HOOK:
-        log.warning("stop_hook_slow", hook=getattr(hook, "__qualname__", repr(hook)), seconds=round(seconds, 3))
-
-
-async def _metrics_port(state: Any, services: Any) -> asyncio.Server | None:
-    from service.ops.metrics import serve_metrics
+async def _metrics_port(state: Any, services: Services) -> asyncio.Server | None:
     from service.edge.routes.ops import exposition
+    from service.ops.metrics import serve_metrics
 
     port = state.get("metrics_port")
     if port is None:
@@ -63,9 +49,6 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
     state = app.state
     async with open_services(state.settings, state.games, state.get("store"), state.metrics) as services:
         state.services = services
-        state.closing = services.closing
-        for hook in state.get("on_start", []):
-            await hook(app)
         scrape = await _metrics_port(state, services)
         try:
             yield
@@ -74,6 +57,6 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
                 scrape.close()
             begin_shutdown(app)
             for hook in reversed(state.get("on_stop", [])):
-                await _stop_hook(hook, app)
+                await stop_bounded(getattr(hook, "__qualname__", repr(hook)), lambda hook=hook: hook(app))
             flush_access_lines()
     log.info("stopped")

@@ -12,12 +12,16 @@ The wait is `asyncio.timeout` around the event itself, not `asyncio.wait_for`: o
 result and drops the cancellation, so the loop ran on and `stop()` waited out the lifespan's
 15 s bound (a SIGTERM under load took more than 20 s). A stop flag ends the loop as well, should
 a cancellation be lost inside a cycle.
+
+`coalesced` turns a hook called on every append into one wake a short delay after the first of
+a burst, so a worker (or a projector) under load handles batches rather than single events.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -76,3 +80,24 @@ class Periodic:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(self.every):  # (not wait_for: see the module's notes)
                         await self._wake.wait()
+
+
+WAKE_EVERY = 0.2
+
+
+def coalesced(wake: Callable[[], None], delay: float = WAKE_EVERY) -> Callable[..., None]:
+    """A hook that calls `wake` once, `delay` seconds after the first of any number of calls."""
+    pending = False
+
+    def fire() -> None:
+        nonlocal pending
+        pending = False
+        wake()
+
+    def hook(*_: Any) -> None:
+        nonlocal pending
+        if not pending:
+            pending = True
+            asyncio.get_running_loop().call_later(delay, fire)
+
+    return hook

@@ -188,14 +188,15 @@ def _game_id(path: str) -> str | None:
     return parts[3] if len(parts) > 3 and parts[1] == "v1" and parts[2] == "games" else None
 
 
-def request_logging(level: str = "info") -> Any:
+def request_logging(level: str = "info", metrics: Any = None, refuse: Any = None) -> Any:
     """ASGI middleware factory: request id (X-Request-ID in and out), access log line at `level`
-    info or lower, Prometheus counters."""
+    info or lower, counters on `metrics` (a `Metrics`); `refuse(scope, send)` answers a request the
+    server's drain window cut short before it began its response (the edge's 503 problem)."""
     enabled = getattr(logging, level.upper(), 20) <= logging.INFO
-    return lambda app: _request_logging(app, enabled)
+    return lambda app: _request_logging(app, enabled, metrics, refuse)
 
 
-def _request_logging(app: ASGIApp, enabled: bool) -> ASGIApp:
+def _request_logging(app: ASGIApp, enabled: bool, metrics: Any, refuse: Any) -> ASGIApp:
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
@@ -227,17 +228,13 @@ def _request_logging(app: ASGIApp, enabled: bool) -> ASGIApp:
             await app(scope, receive_wrapper, send_wrapper)
         except asyncio.CancelledError:
             # the server's drain window ended with this request still running: a clean 503
-            if not started:
-                from service.edge.errors import send_problem
-
-                await send_problem(scope, send_wrapper, 503, "shutting_down",
-                                   "the server is restarting; retry", {"Retry-After": "1"})
+            if not started and refuse is not None:
+                await refuse(scope, send_wrapper)
             raise
         finally:
             elapsed = time.perf_counter() - start
             if disconnected:
                 status = CLIENT_CLOSED  # the client left (mid-body, say): neither an error nor a 500
-            metrics = scope["app"].state.get("metrics") if scope.get("app") else None
             if metrics is not None:
                 metrics.request(scope.get("method", ""), _route(scope), status, elapsed)
             if enabled:

@@ -62,13 +62,3 @@ async def create_games(conn: Any, tournament_id: str, round_: int, games: list[N
         stored.setdefault(s, []).append(StoredEvent(position=rec[2], tx=rec[3], stream_id=s, version=v, type=t,
                                                     data=d, metadata=m, at=rec[4], prev_hash=p, hash=h))
     return stored
-
-
-async def tournaments_of(pool: Any, game_ids: list[str]) -> dict[str, str]:
-    """The tournament of each of `game_ids` that belongs to one."""
-    try:
-        rows = await pool.fetch("SELECT game_id, tournament_id FROM tournament_games WHERE game_id = ANY($1::text[])",
-                                game_ids)
-    except asyncpg.UndefinedTableError:
-        return {}
-    return {r[0]: r[1] for r in rows}

@@ -21,6 +21,7 @@ import asyncpg
 import msgspec
 
 from projections.log import LogEvent, read_after
+from service.store.readside import ReadSide
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
     SeatedGame, StoredEvent, StoreUnavailable, chain, cursor_pair,
@@ -139,7 +140,7 @@ async def migrate(conn: asyncpg.Connection) -> list[str]:
     return applied
 
 
-class PostgresStore:
+class PostgresStore(ReadSide):
     """EventStore on a PostgreSQL pool."""
 
     def __init__(self, pool: asyncpg.Pool, notify: bool = False) -> None:

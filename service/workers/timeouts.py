@@ -16,20 +16,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 import structlog
 
 from domain.clock import TimeOut
 from domain.kernel import RuleViolation
-from projections.base import ensure_tables
-from projections.deadlines import TABLE, Deadline, Deadlines
-from projections.runner import batch
+from projections.deadlines import Deadline, Deadlines
 from service.ops.background import Periodic
 from service.live.fanout import Broker
 from service.commands.pipeline import now_ms
 from service.commands.repository import GameRepository, Loaded
+from service.store.readside import ReadSide
 from service.store.protocol import ConcurrencyError, Metadata, NewEvent, new_command_id
 
 log = structlog.get_logger("stela.timeouts")
@@ -46,10 +44,10 @@ class TimeoutWorker(Periodic):
 
     name = "timeouts"
 
-    def __init__(self, pool: Any, repository: GameRepository, broker: Broker, every: float = 0.5,
+    def __init__(self, store: ReadSide, repository: GameRepository, broker: Broker, every: float = 0.5,
                  clock: Callable[[], int] = now_ms, limit: int = 200) -> None:
         super().__init__(every)
-        self.pool = pool
+        self.store = store
         self.repository = repository
         self.broker = broker
         self.clock = clock
@@ -58,8 +56,7 @@ class TimeoutWorker(Periodic):
         self._model = Deadlines()
 
     async def start(self) -> None:
-        async with self.pool.acquire() as conn:
-            await ensure_tables(conn, [self._model])
+        await self.store.ensure_tables([self._model])
         await super().start()
 
     async def cycle(self) -> bool:
@@ -68,24 +65,8 @@ class TimeoutWorker(Periodic):
 
     async def tick(self) -> int:
         """Catch the deadlines up with the log, then fire every due one this process can lock; how many fired."""
-        async with self.pool.acquire() as conn:
-            while await batch(conn, self._model, 1000) >= 1000:
-                pass
-            now = self.clock()
-            due = [Deadline(*r) for r in await conn.fetch(
-                f"SELECT game_id, seat, due_ms, version FROM {TABLE} WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2",
-                now, self.limit)]
-            fired = 0
-            for row in due:
-                key = lock_key(row.game_id, row.seat)
-                if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", key):
-                    continue  # another process is firing it
-                try:
-                    fired += await self._fire(row, now)
-                    await conn.execute(f"DELETE FROM {TABLE} WHERE game_id = $1 AND seat = $2 AND version = $3",
-                                       row.game_id, row.seat, row.version)
-                finally:
-                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+        fired = await self.store.fire_due(self._model, self.clock, self.limit,
+                                          lambda row: lock_key(row.game_id, row.seat), self._fire)
         self.fired += fired
         return fired
 
@@ -117,23 +98,3 @@ class TimeoutWorker(Periodic):
         log.info("timed_out", game_id=row.game_id, seat=row.seat, version=result.last_version)
         return 1
 
-
-def install(state: Any) -> None:
-    """Register the lifespan hooks that run a worker in this process (PostgreSQL store only)."""
-
-    async def start(app: Any) -> None:
-        services = app.state.services
-        pool = getattr(services.store, "pool", None)
-        if pool is None:
-            return
-        worker = TimeoutWorker(pool, services.repository, services.broker)
-        await worker.start()
-        app.state.timeouts = worker
-
-    async def stop(app: Any) -> None:
-        worker = app.state.get("timeouts")
-        if worker is not None:
-            await worker.stop()
-
-    state["on_start"].append(start)
-    state["on_stop"].append(stop)

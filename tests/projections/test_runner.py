@@ -123,10 +123,10 @@ async def test_with_notify_off_the_fan_out_wakes_the_embedded_projector(settings
     from service.edge.app import create_app
     from tests.support.api import started_game
 
-    import service.commands.readmodels
+    import service.store.readside
 
     # from the start, only a wake-up makes the projector look before a minute has passed
-    monkeypatch.setattr(service.commands.readmodels, "Projector", functools.partial(service.commands.readmodels.Projector, poll=60.0))
+    monkeypatch.setattr(service.store.readside, "Projector", functools.partial(service.store.readside.Projector, poll=60.0))
     app = create_app(msgspec.structs.replace(settings, pg_notify=False), games=games)
     async with AsyncTestClient(app) as client:
         game_id, _ = await started_game(client, "tally", 2)

@@ -7,13 +7,13 @@ import contextlib
 
 from litestar.testing import AsyncTestClient
 
-from service.edge import lifespan
+from service.ops import stopping
 from service.edge.app import create_app
 
 
 async def test_a_failed_or_stuck_stop_hook_is_logged_and_the_others_still_run(settings, games, monkeypatch):
-    monkeypatch.setattr(lifespan, "STOP_HOOK_SECONDS", 0.5)
-    monkeypatch.setattr(lifespan, "SLOW_STOP_HOOK", 0.2)  # below the bound: the stuck hook always passes it
+    monkeypatch.setattr(stopping, "STOP_HOOK_SECONDS", 0.5)
+    monkeypatch.setattr(stopping, "SLOW_STOP_HOOK", 0.2)  # below the bound: the stuck hook always passes it
     ran: list[str] = []
 
     async def failing(_app):
@@ -34,7 +34,7 @@ async def test_a_failed_or_stuck_stop_hook_is_logged_and_the_others_still_run(se
         def __getattr__(self, level):
             return lambda event, **kw: logs.append({"event": event, "level": level, **kw})
 
-    monkeypatch.setattr(lifespan, "log", Recorder())
+    monkeypatch.setattr(stopping, "log", Recorder())
     app = create_app(settings, games=games)
     app.state.on_stop[:0] = [last, stuck, failing]  # run in reverse: failing, stuck, ..., last
     async with AsyncTestClient(app, timeout=30) as client:

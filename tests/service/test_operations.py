@@ -93,10 +93,10 @@ async def test_an_open_transaction_holding_the_read_models_back_shows_in_readyz_
 
     import asyncpg
 
-    import service.commands.readmodels
+    import service.store.readside
 
-    monkeypatch.setattr(service.commands.readmodels, "Projector",
-                        functools.partial(service.commands.readmodels.Projector, stall_after=0.5))
+    monkeypatch.setattr(service.store.readside, "Projector",
+                        functools.partial(service.store.readside.Projector, stall_after=0.5))
     app = create_app(settings, games=games, extra={"metrics_port": 0})
     async with AsyncTestClient(app) as client:
         await started_game(client, "tally", 2)

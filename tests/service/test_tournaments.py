@@ -25,7 +25,8 @@ from service.live.fanout import Broker
 from service.commands.pipeline import CommandPipeline, now_ms
 from service.commands.players import Viewer
 from service.workers.timeouts import TimeoutWorker
-from service.commands.tournaments import ResultRunner, stream_of, verify_tournament
+from service.commands.tournaments import stream_of, verify_tournament
+from service.workers.results import ResultRunner
 from service.commands.verify import parse_ndjson, verify_log
 from tests.projections.support import assert_equal_to_rebuild
 
@@ -222,7 +223,7 @@ async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_a
     await tournaments_.act(viewers[0], tid, T.Start())
     async with tournaments_.pool.acquire() as conn:
         await ensure_tables(conn, [Deadlines()])
-    worker = TimeoutWorker(tournaments_.pool, tournaments_.repository, Broker(), clock=lambda: now_ms() + 3_600_000)
+    worker = TimeoutWorker(tournaments_.store, tournaments_.repository, Broker(), clock=lambda: now_ms() + 3_600_000)
     assert await worker.tick() >= 1  # (other tests' clocked games in this database may be due too)
     while await ResultRunner(tournaments_).step():
         pass

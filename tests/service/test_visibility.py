@@ -10,7 +10,7 @@ import pytest
 from domain.table import Table
 from service.commands.exceptions import GameRunning, SeatNotFound
 from service.commands.players import Viewer
-from service.commands.readmodels import coalesced
+from service.ops.background import coalesced
 from service.store.protocol import Player, StoredEvent
 from service.commands.visibility import may_see_seat, require_seat, seat_taken_by, sight, visible
 from tests.support.tally import TALLY

@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 from litestar import Controller, Request, get, post
-from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
@@ -92,15 +91,11 @@ class TournamentEvents(msgspec.Struct, kw_only=True):
     events: list[TournamentEventOut]
 
 
-def provide_tournaments(state: State) -> Tournaments:
-    """The process's tournament service (built here on first use when no start-up hook made it)."""
-    tournaments = state.get("tournaments")
-    if tournaments is None:
-        services = state.services
-        if getattr(services.store, "pool", None) is None:
-            raise Unavailable("tournaments need the PostgreSQL store")
-        tournaments = state.tournaments = Tournaments(services.store, services.repository, services.broker)
-    return tournaments
+def provide_tournaments(services: NamedDependency[Services]) -> Tournaments:
+    """The process's tournament service (built by the composition root on PostgreSQL only)."""
+    if services.tournaments is None:
+        raise Unavailable("tournaments need the PostgreSQL store")
+    return services.tournaments
 
 
 class TournamentController(Controller):

@@ -1,0 +1,95 @@
+"""The PostgreSQL store's read side: what projectors, read models and log followers need of the
+database, so that nothing outside `service.store` holds a pool or a connection.
+
+`ReadSide` is mixed into `PostgresStore` (the in-memory store keeps no read models): it builds
+the projector and the read-model queries on the store's pool, reports projection lag, rebuilds a
+projection, runs a checkpointed log follower's batch, and fires due clock deadlines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import asyncpg
+
+from projections.base import Projection, ensure_tables, lock_key
+from projections.deadlines import TABLE as DEADLINES, Deadline, Deadlines
+from projections.log import LogEvent, load_checkpoint, read_after, save_checkpoint
+from projections.queries import ReadModels
+from projections.rebuild import Rebuilt, rebuild
+from projections.runner import Projector, batch, lag
+
+
+class ReadSide:
+    """The read-side queries of a store on `pool`."""
+
+    pool: asyncpg.Pool
+
+    def read_models(self) -> ReadModels:
+        """The read-model queries (their tables ensured by `ReadModels.start`)."""
+        return ReadModels(self.pool)
+
+    def projector(self, projections: list[Projection] | None = None, **options: Any) -> Projector:
+        """A projector of `projections` (default all) holding a connection of this store's pool."""
+        return Projector(self.pool, projections, **options)
+
+    async def projection_lag(self, names: list[str]) -> dict[str, dict[str, float]]:
+        return await lag(self.pool, names)
+
+    async def rebuild(self, projection: Projection, batch_size: int,
+                      progress: Callable[[int, int | None], None]) -> Rebuilt:
+        """Replay the whole log into fresh tables of `projection` and swap them in."""
+        async with self.pool.acquire() as conn:
+            return await rebuild(conn, projection, batch_size=batch_size, progress=progress)
+
+    async def ensure_tables(self, projections: Iterable[Projection]) -> None:
+        """The tables of `projections` and the checkpoint table, created if missing."""
+        async with self.pool.acquire() as conn:
+            await ensure_tables(conn, projections)
+
+    async def follow(self, name: str, size: int, handle: Callable[[list[LogEvent]], Awaitable[None]]) -> int:
+        """One batch of the global log after follower `name`'s checkpoint, handed to `handle`, and the
+        checkpoint moved past it, in one transaction; 0 (nothing read) while another process holds it."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", lock_key("batch", name)):
+                return 0
+            events = await read_after(conn, await load_checkpoint(conn, name), size)
+            await handle(events)
+            if events:
+                await save_checkpoint(conn, name, events[-1].cursor)
+        return len(events)
+
+    async def tournaments_of(self, game_ids: list[str]) -> dict[str, str]:
+        """The tournament of each of `game_ids` that belongs to one."""
+        try:
+            rows = await self.pool.fetch(
+                "SELECT game_id, tournament_id FROM tournament_games WHERE game_id = ANY($1::text[])", game_ids)
+        except asyncpg.UndefinedTableError:
+            return {}
+        return {r[0]: r[1] for r in rows}
+
+    async def fire_due(self, model: Deadlines, now: Callable[[], int], limit: int, key: Callable[[Deadline], int],
+                       fire: Callable[[Deadline, int], Awaitable[int]]) -> int:
+        """Bring the deadlines read model up to date, then `fire(row, now)` each row due by then under a
+        session advisory lock `key(row)` tried without waiting (a row locked elsewhere is skipped), and
+        delete it; how many `fire` reported."""
+        async with self.pool.acquire() as conn:
+            while await batch(conn, model, 1000) >= 1000:
+                pass
+            at = now()
+            due = [Deadline(*r) for r in await conn.fetch(
+                f"SELECT game_id, seat, due_ms, version FROM {DEADLINES} WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2",
+                at, limit)]
+            fired = 0
+            for row in due:
+                lock = key(row)
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", lock):
+                    continue  # another process is firing it
+                try:
+                    fired += await fire(row, at)
+                    await conn.execute(f"DELETE FROM {DEADLINES} WHERE game_id = $1 AND seat = $2 AND version = $3",
+                                       row.game_id, row.seat, row.version)
+                finally:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", lock)
+        return fired
