@@ -29,7 +29,7 @@ from service.commands.exceptions import (
     IdempotencyKeyReused, InvalidCommand, InvalidOptions, InvalidRequest, NotSeated, ServiceError, TooMuchContention,
     Unauthorized, unknown_field,
 )
-from service.live.fanout import Broker
+from service.commands.publishing import Publisher
 from service.ops.logging import add_response_header
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded, decode
@@ -116,7 +116,7 @@ class Outcome(msgspec.Struct, frozen=True):
 class CommandPipeline:
     """Creates games and runs platform and game commands through decide / append / publish."""
 
-    def __init__(self, repository: GameRepository, store: EventStore, broker: Broker) -> None:
+    def __init__(self, repository: GameRepository, store: EventStore, broker: Publisher) -> None:
         self.repository = repository
         self.store = store
         self.broker = broker

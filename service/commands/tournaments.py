@@ -34,7 +34,7 @@ from domain.kernel import Outcome, RuleViolation
 from service.commands.exceptions import (
     Forbidden, InvalidOptions, InvalidRequest, NotFound, TooMuchContention, Unauthorized, unknown_field,
 )
-from service.live.fanout import Broker
+from service.commands.publishing import Publisher
 from service.commands.pipeline import now_ms
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded
@@ -67,7 +67,7 @@ class Held(msgspec.Struct, frozen=True):
 class Tournaments:
     """Create tournaments, run their commands, and write each paired round's games."""
 
-    def __init__(self, store: PostgresStore, repository: GameRepository, broker: Broker) -> None:
+    def __init__(self, store: PostgresStore, repository: GameRepository, broker: Publisher) -> None:
         self.store = store
         self.pool = store.pool
         self.repository = repository

@@ -1,15 +1,58 @@
-"""Compose a game's public resource for one viewer from its state."""
+"""A game's public resource (`GameOut`, the same for the API and the streams), composed for one viewer
+from its state."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 
+from domain.clock import TimeControl
 from domain.table import Table, TableState
 from service.commands.players import Viewer
-from service.edge.schemas import ClockOut, GameOut, OutcomeOut, SeatOut
 from service.commands.visibility import seat_of
+
+
+
+class SeatOut(msgspec.Struct, kw_only=True):
+    seat: int
+    player_id: str | None
+    name: str | None
+
+
+class OutcomeOut(msgspec.Struct, kw_only=True):
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = {}
+
+
+Status = Literal["open", "active", "finished", "aborted"]
+
+
+class ClockOut(msgspec.Struct, kw_only=True):
+    """The game's clock as its last ClockSet left it (times in milliseconds since the epoch)."""
+
+    remaining_ms: Annotated[list[int], Meta(description="each seat's time left (total time controls)")]
+    deadlines_ms: Annotated[list[int | None], Meta(description="when each acting seat times out (null: not acting)")]
+    timeouts: Annotated[list[int], Meta(description="each seat's consecutive timeouts")]
+
+
+class GameOut(msgspec.Struct, kw_only=True):
+    id: str
+    kind: str
+    options: dict[str, Any]
+    status: Status
+    seats: list[SeatOut]
+    version: int
+    to_act: list[int]
+    your_seat: int | None
+    seed_commitment: str
+    view: Any
+    outcome: OutcomeOut | None
+    time_control: TimeControl | None = None
+    clock: ClockOut | None = None
 
 
 def seats_out(state: TableState) -> list[SeatOut]:

@@ -11,6 +11,7 @@ from msgspec import Meta
 from domain.clock import TimeControl
 from service.commands.exceptions import InvalidRequest
 from service.commands.pipeline import integral
+from service.commands.views import GameOut, Status
 from service.commands.visibility import WireEvent
 
 T = TypeVar("T")
@@ -120,46 +121,6 @@ class GameCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seat: Annotated[int | None, Meta(description="the seat to take (0-based); default the first free one")] = None
-
-
-class SeatOut(msgspec.Struct, kw_only=True):
-    seat: int
-    player_id: str | None
-    name: str | None
-
-
-class OutcomeOut(msgspec.Struct, kw_only=True):
-    scores: list[int]
-    ranks: list[int]
-    winners: list[int]
-    details: dict[str, Any] = {}
-
-
-Status = Literal["open", "active", "finished", "aborted"]
-
-
-class ClockOut(msgspec.Struct, kw_only=True):
-    """The game's clock as its last ClockSet left it (times in milliseconds since the epoch)."""
-
-    remaining_ms: Annotated[list[int], Meta(description="each seat's time left (total time controls)")]
-    deadlines_ms: Annotated[list[int | None], Meta(description="when each acting seat times out (null: not acting)")]
-    timeouts: Annotated[list[int], Meta(description="each seat's consecutive timeouts")]
-
-
-class GameOut(msgspec.Struct, kw_only=True):
-    id: str
-    kind: str
-    options: dict[str, Any]
-    status: Status
-    seats: list[SeatOut]
-    version: int
-    to_act: list[int]
-    your_seat: int | None
-    seed_commitment: str
-    view: Any
-    outcome: OutcomeOut | None
-    time_control: TimeControl | None = None
-    clock: ClockOut | None = None
 
 
 class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

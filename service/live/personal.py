@@ -15,6 +15,7 @@ and other replicas' through Redis), keeps the players connected here, their game
 game's last `(status, to_act)`, and takes the new state from the repository's cache, folding
 a replica's batch onto it, so an idle personal stream makes no query. While Redis is degraded
 the hub polls the games it follows, and re-learns its players' games when pushes resume.
+Its frames and per-connection queue are in `service.live.personal_frames`.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 import structlog
@@ -32,90 +32,17 @@ import structlog
 from domain.table import SeatTaken, TableState
 from service.live.fanout import Broker
 from service.commands.repository import GameRepository, Loaded, decode
-from service.edge.schemas import OutcomeOut
-from service.live.sse import RETRY_MS, frame
+from service.commands.views import OutcomeOut
+from service.live.personal_frames import Connection, Kind, Notice, Seen, appends, games_of, millis
+from service.live.sse import RETRY_MS
 from service.ops.stopping import cancel_within
 from service.store.protocol import StoredEvent
 
 log = structlog.get_logger("stela.personal")
-Kind = Literal["game.state", "game.started", "game.your_turn", "game.ended"]
 RESUME_MARGIN_MS = 5_000  # events may commit a little out of time order; re-announce that much more
 POLL_DEGRADED = 1.0  # seconds between polls of followed games while Redis is degraded
-QUEUE_MAX = 1000  # notices a slow connection may hold before it is closed (the client resumes)
 _OVER = ("finished", "aborted")
 _SEAT_TAKEN = SeatTaken.__struct_config__.tag
-_encode = msgspec.json.encode
-
-
-class Notice(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """One frame of the personal stream."""
-
-    type: Kind
-    game_id: str
-    kind: str
-    status: str
-    version: int
-    to_act: list[int]
-    your_turn: bool
-    outcome: OutcomeOut | None = None
-
-
-class Seen(msgspec.Struct, frozen=True):
-    """What the hub last knew of a game (the state is shared with the repository's cache)."""
-
-    version: int
-    status: str
-    to_act: frozenset[int]
-    loaded: Loaded
-
-
-class Membership(msgspec.Struct, frozen=True):
-    """A game of the player, as the store lists it: its newest event time and whether it ended."""
-
-    game_id: str
-    last_ms: int
-    over: bool
-
-
-def _appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
-    """`events` split into the batches appended together (one transaction each)."""
-    out: list[list[StoredEvent]] = []
-    for event in events:
-        if out and out[-1][-1].tx == event.tx:
-            out[-1].append(event)
-        else:
-            out.append([event])
-    return out
-
-
-def millis(at: datetime) -> int:
-    return int(at.timestamp() * 1000)
-
-
-async def games_of(store: Any, player_id: str) -> list[Membership]:
-    """Every game `player_id` took a seat in, straight from the event store (never lags; indexed)."""
-    return [Membership(g.game_id, millis(g.last_at), g.over) for g in await store.seats_of([player_id])]
-
-
-class Connection:
-    """One personal stream's queue of frames and its cursor."""
-
-    def __init__(self, player_id: str) -> None:
-        self.player_id = player_id
-        self.queue: asyncio.Queue[tuple[int, Notice] | None] = asyncio.Queue(QUEUE_MAX)
-        self.cursor = 0
-        self.announced: dict[str, int] = {}  # game id -> version already shown on connect
-        self.overflowed = False
-
-    def put(self, at_ms: int, notice: Notice) -> None:
-        try:
-            self.queue.put_nowait((at_ms, notice))
-        except asyncio.QueueFull:
-            self.overflowed = True  # closed; the client resumes from its cursor and misses nothing
-
-    def render(self, at_ms: int, notice: Notice) -> bytes:
-        self.cursor = max(self.cursor, at_ms)
-        return frame(None, _encode(notice), self.cursor)
 
 
 class PersonalHub:
@@ -345,7 +272,7 @@ class PersonalHub:
         stored = await self.store.read_stream(game_id, after=before.version)
         steps: list[tuple[int, Loaded]] = []
         loaded = before.loaded
-        for batch in _appends(stored):
+        for batch in appends(stored):
             loaded = self._after(game_id, loaded, batch)
             steps.append((millis(batch[-1].at), loaded))
         return steps

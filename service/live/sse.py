@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 from litestar.response import Stream
@@ -34,13 +34,12 @@ from domain.table import SeatTaken, Table
 from service.live.follower import HEARTBEAT, LAGGED, Batch, Follower, Inbox, Signal
 from service.commands.players import Viewer
 from service.commands.repository import platform_event
-from service.edge.schemas import GameOut
-from service.store.protocol import StoredEvent
+from service.commands.views import GameOut
+from service.commands.repository import GameRepository
+from service.live.fanout import Broker
+from service.store.protocol import EventStore, StoredEvent
 from service.commands.views import game_out
 from service.commands.visibility import WireEvent, is_public, seat_of, wire
-
-if TYPE_CHECKING:
-    from service.container import Services
 
 RETRY_MS = 2000
 POLL_DEGRADED = 0.5  # seconds between a follower's reads while Redis is degraded
@@ -55,6 +54,15 @@ class SnapshotMessage(msgspec.Struct, frozen=True, tag="snapshot", tag_field="ty
     game: GameOut
 
 
+class Sources(Protocol):
+    """What a stream reads from: the process's fan-out, the store and the game repository (the
+    composition root's `Services` is one)."""
+
+    broker: Broker
+    store: EventStore
+    repository: GameRepository
+
+
 def frame(event: str | None, data: bytes, event_id: int | None = None, retry: int | None = None) -> bytes:
     """One SSE frame; `event` None makes it a default `message` event (no `event:` line)."""
     head = f"retry: {retry}\n" if retry is not None else ""
@@ -63,7 +71,7 @@ def frame(event: str | None, data: bytes, event_id: int | None = None, retry: in
     return head.encode() + b"data: " + data + b"\n\n"
 
 
-def follower_of(services: Services, game_id: str, heartbeat: float, poll: float = POLL_DEGRADED) -> Follower:
+def follower_of(services: Sources, game_id: str, heartbeat: float, poll: float = POLL_DEGRADED) -> Follower:
     """This process's follower of `game_id`, started if none runs."""
     broker = services.broker
 
@@ -86,7 +94,7 @@ class GameConnection:
     queued, the follower calls `_direct` for each batch and heartbeat, which renders the shared frame of the
     viewer's (seat, publicness) and hands it to the ASGI `send` at once: no task wake-up per connection."""
 
-    def __init__(self, services: Services, game_id: str, viewer: Viewer, last_event_id: int | None,
+    def __init__(self, services: Sources, game_id: str, viewer: Viewer, last_event_id: int | None,
                  heartbeat: float, poll_degraded: float = POLL_DEGRADED, closing: asyncio.Event | None = None,
                  frames: Frames = "named") -> None:
         self.services, self.game_id, self.viewer = services, game_id, viewer
@@ -252,7 +260,7 @@ class LiveStream(Stream):
         return response
 
 
-def game_stream(services: Services, game_id: str, viewer: Viewer, last_event_id: int | None,
+def game_stream(services: Sources, game_id: str, viewer: Viewer, last_event_id: int | None,
                 heartbeat: float, poll_degraded: float = POLL_DEGRADED, closing: asyncio.Event | None = None,
                 frames: Frames = "named") -> GameConnection:
     """The SSE byte stream of `game_id` for `viewer` (the caller has checked the game exists)."""

@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 import domain.tournament as T
 from service.live.follower import HEARTBEAT, LAGGED, Batch
-from service.live.sse import RETRY_MS, follower_of, frame
+from service.live.sse import RETRY_MS, Sources, follower_of, frame
 from service.store.protocol import StoredEvent
 from service.commands.tournaments import Tournaments, redacted, stream_of
-
-if TYPE_CHECKING:
-    from service.container import Services
 
 _encode = msgspec.json.encode
 
@@ -45,7 +42,7 @@ def _render(state: T.TournamentState, stored: list[StoredEvent]) -> bytes:
     return b"".join(out)
 
 
-async def tournament_stream(services: Services, tournaments: Tournaments, tournament_id: str,
+async def tournament_stream(services: Sources, tournaments: Tournaments, tournament_id: str,
                             last_event_id: int | None, heartbeat: float,
                             closing: asyncio.Event | None = None) -> AsyncIterator[bytes]:
     """The SSE byte stream of a tournament (the caller has checked it exists and `last_event_id` is a version)."""

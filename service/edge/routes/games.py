@@ -16,7 +16,8 @@ from projections.queries import GameList
 from service.container import Services
 from service.edge.errors import responses
 from service.commands.players import Viewer
-from service.edge.schemas import GameCreate, GameOut, JoinRequest, NO_NUL, no_body, strictly
+from service.commands.views import GameOut
+from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, strictly
 from service.commands.views import game_out
 from service.commands.visibility import require_seat, seat_of
 
