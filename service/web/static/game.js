@@ -4,7 +4,7 @@ import { get, post, me, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
 import { commandWords } from "./words.js";
 import { follow } from "./live.js";
-import { boardFor, clickPath, addActionBar } from "./boards/index.js";
+import { boardFor, loadBoard, clickPath, addActionBar } from "./boards/index.js";
 
 /** Show game `id` in `root`; returns a function that stops following it. */
 export async function showGame(root, id) {
@@ -17,6 +17,7 @@ export async function showGame(root, id) {
       do {
         page.stale = false;
         page.game = await get(`/v1/games/${id}`);
+        await loadBoard(page.game.kind);  // at once for a kind with its own drawer
         const seated = player && page.game.seats.some((s) => s.player_id === player.id);
         page.legal = seated && page.game.status === "active" ? await get(`/v1/games/${id}/legal`) : null;
       } while (page.stale);

@@ -3,11 +3,12 @@
 import { get } from "./api.js";
 import { h, status } from "./dom.js";
 import { eventWords } from "./words.js";
-import { boardFor } from "./boards/index.js";
+import { boardFor, loadBoard } from "./boards/index.js";
 import { verifyExport } from "./verify.js";
 
 export async function showReplay(root, id) {
   const game = await get(`/v1/games/${id}`);
+  await loadBoard(game.kind);
   const names = (seat) => game.seats.find((s) => s.seat === seat)?.name || `seat ${seat}`;
   const seatSel = h("select", { id: "replay-seat" }, ...game.seats.map((s) => h("option", { value: s.seat, text: `as ${names(s.seat)}` })));
   const slider = h("input", { id: "replay-version", type: "range", min: 1, max: game.version, value: game.version,

@@ -14,6 +14,11 @@ function value(v) {
   return String(v);
 }
 
+/** True when every field but the type is a flag or empty: a command that is one button, its words its label. */
+export function plainCommand(command) {
+  return Object.entries(command).every(([k, v]) => k === "type" || v === null || typeof v === "boolean");
+}
+
 /** A command as one line of words, e.g. "Move piece: from q 0 r -2, to q 0 r -1". */
 export function commandWords(command) {
   const fields = Object.entries(command).filter(([k, v]) => k !== "type" && v !== null && v !== false);

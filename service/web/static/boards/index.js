@@ -2,24 +2,28 @@
 
 A command's click path is the list of board parts (data-key) to click in turn: a piece, then its target.
 Commands a board does not place (End turn, Roll, Foretell…: nothing but flags) become buttons of an
-action bar drawn under the board, so they too are clicks on the board; the rest stay in the legal list. */
+action bar drawn under the board, so they too are clicks on the board; the rest stay in the legal list.
+A kind without a drawer of its own gets the generic board (generic.js), drawn from its view and catalogue. */
 
 import * as tikal from "./tikal.js";
 import * as coatl from "./coatl.js";
 import * as tobago from "./tobago.js";
 import * as goldmine from "./goldmine.js";
+import * as generic from "./generic.js";
 import { s } from "../dom.js";
-import { commandWords } from "../words.js";
+import { commandWords, plainCommand } from "../words.js";
 
 const BOARDS = { tikal, coatl, tobago, goldmine };
 
+/** The drawer of `kind`: its own, or the generic board. */
 export function boardFor(kind) {
-  return BOARDS[kind];
+  return Object.hasOwn(BOARDS, kind) ? BOARDS[kind] : generic;
 }
 
-/** True when every field but the type is a flag or empty: a command that is one button. */
-function plain(command) {
-  return Object.entries(command).every(([k, v]) => k === "type" || v === null || typeof v === "boolean");
+/** Ready `kind`'s drawer before the first draw (the generic board fetches the kind's catalogue once). */
+export async function loadBoard(kind) {
+  if (!Object.hasOwn(BOARDS, kind)) await generic.load(kind);
+  return boardFor(kind);
 }
 
 /**
@@ -27,9 +31,9 @@ function plain(command) {
  * (then the legal list is the way to send it).
  */
 export function clickPath(kind, command, ctx) {
-  const path = BOARDS[kind].keys(command, ctx);
+  const path = boardFor(kind).keys(command, ctx);
   if (path) return path;
-  return plain(command) ? [`do:${commandWords(command)}`] : null;
+  return plainCommand(command) ? [`do:${commandWords(command)}`] : null;
 }
 
 /**
