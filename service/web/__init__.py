@@ -4,6 +4,9 @@ It uses only the public `/v1` API, stream tickets, the personal stream and the t
 doubles as an example for third-party front ends. No build step: `static/` is served as it is.
 Pages (hash routes): the lobby `#/`, a game `#/game/<id>`, its replay `#/replay/<id>`, the tournaments
 `#/tournaments` and one tournament `#/tournament/<id>`.
+
+The lowest of the service's sub-packages: it imports no other package of `service` (only litestar),
+and the app factory (`service.edge.app`) registers its routes.
 """
 
 from __future__ import annotations
