@@ -65,8 +65,9 @@ class Services:
         self.closing = asyncio.Event()  # set when the process begins to shut down
         pg = store if isinstance(store, PostgresStore) else None
         self.read_models: ReadModelQueries = pg.read_models() if pg is not None else NoReadModels()
-        self.tournaments = Tournaments(pg, self.repository, broker) if pg is not None else None
-        self.tournament_results = ResultRunner(self.tournaments) if self.tournaments is not None else None
+        self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
+        # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
+        self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
         self.timeouts = TimeoutWorker(pg, self.repository, broker) if pg is not None else None
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)

@@ -1,5 +1,6 @@
-"""Commands and queries: the pipeline, the game repository, players, the one visibility rule,
-game views, the audit (`verify`), tournaments, and the read-model query side.
+"""Commands and queries: the one command loop and repository for every aggregate (`loop`,
+`repository`), games on it (`pipeline`) and tournaments on it (`tournaments`), players, the one
+visibility rule, game views, the audit (`verify`), and the read-model query side.
 
 Nothing here knows HTTP. It may import `service.store` and `service.ops`.
 """

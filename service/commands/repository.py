@@ -1,11 +1,14 @@
-"""The game repository: a game's current state from memory, a snapshot, or its stream.
+"""The repositories: an aggregate's current state from memory, a snapshot, or its stream.
 
-States are folded from the latest snapshot (kept in memory for recently used games and in the
-store every `snapshot_every` events, encoded by `Table.dump_state`) plus the events after it.
+One `Repository` serves every aggregate; what differs between a game and a tournament is its
+`Codec` (how to fold, decode, encode and snapshot its events — a game's `Table`, or the tournament
+codec) and how a stream's codec is found (`GameRepository` looks up the game's kind). States are
+folded from the latest snapshot (kept in memory for recently used streams and in the store every
+`snapshot_every` events, encoded by the codec's `dump_state`) plus the events after it.
 Readers `load`: the cached state plus whatever the store has after it (one query when warm,
 so a replica never serves a state older than its last read). Deciders take `cached`: a cached
 state without any query, since the append's head check refuses a decision on a stale state and
-the pipeline then reloads. Each entry keeps the hash of its head event, so the append need not
+the command loop then reloads. Each entry keeps the hash of its head event, so the append need not
 read it either.
 """
 
@@ -14,21 +17,37 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
 from domain.kernel import Game
 from domain.table import TABLE_EVENTS, Table, TableState
-from service.commands.exceptions import GameNotFound, KindNotFound, VersionNotFound
+from service.commands.exceptions import GameNotFound, KindNotFound, NotFound, VersionNotFound
 from service.store.protocol import EventStore, StoredEvent
 
-_DOMAIN = Path(__file__).resolve().parent.parent / "domain"
+_DOMAIN = Path(__file__).resolve().parents[2] / "domain"
+S = TypeVar("S")
 
 
-class Loaded(msgspec.Struct, frozen=True):
-    table: Table
-    state: TableState
+class Codec(Protocol[S]):
+    """What the repository and the command loop need of an aggregate's decider (a `Table` is one)."""
+
+    kind: str  # the streams' kind in the store, and the snapshot format's name
+
+    def fold(self, events: list[Any], state: S | None = None) -> S: ...
+    def decode_event(self, type_: str, data: dict[str, Any]) -> Any: ...
+    def event_type(self, event: Any) -> str: ...
+    def event_data(self, event: Any) -> dict[str, Any]: ...
+    def dump_state(self, state: S) -> bytes: ...
+    def load_state(self, data: bytes) -> S: ...
+
+
+class Loaded(msgspec.Struct, Generic[S], frozen=True):
+    """An aggregate's state as loaded: its codec (for a game, its `Table`), its state and head."""
+
+    table: Any  # the aggregate's codec: a game's `Table`, or the tournament codec
+    state: S
     head: str | None = None  # hash of the event at state.version, when known
 
 
@@ -40,18 +59,93 @@ def snapshot_format(kind: str) -> str:
     return f"msgspec:{kind}:{digest.hexdigest()[:16]}"
 
 
-class GameRepository:
-    """Loads games of the hosted kinds and keeps recent states in a bounded LRU cache."""
+class Repository:
+    """Loads the aggregates of one family and keeps recent states in a bounded LRU cache.
 
-    def __init__(self, store: EventStore, games: dict[str, Game], snapshot_every: int = 50,
-                 cache_size: int = 2000) -> None:
+    A subclass says how a stream's codec is found (`codec_of`) and what "not found" is (`not_found`).
+    """
+
+    def __init__(self, store: EventStore, snapshot_every: int = 50, cache_size: int = 2000) -> None:
         self.store = store
-        self.tables = {kind: Table(game) for kind, game in games.items()}
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._formats: dict[str, str] = {}
-        self._kinds: dict[str, str] = {}  # game id -> kind (never changes)
+        self._codecs: dict[str, Codec] = {}  # stream id -> codec (never changes)
+
+    async def codec_of(self, stream_id: str) -> Codec | None:
+        """The codec of an existing stream (None: no such stream)."""
+        raise NotImplementedError
+
+    def not_found(self, stream_id: str) -> NotFound:
+        """The refusal of a stream that does not exist."""
+        raise NotImplementedError
+
+    async def cached(self, stream_id: str) -> Loaded:
+        """The stream's state as last seen by this process (no query when cached); may be stale."""
+        found = self._cache.get(stream_id)
+        if found is not None:
+            self._cache.move_to_end(stream_id)
+            return found
+        return await self.load(stream_id)
+
+    def peek(self, stream_id: str) -> Loaded | None:
+        """The cached state of the stream, if any (no query, no reordering)."""
+        return self._cache.get(stream_id)
+
+    async def load(self, stream_id: str) -> Loaded:
+        """The stream's current state: cached or snapshot state plus the events after it."""
+        codec = self._codecs.get(stream_id) or await self.codec_of(stream_id)
+        if codec is None:
+            raise self.not_found(stream_id)
+        cached = self._cache.get(stream_id)
+        state, head = (cached.state, cached.head) if cached is not None else (None, None)
+        if state is None:
+            found = await self.store.load_snapshot(stream_id, self._format(codec.kind))
+            if found is not None:
+                state = codec.load_state(found[1])
+        new = await self.store.read_stream(stream_id, after=state.version if state is not None else 0)
+        if new:
+            state = codec.fold([codec.decode_event(e.type, e.data) for e in new], state)
+            head = new[-1].hash
+        if state is None:
+            raise self.not_found(stream_id)
+        return self.remember(stream_id, Loaded(codec, state, head))
+
+    def remember(self, stream_id: str, loaded: Loaded) -> Loaded:
+        self._codecs[stream_id] = loaded.table
+        self._cache[stream_id] = loaded
+        self._cache.move_to_end(stream_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return loaded
+
+    def forget(self, stream_id: str) -> None:
+        self._cache.pop(stream_id, None)
+
+    def clear(self) -> None:
+        """Drop every cached state (the next load reads the store)."""
+        self._cache.clear()
+
+    async def saved(self, stream_id: str, before: int, state: Any) -> None:
+        """Store a snapshot when `state` crossed a multiple of `snapshot_every` since version `before`."""
+        codec = self._codecs.get(stream_id)
+        if codec is not None and state.version // self.snapshot_every > before // self.snapshot_every:
+            await self.store.save_snapshot(stream_id, state.version, self._format(codec.kind), codec.dump_state(state))
+
+    def _format(self, kind: str) -> str:
+        if kind not in self._formats:
+            self._formats[kind] = snapshot_format(kind)
+        return self._formats[kind]
+
+
+class GameRepository(Repository):
+    """The games of the hosted kinds; a game's codec is the `Table` of its kind."""
+
+    def __init__(self, store: EventStore, games: dict[str, Game], snapshot_every: int = 50,
+                 cache_size: int = 2000) -> None:
+        super().__init__(store, snapshot_every, cache_size)
+        self.tables = {kind: Table(game) for kind, game in games.items()}
 
     def table(self, kind: str) -> Table:
         table = self.tables.get(kind)
@@ -61,63 +155,15 @@ class GameRepository:
 
     def kind_of(self, game_id: str) -> str:
         """The kind of a game loaded before, or "unknown" (a cheap metric label)."""
-        return self._kinds.get(game_id, "unknown")
+        codec = self._codecs.get(game_id)
+        return codec.kind if codec is not None else "unknown"
 
-    async def cached(self, game_id: str) -> Loaded:
-        """The game's state as last seen by this process (no query when cached); may be stale."""
-        found = self._cache.get(game_id)
-        if found is not None:
-            self._cache.move_to_end(game_id)
-            return found
-        return await self.load(game_id)
+    async def codec_of(self, stream_id: str) -> Table | None:
+        kind = await self.store.stream_kind(stream_id)
+        return self.table(kind) if kind is not None else None
 
-    def peek(self, game_id: str) -> Loaded | None:
-        """The cached state of the game, if any (no query, no reordering)."""
-        return self._cache.get(game_id)
-
-    async def load(self, game_id: str) -> Loaded:
-        """The game's current state: cached or snapshot state plus the events after it."""
-        kind = self._kinds.get(game_id)
-        if kind is None:
-            kind = await self.store.stream_kind(game_id)
-            if kind is None:
-                raise GameNotFound(f"no game with id {game_id!r}")
-            self._kinds[game_id] = kind
-        table = self.table(kind)
-        cached = self._cache.get(game_id)
-        state, head = (cached.state, cached.head) if cached is not None else (None, None)
-        if state is None:
-            found = await self.store.load_snapshot(game_id, self._format(kind))
-            if found is not None:
-                state = table.load_state(found[1])
-        new = await self.store.read_stream(game_id, after=state.version if state is not None else 0)
-        if new:
-            state = table.fold([decode(table, e) for e in new], state)
-            head = new[-1].hash
-        if state is None:
-            raise GameNotFound(f"no game with id {game_id!r}")
-        return self.remember(game_id, Loaded(table, state, head))
-
-    def remember(self, game_id: str, loaded: Loaded) -> Loaded:
-        self._kinds[game_id] = loaded.state.kind
-        self._cache[game_id] = loaded
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return loaded
-
-    def forget(self, game_id: str) -> None:
-        self._cache.pop(game_id, None)
-
-    def clear(self) -> None:
-        """Drop every cached state (the next load reads the store)."""
-        self._cache.clear()
-
-    async def saved(self, game_id: str, before: int, state: TableState) -> None:
-        """Store a snapshot when `state` crossed a multiple of `snapshot_every` since version `before`."""
-        if state.version // self.snapshot_every > before // self.snapshot_every:
-            table = self.table(state.kind)
-            await self.store.save_snapshot(game_id, state.version, self._format(state.kind), table.dump_state(state))
+    def not_found(self, stream_id: str) -> NotFound:
+        return GameNotFound(f"no game with id {stream_id!r}")
 
     async def state_at(self, game_id: str, version: int) -> tuple[Loaded, TableState]:
         """The current game and its state after `version` events."""
@@ -126,11 +172,6 @@ class GameRepository:
             raise VersionNotFound(f"the game has versions 1..{loaded.state.version}")
         stored = await self.store.read_stream(game_id, upto=version)
         return loaded, loaded.table.fold([decode(loaded.table, e) for e in stored])
-
-    def _format(self, kind: str) -> str:
-        if kind not in self._formats:
-            self._formats[kind] = snapshot_format(kind)
-        return self._formats[kind]
 
 
 def decode(table: Table, event: StoredEvent) -> object:

@@ -1,28 +1,23 @@
-"""Tournaments in the service: load, decide and append a tournament stream, create its rounds' games,
-and turn each finished game into the tournament's `RecordResult`.
+"""Tournaments in the service: an aggregate like a game, run by the one command loop.
 
-A tournament's stream id is `tournament-<uuid>` (the domain's id is the bare
-UUID) in the same event store as the games. Each process keeps the folded state
-of the tournaments it touched and decides one command per tournament at a time
-(a lock per tournament), so contention is left only between replicas: the
-append's head check refuses a decision on a stale state, which is then reloaded
-and decided again. When a decision pairs a round, every game of the round is
-written already started, with the ids, seeds and seats the `RoundPaired` event
-lists, in the same transaction as the pairing (`service.store.bulk.create_games`):
-a reader never sees a round whose games do not exist yet, and a crash leaves
-neither half.
+A tournament's stream id is `tournament-<uuid>` (the domain's id is the bare UUID) in the same event
+store as the games. Its decider is `domain.tournament`, seen by the repository and the command loop
+through `TournamentCodec`; `TOURNAMENTS` is how hard the loop tries: one decision per tournament at a
+time in this process (a thousand registrations would otherwise keep refusing each other), so
+contention is left only between replicas, where the append's head check refuses a decision on a
+stale state, which is then reloaded and decided again.
 
-`record` turns a finished game's outcome into the tournament's `RecordResult`
-(the result runner, `service.workers.results`, calls it once per ended game): a
-repeat after a crash is refused by the decider (`tournament.result_already_recorded`)
-and dropped. An aborted game counts as everyone level, so the round still ends.
+What is a tournament's own here: checking a new tournament's kind and options against the catalogue,
+the refusals that are 403s, and the one extra effect of a decision that pairs a round: every game of
+the round is written already started, with the ids, seeds and seats the `RoundPaired` event lists, by
+the same append as the pairing (`EventStore.append(games=...)`, one transaction): a reader never sees
+a round whose games do not exist yet, and a crash leaves neither half. The result runner
+(`service.workers.results`) turns each finished game into the tournament's `RecordResult`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import random
 import uuid
 from typing import Any
 
@@ -30,25 +25,23 @@ import msgspec
 import structlog
 
 import domain.tournament as T
-from domain.kernel import Outcome, RuleViolation
 from service.commands.exceptions import (
-    Forbidden, InvalidOptions, InvalidRequest, NotFound, TooMuchContention, Unauthorized, unknown_field,
+    Forbidden, InvalidOptions, InvalidRequest, NotFound, Unauthorized, unknown_field,
 )
-from service.commands.publishing import Publisher
+from domain.kernel import RuleViolation
+from service.commands.loop import Command, CommandLoop, Policy, fingerprint
 from service.commands.pipeline import now_ms
 from service.commands.players import Viewer
-from service.commands.repository import GameRepository, Loaded
-from service.store import bulk
-from service.store.postgres import PostgresStore
-from service.store.protocol import ConcurrencyError, Metadata, NewEvent, StoredEvent, new_command_id
+from service.commands.publishing import Publisher
+from service.commands.repository import Codec, GameRepository, Loaded, Repository
+from service.store.protocol import EventStore, Metadata, NewEvent, NewGame, StoredEvent, new_command_id
 
 log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
-MAX_ATTEMPTS = 16
 FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
-# refusals of a RecordResult that no retry can change (the tournament ended or moved past the game's round)
-UNRECORDABLE = {"tournament.not_running", "tournament.finished", "tournament.unknown_game", "tournament.bad_outcome"}
+TOURNAMENTS = Policy(name="tournament", attempts=16, serial=True, backoff=0.01)
+_STATE = msgspec.json.Decoder(T.TournamentState)
 
 
 class TournamentNotFound(NotFound):
@@ -59,40 +52,59 @@ def stream_of(tournament_id: str) -> str:
     return PREFIX + tournament_id
 
 
-class Held(msgspec.Struct, frozen=True):
-    state: T.TournamentState
-    head: str
+class TournamentCodec:
+    """`domain.tournament` as the repository and the command loop see a decider (a `Codec`)."""
+
+    kind = KIND
+
+    @staticmethod
+    def fold(events: list[Any], state: T.TournamentState | None = None) -> T.TournamentState:
+        return T.fold(events, state)
+
+    decode_event = staticmethod(T.decode_event)
+    event_type = staticmethod(T.event_type)
+    event_data = staticmethod(T.event_data)
+
+    @staticmethod
+    def dump_state(state: T.TournamentState) -> bytes:
+        return msgspec.json.encode(state)
+
+    @staticmethod
+    def load_state(data: bytes) -> T.TournamentState:
+        return _STATE.decode(data)
+
+
+CODEC: Codec[T.TournamentState] = TournamentCodec()
+
+
+class TournamentRepository(Repository):
+    """The tournaments: every `tournament-` stream has the tournament codec."""
+
+    async def codec_of(self, stream_id: str) -> Codec | None:
+        return CODEC  # a stream that does not exist has no events: `load` finds no state and refuses
+
+    def not_found(self, stream_id: str) -> NotFound:
+        return TournamentNotFound(f"no tournament with id {stream_id.removeprefix(PREFIX)!r}")
 
 
 class Tournaments:
-    """Create tournaments, run their commands, and write each paired round's games."""
+    """Create tournaments and run their commands through the command loop, writing each paired round's games."""
 
-    def __init__(self, store: PostgresStore, repository: GameRepository, broker: Publisher) -> None:
+    def __init__(self, store: EventStore, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
         self.store = store
-        self.pool = store.pool
-        self.repository = repository
+        self.games = games
         self.broker = broker
-        self._held: dict[str, Held] = {}
-        self._locks: dict[str, asyncio.Lock] = {}  # one decision at a time per tournament in this process
+        self.repository = TournamentRepository(store, snapshot_every)
+        self.loop = CommandLoop(self.repository, store, broker, TOURNAMENTS)
 
-    async def load(self, tournament_id: str) -> Held:
+    async def load(self, tournament_id: str) -> Loaded[T.TournamentState]:
         """The tournament's current state: the one held here plus the events after it."""
-        held = self._held.get(tournament_id)
-        after = held.state.version if held else 0
-        new = await self.store.read_stream(stream_of(tournament_id), after=after)
-        if not new:
-            if held is None:
-                raise TournamentNotFound(f"no tournament with id {tournament_id!r}")
-            return held
-        events = [T.decode_event(e.type, e.data) for e in new]
-        held = Held(T.fold(events, held.state if held else None), new[-1].hash)
-        self._held[tournament_id] = held
-        return held
+        return await self.repository.load(stream_of(tournament_id))
 
     async def create(self, viewer: Viewer, command: T.CreateTournament) -> T.TournamentState:
         """Open a tournament organised by the caller; kind, options and time control checked first."""
         player = viewer.require_player()
-        table = self.repository.table(command.kind)
+        table = self.games.table(command.kind)
         try:
             table.parse_options(command.options, command.seats)
             if command.time_control:
@@ -106,79 +118,53 @@ class Tournaments:
         except RuleViolation as exc:
             raise InvalidOptions(exc) from exc
         meta = Metadata(actor=player.id, command=msgspec.to_builtins(command))
-        return (await self._append(tournament_id, None, events, meta)).state
+        return (await self.loop.open(stream_of(tournament_id), CODEC, events, meta)).state
 
-    async def act(self, viewer: Viewer | None, tournament_id: str, command: T.TournamentCommand) -> T.TournamentState:
-        """Decide `command` for the caller (None: the platform) and append it; retried on a stale state."""
+    async def act(self, viewer: Viewer | None, tournament_id: str, command: T.TournamentCommand,
+                  key: str | None = None) -> T.TournamentState:
+        """Decide `command` for the caller (None: the platform) and append it, with the games of any round
+        it pairs; retried on a stale state. `key`: an idempotency key, as for game commands."""
         actor = viewer.player_id if viewer is not None else None
         admin = viewer.admin if viewer is not None else False
         if viewer is not None and actor is None and not admin:
             raise Unauthorized("a bearer token is required")
-        async with self._locks.setdefault(tournament_id, asyncio.Lock()):
-            return await self._act(actor, admin, tournament_id, command)
 
-    async def _act(self, actor: str | None, admin: bool, tournament_id: str,
-                   command: T.TournamentCommand) -> T.TournamentState:
-        for attempt in range(MAX_ATTEMPTS):
-            if attempt > 1:  # another replica keeps winning: let it finish
-                await asyncio.sleep(random.uniform(0, 0.01 * attempt))
-            # the state held here decides first (no query); a refusal or a clash is checked against the store
-            cached = self._held.get(tournament_id) if attempt == 0 else None
-            held = cached or await self.load(tournament_id)
+        def decide(_: Any, state: T.TournamentState) -> list[Any]:
             try:
-                events = T.decide(held.state, actor, command, T.rng_for(held.state), admin=admin)
+                return T.decide(state, actor, command, T.rng_for(state), admin=admin)
             except RuleViolation as exc:
-                if cached is not None and (await self.load(tournament_id)).state.version != held.state.version:
-                    continue
                 if exc.code in FORBIDDEN:
                     raise Forbidden(exc.message) from exc
                 raise
-            meta = Metadata(actor=actor, command_id=new_command_id(), command=msgspec.to_builtins(command))
-            try:
-                held = await self._append(tournament_id, held, events, meta)
-            except ConcurrencyError:
-                continue
-            return held.state
-        raise TooMuchContention("the tournament changed too often while deciding; retry")
 
-    async def _append(self, tournament_id: str, held: Held | None, events: list[Any], meta: Metadata) -> Held:
-        """Append after `held` (None: a new stream); the state after it, now held here.
+        started: dict[str, Any] = {}  # each new game's folded state, remembered once its round is written
 
-        A `RoundPaired` among `events` is written with every game of its round in one transaction."""
-        new = [NewEvent(T.event_type(e), T.event_data(e)) for e in events]
-        version = held.state.version if held else 0
-        state = T.fold(events, held.state if held else None)
-        paired = [e for e in events if isinstance(e, T.RoundPaired)]
-        created: dict[str, tuple[Any, Any]] = {}
-        prev_hash = held.head if held else None
-        if not paired:
-            result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
-                                             prev_hash=prev_hash)
-        else:
-            async with self.pool.acquire() as conn, conn.transaction():
-                result = await self.store.append(stream_of(tournament_id), version, new, meta, None, KIND,
-                                                  prev_hash=prev_hash, conn=conn)
-                for event in paired:
-                    games, states = self.round_games(state, event)
-                    stored = await bulk.create_games(conn, state.settings.tournament_id, event.round, games)
-                    created.update({g: (states[g], evs) for g, evs in stored.items()})
-        await self.broker.publish(stream_of(tournament_id), result.events)
-        after = Held(state, result.head or "")
-        self._held[tournament_id] = after
-        if created:
-            table = self.repository.table(state.settings.kind)
-            for game_id, (game, stored_events) in created.items():
-                self.repository.remember(game_id, Loaded(table, game, stored_events[-1].hash))
-                await self.broker.publish(game_id, stored_events)
-            log.info("round_created", tournament_id=tournament_id, round=paired[-1].round, games=len(created))
-        return after
+        def games(state: T.TournamentState, events: list[Any]) -> list[NewGame]:
+            return [g for e in events if isinstance(e, T.RoundPaired) for g in self.round_games(state, e, started)]
 
-    def round_games(self, state: T.TournamentState, paired: T.RoundPaired) -> tuple[list[bulk.NewGame], dict[str, Any]]:
-        """Every game of the round, seated and started, as new streams; and each game's folded state."""
+        body = msgspec.to_builtins(command)
+        print_ = fingerprint("tournament", tournament_id, actor, body) if key else None
+        ran = await self.loop.run(Command(stream_id=stream_of(tournament_id), decide=decide, actor=actor, body=body,
+                                          key=key, fingerprint=print_, games=games))
+        if ran.created:
+            await self._announce(ran.loaded.state, ran.created, started)
+        return ran.loaded.state
+
+    async def _announce(self, state: T.TournamentState, created: dict[str, list[StoredEvent]],
+                        started: dict[str, Any]) -> None:
+        """The round's new games, held in the game repository and handed to the fan-out."""
+        table = self.games.table(state.settings.kind)
+        for game_id, stored in created.items():
+            self.games.remember(game_id, Loaded(table, started[game_id], stored[-1].hash))
+            await self.broker.publish(game_id, stored)
+        log.info("round_created", tournament_id=state.settings.tournament_id, round=state.round, games=len(created))
+
+    def round_games(self, state: T.TournamentState, paired: T.RoundPaired, started: dict[str, Any]) -> list[NewGame]:
+        """Every game of the round, seated and started, as new streams; each game's state put in `started`."""
         s = state.settings
-        table = self.repository.table(s.kind)
+        table = self.games.table(s.kind)
         names = {pid: e.name for pid, e in state.entrants.items()}
-        games, states = [], {}
+        games = []
         for paired_table in paired.tables:
             created = table.create(s.options, len(paired_table.players), bytes.fromhex(paired_table.seed or ""),
                                    created_by=s.organiser, time_control=s.time_control or None)
@@ -188,37 +174,20 @@ class Tournaments:
                 joined = table.join(game, pid, names[pid], seat)
                 game = table.fold(joined, game)
                 batches.append((joined, Metadata(actor=pid, command_id=new_command_id(), to_act=[])))
-            started = table.start(game, None, now_ms())
-            game = table.fold(started, game)
-            batches.append((started, Metadata(actor=s.organiser, command_id=new_command_id(),
-                                              to_act=table.to_act(game))))
-            games.append(bulk.NewGame(game_id=paired_table.game_id, kind=s.kind, batches=[
+            begun = table.start(game, None, now_ms())
+            game = table.fold(begun, game)
+            batches.append((begun, Metadata(actor=s.organiser, command_id=new_command_id(),
+                                            to_act=table.to_act(game))))
+            games.append(NewGame(game_id=paired_table.game_id, kind=s.kind, tournament_id=s.tournament_id,
+                                 round=paired.round, batches=[
                 ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
-            states[paired_table.game_id] = game
-        return games, states
-
-    async def record(self, tournament_id: str, game_id: str, outcome: Outcome | None) -> bool:
-        """The platform records a game's outcome (None: aborted, everyone level); False if already recorded."""
-        if outcome is None:
-            table = (await self.load(tournament_id)).state.table_of(game_id)
-            seats = len(table.players) if table is not None else 0
-            outcome = Outcome(scores=[0] * seats, ranks=[1] * seats, winners=[], details={"aborted": True})
-        try:
-            await self.act(None, tournament_id, T.RecordResult(game_id=game_id, outcome=outcome))
-        except RuleViolation as exc:
-            if exc.code == "tournament.result_already_recorded":
-                return False
-            if exc.code in UNRECORDABLE:  # it never can be: retrying would hold the runner on this event forever
-                log.warning("result_dropped", tournament_id=tournament_id, game_id=game_id, code=exc.code,
-                            reason=exc.message)
-                return False
-            raise
-        return True
+            started[paired_table.game_id] = game
+        return games
 
     async def events(self, tournament_id: str, after: int = 0) -> tuple[T.TournamentState, list[StoredEvent]]:
         """The tournament and its stored events after version `after` (read them through `redacted`)."""
-        held = await self.load(tournament_id)
-        return held.state, await self.store.read_stream(stream_of(tournament_id), after=after)
+        loaded = await self.load(tournament_id)
+        return loaded.state, await self.store.read_stream(stream_of(tournament_id), after=after)
 
 
 def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
@@ -231,4 +200,3 @@ def verify_tournament(events: list[tuple[str, dict[str, Any]]]) -> T.VerifyRepor
     """Re-derive a finished tournament's pairings, draws and standings from its (type, data) events,
     as stored or as `GET /v1/tournaments/{id}/events` shows them after the end."""
     return T.verify([T.decode_event(type_, data) for type_, data in events])
-

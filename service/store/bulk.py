@@ -2,21 +2,21 @@
 
 `create_games` writes whole new streams (their hash chains computed here, as the
 append does) and links each to its tournament in `tournament_games`, on the
-connection and in the transaction of the caller, which appends the tournament's
-`RoundPaired` in the same transaction: a round's pairing and its games commit
-together or not at all, so nobody ever reads a pairing whose games do not exist.
+connection and in the transaction of `PostgresStore.append`, which appends the
+tournament's `RoundPaired` in the same transaction: a round's pairing and its games
+commit together or not at all, so nobody ever reads a pairing whose games do not exist.
 Streams that already exist are skipped (ids and seeds are pure functions of the
 tournament, so a second writer of the same round can only have written the same).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-import asyncpg
 import msgspec
 
-from service.store.protocol import GENESIS_HASH, Metadata, NewEvent, StoredEvent, chain
+from service.store.protocol import GENESIS_HASH, NewGame, StoredEvent, chain
 
 _INSERT = """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
              SELECT u.s, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
@@ -25,15 +25,7 @@ _INSERT = """INSERT INTO events (stream_id, version, type, data, metadata, prev_
              RETURNING stream_id, version, position, tx, at"""
 
 
-class NewGame(msgspec.Struct, frozen=True, kw_only=True):
-    """A new game stream: its batches of events in order, each with the metadata of its decision."""
-
-    game_id: str
-    kind: str
-    batches: list[tuple[list[NewEvent], Metadata]]
-
-
-async def create_games(conn: Any, tournament_id: str, round_: int, games: list[NewGame]) -> dict[str, list[StoredEvent]]:
+async def create_games(conn: Any, games: Sequence[NewGame]) -> dict[str, list[StoredEvent]]:
     """Write the games that do not exist yet, in the caller's transaction on `conn`; their stored events by id."""
     existing = {r[0] for r in await conn.fetch("SELECT stream_id FROM streams WHERE stream_id = ANY($1::text[])",
                                                [g.game_id for g in games])}
@@ -54,7 +46,7 @@ async def create_games(conn: Any, tournament_id: str, round_: int, games: list[N
     await conn.executemany("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)",
                            [(g.game_id, g.kind) for g in fresh])
     await conn.executemany("INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",
-                           [(g.game_id, tournament_id, round_) for g in fresh])
+                           [(g.game_id, g.tournament_id, g.round) for g in fresh])
     assigned = {(r[0], r[1]): r for r in records}
     stored: dict[str, list[StoredEvent]] = {}
     for s, v, t, d, m, p, h in rows:

@@ -7,6 +7,7 @@ and the global order is the append order.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,7 +15,7 @@ import msgspec
 
 from projections.log import LogEvent, decode_table
 from service.store.protocol import (
-    ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
+    ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
     SeatedGame, StoredEvent, chain, cursor_pair,
 )
 
@@ -28,36 +29,28 @@ class MemoryStore:
         self.log: list[StoredEvent] = []
         self.idempotency: dict[tuple[str, str, str], AppendResult] = {}
         self.snapshots: dict[str, tuple[int, str, bytes]] = {}
+        self.tournament_games: dict[str, tuple[str, int]] = {}  # game id -> (tournament id, round)
         self.players: dict[str, tuple[Player, str]] = {}
         self.listeners: list[asyncio.Event] = []
         self._tx = 0
 
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None,
+                     games: Sequence[NewGame] = ()) -> AppendResult:
         actor = metadata.actor or ""
         if idempotency_key and (found := self.idempotency.get((stream_id, actor, idempotency_key))):
             return found
-        stream = self.streams.setdefault(stream_id, [])
-        version = len(stream)
-        if version != expected_version:
+        version = len(self.streams.get(stream_id, []))
+        prev = self.streams[stream_id][-1].hash if version else GENESIS_HASH
+        if version != expected_version or (prev_hash is not None and prev_hash != prev):
             raise ConcurrencyError(stream_id, expected_version, version)
-        if version == 0:
-            self.kinds[stream_id] = kind or ""
-        self._tx += 1
-        now = datetime.now(UTC)
-        prev = stream[-1].hash if stream else GENESIS_HASH
-        if prev_hash is not None and prev_hash != prev:
-            raise ConcurrencyError(stream_id, expected_version, version)
-        stored = []
-        for v, type_, data, meta, before, h in chain(stream_id, version, prev, events, metadata):
-            event = StoredEvent(position=len(self.log) + len(stored) + 1, tx=self._tx, stream_id=stream_id, version=v,
-                                 type=type_, data=data, metadata=meta, at=now, prev_hash=before, hash=h)
-            stored.append(event)
-        stream.extend(stored)
-        self.log.extend(stored)
+        self._tx += 1  # the batch and its new games share one transaction
+        stored = self._write(stream_id, kind, [(events, metadata)])
+        created = {g.game_id: self._write(g.game_id, g.kind, g.batches) for g in games if g.game_id not in self.streams}
+        self.tournament_games.update({g.game_id: (g.tournament_id, g.round) for g in games if g.game_id in created})
         result = AppendResult(first_version=version + 1, last_version=version + len(events), head=stored[-1].hash,
-                              events=stored)
+                              events=stored, created=created)
         if idempotency_key:
             self.idempotency[(stream_id, actor, idempotency_key)] = AppendResult(
                 first_version=result.first_version, last_version=result.last_version, duplicate=True,
@@ -65,6 +58,27 @@ class MemoryStore:
         for listener in self.listeners:
             listener.set()
         return result
+
+    def _write(self, stream_id: str, kind: str | None, batches: Sequence[tuple[list[NewEvent], Metadata]]
+               ) -> list[StoredEvent]:
+        """Store `batches` after the stream's head in the current transaction; the events stored."""
+        stream = self.streams.setdefault(stream_id, [])
+        if not stream:
+            self.kinds[stream_id] = kind or ""
+        now, stored = datetime.now(UTC), []
+        for events, metadata in batches:
+            head = stored[-1].hash if stored else stream[-1].hash if stream else GENESIS_HASH
+            for v, type_, data, meta, before, h in chain(stream_id, len(stream) + len(stored), head, events, metadata):
+                stored.append(StoredEvent(position=len(self.log) + len(stored) + 1, tx=self._tx, stream_id=stream_id,
+                                          version=v, type=type_, data=data, metadata=meta, at=now, prev_hash=before,
+                                          hash=h))
+        stream.extend(stored)
+        self.log.extend(stored)
+        return stored
+
+    async def tournaments_of(self, game_ids: list[str]) -> dict[str, str]:
+        """The tournament of each of `game_ids` that belongs to one (as `ReadSide.tournaments_of`)."""
+        return {g: self.tournament_games[g][0] for g in game_ids if g in self.tournament_games}
 
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
         return self.idempotency.get((stream_id, actor, key))

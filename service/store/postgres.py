@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any, ParamSpec, TypeVar
 
@@ -21,9 +21,10 @@ import asyncpg
 import msgspec
 
 from projections.log import LogEvent, read_after
+from service.store import bulk
 from service.store.readside import ReadSide
 from service.store.protocol import (
-    ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, Player,
+    ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
     SeatedGame, StoredEvent, StoreUnavailable, chain, cursor_pair,
 )
 
@@ -178,9 +179,22 @@ class PostgresStore(ReadSide):
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
                      prev_hash: str | None = None, fingerprint: str | None = None,
-                     conn: Any = None) -> AppendResult:
-        """`conn`: append on this connection, inside its caller's transaction (a tournament's pairing and
-        the round's games commit together); the append's own statement is atomic either way."""
+                     games: Sequence[NewGame] = ()) -> AppendResult:
+        args = (stream_id, expected_version, events, metadata, idempotency_key, kind, prev_hash, fingerprint)
+        if not games:
+            return await self._append(self.pool, *args)
+        # the batch and the new games in one transaction: a round's pairing never commits without its games
+        async with self.pool.acquire() as conn, conn.transaction():
+            result = await self._append(conn, *args)
+            if result.duplicate:
+                return result
+            created = await bulk.create_games(conn, games)
+        return msgspec.structs.replace(result, created=created)
+
+    async def _append(self, conn: Any, stream_id: str, expected_version: int, events: list[NewEvent],
+                      metadata: Metadata, idempotency_key: str | None, kind: str | None, prev_hash: str | None,
+                      fingerprint: str | None) -> AppendResult:
+        """The one-statement append on `conn` (the pool, or a connection in its caller's transaction)."""
         actor = metadata.actor or ""
         if prev_hash is None:
             prev_hash = GENESIS_HASH if expected_version == 0 else await self.pool.fetchval(
@@ -195,7 +209,7 @@ class PostgresStore(ReadSide):
             statement, columns = _APPEND, ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
                                            [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
         try:
-            records = await (conn or self.pool).fetch(
+            records = await conn.fetch(
                 statement, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
                 len(events), kind or "", CHANNEL, self.notify, fingerprint)
         except asyncpg.UniqueViolationError:

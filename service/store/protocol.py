@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from datetime import datetime
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -73,6 +74,17 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
         return Cursor(self.tx, self.position)
 
 
+class NewGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A game stream written whole with an append (a tournament round's games): its batches of events in
+    order, each with the metadata of its decision, and the tournament round it belongs to."""
+
+    game_id: str
+    kind: str
+    batches: list[tuple[list[NewEvent], Metadata]]
+    tournament_id: str
+    round: int
+
+
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     first_version: int
     last_version: int
@@ -82,6 +94,7 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     fingerprint: str | None = None  # of the request that first used the key (duplicates only)
     refusal: dict[str, Any] | None = None  # the problem a refused first attempt got (nothing appended)
     stream_id: str | None = None  # the stream a key was used on (duplicates only)
+    created: dict[str, list[StoredEvent]] = {}  # the stored events of each game the append created, by id
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
@@ -147,10 +160,16 @@ class SeatedGame(msgspec.Struct, frozen=True):
 class EventStore(Protocol):
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
-                     prev_hash: str | None = None, fingerprint: str | None = None) -> AppendResult:
+                     prev_hash: str | None = None, fingerprint: str | None = None,
+                     games: Sequence[NewGame] = ()) -> AppendResult:
         """Append atomically after `expected_version`; ConcurrencyError on a clash.
 
         `prev_hash`, when the caller knows the head's hash, saves reading it first.
+
+        `games` are written whole in the same transaction, each linked to its tournament round, so
+        that a round's pairing and its games commit together or not at all; a game whose stream
+        exists already is skipped (its id and seed are pure functions of the tournament, so a second
+        writer can only have written the same). Their stored events come back in `created`.
 
         With an `idempotency_key` already used by the same actor on this stream,
         nothing is appended and the first use's result is returned (duplicate=True, with the

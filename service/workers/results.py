@@ -1,20 +1,29 @@
-"""The tournament result runner: a process manager that follows the global log from its checkpoint,
-as a projector does, and records the outcome of each ended tournament game in its tournament,
-exactly once.
+"""The tournament result runner: a process manager among the workers. It follows the global log from
+its checkpoint, as a projector does, and turns each ended tournament game into its tournament's
+`RecordResult`, sent by the platform through the tournaments' command loop, exactly once.
 
 A batch and its checkpoint commit together (`ReadSide.follow`, under a lock one process holds at a
 time); a repeat after a crash is refused by the decider (`tournament.result_already_recorded`) and
-dropped by `Tournaments.record`.
+dropped, and so is a result no retry can ever record. An aborted game counts as everyone level, so
+the round still ends.
 """
 
 from __future__ import annotations
 
+import structlog
+
+import domain.tournament as T
+from domain.kernel import Outcome, RuleViolation
 from domain.table import GameAborted, GameEnded
 from projections.log import LogEvent
 from service.commands.tournaments import Tournaments
 from service.ops.background import Periodic
+from service.store.readside import ReadSide
 
+log = structlog.get_logger("stela.results")
 WAKE_DELAY = 0.5  # seconds the result runner lets appends gather before it looks (a round starts that much later)
+# refusals of a RecordResult that no retry can change (the tournament ended or moved past the game's round)
+UNRECORDABLE = {"tournament.not_running", "tournament.finished", "tournament.unknown_game", "tournament.bad_outcome"}
 
 
 class ResultRunner(Periodic):
@@ -22,14 +31,15 @@ class ResultRunner(Periodic):
 
     NAME = name = "tournament-results"
 
-    def __init__(self, tournaments: Tournaments, poll: float = 1.0, size: int = 500) -> None:
+    def __init__(self, store: ReadSide, tournaments: Tournaments, poll: float = 1.0, size: int = 500) -> None:
         super().__init__(poll)
+        self.store = store
         self.tournaments = tournaments
         self.size = size
         self.recorded = 0
 
     async def start(self) -> None:
-        await self.tournaments.store.ensure_tables([])  # the checkpoint table
+        await self.store.ensure_tables([])  # the checkpoint table
         await super().start()
 
     async def cycle(self) -> bool:
@@ -37,12 +47,31 @@ class ResultRunner(Periodic):
 
     async def step(self) -> int:
         """One batch from the checkpoint, if no other process holds it; the events read."""
-        return await self.tournaments.store.follow(self.NAME, self.size, self._record)
+        return await self.store.follow(self.NAME, self.size, self._record)
 
     async def _record(self, events: list[LogEvent]) -> None:
         ended = [e for e in events if isinstance(e.table, (GameEnded, GameAborted))]
-        owners = await self.tournaments.store.tournaments_of([e.stream_id for e in ended]) if ended else {}
+        owners = await self.store.tournaments_of([e.stream_id for e in ended]) if ended else {}
         for event in ended:
             if event.stream_id in owners:
                 outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
-                self.recorded += await self.tournaments.record(owners[event.stream_id], event.stream_id, outcome)
+                self.recorded += await self.record(owners[event.stream_id], event.stream_id, outcome)
+
+    async def record(self, tournament_id: str, game_id: str, outcome: Outcome | None) -> bool:
+        """The platform records a game's outcome (None: aborted, everyone level); False if it never will
+        (recorded already, or refused for good)."""
+        if outcome is None:
+            table = (await self.tournaments.load(tournament_id)).state.table_of(game_id)
+            seats = len(table.players) if table is not None else 0
+            outcome = Outcome(scores=[0] * seats, ranks=[1] * seats, winners=[], details={"aborted": True})
+        try:
+            await self.tournaments.act(None, tournament_id, T.RecordResult(game_id=game_id, outcome=outcome))
+        except RuleViolation as exc:
+            if exc.code == "tournament.result_already_recorded":
+                return False
+            if exc.code in UNRECORDABLE:  # it never can be: retrying would hold the runner on this event forever
+                log.warning("result_dropped", tournament_id=tournament_id, game_id=game_id, code=exc.code,
+                            reason=exc.message)
+                return False
+            raise
+        return True

@@ -8,7 +8,9 @@ import pytest
 
 from service.store.memory import MemoryStore
 from service.store.postgres import PostgresStore
-from service.store.protocol import GENESIS_HASH, ConcurrencyError, Cursor, Metadata, NewEvent, event_hash
+from service.store.protocol import (
+    GENESIS_HASH, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, event_hash,
+)
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -90,6 +92,57 @@ async def test_one_event_appends_check_the_head_and_keys_as_batches_do(store):
     assert (second.first_version, second.events[0].prev_hash) == (2, first.head)
     [one, two] = await store.read_stream(stream)
     assert two.prev_hash == one.hash == first.head and two.hash == second.head
+
+
+def new_games(tournament: str, round_: int, n: int) -> list[NewGame]:
+    """`n` whole game streams of a tournament round, each two batches (created, then joined)."""
+    return [NewGame(game_id=sid(), kind="tally", tournament_id=tournament, round=round_,
+                    batches=[(batch(1, "created"), Metadata(actor="org")), (batch(2, "joined"), Metadata(actor="p"))])
+            for _ in range(n)]
+
+
+async def test_an_append_with_new_games_writes_them_whole_in_its_own_transaction(store):
+    tournament = sid()
+    await store.append(tournament, 0, batch(1), Metadata(), kind="tournament")
+    games = new_games(tournament, 1, 2)
+    result = await store.append(tournament, 1, batch(1, "paired"), Metadata(actor="org"), games=games)
+    assert result.last_version == 2 and set(result.created) == {g.game_id for g in games}
+    for game in games:
+        stored = await store.read_stream(game.game_id)
+        assert stored == result.created[game.game_id] and [e.version for e in stored] == [1, 2, 3]
+        assert {e.tx for e in stored} == {result.events[0].tx}  # one transaction with the pairing
+        assert [e.prev_hash for e in stored] == [GENESIS_HASH, stored[0].hash, stored[1].hash]
+        assert stored[2].hash == event_hash(stored[1].hash, game.game_id, 3, stored[2].type, stored[2].data)
+        assert stored[0].metadata["actor"] == "org" and stored[1].metadata["actor"] == "p"
+        assert await store.stream_kind(game.game_id) == "tally"
+    assert await store.tournaments_of([g.game_id for g in games] + [sid()]) == {g.game_id: tournament for g in games}
+
+
+async def test_an_append_with_games_that_clashes_writes_none_of_them(store):
+    tournament = sid()
+    await store.append(tournament, 0, batch(2), Metadata(), kind="tournament")
+    games = new_games(tournament, 1, 2)
+    with pytest.raises(ConcurrencyError):
+        await store.append(tournament, 1, batch(1, "paired"), Metadata(), games=games)
+    assert [await store.stream_version(g.game_id) for g in games] == [0, 0]
+    assert await store.tournaments_of([g.game_id for g in games]) == {}
+
+
+async def test_games_written_already_are_skipped_by_a_second_writer_of_the_round(store):
+    tournament = sid()
+    games = new_games(tournament, 1, 2)
+    first = await store.append(tournament, 0, batch(1, "paired"), Metadata(), kind="tournament", games=games[:1])
+    again = await store.append(tournament, 1, batch(1, "paired"), Metadata(), games=games)
+    assert set(first.created) == {games[0].game_id} and set(again.created) == {games[1].game_id}
+    assert [await store.stream_version(g.game_id) for g in games] == [3, 3]
+
+
+async def test_a_repeated_key_with_games_appends_nothing_and_writes_no_game(store):
+    tournament = sid()
+    await store.append(tournament, 0, batch(1), Metadata(actor="org"), idempotency_key="k", kind="tournament")
+    games = new_games(tournament, 1, 1)
+    again = await store.append(tournament, 0, batch(1), Metadata(actor="org"), idempotency_key="k", games=games)
+    assert again.duplicate and again.created == {} and await store.stream_version(games[0].game_id) == 0
 
 
 async def test_read_all_yields_every_event_once_in_global_order(store):

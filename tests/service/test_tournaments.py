@@ -151,8 +151,7 @@ async def service(pg_dsn):
     from tests.support.tally import TALLY
 
     store = await PostgresStore.connect(pg_dsn, 8)
-    async with store.pool.acquire() as conn:
-        await ensure_tables(conn, [])
+    await store.ensure_tables([])
     tournaments_ = Tournaments(store, GameRepository(store, {"tally": TALLY}), Broker())
     yield tournaments_, Players(store)
     await store.close()
@@ -187,7 +186,7 @@ async def test_a_pairing_and_its_games_commit_together_or_not_at_all(service, mo
     stored = await tournaments_.store.read_stream(stream_of(tid))
     assert stored[-1].version == version and all(e.type != "tournament.RoundPaired" for e in stored)
     monkeypatch.setattr(bulk, "create_games", real)
-    tournaments_._held.clear()  # (as a fresh process would)
+    tournaments_.repository.clear()  # (as a fresh process would)
     state = await tournaments_.act(organiser, tid, T.Start())
     tables = state.rounds[0].tables
     assert all([await tournaments_.store.stream_version(t.game_id) > 0 for t in tables])
@@ -198,14 +197,15 @@ async def test_two_runners_racing_over_an_ended_game_record_its_result_once(serv
     tid, viewers = await started_cup(tournaments_, players)
     await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
     table = (await tournaments_.load(tid)).state.rounds[0].tables[0]
-    pipeline = CommandPipeline(tournaments_.repository, tournaments_.store, Broker())
+    pipeline = CommandPipeline(tournaments_.games, tournaments_.store, Broker())
     await pipeline.command(viewers[table.players[0]], table.game_id, {"type": "table.Resign"}, None, None)
 
     async def drain(runner: ResultRunner) -> None:
         while await runner.step():
             pass
 
-    await asyncio.gather(drain(ResultRunner(tournaments_)), drain(ResultRunner(tournaments_)))
+    runners = [ResultRunner(tournaments_.store, tournaments_) for _ in range(2)]
+    await asyncio.gather(*(drain(runner) for runner in runners))
     events = await tournaments_.store.read_stream(stream_of(tid))
     recorded = [e for e in events if e.type == "tournament.ResultRecorded" and e.data["game_id"] == table.game_id]
     assert len(recorded) == 1
@@ -221,11 +221,10 @@ async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_a
     for v in viewers:
         await tournaments_.act(v, tid, T.Register(name=v.player.name))
     await tournaments_.act(viewers[0], tid, T.Start())
-    async with tournaments_.pool.acquire() as conn:
-        await ensure_tables(conn, [Deadlines()])
-    worker = TimeoutWorker(tournaments_.store, tournaments_.repository, Broker(), clock=lambda: now_ms() + 3_600_000)
+    await tournaments_.store.ensure_tables([Deadlines()])
+    worker = TimeoutWorker(tournaments_.store, tournaments_.games, Broker(), clock=lambda: now_ms() + 3_600_000)
     assert await worker.tick() >= 1  # (other tests' clocked games in this database may be due too)
-    while await ResultRunner(tournaments_).step():
+    while await ResultRunner(tournaments_.store, tournaments_).step():
         pass
     state = (await tournaments_.load(tid)).state
     assert state.status == "finished"
@@ -240,7 +239,8 @@ async def test_a_result_that_can_never_be_recorded_is_dropped_so_the_runner_move
     await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
     outcome = Outcome(scores=[1, 0], ranks=[1, 2], winners=[0])
     # a game that is not one of the round's (as after an admin ended the round, or a foreign game id)
-    assert await tournaments_.record(tid, "0f6f2c38-0000-4000-8000-00000000beef", outcome) is False
+    runner = ResultRunner(tournaments_.store, tournaments_)
+    assert await runner.record(tid, "0f6f2c38-0000-4000-8000-00000000beef", outcome) is False
     with pytest.raises(Forbidden):  # a player's RecordResult is still refused, not silently dropped
         await tournaments_.act(viewers[next(iter(viewers))], tid, T.RecordResult(game_id="x", outcome=outcome))
 
