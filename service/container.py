@@ -68,7 +68,7 @@ class Services:
         self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
-        self.timeouts = TimeoutWorker(pg, self.repository, broker) if pg is not None else None
+        self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)
 

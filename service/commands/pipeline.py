@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from domain.clock import TimeOut
 from domain.kernel import RuleViolation
 from domain.table import Table, TableState
 from service.commands.exceptions import (
@@ -181,6 +182,19 @@ class CommandPipeline:
         ran = await self.loop.run(Command(stream_id=game_id, decide=decide, actor=viewer.player_id, body=command,
                                           key=key, fingerprint=print_, expected=expected, describe=seat_and_turn),
                                   loaded)
+        return _outcome(game_id, ran)
+
+    async def time_out(self, game_id: str, loaded: Loaded, seat: int, at_ms: int) -> Outcome:
+        """The platform's `table.TimeOut` for `seat`, decided on `loaded` and pinned to its version: a
+        refusal (`table.not_due`) or a version clash means the deadline was dealt with already."""
+        command = TimeOut(seat=seat, at_ms=at_ms)
+
+        def platform_seat(meta: Metadata, before: Loaded, after: TableState) -> Metadata:
+            return msgspec.structs.replace(meta, seat=seat, to_act=before.table.to_act(after))
+
+        ran = await self.loop.run(Command(stream_id=game_id, decide=lambda table, state: table.timeout(state, command),
+                                          body=msgspec.to_builtins(command), expected=loaded.state.version,
+                                          describe=platform_seat), loaded)
         return _outcome(game_id, ran)
 
     async def replayed_key(self, game_id: str, viewer: Viewer, key: str | None,

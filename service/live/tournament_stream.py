@@ -1,7 +1,7 @@
 """A tournament's Server-Sent Events stream, followed like a game's: woken by the fan-out, never polling.
 
 A connection joins the process's follower of the tournament stream (`service.live.follower`, the same
-one-reader-per-stream machinery the game streams use; `Tournaments._append` publishes every
+one-reader-per-stream machinery the game streams use; the one command loop publishes every
 tournament append on the broker) before it reads PostgreSQL, so every version committed after that
 read reaches it. It sends a `snapshot` of the tournament first or, with `Last-Event-ID`, exactly the
 events after that version, then each batch the follower delivers, with `id` = stream version, and

@@ -7,6 +7,7 @@ and the global order is the append order.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +34,7 @@ class MemoryStore:
         self.players: dict[str, tuple[Player, str]] = {}
         self.listeners: list[asyncio.Event] = []
         self._tx = 0
+        self._keys: dict[str, bytes] = {}
 
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
@@ -143,6 +145,10 @@ class MemoryStore:
     async def set_token(self, player_id: str, token_digest: str | None) -> None:
         player, _ = self.players[player_id]
         self.players[player_id] = (player, token_digest or "")
+
+    async def shared_key(self, name: str) -> bytes:
+        """A random key kept under `name` for as long as this store lives."""
+        return self._keys.setdefault(name, secrets.token_bytes(32))
 
     async def ping(self) -> None:
         return None

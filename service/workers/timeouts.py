@@ -6,7 +6,8 @@ each event counts once) and selects the rows due now. A row is fired under a
 session advisory lock on (game, seat) tried without waiting, so two processes
 never fire the same row at once; the firing process re-reads the game and sends
 `table.TimeOut(seat, at_ms=now)` only if the seat's deadline in the game's clock
-is still the row's. The append's head check settles any remaining race: a
+is still the row's, through the game pipeline's one command loop pinned to the
+version it read. The append's head check settles any remaining race: a
 `table.not_due` refusal or a version conflict means the deadline was already
 dealt with, and is dropped silently. The batch's metadata records the command,
 so `stela verify` re-decides it.
@@ -17,18 +18,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-import msgspec
 import structlog
 
-from domain.clock import TimeOut
 from domain.kernel import RuleViolation
 from projections.deadlines import Deadline, Deadlines
+from service.commands.pipeline import CommandPipeline, now_ms
 from service.ops.background import Periodic
-from service.live.fanout import Broker
-from service.commands.pipeline import now_ms
-from service.commands.repository import GameRepository, Loaded
+from service.store.protocol import ConcurrencyError
 from service.store.readside import ReadSide
-from service.store.protocol import ConcurrencyError, Metadata, NewEvent, new_command_id
 
 log = structlog.get_logger("stela.timeouts")
 
@@ -44,12 +41,11 @@ class TimeoutWorker(Periodic):
 
     name = "timeouts"
 
-    def __init__(self, store: ReadSide, repository: GameRepository, broker: Broker, every: float = 0.5,
+    def __init__(self, store: ReadSide, pipeline: CommandPipeline, every: float = 0.5,
                  clock: Callable[[], int] = now_ms, limit: int = 200) -> None:
         super().__init__(every)
         self.store = store
-        self.repository = repository
-        self.broker = broker
+        self.pipeline = pipeline
         self.clock = clock
         self.limit = limit
         self.fired = 0
@@ -72,29 +68,15 @@ class TimeoutWorker(Periodic):
 
     async def _fire(self, row: Deadline, now: int) -> int:
         """Send TimeOut for the row's seat if its clock still shows that deadline; 1 if it was recorded."""
-        self.repository.forget(row.game_id)
-        loaded = await self.repository.load(row.game_id)
-        table, state = loaded.table, loaded.state
+        self.pipeline.repository.forget(row.game_id)
+        loaded = await self.pipeline.repository.load(row.game_id)
+        state = loaded.state
         clock = state.clock
         if clock is None or state.status != "active" or clock.deadlines_ms[row.seat] != row.due_ms:
             return 0
-        command = TimeOut(seat=row.seat, at_ms=now)
         try:
-            events = table.timeout(state, command)
-        except RuleViolation:
-            return 0  # table.not_due: dealt with already
-        new_state = table.fold(events, state)
-        meta = Metadata(command_id=new_command_id(), command=msgspec.to_builtins(command), seat=row.seat,
-                        to_act=table.to_act(new_state))
-        new = [NewEvent(table.event_type(e), table.event_data(e)) for e in events]
-        try:
-            result = await self.repository.store.append(row.game_id, state.version, new, meta, None, table.kind,
-                                                        prev_hash=loaded.head)
-        except ConcurrencyError:
-            return 0  # the game moved on (another process timed it out, or the seat played)
-        self.repository.remember(row.game_id, Loaded(table, new_state, result.head))
-        await self.repository.saved(row.game_id, state.version, new_state)
-        await self.broker.publish(row.game_id, result.events)
-        log.info("timed_out", game_id=row.game_id, seat=row.seat, version=result.last_version)
+            done = await self.pipeline.time_out(row.game_id, loaded, row.seat, now)
+        except (RuleViolation, ConcurrencyError):
+            return 0  # table.not_due, or the game moved on (another process timed it out, or the seat played)
+        log.info("timed_out", game_id=row.game_id, seat=row.seat, version=done.state.version)
         return 1
-

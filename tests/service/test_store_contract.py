@@ -231,3 +231,10 @@ async def test_seats_of_is_answered_from_the_seat_index(pg_dsn):
     finally:
         await conn.close()
     assert "events_seat_taken_by_player" in plan, plan
+
+
+async def test_a_shared_key_is_generated_once_and_kept_under_its_name(store):
+    first = await store.shared_key("contract-a")
+    assert len(first) == 32
+    assert await store.shared_key("contract-a") == first
+    assert await store.shared_key("contract-b") != first

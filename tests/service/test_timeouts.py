@@ -25,11 +25,12 @@ async def process(pg_dsn: str) -> SimpleNamespace:
     """One replica's collaborators: its own pool, repository cache and worker."""
     store = await PostgresStore.connect(pg_dsn, 6)
     repository = GameRepository(store, {"tally": TALLY})
-    worker = TimeoutWorker(store, repository, Broker(), clock=lambda: now_ms() + LATER)
+    pipeline = CommandPipeline(repository, store, Broker())
+    worker = TimeoutWorker(store, pipeline, clock=lambda: now_ms() + LATER)
     async with store.pool.acquire() as conn:
         await ensure_tables(conn, [Deadlines()])
-    return SimpleNamespace(store=store, repository=repository, worker=worker,
-                           pipeline=CommandPipeline(repository, store, Broker()), players=Players(store))
+    return SimpleNamespace(store=store, repository=repository, worker=worker, pipeline=pipeline,
+                           players=Players(store))
 
 
 @pytest.fixture

@@ -222,7 +222,8 @@ async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_a
         await tournaments_.act(v, tid, T.Register(name=v.player.name))
     await tournaments_.act(viewers[0], tid, T.Start())
     await tournaments_.store.ensure_tables([Deadlines()])
-    worker = TimeoutWorker(tournaments_.store, tournaments_.games, Broker(), clock=lambda: now_ms() + 3_600_000)
+    worker = TimeoutWorker(tournaments_.store, CommandPipeline(tournaments_.games, tournaments_.store, Broker()),
+                           clock=lambda: now_ms() + 3_600_000)
     assert await worker.tick() >= 1  # (other tests' clocked games in this database may be due too)
     while await ResultRunner(tournaments_.store, tournaments_).step():
         pass
