@@ -9,7 +9,8 @@ from domain.coatl.events import CoatlEvent
 from domain.coatl.evolve import evolve
 from domain.coatl.rules import decide, legal, to_act
 from domain.coatl.scoring import outcome
-from domain.coatl.setup import CoatlOptions, setup
+from domain.coatl.options import CoatlOptions
+from domain.coatl.setup import setup
 from domain.coatl.state import CoatlState, invariants
 from domain.coatl.view import CoatlView, redact, view
 from domain.kernel import Game

@@ -8,7 +8,8 @@ from domain.goldmine.commands import GoldmineCommand
 from domain.goldmine.components import CATALOGUE
 from domain.goldmine.events import GoldmineEvent
 from domain.goldmine.evolve import evolve
-from domain.goldmine.setup import GoldmineOptions, setup, upgrade_options
+from domain.goldmine.options import GoldmineOptions, upgrade_options
+from domain.goldmine.setup import setup
 from domain.goldmine.state import GoldmineState, invariants, outcome
 from domain.goldmine.view import GoldmineView, redact, view
 from domain.kernel import Game

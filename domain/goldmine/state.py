@@ -21,23 +21,13 @@ from typing import Literal
 
 import msgspec
 
-from domain.goldmine.board import Cells, fits, has_chamber, steps_home
+from domain.goldmine.board import Cell, Cells, fits, has_chamber, steps_home
 from domain.goldmine.components import ALL_TILES, ENTRANCE, design
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.kernel import Outcome, ranked
 
 Phase = Literal["scout", "move", "place", "step", "roll_move", "secret", "action",
                 "bet_coin", "bonus", "bats_move", "after_bonus", "done"]
-
-
-class Cell(msgspec.Struct, frozen=True):
-    """A placed tile: grid cell, physical tile id, rotation (quarter turns clockwise), coin on it."""
-
-    x: int
-    y: int
-    tile: str
-    rotation: int
-    coin: bool = False
 
 
 class Pirate(msgspec.Struct, frozen=True):

@@ -15,7 +15,7 @@ from domain.kernel import Outcome, ranked
 from domain.tobago.clues import Board, board, candidates_mask
 from domain.tobago.components import AMULETS, CLUE_IDS, CURSE_CARDS, ROSES_PER_PLAYER, TREASURE_CARDS
 from domain.tobago.island import Island, Landmarks
-from domain.tobago.setup import TobagoOptions
+from domain.tobago.options import TobagoOptions
 
 Phase = Literal["place_atv", "turn", "share", "new_hunt", "over"]
 

@@ -14,7 +14,7 @@ import msgspec
 
 from domain.goldmine import bot
 from domain.goldmine.commands import GoldmineCommand
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.goldmine.state import Cell, GoldmineState, Hidden, Pirate
 
 Json = dict[str, Any]
