@@ -7,8 +7,7 @@ from domain.coatl.commands import CoatlCommand
 from domain.coatl.components import CATALOGUE
 from domain.coatl.events import CoatlEvent
 from domain.coatl.evolve import evolve
-from domain.coatl.rules import decide, legal, to_act
-from domain.coatl.scoring import outcome
+from domain.coatl.rules import decide, legal, outcome, to_act
 from domain.coatl.options import CoatlOptions
 from domain.coatl.setup import setup
 from domain.coatl.state import CoatlState, invariants

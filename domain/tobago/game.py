@@ -15,6 +15,6 @@ GAME = Game(
     options_type=options.TobagoOptions, command_type=TobagoCommand, event_type=TobagoEvent,
     state_type=state.TobagoState, view_type=view.TobagoView, components=CATALOGUE,
     setup=setup.setup, evolve=evolve, decide=rules.decide, legal=rules.legal, to_act=rules.to_act,
-    view=view.view, redact=view.redact, outcome=state.outcome,
+    view=view.view, redact=view.redact, outcome=rules.outcome,
     invariants=state.invariants, board_svg=svg.board_svg,
 )
