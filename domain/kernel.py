@@ -167,6 +167,18 @@ def fold(evolve: Callable[[Optional[State], Event], State], state: Optional[Stat
     return state
 
 
+def evolved(handlers: Mapping[type, Callable[[State, Any], State]], state: State, event: Any) -> State:
+    """`state` after `event`, folded by the handler `handlers` holds for the event's type.
+
+    Each game's `evolve` is one small function per event type in such a table. An event
+    type without a handler is a bug (an event added without its fold) and raises; it is
+    never skipped, so replay cannot silently drop a fact."""
+    handler = handlers.get(type(event))
+    if handler is None:
+        raise AssertionError(f"no evolve handler for {type(event).__name__}")
+    return handler(state, event)
+
+
 # -- the decider record and its optional capabilities ------------------------------
 
 class BoardPicture(Protocol):
