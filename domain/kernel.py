@@ -193,6 +193,15 @@ class BotWeights(Protocol):
     def __call__(self, state: Any, seat: int, commands: list[Any]) -> list[int]: ...
 
 
+class BotScores(Protocol):
+    """Optional capability: a greedy bot's score for each legal command (higher is better), in order.
+
+    It reads only what a client holds: `view`, the seat's own view as JSON (`GET /v1/games/{id}`'s
+    `view`), and `commands`, the JSON of `/legal`; never the state, so it learns nothing hidden."""
+
+    def __call__(self, view: dict[str, Any], seat: int, commands: list[dict[str, Any]]) -> list[float]: ...
+
+
 class TimeoutRule(Protocol):
     """Optional capability: the command played for a seat that ran out of time (None: it forfeits)."""
 
@@ -248,5 +257,6 @@ class Game(Generic[State, Command, Event, Options]):
     invariants: Optional[Invariants] = None
     board_svg: Optional[BoardPicture] = None
     bot_weights: Optional[BotWeights] = None
+    bot_scores: Optional[BotScores] = None
     timeout_command: Optional[TimeoutRule] = None
     upgrade_options: Optional[OptionsUpgrade] = None

@@ -20,4 +20,5 @@ GAME = Game(
     state_type=GoldmineState, view_type=GoldmineView, components=CATALOGUE,
     setup=setup, evolve=evolve, decide=rules.decide, legal=rules.legal, to_act=rules.to_act,
     view=view, redact=redact, outcome=rules.outcome, invariants=invariants, bot_weights=bot.weights,
+    bot_scores=bot.scores,
     upgrade_options=upgrade_options)
