@@ -115,18 +115,14 @@ def _action_begun(state: CoatlState, event: ActionBegun) -> CoatlState:
 
 
 def _pieces_taken(state: CoatlState, event: PiecesTaken) -> CoatlState:
-    seat = event.seat
-    slot = event.slot
-    index = event.index
-    pieces = event.pieces
-    disc = state.disc
+    slot, index, disc = event.slot, event.index, state.disc
     if slot == "head":
         disc = replace(disc, heads=disc.heads[:index] + (None,) + disc.heads[index + 1:])
     elif slot == "tail":
         disc = replace(disc, tails=disc.tails[:index] + (None,) + disc.tails[index + 1:])
     else:
         disc = replace(disc, bodies=disc.bodies[:index] + ((),) + disc.bodies[index + 1:])
-    return _board(replace(state, disc=disc), seat, add=pieces)
+    return _board(replace(state, disc=disc), event.seat, add=event.pieces)
 
 
 def _disc_refilled(state: CoatlState, event: DiscRefilled) -> CoatlState:
@@ -232,16 +228,12 @@ def _prophecy_played(state: CoatlState, event: ProphecyPlayed) -> CoatlState:
 
 
 def _temple_played(state: CoatlState, event: TemplePlayed) -> CoatlState:
-    h = state.hidden
     seat = event.seat
-    index = event.coatl
-    temple = event.temple
-    pile = event.pile
-    if pile is None:
-        state = _hidden_seat(state, "temples", seat, _remove(h.temples[seat], temple))
+    if event.pile is None:
+        state = _hidden_seat(state, "temples", seat, _remove(state.hidden.temples[seat], event.temple))
     else:
-        state = _pop_pile(state, pile)
-    return _coatl(state, seat, index, temple=temple)
+        state = _pop_pile(state, event.pile)
+    return _coatl(state, seat, event.coatl, temple=event.temple)
 
 
 def _coatl_closed(state: CoatlState, event: CoatlClosed) -> CoatlState:
