@@ -167,6 +167,18 @@ def fold(evolve: Callable[[Optional[State], Event], State], state: Optional[Stat
     return state
 
 
+def evolved(handlers: Mapping[type, Callable[[State, Any], State]], state: State, event: Any) -> State:
+    """`state` after `event`, folded by the handler `handlers` holds for the event's type.
+
+    Each game's `evolve` is one small function per event type in such a table. An event
+    type without a handler is a bug (an event added without its fold) and raises; it is
+    never skipped, so replay cannot silently drop a fact."""
+    handler = handlers.get(type(event))
+    if handler is None:
+        raise AssertionError(f"no evolve handler for {type(event).__name__}")
+    return handler(state, event)
+
+
 # -- the decider record and its optional capabilities ------------------------------
 
 class BoardPicture(Protocol):
@@ -179,6 +191,15 @@ class BotWeights(Protocol):
     """Optional capability: non-negative weights that bias random bots towards sensible play."""
 
     def __call__(self, state: Any, seat: int, commands: list[Any]) -> list[int]: ...
+
+
+class BotScores(Protocol):
+    """Optional capability: a greedy bot's score for each legal command (higher is better), in order.
+
+    It reads only what a client holds: `view`, the seat's own view as JSON (`GET /v1/games/{id}`'s
+    `view`), and `commands`, the JSON of `/legal`; never the state, so it learns nothing hidden."""
+
+    def __call__(self, view: dict[str, Any], seat: int, commands: list[dict[str, Any]]) -> list[float]: ...
 
 
 class TimeoutRule(Protocol):
@@ -236,5 +257,6 @@ class Game(Generic[State, Command, Event, Options]):
     invariants: Optional[Invariants] = None
     board_svg: Optional[BoardPicture] = None
     bot_weights: Optional[BotWeights] = None
+    bot_scores: Optional[BotScores] = None
     timeout_command: Optional[TimeoutRule] = None
     upgrade_options: Optional[OptionsUpgrade] = None

@@ -1,9 +1,12 @@
-"""Cóatl rules: one predicate per command (`check`), shared by `decide` and `legal`.
+"""Cóatl rules: `decide`, `legal`, `to_act`, `outcome`, and one predicate (`refusal`) shared by both.
 
 Every predicate returns the RuleViolation that refuses the command, or None
-when it is allowed; `decide` requires `check` to pass and `legal` offers the
-candidates `check` lets through, so `legal` lists exactly what `decide`
-accepts. A turn spends an action budget (1, or 2 in some last turns): the
+when it is allowed; `decide` requires `refusal` to pass and `legal` offers the
+candidates `refusal` lets through, so `legal` lists exactly what `decide`
+accepts. The opening is in `rules_opening.py`, the action budget and the
+small shared predicates in `rules_turn.py`, the build action in
+`rules_build.py`, the end of a turn in `rules_end.py`. A turn spends an action
+budget (1, or 2 in some last turns): the
 first command of an action (`ActionBegun`) costs one; further commands of a
 running choose or build action are free. Foretelling goes on as a choose
 action: after it, no other action starts and the turn does not end while a
@@ -26,173 +29,18 @@ from domain.coatl.events import (ActionBegun, CoatlClosed, CoatlCompleted, Coatl
                                  PerfectChoiceUsed, PieceAdded, PiecesTaken, PriestsDutyUsed, ProphecyDiscarded,
                                  ProphecyPlayed, ProphecyTaken, TemplePlayed)
 from domain.coatl.evolve import evolve
-from domain.coatl.rules_opening import check_keep, decide_keep, keep_candidates
+from domain.coatl.rules_build import (add_refusal, pending_ready, play_refusal, start_refusal, temple_refusal,
+                                     temple_source)
 from domain.coatl.rules_end import Emit, finish_turn, needs_refill, refill_disc, refill_row, reshuffle_if_empty
-from domain.coatl.scoring import prophecy_met, temple_points
-from domain.coatl.state import (Coatl, CoatlState, Player, Turn, bag_pieces, can_take_prophecy, card_types,
-                                completed, free_slots, incomplete, is_complete)
-from domain.kernel import Emitter, Rng, RuleViolation, offered, require
-
-Refusal = Optional[RuleViolation]
-
-
-def _in_play(state: CoatlState, seat: int) -> Refusal:
-    if state.phase == "over":
-        return _no("coatl.game_over", "the game is over")
-    if state.phase != "play":
-        return _no("coatl.wrong_phase", "every seat must first choose its opening hand")
-    if state.turn is None or state.turn.seat != seat:
-        return _no("coatl.not_your_turn", "it is not your turn")
-    return None
+from domain.coatl.rules_opening import decide_keep, keep_candidates, keep_refusal
+from domain.coatl.rules_turn import Refusal, has_token, in_hand, in_play, may_begin, room, starts_action
+from domain.coatl.scoring import coatl_value, seat_scores
+from domain.coatl.state import CoatlState, Player, bag_pieces, can_take_prophecy, is_complete
+from domain.kernel import Emitter, Outcome, Rng, offered, ranked, require
 
 
-def starts_action(turn: Turn, action: str) -> bool:
-    """Whether a command of `action` starts a new action (costing one) rather than going on with one."""
-    going_on = (action == "choose" and turn.current in ("choose", "foretell")) or (
-        action == "build" and turn.current == "build")
-    return not going_on
-
-
-def _may_begin(state: CoatlState, action: str) -> Refusal:
-    """Whether a command of `action` may be played now, as a new action or as part of the running one."""
-    turn = state.turn
-    assert turn is not None
-    if turn.pending is not None:
-        return _no("coatl.completion_pending", "finish the just completed coatl first")
-    if not starts_action(turn, action):
-        return None
-    if turn.current == "foretell" and can_take_prophecy(state, turn.seat):
-        return _no("coatl.must_choose", "Foretelling goes on with choosing prophecy cards")
-    if turn.actions_left <= 0:
-        return _no("coatl.no_action_left", "no action is left this turn")
-    return None
-
-
-def _token(player: Player, token: str) -> Refusal:
-    return None if token in player.tokens else _no("coatl.no_token", f"no {token} token")
-
-
-def _coatl(player: Player, index: int) -> Refusal:
-    return None if 0 <= index < len(player.coatls) else _no("coatl.no_such_coatl", f"no coatl {index}")
-
-
-def _on_board(player: Player, piece: Piece) -> Refusal:
-    if piece in player.board:
-        return None
-    return _no("coatl.not_on_board", f"no {piece.color} {piece.kind} on the board")
-
-
-def _in_hand(state: CoatlState, seat: int, card: int) -> Refusal:
-    return None if card in state.hidden.hands[seat] else _no("coatl.not_in_hand", f"card {card} is not in the hand")
-
-
-def _room(player: Player, pieces: int) -> Refusal:
-    return None if free_slots(player) >= pieces else _no("coatl.board_full", "not enough free board slots")
-
-
-def extended(coatl: Coatl, piece: Piece, end: str) -> tuple[Piece, ...]:
-    """The coatl's pieces after adding `piece` at `end`."""
-    return (piece,) + coatl.pieces if end == "head" else coatl.pieces + (piece,)
-
-
-def _fits(coatl: Coatl, piece: Piece, end: str) -> Refusal:
-    if (coatl.pieces[0] if end == "head" else coatl.pieces[-1]).kind == end:
-        return _no("coatl.end_closed", f"the {end} end is closed")
-    if piece.kind != "body" and piece.kind != end:
-        return _no("coatl.wrong_end", f"a {piece.kind} goes at the {piece.kind} end")
-    kinds = {p.kind for p in extended(coatl, piece, end)}
-    if {"head", "tail"} <= kinds and "body" not in kinds:
-        return _no("coatl.needs_body", "a coatl needs a body segment between head and tail")
-    return None
-
-
-def check_prophecy(coatl: Coatl, card: int, pieces: Optional[tuple[Piece, ...]] = None) -> Refusal:
-    """Whether `card` may go beside `coatl` (with `pieces` instead of its own when given)."""
-    if len(coatl.cards) >= C.MAX_PROPHECIES_PER_COATL:
-        return _no("coatl.too_many_prophecies", "a coatl carries at most 4 prophecy cards")
-    if C.CARD_TYPE[card] in card_types(coatl.cards):
-        return _no("coatl.identical_prophecy", "this coatl already carries that face")
-    if not prophecy_met(C.CARD_TYPE[card], [p.color for p in (pieces or coatl.pieces)]):
-        return _no("coatl.requirement_not_met", "the coatl does not meet the card's first level")
-    return None
-
-
-def _start(player: Player, piece: Piece) -> Refusal:
-    if len(incomplete(player)) >= C.MAX_INCOMPLETE:
-        return _no("coatl.too_many_incomplete", "two coatls are incomplete already")
-    return _on_board(player, piece)
-
-
-def _check_add(state: CoatlState, seat: int, player: Player, cmd: AddPiece) -> Refusal:
-    refusal = _may_begin(state, "build") or _coatl(player, cmd.coatl)
-    if refusal is not None:
-        return refusal
-    coatl = player.coatls[cmd.coatl]
-    if coatl.status != "open":
-        return _no("coatl.coatl_complete", "the coatl is complete")
-    refusal = _on_board(player, cmd.piece) or _fits(coatl, cmd.piece, cmd.end)
-    new = extended(coatl, cmd.piece, cmd.end)
-    if refusal is not None or not is_complete(new):
-        return refusal
-    if completed(player) >= C.MAX_COMPLETED:
-        return _no("coatl.coatl_limit", "a player completes at most 3 coatls")
-    if not coatl.cards and all(check_prophecy(coatl, card, new) for card in state.hidden.hands[seat]):
-        return _no("coatl.no_prophecy_for_completion", "no prophecy card for this coatl")
-    return None
-
-
-def _check_play(state: CoatlState, seat: int, player: Player, cmd: PlayProphecy) -> Refusal:
-    assert state.turn is not None
-    if state.turn.pending is None:
-        refusal = _may_begin(state, "build")
-    elif state.turn.pending != cmd.coatl:
-        refusal = _no("coatl.completion_pending", "finish the just completed coatl first")
-    else:
-        refusal = None
-    refusal = refusal or _coatl(player, cmd.coatl)
-    if refusal is not None:
-        return refusal
-    if player.coatls[cmd.coatl].status == "closed":
-        return _no("coatl.coatl_closed", "the coatl is closed")
-    return _in_hand(state, seat, cmd.card) or check_prophecy(player.coatls[cmd.coatl], cmd.card)
-
-
-def temple_source(state: CoatlState, seat: int, temple: int) -> Optional[int]:
-    """None for the seat's own temple card, else the shared pile it tops (see `_temple_available`)."""
-    if temple in state.hidden.temples[seat]:
-        return None
-    return next(pile for pile, cards in enumerate(state.hidden.piles) if cards and cards[0] == temple)
-
-
-def _temple_available(state: CoatlState, seat: int, temple: int) -> Refusal:
-    tops = [cards[0] for cards in state.hidden.piles if cards]
-    if temple in state.hidden.temples[seat] or temple in tops:
-        return None
-    return _no("coatl.temple_not_available", f"temple {temple} is not available")
-
-
-def _pending_ready(state: CoatlState, player: Player) -> Refusal:
-    """Whether a just completed coatl awaits its temple or its closing (it has a prophecy card)."""
-    assert state.turn is not None
-    if state.turn.pending is None:
-        return _no("coatl.not_completing", "no coatl has just been completed")
-    if not player.coatls[state.turn.pending].cards:
-        return _no("coatl.needs_prophecy", "the completed coatl needs a prophecy card first")
-    return None
-
-
-def _check_temple(state: CoatlState, seat: int, player: Player, cmd: PlayTemple) -> Refusal:
-    refusal = _pending_ready(state, player) or _temple_available(state, seat, cmd.temple)
-    if refusal is not None:
-        return refusal
-    coatl = player.coatls[state.turn.pending]  # type: ignore[union-attr, index]
-    if temple_points(cmd.temple, [p.color for p in coatl.pieces], card_types(coatl.cards)) == 0:
-        return _no("coatl.temple_requirement_not_met", "the coatl meets none of the temple's requirements")
-    return None
-
-
-def _check_perfect(state: CoatlState, player: Player, cmd: PerfectChoice) -> Refusal:
-    refusal = _token(player, "perfect_choice") or _may_begin(state, "perfect_choice")
+def _perfect_refusal(state: CoatlState, player: Player, cmd: PerfectChoice) -> Refusal:
+    refusal = has_token(player, "perfect_choice") or may_begin(state, "perfect_choice")
     if refusal is not None:
         return refusal
     if len(cmd.colors) != (C.BODY_PER_SLOT if cmd.kind == "body" else 1):
@@ -202,7 +50,7 @@ def _check_perfect(state: CoatlState, player: Player, cmd: PerfectChoice) -> Ref
     bag = bag_pieces(state.hidden.bags)
     if any(bag[p] < n for p, n in Counter(Piece(cmd.kind, c) for c in cmd.colors).items()):
         return _no("coatl.not_in_bag", "the bag does not hold these pieces")
-    return _room(player, len(cmd.colors))
+    return room(player, len(cmd.colors))
 
 
 def slot_pieces(state: CoatlState, slot: str, index: int) -> tuple[Piece, ...]:
@@ -218,7 +66,7 @@ def _take_pieces(state: CoatlState, player: Player, slot: str, index: int) -> Re
     if not 0 <= index < {"head": C.HEAD_SLOTS, "tail": C.TAIL_SLOTS, "body": C.BODY_SLOTS}[slot]:
         return _no("coatl.no_such_slot", f"no {slot} slot {index}")
     pieces = slot_pieces(state, slot, index)
-    return _room(player, len(pieces)) if pieces else _no("coatl.empty_slot", "that slot is empty")
+    return room(player, len(pieces)) if pieces else _no("coatl.empty_slot", "that slot is empty")
 
 
 def _take_prophecy(state: CoatlState, seat: int, card: Optional[int]) -> Refusal:
@@ -232,7 +80,7 @@ def _take_prophecy(state: CoatlState, seat: int, card: Optional[int]) -> Refusal
 
 
 def _priests_duty(state: CoatlState, player: Player, pile: int) -> Refusal:
-    refusal = _token(player, "priests_duty") or _may_begin(state, "priests_duty")
+    refusal = has_token(player, "priests_duty") or may_begin(state, "priests_duty")
     if refusal is None and pile not in (0, 1):
         return _no("coatl.no_such_pile", "piles are 0 and 1")
     if refusal is None and not state.hidden.piles[pile]:
@@ -246,7 +94,7 @@ def _end_turn(state: CoatlState, seat: int, can_act: Callable[[], bool]) -> Refu
     turn = state.turn
     assert turn is not None
     if turn.pending is not None:
-        return _pending_ready(state, state.players[seat])
+        return pending_ready(state, state.players[seat])
     if turn.current == "foretell" and can_take_prophecy(state, seat):
         return _no("coatl.must_choose", "Foretelling goes on with choosing prophecy cards")
     if turn.current is None and can_act():
@@ -254,43 +102,42 @@ def _end_turn(state: CoatlState, seat: int, can_act: Callable[[], bool]) -> Refu
     return None
 
 
-def check(state: CoatlState, seat: int, command: CoatlCommand) -> Refusal:
+def refusal(state: CoatlState, seat: int, command: CoatlCommand) -> Refusal:
     """The refusal of `command` by `seat` now, or None when the rules allow it."""
     if isinstance(command, KeepProphecies):
-        return check_keep(state, seat, command)
-    refusal = _in_play(state, seat)
-    if refusal is not None:
-        return refusal
+        return keep_refusal(state, seat, command)
+    if (err := in_play(state, seat)) is not None:
+        return err
     player, turn = state.players[seat], state.turn
     assert turn is not None
     match command:
         case TakePieces(slot=slot, index=index):
-            return _may_begin(state, "take") or _take_pieces(state, player, slot, index)
+            return may_begin(state, "take") or _take_pieces(state, player, slot, index)
         case TakeProphecy(card=card):
-            return _may_begin(state, "choose") or _take_prophecy(state, seat, card)
+            return may_begin(state, "choose") or _take_prophecy(state, seat, card)
         case StartCoatl(piece=piece):
-            return _may_begin(state, "build") or _start(player, piece)
+            return may_begin(state, "build") or start_refusal(player, piece)
         case AddPiece():
-            return _check_add(state, seat, player, command)
+            return add_refusal(state, seat, player, command)
         case PlayProphecy():
-            return _check_play(state, seat, player, command)
+            return play_refusal(state, seat, player, command)
         case PlayTemple():
-            return _check_temple(state, seat, player, command)
+            return temple_refusal(state, seat, player, command)
         case CloseCoatl():
-            return _pending_ready(state, player)
+            return pending_ready(state, player)
         case PerfectChoice():
-            return _check_perfect(state, player, command)
+            return _perfect_refusal(state, player, command)
         case Foretell():
-            return _token(player, "foretell") or _may_begin(state, "foretell")
+            return has_token(player, "foretell") or may_begin(state, "foretell")
         case DiscardProphecy(card=card):
             if turn.current != "foretell":
                 return _no("coatl.cannot_discard", "discard only during Foretelling, before choosing")
-            return _in_hand(state, seat, card)
+            return in_hand(state, seat, card)
         case PriestsDuty(pile=pile):
             return _priests_duty(state, player, pile)
         case EndTurn():
-            return _end_turn(state, seat, lambda: any(check(state, seat, c) is None
-                                                      for c in _candidates(state, seat)))
+            return _end_turn(state, seat, lambda: any(refusal(state, seat, c) is None
+                                                        for c in _candidates(state, seat)))
     raise AssertionError(f"unknown command {command!r}")
 
 
@@ -323,7 +170,7 @@ def _candidates(state: CoatlState, seat: int) -> list[Any]:
 
 def _actions(state: CoatlState, seat: int) -> list[CoatlCommand]:
     """The commands other than `EndTurn` that `seat` may issue now."""
-    return offered(_candidates(state, seat), lambda c: check(state, seat, c))
+    return offered(_candidates(state, seat), lambda c: refusal(state, seat, c))
 
 
 def legal(state: CoatlState, seat: int) -> list[CoatlCommand]:
@@ -345,6 +192,25 @@ def to_act(state: CoatlState) -> frozenset[int]:
     return frozenset()
 
 
+
+def outcome(state: CoatlState) -> Optional[Outcome]:
+    """None until the last turn is played; then most points, then most cards beside completed coatls,
+    then the best single coatl; a remaining tie is a shared win."""
+    if state.phase != "over":
+        return None
+    scores = list(seat_scores(state))
+    keys: list[Any] = []
+    for seat, player in enumerate(state.players):
+        done = [c for c in player.coatls if c.status != "open"]
+        cards = sum(len(c.cards) + (c.temple is not None) for c in done)
+        best = max((coatl_value(c) for c in done), default=0)
+        keys.append((scores[seat], cards, best))
+    result = ranked(scores, keys)
+    result.details.update({"cards_beside_completed": [k[1] for k in keys], "best_coatl": [k[2] for k in keys],
+                           "end_condition": state.end_condition})
+    return result
+
+
 ACTION_OF: dict[type, str] = {TakePieces: "take", TakeProphecy: "choose", StartCoatl: "build", AddPiece: "build",
                               PerfectChoice: "perfect_choice", Foretell: "foretell", PriestsDuty: "priests_duty"}
 SINGLE_STEP = ("take", "perfect_choice", "priests_duty")
@@ -352,7 +218,7 @@ SINGLE_STEP = ("take", "perfect_choice", "priests_duty")
 
 def decide(state: CoatlState, seat: int, command: CoatlCommand, rng: Rng) -> list[Any]:
     """The events of `command` by `seat`; RuleViolation when the rules refuse it."""
-    require(check(state, seat, command))
+    require(refusal(state, seat, command))
     if isinstance(command, KeepProphecies):
         return decide_keep(state, seat, command)
     assert state.turn is not None

@@ -17,7 +17,7 @@ from domain.coatl.state import CoatlState
 from domain.kernel import RuleViolation
 
 
-def check_keep(state: CoatlState, seat: int, command: KeepProphecies) -> Optional[RuleViolation]:
+def keep_refusal(state: CoatlState, seat: int, command: KeepProphecies) -> Optional[RuleViolation]:
     """The refusal of keeping these cards, or None; the cards are named once each, in increasing order."""
     if state.phase == "over":
         return violation("coatl.game_over", "the game is over")

@@ -13,11 +13,10 @@ least one piece of each.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from domain.coatl.components import PROPHECIES, TEMPLES, Requirement
 from domain.coatl.state import Coatl, CoatlState, card_types, colors
-from domain.kernel import Outcome, ranked
 
 
 def _runs(colors: Sequence[str]) -> list[tuple[str, int]]:
@@ -147,21 +146,3 @@ def coatl_value(coatl: Coatl) -> int:
 def seat_scores(state: CoatlState) -> tuple[int, ...]:
     """Each seat's points: its completed coatls only."""
     return tuple(sum(coatl_value(c) for c in p.coatls if c.status != "open") for p in state.players)
-
-
-def outcome(state: CoatlState) -> Optional[Outcome]:
-    """None until the last turn is played; then most points, then most cards beside completed coatls,
-    then the best single coatl; a remaining tie is a shared win."""
-    if state.phase != "over":
-        return None
-    scores = list(seat_scores(state))
-    keys: list[Any] = []
-    for seat, player in enumerate(state.players):
-        done = [c for c in player.coatls if c.status != "open"]
-        cards = sum(len(c.cards) + (c.temple is not None) for c in done)
-        best = max((coatl_value(c) for c in done), default=0)
-        keys.append((scores[seat], cards, best))
-    result = ranked(scores, keys)
-    result.details.update({"cards_beside_completed": [k[1] for k in keys], "best_coatl": [k[2] for k in keys],
-                           "end_condition": state.end_condition})
-    return result

@@ -1,4 +1,4 @@
-"""Cóatl options and setup: the disc filled from the bags, temples and prophecy cards dealt.
+"""Cóatl setup: the disc filled from the bags, temples and prophecy cards dealt.
 
 `refilled_disc` is the one way pieces leave the bags at random; the end of a
 turn refills the disc with it too.
@@ -6,24 +6,13 @@ turn refills the disc with it too.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-import msgspec
+from typing import Any
 
 from domain.coatl import components as C
 from domain.coatl.events import Disc, GameSetUp
+from domain.coatl.options import CoatlOptions
 from domain.coatl.state import Bags
 from domain.kernel import Rng, RuleViolation
-
-
-class CoatlOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    sacrifice_tokens: Annotated[bool, msgspec.Meta(
-        description="Each player gets the three sacrifice tokens (Perfect Choice, Foretelling, Priest's Duty); "
-                    "the rulebook advises leaving them out of a first game.")] = True
-    promo_cards: Annotated[bool, msgspec.Meta(
-        description="Add the 6 promo prophecy cards and 5 promo temple cards.")] = False
-    random_first_player: Annotated[bool, msgspec.Meta(
-        description="Choose the first player at random instead of seat 0.")] = False
 
 
 def _draw(counts: list[int], rng: Rng) -> str:

@@ -12,16 +12,27 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cache
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
+
+import msgspec
 
 from domain.goldmine.components import DESIGN_OF, DESIGNS, ENTRANCE, PathSpec, design
 
-if TYPE_CHECKING:  # state.py imports this module for its invariants
-    from domain.goldmine.state import Cell
-
 DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 Pos = tuple[int, int, int]
-Cells: TypeAlias = "dict[tuple[int, int], Cell]"
+
+
+class Cell(msgspec.Struct, frozen=True):
+    """A placed tile: grid cell, physical tile id, rotation (quarter turns clockwise), coin on it."""
+
+    x: int
+    y: int
+    tile: str
+    rotation: int
+    coin: bool = False
+
+
+Cells: TypeAlias = dict[tuple[int, int], Cell]
 
 
 def opens(tile: str, rotation: int, side: int) -> bool:

@@ -1,8 +1,12 @@
-"""Gold Mine bot weights: how a random-play bot leans among its legal commands.
+"""Gold Mine bot weights and scores: how a bot leans among its legal commands.
 
 `weights(state, seat, commands)` gives one non-negative int per command, in the
 same order, for the harness (`domain.simulate`) to draw from; it never draws
 itself. Every command keeps a weight of at least 1 so play stays varied.
+`scores(view, seat, commands)` (the kind's `Game.bot_scores`, which the service's
+greedy bot reaches through the catalogue) rebuilds the public part of the state
+from the seat's own view (the secret stack and scout tiles left empty) and
+scores the legal commands (JSON) with the same weights.
 
 The bot steers by a goal field: the fewest steps from each position to the
 seat's goal, found backwards from the goal over the connected paths. The goal
@@ -26,13 +30,18 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from typing import Any
+
+import msgspec
 
 from domain.goldmine.board import DELTA, Cells, Pos, entrance_pos, links, neighbours, path_sides
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, Move, PassCoins, PlaceCoin,
                                       PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
 from domain.goldmine.components import design
-from domain.goldmine.state import GoldmineState, cells, position, team_coins
+from domain.goldmine.options import GoldmineOptions
+from domain.goldmine.state import Cell, GoldmineState, Hidden, Pirate, cells, position, team_coins
 
+Json = dict[str, Any]
 INF = 10 ** 6
 SECRET_COST = 8
 MUD_COST = 3
@@ -300,3 +309,26 @@ def _action(state: GoldmineState, geo: Cave, seat: int, commands: list[GoldmineC
         else:
             out.append(1)
     return out
+
+
+# -- the greedy bot's scorer: the public state rebuilt from the seat's view -------------------
+
+_COMMANDS = msgspec.json.Decoder(list[GoldmineCommand])
+
+
+def public_state(view: Json) -> GoldmineState:
+    """The state as far as `view` shows it: everything but the hidden stack and scout tiles (left empty)."""
+    return GoldmineState(
+        options=msgspec.convert(view["options"], GoldmineOptions), seats=view["seats"], target=view["target"],
+        hidden=Hidden(), board=tuple(Cell(x=t["x"], y=t["y"], tile=t["tile"]["id"], rotation=t["rotation"],
+                                          coin=t["coin"]) for t in view["board"]),
+        pirates=tuple(msgspec.convert(p, Pirate) for p in view["pirates"]),
+        hands=tuple(tuple(t["id"] for t in hand) for hand in view["hands"]), first=view["first"],
+        current=view["current"], phase=view["phase"], drawn=view["drawn"]["id"] if view["drawn"] else None,
+        die=view["die"], chooser=view["chooser"], mover=view["mover"], turns=view["turns"])
+
+
+def scores(view: Json, seat: int, commands: list[Json]) -> list[float]:
+    """The greedy bot's scores: `weights` over the state the view shows and the decoded legal commands."""
+    typed = _COMMANDS.decode(msgspec.json.encode(commands))
+    return [float(w) for w in weights(public_state(view), seat, typed)]

@@ -10,7 +10,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 
 
 class GameSetUp(msgspec.Struct, frozen=True, tag="goldmine.GameSetUp", tag_field="type"):

@@ -1,4 +1,6 @@
-"""Gold Mine evolve: fold one event into the state. Never validates, never draws.
+"""Gold Mine evolve: fold one event into the state with the function `EVOLVERS` holds for its type.
+
+Never validates, never draws.
 
 Phase changes follow the event: a finished movement leads to the action
 phase (or `after_bonus`/`done` for bonus and bats moves), a resolved challenge
@@ -7,7 +9,8 @@ to the decision it owes, `TurnEnded` to the next seat's movement.
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -17,9 +20,113 @@ from domain.goldmine.events import (ChallengeResolved, CoinLeft, CoinPlaced, Coi
                                     PirateEscaped, PirateMoved, ScoutMapLaid, Stayed, TileDrawn, TilePlaced,
                                     TileReturned, TilesShuffled, TurnCapReached, TurnEnded)
 from domain.goldmine.state import Cell, GoldmineState, Hidden, Phase, Pirate, position
+from domain.kernel import evolved
 
 AFTER_MOVE: dict[str, Phase] = {"move": "action", "step": "action", "roll_move": "action", "secret": "action",
                                 "bonus": "after_bonus", "bats_move": "done"}
+
+
+def _hands_dealt(state: GoldmineState, event: HandsDealt) -> GoldmineState:
+    return replace(state, hands=tuple(tuple(h) for h in event.hands))
+
+
+def _tiles_shuffled(state: GoldmineState, event: TilesShuffled) -> GoldmineState:
+    return replace(state, hidden=Hidden(stack=tuple(event.stack or ()), scout=tuple(event.scout or ())))
+
+
+def _first_player_chosen(state: GoldmineState, event: FirstPlayerChosen) -> GoldmineState:
+    return replace(state, first=event.seat, current=event.seat, chooser=event.seat, mover=event.seat)
+
+
+def _tile_drawn(state: GoldmineState, event: TileDrawn) -> GoldmineState:
+    return _drawn(state, event)
+
+
+def _tile_returned(state: GoldmineState, event: TileReturned) -> GoldmineState:
+    stack = list(state.hidden.stack)
+    stack.insert(event.depth or 0, event.tile)
+    return replace(state, drawn=None, hidden=replace(state.hidden, stack=tuple(stack)))
+
+
+def _tile_placed(state: GoldmineState, event: TilePlaced) -> GoldmineState:
+    board = tuple(sorted((*state.board, Cell(event.x, event.y, event.tile, event.rotation, event.coin)),
+                         key=lambda c: (c.x, c.y)))
+    if state.phase == "scout":
+        return replace(state, board=board, drawn=None, current=(state.current + 1) % state.seats)
+    return replace(state, board=board, drawn=None, phase="step", last_placed=(event.x, event.y))
+
+
+def _scout_map_laid(state: GoldmineState, event: ScoutMapLaid) -> GoldmineState:
+    return _turn_starts(state, event.seat)
+
+
+def _dice_rolled(state: GoldmineState, event: DiceRolled) -> GoldmineState:
+    if event.purpose == "move":
+        return replace(state, phase="roll_move", die=event.dice[0])
+    a, b = event.dice
+    if a == b or a + b == 7:
+        return replace(state, phase="secret", die=0)
+    return replace(state, phase="roll_move", die=min(a, b))
+
+
+def _stayed(state: GoldmineState, event: Stayed) -> GoldmineState:
+    return replace(state, phase=AFTER_MOVE[state.phase])
+
+
+def _pirate_moved(state: GoldmineState, event: PirateMoved) -> GoldmineState:
+    pirates = _with(state, event.seat, x=event.x, y=event.y, path=event.path)
+    return replace(state, pirates=pirates, phase=AFTER_MOVE[state.phase])
+
+
+def _pirate_escaped(state: GoldmineState, event: PirateEscaped) -> GoldmineState:
+    return replace(state, winners=tuple(sorted(event.seats)))
+
+
+def _coin_taken(state: GoldmineState, event: CoinTaken) -> GoldmineState:
+    pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins + 1)
+    return replace(state, pirates=pirates, board=_coin(state, event.x, event.y, False), phase="done")
+
+
+def _challenge_resolved(state: GoldmineState, event: ChallengeResolved) -> GoldmineState:
+    return _challenged(state, event)
+
+
+def _coin_placed(state: GoldmineState, event: CoinPlaced) -> GoldmineState:
+    pirates = _with(state, event.loser, coins=state.pirates[event.loser].coins - 1)
+    state = replace(state, pirates=pirates, board=_coin(state, event.x, event.y, True))
+    return _after_bet(state)
+
+
+def _coin_left(state: GoldmineState, event: CoinLeft) -> GoldmineState:
+    return _after_bet(state)
+
+
+def _coins_passed(state: GoldmineState, event: CoinsPassed) -> GoldmineState:
+    pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins - event.amount)
+    pirates = _with(replace(state, pirates=pirates), event.to, coins=pirates[event.to].coins + event.amount)
+    return replace(state, pirates=pirates, phase="done")
+
+
+def _turn_ended(state: GoldmineState, event: TurnEnded) -> GoldmineState:
+    return replace(_turn_starts(state, event.next), turns=state.turns + 1)
+
+
+def _turn_cap_reached(state: GoldmineState, event: TurnCapReached) -> GoldmineState:
+    return replace(state, capped=True)
+
+
+def _dead_cave_found(state: GoldmineState, event: DeadCaveFound) -> GoldmineState:
+    return replace(state, dead_cave=True)
+
+
+EVOLVERS: dict[type, Callable[[GoldmineState, Any], GoldmineState]] = {
+    HandsDealt: _hands_dealt, TilesShuffled: _tiles_shuffled, FirstPlayerChosen: _first_player_chosen,
+    TileDrawn: _tile_drawn, TileReturned: _tile_returned, TilePlaced: _tile_placed, ScoutMapLaid: _scout_map_laid,
+    DiceRolled: _dice_rolled, Stayed: _stayed, PirateMoved: _pirate_moved, PirateEscaped: _pirate_escaped,
+    CoinTaken: _coin_taken, ChallengeResolved: _challenge_resolved, CoinPlaced: _coin_placed, CoinLeft: _coin_left,
+    CoinsPassed: _coins_passed, TurnEnded: _turn_ended, TurnCapReached: _turn_cap_reached,
+    DeadCaveFound: _dead_cave_found,
+}
 
 
 def evolve(state: GoldmineState | None, event: GoldmineEvent) -> GoldmineState:
@@ -31,66 +138,7 @@ def evolve(state: GoldmineState | None, event: GoldmineEvent) -> GoldmineState:
             pirates=tuple(Pirate(0, 0, 0, 0, TOKENS, TOKENS) for _ in range(event.seats)),
             hands=tuple(() for _ in range(event.seats)))
     assert state is not None, "a goldmine stream starts with GameSetUp"
-    match event:
-        case GameSetUp():
-            raise AssertionError("unreachable")
-        case HandsDealt():
-            return replace(state, hands=tuple(tuple(h) for h in event.hands))
-        case TilesShuffled():
-            return replace(state, hidden=Hidden(stack=tuple(event.stack or ()), scout=tuple(event.scout or ())))
-        case FirstPlayerChosen():
-            return replace(state, first=event.seat, current=event.seat, chooser=event.seat, mover=event.seat)
-        case TileDrawn():
-            return _drawn(state, event)
-        case TileReturned():
-            stack = list(state.hidden.stack)
-            stack.insert(event.depth or 0, event.tile)
-            return replace(state, drawn=None, hidden=replace(state.hidden, stack=tuple(stack)))
-        case TilePlaced():
-            board = tuple(sorted((*state.board, Cell(event.x, event.y, event.tile, event.rotation, event.coin)),
-                                 key=lambda c: (c.x, c.y)))
-            if state.phase == "scout":
-                return replace(state, board=board, drawn=None, current=(state.current + 1) % state.seats)
-            return replace(state, board=board, drawn=None, phase="step", last_placed=(event.x, event.y))
-        case ScoutMapLaid():
-            return _turn_starts(state, event.seat)
-        case DiceRolled():
-            if event.purpose == "move":
-                return replace(state, phase="roll_move", die=event.dice[0])
-            a, b = event.dice
-            if a == b or a + b == 7:
-                return replace(state, phase="secret", die=0)
-            return replace(state, phase="roll_move", die=min(a, b))
-        case Stayed():
-            return replace(state, phase=AFTER_MOVE[state.phase])
-        case PirateMoved():
-            pirates = _with(state, event.seat, x=event.x, y=event.y, path=event.path)
-            return replace(state, pirates=pirates, phase=AFTER_MOVE[state.phase])
-        case PirateEscaped():
-            return replace(state, winners=tuple(sorted(event.seats)))
-        case CoinTaken():
-            pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins + 1)
-            return replace(state, pirates=pirates, board=_coin(state, event.x, event.y, False), phase="done")
-        case ChallengeResolved():
-            return _challenged(state, event)
-        case CoinPlaced():
-            pirates = _with(state, event.loser, coins=state.pirates[event.loser].coins - 1)
-            state = replace(state, pirates=pirates, board=_coin(state, event.x, event.y, True))
-            return _after_bet(state)
-        case CoinLeft():
-            return _after_bet(state)
-        case CoinsPassed():
-            pirates = _with(state, event.seat, coins=state.pirates[event.seat].coins - event.amount)
-            pirates = _with(replace(state, pirates=pirates), event.to, coins=pirates[event.to].coins + event.amount)
-            return replace(state, pirates=pirates, phase="done")
-        case TurnEnded():
-            return replace(_turn_starts(state, event.next), turns=state.turns + 1)
-        case TurnCapReached():
-            return replace(state, capped=True)
-        case DeadCaveFound():
-            return replace(state, dead_cave=True)
-        case _:
-            assert_never(event)
+    return evolved(EVOLVERS, state, event)
 
 
 def _drawn(state: GoldmineState, event: TileDrawn) -> GoldmineState:
@@ -138,4 +186,3 @@ def _with(state: GoldmineState, seat: int, **changes: int) -> tuple[Pirate, ...]
 
 def _coin(state: GoldmineState, x: int, y: int, coin: bool) -> tuple[Cell, ...]:
     return tuple(replace(c, coin=coin) if (c.x, c.y) == (x, y) else c for c in state.board)
-

@@ -8,8 +8,9 @@ from domain.goldmine.commands import GoldmineCommand
 from domain.goldmine.components import CATALOGUE
 from domain.goldmine.events import GoldmineEvent
 from domain.goldmine.evolve import evolve
-from domain.goldmine.setup import GoldmineOptions, setup, upgrade_options
-from domain.goldmine.state import GoldmineState, invariants, outcome
+from domain.goldmine.options import GoldmineOptions, upgrade_options
+from domain.goldmine.setup import setup
+from domain.goldmine.state import GoldmineState, invariants
 from domain.goldmine.view import GoldmineView, redact, view
 from domain.kernel import Game
 
@@ -18,5 +19,6 @@ GAME = Game(
     options_type=GoldmineOptions, command_type=GoldmineCommand, event_type=GoldmineEvent,
     state_type=GoldmineState, view_type=GoldmineView, components=CATALOGUE,
     setup=setup, evolve=evolve, decide=rules.decide, legal=rules.legal, to_act=rules.to_act,
-    view=view, redact=redact, outcome=outcome, invariants=invariants, bot_weights=bot.weights,
+    view=view, redact=redact, outcome=rules.outcome, invariants=invariants, bot_weights=bot.weights,
+    bot_scores=bot.scores,
     upgrade_options=upgrade_options)

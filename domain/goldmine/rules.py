@@ -1,6 +1,6 @@
-"""Gold Mine decide, legal and to_act; tiles and movement here, the action phase in `rules_action.py`.
+"""Gold Mine decide, legal, to_act and outcome; tiles and movement here, the action phase in `rules_action.py`.
 
-`check(state, seat, command)` is the one predicate per command (a
+`refusal(state, seat, command)` is the one predicate per command (a
 `RuleViolation` or None): `decide` requires it and `legal` offers the
 candidates it lets through. A movement that ends with the pirate (or team)
 out of the mine with enough coins also emits `PirateEscaped`; a decision
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from domain.goldmine.board import (any_fits, entrance_pos, fits, fits_anywhere, frontier, has_chamber, neighbours,
-                                   passes_entrance, reachable, secret_positions, spec)
+                                   passes_entrance, reachable, secret_positions, spec, steps_home)
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, LeaveCoin, Move, PassCoins,
                                       PlaceCoin, PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
 from domain.goldmine.draws import draw_scout, draw_stack
@@ -21,7 +21,7 @@ from domain.goldmine.events import (DeadCaveFound, DiceRolled, GoldmineEvent, Pi
 from domain.goldmine.evolve import evolve
 from domain.goldmine.rules_action import CAVE_CHANGES, action_candidates, action_events, action_refusal, dead_cave
 from domain.goldmine.state import GoldmineState, cells, partner, position, team, team_coins
-from domain.kernel import Emitter, Rng, RuleViolation, offered, require
+from domain.kernel import Emitter, Outcome, Rng, RuleViolation, offered, ranked, require
 
 Pos = tuple[int, int, int]
 MOVE_PHASES = ("step", "roll_move", "secret", "bonus", "bats_move")
@@ -97,7 +97,7 @@ def move_refusal(state: GoldmineState, target: Pos) -> RuleViolation | None:
     return None
 
 
-def check(state: GoldmineState, seat: int, command: GoldmineCommand) -> RuleViolation | None:
+def refusal(state: GoldmineState, seat: int, command: GoldmineCommand) -> RuleViolation | None:
     """Why `seat` may not send `command` now (None: it may); `decide` and `legal` both ask this."""
     if state.over:
         return RuleViolation("goldmine.game_over", "the game is over")
@@ -111,8 +111,8 @@ def check(state: GoldmineState, seat: int, command: GoldmineCommand) -> RuleViol
         case Roll():
             return _phase(state, ("move",), "roll at the start of your turn")
         case SecretPassage():
-            if refusal := _phase(state, ("move",), "the secret passage is a movement at the start of your turn"):
-                return refusal
+            if err := _phase(state, ("move",), "the secret passage is a movement at the start of your turn"):
+                return err
             if not on_secret(state):
                 return RuleViolation("goldmine.not_on_secret_passage", "you do not stand on a secret passage")
             return None
@@ -127,7 +127,7 @@ def check(state: GoldmineState, seat: int, command: GoldmineCommand) -> RuleViol
 
 
 def candidates(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
-    """Every command worth asking `check` about in the current phase."""
+    """Every command worth asking `refusal` about in the current phase."""
     phase = state.phase
     if phase in ("scout", "place"):
         return [PlaceTile(x, y, r) for x, y in frontier(cells(state)) for r in range(4)]
@@ -143,12 +143,12 @@ def legal(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
     """Every command `seat` may send now ([] when it may not act)."""
     if seat not in to_act(state):
         return []
-    return offered(candidates(state, seat), lambda command: check(state, seat, command))
+    return offered(candidates(state, seat), lambda command: refusal(state, seat, command))
 
 
 def decide(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) -> list[GoldmineEvent]:
     """The events of `command` by `seat`, or RuleViolation; a game nobody can win any more ends at once."""
-    require(check(state, seat, command))
+    require(refusal(state, seat, command))
     emit = Emitter(evolve, state)
     after = emit(*_events(state, seat, command, rng))
     if any(isinstance(e, CAVE_CHANGES) for e in emit.events) and dead_cave(after):
@@ -199,3 +199,22 @@ def _escape(state: GoldmineState, end: Pos) -> list[GoldmineEvent]:
     else:
         out = gate in (state.origin, end)
     return [PirateEscaped(seats=[seat])] if out else []
+
+
+def outcome(state: GoldmineState) -> Outcome | None:
+    """None while running; then winners first, then (team) coins, then fewest steps home.
+
+    The stall guard (`capped`) and a dead cave (`dead_cave`) end the game without a winner.
+    """
+    if not state.over:
+        return None
+    board = cells(state)
+    home = [steps_home(board, position(p)) for p in state.pirates]
+    keys = [(1 if s in state.winners else 0, team_coins(state, s), -sum(home[t] for t in team(state, s)))
+            for s in range(state.seats)]
+    result = ranked([p.coins for p in state.pirates], keys)
+    details = {"capped": state.capped, "dead_cave": state.dead_cave, "turns": state.turns, "steps_home": home}
+    if state.options.alliances:
+        details["teams"] = [list(t) for t in sorted({team(state, s) for s in range(state.seats)})]
+    return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners, details=details)
+

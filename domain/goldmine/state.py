@@ -21,23 +21,12 @@ from typing import Literal
 
 import msgspec
 
-from domain.goldmine.board import Cells, fits, has_chamber, steps_home
+from domain.goldmine.board import Cell, Cells, fits, has_chamber
 from domain.goldmine.components import ALL_TILES, ENTRANCE, design
-from domain.goldmine.setup import GoldmineOptions
-from domain.kernel import Outcome, ranked
+from domain.goldmine.options import GoldmineOptions
 
 Phase = Literal["scout", "move", "place", "step", "roll_move", "secret", "action",
                 "bet_coin", "bonus", "bats_move", "after_bonus", "done"]
-
-
-class Cell(msgspec.Struct, frozen=True):
-    """A placed tile: grid cell, physical tile id, rotation (quarter turns clockwise), coin on it."""
-
-    x: int
-    y: int
-    tile: str
-    rotation: int
-    coin: bool = False
 
 
 class Pirate(msgspec.Struct, frozen=True):
@@ -147,20 +136,3 @@ def invariants(state: GoldmineState) -> None:
             others[(cell.x, cell.y)] = cell
             assert matches, f"{cell.tile} matches its neighbours"
 
-
-def outcome(state: GoldmineState) -> Outcome | None:
-    """None while running; then winners first, then (team) coins, then fewest steps home.
-
-    The stall guard (`capped`) and a dead cave (`dead_cave`) end the game without a winner.
-    """
-    if not state.over:
-        return None
-    board = cells(state)
-    home = [steps_home(board, position(p)) for p in state.pirates]
-    keys = [(1 if s in state.winners else 0, team_coins(state, s), -sum(home[t] for t in team(state, s)))
-            for s in range(state.seats)]
-    result = ranked([p.coins for p in state.pirates], keys)
-    details = {"capped": state.capped, "dead_cave": state.dead_cave, "turns": state.turns, "steps_home": home}
-    if state.options.alliances:
-        details["teams"] = [list(t) for t in sorted({team(state, s) for s in range(state.seats)})]
-    return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners, details=details)

@@ -16,7 +16,7 @@ import msgspec
 from domain.goldmine.components import TileFace, face
 from domain.goldmine.events import GoldmineEvent, TileReturned, TilesShuffled
 from domain.goldmine.rules import to_act
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.goldmine.state import GoldmineState, Pirate
 from domain.kernel import View
 

@@ -9,7 +9,7 @@ import msgspec
 
 from domain.tobago.components import AmuletPower
 from domain.tobago.island import Landmarks
-from domain.tobago.setup import TobagoOptions
+from domain.tobago.options import TobagoOptions
 
 
 class _Ev(msgspec.Struct, frozen=True, tag_field="type"):

@@ -1,7 +1,6 @@
-"""Tobago's options and setup: the island and its landmarks, the shuffled decks.
+"""Tobago's setup: the island and its landmarks, the shuffled decks.
 
-`TobagoOptions` is the table's option struct (the rulebook's curse variants,
-advanced amulets, the island and its landmarks). `setup` builds the island,
+It reads the table's `domain.tobago.options.TobagoOptions`. `setup` builds the island,
 places the landmarks (at random unless given) and shuffles the clue deck and
 the treasure deck with the curses among its bottom cards. The ATVs, the
 starting clues and the hands follow as commands (`rules.py`).
@@ -9,41 +8,13 @@ starting clues and the hands follow as commands (`rules.py`).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
-
-import msgspec
-from msgspec import Meta
-
 from domain.kernel import Rng, RuleViolation
 from domain.tobago.clues import board, board_problems
 from domain.tobago.components import CLASSIC_ISLAND, CLUE_IDS, CURSE, TREASURE_CARDS
+from domain.tobago.events import DecksShuffled, IslandBuilt
 from domain.tobago.generate import generate_island
 from domain.tobago.island import Island, Landmarks, find_landmarks, geometry, landmark_problems
-
-
-class LandmarkSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Explicit landmark hexes as (q, r); statues as (q, r, facing 0..5 = N, NE, SE, S, SW, NW)."""
-
-    huts: tuple[tuple[int, int], ...]
-    palms: tuple[tuple[int, int], ...]
-    statues: tuple[tuple[int, int, int], ...]
-
-
-class TobagoOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A Tobago table's options (the rulebook's curse variants combine freely)."""
-
-    curse_effect: Annotated[Literal["standard", "continue", "amulet_holders"], Meta(
-        description="standard: a curse stops the share; continue: penalty, share goes on (variant a); "
-                    "amulet_holders: amulet holders pay an amulet and keep sharing (variant b)")] = "standard"
-    curse_cards: Annotated[Literal[1, 2], Meta(description="curse cards in the treasure deck (variant c: 1)")] = 2
-    curse_depth: Annotated[Literal[27, 21], Meta(description="curses are shuffled into this many bottom cards")] = 27
-    curse_returns: Annotated[bool, Meta(description="a triggered curse is shuffled back into the deck")] = False
-    advanced_amulets: Annotated[bool, Meta(description="amulets may also double a rose or swap roses")] = False
-    island: Annotated[Literal["classic", "generated"], Meta(
-        description="classic: sides A+B+C from the data file; generated: a new island from the seed")] = "classic"
-    landmarks: Annotated[Optional[LandmarkSpec], Meta(
-        description="explicit landmark hexes (classic island only); default: placed at random")] = None
-    random_first_seat: Annotated[bool, Meta(description="draw the first player instead of seat 0")] = False
+from domain.tobago.options import TobagoOptions
 
 
 def _bad(message: str) -> RuleViolation:
@@ -85,9 +56,6 @@ def build_board(options: TobagoOptions, rng: Rng) -> tuple[Island, Landmarks, li
 
 def setup(options: TobagoOptions, seats: int, rng: Rng) -> list:
     """The opening events: the island built, then both decks shuffled (curses among the bottom cards)."""
-    # events.py carries these options, so it is read here rather than at import time (no import cycle)
-    from domain.tobago.events import DecksShuffled, IslandBuilt
-
     if not 2 <= seats <= 4:
         raise _bad("Tobago is for 2 to 4 players")
     island, marks, facing = build_board(options, rng)

@@ -24,7 +24,7 @@ from domain.tobago.state import TobagoState, board_of, candidates, map_clues, ro
 Emit = Emitter[TobagoState, TobagoEvent]
 
 
-def clue_problem(state: TobagoState, seat: int, index: int, card: str) -> Optional[RuleViolation]:
+def clue_play_refusal(state: TobagoState, seat: int, index: int, card: str) -> Optional[RuleViolation]:
     """Why `seat` may not put `card` on map `index` now (the three clue rules, plus a rose to mark it)."""
     if roses_left(state, seat) <= 0:
         return RuleViolation("tobago.no_roses", "you have no compass rose left to mark a clue")
@@ -149,7 +149,7 @@ def hunt_cards(state: TobagoState) -> list[str]:
     if state.phase != "new_hunt" or state.hunter is None or state.hunt_map is None:
         return []
     return [c for c in state.hidden.private[state.hunter].hand
-            if clue_problem(state, state.hunter, state.hunt_map, c) is None]
+            if clue_play_refusal(state, state.hunter, state.hunt_map, c) is None]
 
 
 def start_hunt(em: Emit, rng: Rng, seat: int, card: str) -> None:

@@ -1,4 +1,4 @@
-"""Tobago's options and state, plus small pure queries.
+"""Tobago's state, plus small pure queries.
 
 Everything secret (deck orders, discard piles, hands, treasure piles, the
 share pile and the cards each seat drew into it) lives in `state.hidden`, so
@@ -11,11 +11,10 @@ from typing import Literal, Optional
 
 import msgspec
 
-from domain.kernel import Outcome, ranked
 from domain.tobago.clues import Board, board, candidates_mask
 from domain.tobago.components import AMULETS, CLUE_IDS, CURSE_CARDS, ROSES_PER_PLAYER, TREASURE_CARDS
 from domain.tobago.island import Island, Landmarks
-from domain.tobago.setup import TobagoOptions
+from domain.tobago.options import TobagoOptions
 
 Phase = Literal["place_atv", "turn", "share", "new_hunt", "over"]
 
@@ -126,13 +125,6 @@ def seat_count(state: TobagoState) -> int:
     return len(state.players)
 
 
-def outcome(state: TobagoState) -> Optional[Outcome]:
-    """Gold per seat once the game is over; ties share the win."""
-    if state.phase != "over":
-        return None
-    result = ranked([sum(p.treasures) for p in state.hidden.private])
-    return Outcome(scores=result.scores, ranks=result.ranks, winners=result.winners,
-                   details={"cards": [len(p.treasures) for p in state.hidden.private]})
 
 
 def invariants(state: TobagoState) -> None:

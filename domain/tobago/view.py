@@ -24,7 +24,7 @@ from domain.tobago.events import (
     TreasureDeckReshuffled, TreasuresDrawn)
 from domain.tobago.island import Landmarks, bits
 from domain.tobago.rules import to_act
-from domain.tobago.setup import TobagoOptions
+from domain.tobago.options import TobagoOptions
 from domain.tobago.state import Phase, TobagoState, candidates, roses_left
 
 

@@ -2,8 +2,8 @@
 
 `random` picks uniformly. `greedy` reads its own view (`GET /v1/games/{id}`, the `view` field: the
 seat's typed view, components printed inline) and asks the kind's heuristic
-(`service.bots.heuristics.<kind>`) to score every command of `/legal`; it plays a best one, ties
-broken by its seeded RNG. Dry runs are not used: they reveal nothing a seat could not see, by design.
+(`Game.bot_scores`, reached through the catalogue `domain.catalog.GAMES`) to score every command of
+`/legal`; it plays a best one, ties broken by its seeded RNG. Dry runs are not used: they reveal nothing a seat could not see, by design.
 A kind without a heuristic gets `default_scores`: anything rather than ending the turn early.
 
 Both strategies also offer `decide(view, seat, commands)`, the same choice without HTTP, so the
@@ -13,12 +13,26 @@ in-process head-to-head (`headtohead --in-process`) and the tests play thousands
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
+from domain.catalog import GAMES
 from service.bots.client import ApiClient
-from service.bots.heuristics import SCORERS, default_scores
 
 Json = dict[str, Any]
+Scorer = Callable[[Json, int, list[Json]], list[float]]
+
+GIVING_UP = ("EndTurn", "Pass", "PassCard", "Stay", "Resign", "LeaveCoin", "CloseCoatl")
+
+
+def default_scores(view: Json, seat: int, commands: list[Json]) -> list[float]:
+    """For a kind without a heuristic: anything that acts beats ending the turn or passing."""
+    return [0.0 if str(c.get("type", "")).rsplit(".", 1)[-1] in GIVING_UP else 1.0 for c in commands]
+
+
+def scorer(kind: str) -> Scorer:
+    """The kind's heuristic from the catalogue (`Game.bot_scores`), else `default_scores`."""
+    game = GAMES.get(kind)
+    return game.bot_scores if game is not None and game.bot_scores is not None else default_scores
 
 
 class Strategy(Protocol):
@@ -69,7 +83,7 @@ class GreedyStrategy:
             self.blind += 1
             scores = default_scores({}, seat, commands)
         else:
-            scores = SCORERS.get(str(view.get("kind")), default_scores)(view, seat, commands)
+            scores = scorer(str(view.get("kind")))(view, seat, commands)
         best = max(scores)
         return self.rng.choice([c for c, s in zip(commands, scores) if s >= best - 1e-9])
 

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from service.bots.headtohead import match_in_process, play_in_process, wilson
-from service.bots.heuristics import SCORERS, default_scores
-from service.bots.strategies import GreedyStrategy, RandomStrategy, make_strategy
+from domain.catalog import GAMES
+from service.bots.strategies import GreedyStrategy, RandomStrategy, default_scores, make_strategy, scorer
 
 KINDS = ["tikal", "coatl", "tobago", "goldmine"]
 
@@ -42,10 +42,9 @@ def test_both_strategies_only_ever_pick_commands_legal_offers_for_their_seat(kin
     assert all(command in commands for command, commands in chosen)
 
 
-def test_every_hosted_kind_has_its_own_heuristic():
-    from domain.catalog import GAMES
-
-    assert set(GAMES) <= set(SCORERS)
+def test_every_hosted_kind_has_its_own_heuristic_reached_through_the_catalogue():
+    assert all(GAMES[kind].bot_scores is not None and scorer(kind) is GAMES[kind].bot_scores for kind in GAMES)
+    assert scorer("other") is default_scores
 
 
 def test_a_kind_without_a_heuristic_acts_rather_than_ends_its_turn_or_passes():

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from domain.coatl import components as C
 from domain.coatl.commands import KeepProphecies, Piece
 from domain.coatl.game import GAME
-from domain.coatl.setup import CoatlOptions
+from domain.coatl.options import CoatlOptions
 from domain.coatl.state import Coatl, CoatlState
 from tests.support.rules import started, when
 

@@ -10,7 +10,7 @@ from domain.coatl.events import (DeckReshuffled, Disc, DiscRefilled, EndTriggere
 from domain.coatl.game import GAME
 from domain.coatl.state import Bags
 from domain.kernel import Rng, RuleViolation
-from domain.coatl.setup import CoatlOptions
+from domain.coatl.options import CoatlOptions
 from tests.domain.coatl.builders import card, coatl, in_play, rig
 from tests.support.rules import refused, started, when
 

@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from domain.goldmine.events import FirstPlayerChosen, GameSetUp, ScoutMapLaid, TilePlaced, TilesShuffled
 from domain.goldmine.game import GAME
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.goldmine.state import GoldmineState
 from domain.kernel import Rng
 from tests.support.rules import given

@@ -9,7 +9,7 @@ from domain.goldmine.commands import (Challenge, EndTurn, Explore, LeaveCoin, Mo
 from domain.goldmine.events import (ChallengeResolved, CoinLeft, CoinPlaced, CoinsPassed, PirateEscaped,
                                     TurnCapReached)
 from domain.goldmine.game import GAME
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.kernel import Rng, RuleViolation
 from tests.domain.goldmine.support import ENTRANCE, ScriptedRng, at, cave
 from tests.support.rules import given, refused, rng, when

@@ -8,7 +8,7 @@ from domain.goldmine.components import ALL_TILES, COINS_TO_WIN
 from domain.goldmine.draws import draw_scout
 from domain.goldmine.events import FirstPlayerChosen, GameSetUp, TileDrawn, TilePlaced, TileReturned, TilesShuffled
 from domain.goldmine.game import GAME
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.goldmine.state import cells
 from domain.kernel import Rng
 from tests.domain.goldmine.support import cave

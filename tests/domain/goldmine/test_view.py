@@ -7,7 +7,7 @@ import pytest
 from domain.goldmine.components import CATALOGUE, face
 from domain.goldmine.events import TileDrawn
 from domain.goldmine.game import GAME
-from domain.goldmine.setup import GoldmineOptions
+from domain.goldmine.options import GoldmineOptions
 from domain.goldmine.view import GoldmineView
 from domain.simulate import play_random
 from domain.table import Table

@@ -4,7 +4,7 @@ from domain.kernel import Rng
 from domain.tikal.commands import Bid, EndTurn, Pass, PlaceTile, TakeTile
 from domain.tikal.events import AuctionOpened, AuctionWon, ScoringRoundStarted, TilesRevealed
 from domain.tikal.game import GAME
-from domain.tikal.setup import TikalOptions
+from domain.tikal.options import TikalOptions
 
 from tests.domain.tikal.support import opening
 from tests.support.rules import given, refused, when

@@ -12,7 +12,8 @@ from domain.tobago.components import CLASSIC_ISLAND, CLUE_IDS, CURSE, TREASURE_C
 from domain.tobago.events import DecksShuffled, IslandBuilt
 from domain.tobago.game import GAME
 from domain.tobago.island import geometry
-from domain.tobago.setup import LandmarkSpec, TobagoOptions, build_board
+from domain.tobago.options import LandmarkSpec, TobagoOptions
+from domain.tobago.setup import build_board
 from domain.tobago.state import TobagoState
 from tests.support.rules import given
 

@@ -12,8 +12,8 @@ from domain.tobago.components import CLASSIC_ISLAND, CLUE_IDS
 from domain.tobago.game import GAME
 from domain.tobago.generate import generate_island
 from domain.tobago.island import distance, find_landmarks, geometry, island_problems, landmark_problems
+from domain.tobago.options import TobagoOptions
 from domain.tobago.setup import build_board
-from domain.tobago.setup import TobagoOptions
 from tests.domain.tobago.support import GEO, hx, table
 
 

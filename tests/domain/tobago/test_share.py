@@ -10,7 +10,7 @@ from domain.tobago.events import CandidateRemoved, CluePlayed, CurseStruck, Trea
 from domain.tobago.game import GAME
 from domain.tobago.rules import to_act
 from domain.tobago.island import bits
-from domain.tobago.setup import TobagoOptions
+from domain.tobago.options import TobagoOptions
 from domain.tobago.state import TobagoState, candidates
 from tests.domain.tobago.support import table
 from tests.support.rules import refused, rng, then, when

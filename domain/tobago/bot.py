@@ -8,6 +8,9 @@ most (a rose there is a card at its share), best one that leaves a single candid
 otherwise drive towards the maps nearest to being solved. Amulets are kept (a curse takes one instead
 of the best treasure) unless spending one finds a treasure now. A share card is taken when it is worth
 at least `TAKE_AT` gold or fewer cards remain than the seat's roses still waiting.
+
+`scores(view, seat, commands)` is the kind's `Game.bot_scores`: it reads only the seat's own view (JSON)
+and the legal commands; the service's greedy bot reaches it through the catalogue.
 """
 
 from __future__ import annotations

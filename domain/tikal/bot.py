@@ -6,6 +6,9 @@ standing at the next scoring — the temples it would control (+ value) against 
 (- value), plus its treasure points — less the action points it spends (`AP_VALUE` each) and plus a
 small pull of pieces towards temples they could contest. Ending the turn scores 0, so the bot spends its
 points while an action still helps. Tiles go where temples and ruins are cheap for the seat to reach.
+
+`scores(view, seat, commands)` is the kind's `Game.bot_scores`: it reads only the seat's own view (JSON)
+and the legal commands; the service's greedy bot reaches it through the catalogue.
 """
 
 from __future__ import annotations

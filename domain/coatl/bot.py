@@ -10,6 +10,9 @@ beside each coatl, plus the best hand cards it satisfies (half, while it is unfi
 lack (heads and tails first, bodies in the colours the held cards ask for); taking prophecy cards is worth
 it while the hand is short. Once a coatl completes: every satisfied card goes beside it, then the best
 temple it meets. Sacrifice tokens are kept (a last resort).
+
+`scores(view, seat, commands)` is the kind's `Game.bot_scores`: it reads only the seat's own view (JSON)
+and the legal commands; the service's greedy bot reaches it through the catalogue.
 """
 
 from __future__ import annotations
