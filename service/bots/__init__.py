@@ -2,8 +2,8 @@
 
 Everything here talks to a running service over HTTP and SSE only, like any third-party client:
 no in-process shortcut (`client` HTTP, `sse` the stream reader, `strategies` random and greedy —
-greedy's `heuristics` judge moves from the seat's own view and /legal only, with the domain's pure rule
-helpers applied to that public data —, `play` one seat of one game, `bot` finding and playing games,
+greedy asks each kind's scorer, `domain/<kind>/bot.py` reached through the catalogue as
+`Game.bot_scores`, to judge moves from the seat's own view and /legal only —, `play` one seat of one game, `bot` finding and playing games,
 `loadtest` the generator).
 `add_parsers` registers both subcommands on the `stela` parser.
 
