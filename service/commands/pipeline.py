@@ -30,7 +30,6 @@ from service.commands.exceptions import (
     Unauthorized, unknown_field,
 )
 from service.commands.publishing import Publisher
-from service.ops.logging import add_response_header
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded, decode
 from service.store.protocol import AppendResult, ConcurrencyError, EventStore, Metadata, NewEvent, new_command_id
@@ -157,7 +156,6 @@ class CommandPipeline:
             return None
         _ensure_same(done, print_)
         loaded = await self.repository.load(done.stream_id)
-        add_response_header("Idempotent-Replayed", "true")
         return Outcome(done.stream_id, loaded.table, loaded.state, [], replayed=True)
 
     async def join(self, viewer: Viewer, game_id: str, seat: int | None, key: str | None = None) -> Outcome:
@@ -288,10 +286,12 @@ class CommandPipeline:
         return result
 
     async def _replayed(self, game_id: str, done: AppendResult) -> Outcome:
-        """The first result of a resent idempotency key, read back from the store (a refusal is raised)."""
-        add_response_header("Idempotent-Replayed", "true")
+        """The first result of a resent idempotency key, read back from the store (a refusal is raised,
+        marked `replayed` as the outcome would be)."""
         if done.refusal is not None:
-            raise refusal_error(game_id, done.refusal)
+            error = refusal_error(game_id, done.refusal)
+            error.replayed = True  # type: ignore[attr-defined]
+            raise error
         loaded = await self.repository.load(game_id)
         stored = await self.store.read_stream(game_id, after=done.first_version - 1, upto=done.last_version)
         return Outcome(game_id, loaded.table, loaded.state,
