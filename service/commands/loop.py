@@ -11,8 +11,8 @@ request, a refused first attempt with its refusal, and a key reused for another 
 returned as the domain structs that were decided. A command may create games with its events
 (`Command.games`, a tournament round's): the store writes them in the same transaction.
 
-The loop knows nothing of HTTP: a replayed result says so (`Ran.replayed`), and `on_replay` is told
-when a replay begins (before a replayed refusal is raised again).
+The loop knows nothing of HTTP: a replayed result says so (`Ran.replayed`), and a refusal given again
+for a resent key is raised marked `replayed`; the edge writes the header from either.
 """
 
 from __future__ import annotations
@@ -113,20 +113,14 @@ class Ran(msgspec.Struct, frozen=True):
     created: dict[str, list[StoredEvent]] = {}  # the stored events of the games created with it, by id
 
 
-def _nothing() -> None:
-    return None
-
-
 class CommandLoop:
     """Runs commands on the streams of one repository through decide / append / publish."""
 
-    def __init__(self, repository: Repository, store: EventStore, broker: Publisher, policy: Policy,
-                 on_replay: Callable[[], None] = _nothing) -> None:
+    def __init__(self, repository: Repository, store: EventStore, broker: Publisher, policy: Policy) -> None:
         self.repository = repository
         self.store = store
         self.broker = broker
         self.policy = policy
-        self.on_replay = on_replay
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def run(self, command: Command, loaded: Loaded | None = None) -> Ran:
@@ -222,9 +216,10 @@ class CommandLoop:
 
     async def replayed(self, stream_id: str, done: AppendResult) -> Ran:
         """The first result of a resent idempotency key, read back from the store (a refusal is raised)."""
-        self.on_replay()
         if done.refusal is not None:
-            raise refusal_error(stream_id, done.refusal)
+            error = refusal_error(stream_id, done.refusal)
+            error.replayed = True  # type: ignore[attr-defined]  # the edge says so, as for a replayed result
+            raise error
         loaded = await self.repository.load(stream_id)
         stored = await self.store.read_stream(stream_id, after=done.first_version - 1, upto=done.last_version)
         return Ran(loaded, [Decided(e.version, decode(loaded.table, e), e.at.isoformat()) for e in stored],

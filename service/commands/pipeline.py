@@ -24,7 +24,6 @@ from service.commands.exceptions import (
 )
 from service.commands.loop import Command, CommandLoop, Decide, Decided, Policy, Ran, ensure_same, fingerprint
 from service.commands.publishing import Publisher
-from service.ops.logging import add_response_header
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded
 from service.store.protocol import ConcurrencyError, EventStore, Metadata
@@ -47,11 +46,6 @@ def integral(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: integral(v) for k, v in value.items()}
     return value
-
-
-def mark_replayed() -> None:
-    """The response to a resent idempotency key says so."""
-    add_response_header("Idempotent-Replayed", "true")
 
 
 def seat_and_turn(meta: Metadata, loaded: Loaded, after: TableState) -> Metadata:
@@ -83,7 +77,7 @@ class CommandPipeline:
         self.repository = repository
         self.store = store
         self.broker = broker
-        self.loop = CommandLoop(repository, store, broker, GAMES, on_replay=mark_replayed)
+        self.loop = CommandLoop(repository, store, broker, GAMES)
 
     async def create(self, viewer: Viewer, kind: str, options: dict[str, Any] | None, seats: int,
                      join: bool = True, time_control: Any = None, key: str | None = None) -> Outcome:
@@ -120,7 +114,6 @@ class CommandPipeline:
             return None
         ensure_same(done, print_)
         loaded = await self.repository.load(done.stream_id)
-        mark_replayed()
         return Outcome(done.stream_id, loaded.table, loaded.state, [], replayed=True)
 
     async def join(self, viewer: Viewer, game_id: str, seat: int | None, key: str | None = None) -> Outcome:

@@ -9,15 +9,15 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 
-from service.edge import docs
+from service.edge import contract, docs
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from domain.catalog import GAMES
 from domain.kernel import Game
 from service.edge.dependencies import DEPENDENCIES
-from service.edge.middleware import json_only, parse_networks
-from service.edge.errors import exception_handlers, send_problem, shutting_down
+from service.edge.middleware import cross_origin, json_only, parse_networks
+from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
 from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
@@ -25,7 +25,7 @@ from service.edge.ratelimit import Counters, rate_limit
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
-from service.edge.routes.play import CommandFastPath, PlayController
+from service.edge.routes.play import PlayController
 from service.edge.routes.players import PlayerController
 from service.edge.routes.readmodels import ReadModelController
 from service.edge.routes.streams import StreamController
@@ -40,10 +40,11 @@ the end the whole log (with the revealed seed and a hash chain) is public and ve
 Errors are RFC 9457 problem details with a stable `code`."""
 
 
-def openapi_config() -> OpenAPIConfig:
+def openapi_config(games: dict[str, Game]) -> OpenAPIConfig:
+    """The document's metadata, served typed (`service.edge.contract`) as JSON and in Swagger UI at /schema."""
     return OpenAPIConfig(
         title="Stela", version=API_VERSION, description=DESCRIPTION, path="/schema",
-        render_plugins=[docs.render_plugin()], servers=[Server(url="/")],
+        render_plugins=[docs.render_plugin(games), contract.TypedJson(games)], servers=[Server(url="/")],
         components=Components(security_schemes={
             "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
         tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
@@ -86,15 +87,11 @@ def cors_config(settings: Settings) -> CORSConfig:
 
 
 def edge(app: Litestar, settings: Settings) -> ASGIApp:
-    """What wraps the router for every request, matched or not, outermost first: the request id,
-    log line and metrics; CORS (so refusals below carry it too); budgets; JSON-only bodies; the
-    command route's fast path in front of the router."""
-    from litestar._asgi.utils import wrap_in_exception_handler
-    from litestar.middleware._internal.cors import CORSMiddleware
-
+    """What wraps the framework (its router inside its exception handling) for every request, matched
+    or not, outermost first: the request id, log line and metrics; CORS (so refusals below carry it
+    too); budgets; JSON-only bodies."""
     state = app.state
-    inner: ASGIApp = json_only(wrap_in_exception_handler(
-        app=CommandFastPath(app, app.asgi_router, lambda: state.get("services"))))
+    inner: ASGIApp = json_only(app.asgi_handler)
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         counters = Counters()
         if settings.redis_url:
@@ -115,46 +112,8 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
 
         inner = rate_limit(settings.rate_limit, settings.stream_rate_limit, settings.max_streams_per_client,
                            parse_networks(settings.trusted_proxies), counters, known_player)(inner)
-    cors = CORSMiddleware(app=inner, config=cors_config(settings))
-    return request_logging(settings.log_level, state.metrics, shutting_down)(cross_origin(inner, cors))
-
-
-def cross_origin(app: ASGIApp, cors: ASGIApp) -> ASGIApp:
-    """`cors` for requests with an `Origin` header, `app` straight away for the rest.
-
-    Litestar's CORS middleware parses every request's headers into a `Headers` object to find
-    the origin, then passes a request without one through untouched; finding it here costs a
-    tenth as much, and most API clients (bots, load generators, servers) send none.
-    """
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        for name, value in scope["headers"] if scope["type"] == "http" else ((b"origin", b"?"),):
-            if name == b"origin" and value:
-                await cors(scope, receive, preflight_refusal(scope, send) if scope["method"] == "OPTIONS" else send)
-                return
-        await app(scope, receive, send)
-
-    return middleware
-
-
-def preflight_refusal(scope: Scope, send: Send) -> Send:
-    """`send`, with Litestar's plain-text refusal of a preflight ("Disallowed CORS headers", 400) sent
-    as the problem detail every other refusal is (code `cors_preflight_refused`)."""
-    refused = False
-
-    async def wrapped(message: Any) -> None:
-        nonlocal refused
-        if message["type"] == "http.response.start" and message["status"] == 400 and any(
-                k.lower() == b"content-type" and v.startswith(b"text/plain") for k, v in message.get("headers", ())):
-            refused = True  # Litestar's refusal (a problem detail from the API passes as it is); its body says what
-        elif refused and message["type"] == "http.response.body":
-            what = bytes(message.get("body", b"")).decode(errors="replace").removeprefix("Disallowed CORS ").strip()
-            await send_problem(scope, send, 400, "cors_preflight_refused",
-                               f"this preflight asks for a {what or 'request'} the API does not allow across origins")
-        else:
-            await send(message)
-
-    return wrapped
+    return request_logging(settings.log_level, state.metrics, shutting_down)(
+        cross_origin(inner, cors_config(settings)))
 
 
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
@@ -163,7 +122,6 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
 
     The collaborators themselves are built at start-up by `service.container.open_services`.
     """
-    from service.edge import contract
     from service.web import routes as web_routes
     from service.ops import logging as stela_logging
 
@@ -175,14 +133,13 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
                            TournamentController, healthz, readyz, ReadModelController]
     handlers.append(docs.assets_router())
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
-    app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(),
+    app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
-                   cors_config=cors_config(settings), debug=False,
+                   debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
-    app.asgi_handler = edge(app, settings)
+    app.asgi_handler = edge(app, settings)  # around the handler Litestar built: router and exception handling
     allow: dict[str, set[str]] = {}
     for route in app.routes:
         allow.setdefault(route.path, set()).update(getattr(route, "methods", ()))
     state.allow = {path: ", ".join(sorted(methods)) for path, methods in allow.items()}
-    contract.install(app)
     return app

@@ -5,7 +5,8 @@ the document the framework generates types them as `unknown`. `enrich` adds each
 msgspec types as components named by their wire tags (`tikal.PlaceTile`, `table.GameCreated`;
 nested structs `tikal.Space`), the unions `Command` and `Event` discriminated by `type` and
 `View` discriminated by `kind`, and points the schemas of getGame, getLegalCommands,
-sendCommand, getEvents and the SSE stream at them, so a generated client types them.
+sendCommand, getEvents and the SSE stream at them, so a generated client types them. The app
+serves the enriched document through its render plugins (`Typed`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+
+from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.kernel import Game
 from domain.table import Resign, TableEvent
@@ -171,16 +174,20 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
     return doc
 
 
-def install(app: Any) -> None:
-    """Serve the enriched document: the app's OpenAPI plugin hands out `enrich`ed schema dicts."""
-    from litestar._openapi.plugin import OpenAPIPlugin
+class Typed:
+    """For an OpenAPI render plugin (mixed in before it): it renders the document with the typed
+    contract added (`enrich`), made once per document the framework hands it."""
 
-    class TypedOpenAPIPlugin(OpenAPIPlugin):
-        __slots__ = ()
+    def __init__(self, games: Mapping[str, Game], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.games = games
+        self.typed: tuple[dict[str, Any], dict[str, Any]] | None = None  # (the document given, enriched)
 
-        def provide_openapi_schema(self) -> dict[str, Any]:
-            if not self._openapi_schema:
-                self._openapi_schema = enrich(super().provide_openapi_schema(), self.app.state.games)
-            return self._openapi_schema
+    def render(self, request: Any, openapi_schema: dict[str, Any]) -> bytes:
+        if self.typed is None or self.typed[0] is not openapi_schema:
+            self.typed = (openapi_schema, enrich(openapi_schema, self.games))
+        return super().render(request, self.typed[1])  # type: ignore[misc]
 
-    app.plugins.get(OpenAPIPlugin).__class__ = TypedOpenAPIPlugin
+
+class TypedJson(Typed, JsonRenderPlugin):
+    """The document at /schema/openapi.json, typed."""

@@ -8,11 +8,15 @@ served by the app under /schema/assets, so /schema works on a machine with no ne
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
+
+from domain.kernel import Game
+from service.edge.contract import Typed
 
 ASSETS = "/schema/assets"
 
@@ -24,9 +28,13 @@ def swagger_dir() -> Path:
     return Path(spec.origin).parent / "static" / "drf_spectacular_sidecar" / "swagger-ui-dist"
 
 
-def render_plugin() -> SwaggerRenderPlugin:
+class TypedSwagger(Typed, SwaggerRenderPlugin):
+    """Swagger UI showing the typed document."""
+
+
+def render_plugin(games: Mapping[str, Game]) -> SwaggerRenderPlugin:
     """Swagger UI at /schema (and /schema/swagger), loading only this server's assets."""
-    return SwaggerRenderPlugin(js_url=f"{ASSETS}/swagger-ui-bundle.js", css_url=f"{ASSETS}/swagger-ui.css",
+    return TypedSwagger(games, js_url=f"{ASSETS}/swagger-ui-bundle.js", css_url=f"{ASSETS}/swagger-ui.css",
                                standalone_preset_js_url=f"{ASSETS}/swagger-ui-standalone-preset.js",
                                path=["/", "/swagger"])
 

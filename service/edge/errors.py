@@ -4,7 +4,11 @@ The service raises plain exceptions (`service.commands.exceptions`, the domain's
 store's errors); `ERRORS` is the one table that gives each class its status, stable code and
 title. A class not in the table is looked up by its bases; anything unexpected is logged and
 answered with a generic 500 that leaks nothing. Litestar's own validation and HTTP exceptions
-(malformed parameters, 404 routes, 405...) are mapped to the same shape.
+(malformed parameters, 404 routes, 405, 413...) are rows of the same table, and so are the
+refusals of the edge's middleware (rate limit, JSON-only bodies, CORS preflights, shutting
+down): middleware answers before the framework's exception handling, so it hands one of the
+exceptions below to `send_problem`, which looks it up here like every other. No problem code
+is written anywhere else (tests/service/test_error_table.py).
 """
 
 from __future__ import annotations
@@ -15,13 +19,43 @@ import asyncpg
 import msgspec
 import structlog
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+from litestar.exceptions import (
+    ClientException, HTTPException, MethodNotAllowedException, NotAuthorizedException, NotFoundException,
+    PermissionDeniedException, TooManyRequestsException, ValidationException,
+)
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 
 from service.commands import exceptions as x
 
 log = structlog.get_logger("stela.errors")
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://stela.dev/problems/"
+
+
+class UnsupportedMediaType(x.ServiceError):
+    """A request body in a format other than JSON."""
+
+
+class RateLimited(x.ServiceError):
+    """A bucket's budget is spent; `headers` say when to retry and what the budget is."""
+
+    def __init__(self, detail: str, retry_after: int, limit: int) -> None:
+        super().__init__(detail)
+        self.headers = {"Retry-After": str(retry_after), "RateLimit-Limit": str(limit)}
+
+
+class PreflightRefused(x.ServiceError):
+    """A CORS preflight asks for an origin, method or header the API does not allow."""
+
+
+class ShuttingDown(x.ServiceError):
+    """The server's drain window ended before the request's response began."""
+
+    headers = {"Retry-After": "1"}
+
+
+class ClientDisconnected(x.ServiceError):
+    """The client left before sending the whole body (Litestar's 500 for it is no error of ours)."""
 
 
 class Rule(msgspec.Struct, frozen=True):
@@ -76,14 +110,28 @@ ERRORS: dict[type[BaseException], Rule] = {
     TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
                        "the database did not answer in time (a lock, or overload); retry later"),
     ConnectionError: _DB_DOWN,
+    # the edge's own refusals (middleware) and the framework's
+    UnsupportedMediaType: Rule(415, "unsupported_media_type", "Unsupported media type"),
+    RateLimited: Rule(429, "rate_limited", "Too many requests"),
+    PreflightRefused: Rule(400, "cors_preflight_refused", "Bad request"),
+    ShuttingDown: Rule(503, "shutting_down", "Service unavailable"),
+    ClientDisconnected: Rule(400, "client_disconnected", "Bad request", "the client left before sending the body"),
+    ValidationException: Rule(400, "invalid_request", "Bad request"),
+    NotAuthorizedException: Rule(401, "unauthorized", "Unauthorized"),
+    PermissionDeniedException: Rule(403, "forbidden", "Forbidden"),
+    NotFoundException: Rule(404, "not_found", "Not found"),
+    MethodNotAllowedException: Rule(405, "method_not_allowed", "Method not allowed"),
+    RequestEntityTooLarge: Rule(413, "payload_too_large", "Payload too large"),
+    TooManyRequestsException: Rule(429, "rate_limited", "Too many requests"),
+    ClientException: Rule(400, "invalid_request", "Bad request"),
+    # a framework exception with a status its class's row does not have: that status, with this code
+    HTTPException: Rule(500, "http_error", "Error"),
+    Exception: Rule(500, "internal_error", "Internal error", "an unexpected error occurred; it has been logged"),
 }
 
 _TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
            409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
-           429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}
-_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "payload_too_large",
-               415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
+           429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}  # the generic title of a status
 
 
 class ProblemDetail(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -99,50 +147,66 @@ class ProblemDetail(msgspec.Struct, kw_only=True, omit_defaults=True):
     current_version: int | None = None
 
 
-def rule_for(exc: BaseException) -> Rule | None:
-    """The table's rule for `exc`: its own class's, else its nearest base's."""
+def rule_for(exc: BaseException) -> Rule:
+    """The table's rule for `exc`: its own class's, else its nearest base's (`Exception`'s at the last)."""
     for cls in type(exc).__mro__:
         rule = ERRORS.get(cls)
         if rule is not None:
             return rule
-    return None
+    return ERRORS[Exception]
 
 
-def problem_response(request: Request, status: int, code: str, detail: str, title: str | None = None,
-                     headers: dict[str, str] | None = None, **extra: Any) -> Response:
-    body = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=title or _TITLES.get(status, "Error"),
-                         status=status, detail=detail, code=code, instance=request.url.path, **extra)
-    headers = dict(headers or {})
+def problem(exc: BaseException, instance: str | None, status: int | None = None, detail: str | None = None,
+            **extra: Any) -> tuple[int, bytes, dict[str, str]]:
+    """`exc` as the table says: the status, the problem detail's JSON and the response's headers.
+
+    `status` is a framework exception's own when it differs from its class's row (its code is then
+    the row's generic one); `detail` replaces the exception's text; `extra` adds members.
+    """
+    rule = rule_for(exc)
+    if status is not None and status != rule.status:
+        rule = Rule(status, ERRORS[HTTPException].code, _TITLES.get(status, "Error"))
+    status = rule.status
+    code = rule.code or getattr(exc, "code", "error")
+    detail = detail or rule.detail or getattr(exc, "detail", None) or getattr(exc, "message", None) or str(exc)
+    body = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=rule.title, status=status, detail=detail,
+                         code=code, instance=instance, **extra)
+    headers = dict(getattr(exc, "headers", None) or {})
     if status in (429, 503):
         headers.setdefault("Retry-After", "60")
-    return Response(content=msgspec.json.encode(body), status_code=status, media_type=PROBLEM, headers=headers)
+    if getattr(exc, "replayed", False):  # a refusal given again for a resent Idempotency-Key
+        headers["Idempotent-Replayed"] = "true"
+    return status, msgspec.json.encode(body), headers
 
 
-async def send_problem(scope: Any, send: Any, status: int, code: str, detail: str,
-                       headers: dict[str, str] | None = None) -> None:
-    """Answer a raw ASGI request with a problem detail (for middleware that refuses before routing)."""
-    body = msgspec.json.encode(ProblemDetail(
-        type=TYPE_BASE + code.replace(".", "/"), title=_TITLES.get(status, "Error"), status=status, detail=detail,
-        code=code, instance=scope.get("path")))
-    extra = dict(headers or {})
-    if status in (429, 503):
-        extra.setdefault("Retry-After", "60")
+def example(exc: BaseException) -> dict[str, Any]:
+    """The problem detail `exc` leaves as, for the API documentation's examples."""
+    return msgspec.json.decode(problem(exc, None)[1])
+
+
+def _response(request: Request, exc: BaseException, **overrides: Any) -> Response:
+    status, body, headers = problem(exc, request.url.path, **overrides)
+    return Response(content=body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+async def send_problem(scope: Any, send: Any, exc: BaseException) -> None:
+    """Answer a raw ASGI request with `exc` as a problem detail (for middleware that refuses before the
+    framework's exception handling would see an exception)."""
+    status, body, headers = problem(exc, scope.get("path"))
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(body)).encode()),
-                            *((k.lower().encode(), v.encode()) for k, v in extra.items())]})
+                            *((k.lower().encode(), v.encode()) for k, v in headers.items())]})
     await send({"type": "http.response.body", "body": body})
 
 
 def _mapped(request: Request, exc: Exception) -> Response:
     rule = rule_for(exc)
-    if rule is None:
+    if rule.status >= 500 and rule is ERRORS[Exception]:
         return _internal(request, exc)
     if rule.status == 503:
         log.warning("dependency_unavailable", error_type=type(exc).__name__)
-    code = rule.code or getattr(exc, "code", "error")
-    detail = rule.detail or getattr(exc, "detail", None) or getattr(exc, "message", None) or str(exc)
     extra = {"current_version": exc.actual} if isinstance(exc, x.VersionConflict) else {}
-    return problem_response(request, rule.status, code, detail, rule.title, **extra)
+    return _response(request, exc, **extra)
 
 
 def _validation(request: Request, exc: ValidationException) -> Response:
@@ -151,7 +215,7 @@ def _validation(request: Request, exc: ValidationException) -> Response:
     detail = exc.detail or "the request is malformed"
     if errors and errors[0].get("message"):  # say what is wrong (an unknown field is named here)
         detail = f"{detail}: {errors[0]['message']}"
-    return problem_response(request, 400, "invalid_request", detail, errors=errors)
+    return _response(request, exc, detail=detail, errors=errors)
 
 
 DISCONNECTED = "client disconnected prematurely"  # Litestar's detail when the body never arrived
@@ -161,24 +225,21 @@ def _http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
     if status >= 500 and exc.detail == DISCONNECTED:  # nobody is listening; not an error of ours
         log.info("client_disconnected", path=request.url.path)
-        return problem_response(request, 400, "client_disconnected", "the client left before sending the body")
+        return _response(request, ClientDisconnected(DISCONNECTED))
     if status >= 500:
         return _internal(request, exc)
-    code = "unauthorized" if isinstance(exc, NotAuthorizedException) else _HTTP_CODES.get(status, "http_error")
-    return problem_response(request, status, code, exc.detail or _TITLES.get(status, "Error"),
-                            headers=dict(exc.headers or {}))
+    return _response(request, exc, status=status, detail=exc.detail or _TITLES.get(status, "Error"))
 
 
 def _internal(request: Request, exc: Exception) -> Response:
     log.exception("unhandled_error", path=request.url.path, error_type=type(exc).__name__)
-    return problem_response(request, 500, "internal_error", "an unexpected error occurred; it has been logged")
+    return _response(request, Exception())
 
 
 exception_handlers: dict[Any, Any] = {
-    **{cls: _mapped for cls in ERRORS},
+    **{cls: _mapped for cls in ERRORS if not issubclass(cls, HTTPException)},
     ValidationException: _validation,
     HTTPException: _http,
-    Exception: _mapped,
 }
 
 
@@ -208,4 +269,4 @@ def responses(*statuses: int) -> dict[int, Any]:
 
 async def shutting_down(scope: Any, send: Any) -> None:
     """The answer to a request the server's drain window ended before it began its response."""
-    await send_problem(scope, send, 503, "shutting_down", "the server is restarting; retry", {"Retry-After": "1"})
+    await send_problem(scope, send, ShuttingDown("the server is restarting; retry"))

@@ -5,7 +5,7 @@ proxy (`STELA_TRUSTED_PROXIES`; none by default, not even 127.0.0.1), and then t
 rightmost address that is not itself a trusted proxy, the one the nearest trusted hop saw, so
 a client cannot choose its own rate-limit bucket by sending the header. `admin_token_problem`
 refuses a short or placeholder admin token outside development mode. `json_only` answers 415 to
-a body in any format but JSON.
+a body in any format but JSON; `cross_origin` is the API's CORS, as configured by a `CORSConfig`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ import ipaddress
 from collections.abc import Iterable
 from typing import Any
 
+from litestar.config.cors import CORSConfig
+from litestar.constants import DEFAULT_ALLOWED_CORS_HEADERS
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from service.edge.errors import send_problem
+from service.edge.errors import PreflightRefused, UnsupportedMediaType, send_problem
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 PLACEHOLDERS = frozenset({"change-me", "changeme", "dev-admin-token-change-me", "admin", "admin-secret", "secret",
@@ -90,9 +92,84 @@ def json_only(app: ASGIApp) -> ASGIApp:
             elif name == b"transfer-encoding":
                 has_body = True
         if has_body and content_type is not None and not _is_json(content_type):
-            await send_problem(scope, send, 415, "unsupported_media_type",
-                               "send the body as application/json")
+            await send_problem(scope, send, UnsupportedMediaType("send the body as application/json"))
             return
         await app(scope, receive, send)
 
     return middleware
+
+
+def _encoded(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.lower().encode(), value.encode("latin-1")) for name, value in headers.items()]
+
+
+def cross_origin(app: ASGIApp, config: CORSConfig) -> ASGIApp:
+    """CORS as `config` says, for requests with an `Origin` header (the rest go to `app` untouched).
+
+    A preflight (OPTIONS with an origin) is answered here: 204 with the allowed origin, methods and
+    headers, or, when it asks for an origin, method or header the API does not allow, the problem
+    detail `PreflightRefused` (400). Any other request's response carries the exposed headers and,
+    for an allowed origin, `Access-Control-Allow-Origin`. Most API clients (bots, load generators,
+    servers) send no origin: finding that costs one pass over the raw headers.
+    """
+    simple = _encoded(config.simple_headers)
+    allowed = _encoded({"Access-Control-Allow-Headers": ", ".join(sorted(set(config.allow_headers))),
+                        "Access-Control-Allow-Methods": ", ".join(sorted(set(config.allow_methods)))})
+    replaced = {name for name, _ in simple + allowed} | {b"access-control-allow-origin", b"vary"}
+    own = not config.is_allow_all_origins
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        origin = None
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"origin":
+                    origin = value.decode("latin-1")
+                    break
+        if not origin:
+            await app(scope, receive, send)
+        elif scope["method"] == "OPTIONS":
+            await _preflight(config, scope, send, origin)
+        else:
+            mine = [*simple, *allowed]
+            if own and config.is_origin_allowed(origin):
+                mine += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+
+            async def wrapped(message: Any) -> None:
+                if message["type"] == "http.response.start":
+                    kept = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in replaced]
+                    message["headers"] = [*kept, *mine]
+                await send(message)
+
+            await app(scope, receive, wrapped)
+
+    return middleware
+
+
+async def _preflight(config: CORSConfig, scope: Scope, send: Send, origin: str) -> None:
+    """Answer a CORS preflight: 204 with what may be asked, or the refusal naming what may not."""
+    asked: dict[bytes, str] = {}
+    for name, value in scope["headers"]:
+        if name in (b"access-control-request-method", b"access-control-request-headers"):
+            asked[name] = value.decode("latin-1")
+    method = asked.get(b"access-control-request-method")
+    wanted = [h.strip() for h in asked.get(b"access-control-request-headers", "").split(",") if h.strip()]
+    failures = []
+    if not config.is_allow_all_methods and method and method not in config.allow_methods:
+        failures.append("method")
+    headers = dict(config.preflight_headers)
+    if not config.is_origin_allowed(origin):
+        failures.append("Origin")
+    elif headers.get("Access-Control-Allow-Origin") != "*":
+        headers["Access-Control-Allow-Origin"] = origin
+    if wanted and config.is_allow_all_headers:
+        headers["Access-Control-Allow-Headers"] = ", ".join(sorted(set(wanted) | DEFAULT_ALLOWED_CORS_HEADERS))
+    elif wanted:
+        known = {h.lower() for h in (*config.allow_headers, *DEFAULT_ALLOWED_CORS_HEADERS)}
+        if any(h.lower() not in known for h in wanted):
+            failures.append("headers")
+    if failures:
+        await send_problem(scope, send, PreflightRefused(
+            f"this preflight asks for a {', '.join(failures)} the API does not allow across origins"))
+        return
+    await send({"type": "http.response.start", "status": 204, "headers": _encoded(headers)})
+    await send({"type": "http.response.body", "body": b""})

@@ -25,7 +25,7 @@ import structlog
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.edge.middleware import Network, client_address
-from service.edge.errors import send_problem
+from service.edge.errors import RateLimited, send_problem
 
 log = structlog.get_logger("stela.ratelimit")
 WINDOW = 60
@@ -175,14 +175,15 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
                 count = await counters.hit(("s:" if stream else "r:") + bucket, now, budget)
                 if count > budget:
                     retry = max(1, math.ceil((int(now // WINDOW) + 1) * WINDOW - now))
-                    await _refuse(scope, send, retry, budget, "too many requests; retry after Retry-After seconds")
+                    await send_problem(scope, send, RateLimited(
+                        "too many requests; retry after Retry-After seconds", retry, budget))
                     return
             if not stream or max_streams <= 0:
                 await app(scope, receive, send)
                 return
             if open_streams.get(bucket, 0) >= max_streams:
-                await _refuse(scope, send, STREAM_RETRY, max_streams,
-                              f"at most {max_streams} open streams per client; close one first")
+                await send_problem(scope, send, RateLimited(
+                    f"at most {max_streams} open streams per client; close one first", STREAM_RETRY, max_streams))
                 return
             open_streams[bucket] = open_streams.get(bucket, 0) + 1
             try:
@@ -198,7 +199,3 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
 
     return factory
 
-
-async def _refuse(scope: Scope, send: Send, retry_after: int, limit: int, detail: str) -> None:
-    await send_problem(scope, send, 429, "rate_limited", detail,
-                       {"Retry-After": str(retry_after), "RateLimit-Limit": str(limit)})

@@ -6,6 +6,9 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from litestar import Request
+from litestar.dto import AbstractDTO
+from litestar.exceptions import ValidationException
+from litestar.typing import FieldDefinition
 from msgspec import Meta
 
 from domain.clock import TimeControl
@@ -50,20 +53,66 @@ class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 _envelope = msgspec.json.Decoder(CommandEnvelope)
 
 
-async def command_body(request: Request) -> CommandEnvelope:
-    """The command request body, decoded once: the envelope here, the command by its kind's decoder."""
-    body = await request.body()
-    try:
-        envelope = _envelope.decode(body)
-    except msgspec.ValidationError:
-        strict = await strictly(request, CommandRequest)  # integral floats, or a precise error
+class CommandBody(AbstractDTO[CommandEnvelope]):
+    """The command route's body, decoded once: from the request's raw bytes by a prebuilt decoder into
+    the envelope, the command left raw for its kind's decoder (`CommandPipeline.command`).
+
+    Litestar hands a route's DTO the raw body (a plain `data` parameter would be decoded to builtins
+    and converted, then decoded again here), and asks it for the body's OpenAPI schema: that is
+    `CommandRequest`'s, made by the framework's schema creator as for a plain body, so the document
+    does not change. A refused body is looked at again only to say what is wrong, in the words the
+    framework's own validation uses (`ValidationException`), or the strict decoder's.
+    """
+
+    @classmethod
+    def create_for_field_definition(cls, field_definition: FieldDefinition, handler_id: str,
+                                    backend_cls: Any = None) -> None:
+        """Nothing to build: no transfer model, the envelope is decoded as it is."""
+
+    @classmethod
+    def create_openapi_schema(cls, field_definition: FieldDefinition, handler_id: str, schema_creator: Any) -> Any:
+        return schema_creator.for_field_definition(FieldDefinition.from_kwarg(
+            annotation=CommandRequest, name=field_definition.name, kwarg_definition=field_definition.kwarg_definition))
+
+    @classmethod
+    def generate_field_definitions(cls, model_type: type[Any]) -> Any:
+        return iter(())
+
+    @classmethod
+    def detect_nested_field(cls, field_definition: FieldDefinition) -> bool:
+        return False
+
+    def decode_bytes(self, value: bytes) -> CommandEnvelope:
+        try:
+            envelope = _envelope.decode(value)
+        except msgspec.ValidationError:  # (a DecodeError too: first)
+            return self._refused(value)
+        except msgspec.DecodeError as exc:
+            raise InvalidRequest(str(exc)) from exc
+        if bytes(memoryview(envelope.command)[:1]) != b"{":
+            return self._refused(value)  # not an object: say so
+        return envelope
+
+    def _refused(self, value: bytes) -> CommandEnvelope:
+        """The envelope of a body the decoder refused, if the strict rule takes it (an integral float such as
+        `3.0` for an integer); else the refusal, as the framework words a malformed body, or the strict rule."""
+        body = msgspec.json.decode(value)
+        try:
+            msgspec.convert(body, CommandRequest, strict=False)
+        except msgspec.ValidationError as exc:
+            message, _, path = str(exc).partition(" - at `$.")
+            url = self.asgi_connection.url
+            raise ValidationException(
+                detail=f"Validation failed for {self.asgi_connection.method} {url.path}{'?' if url.query else ''}"
+                       f"{url.query}",
+                extra=[{"message": message, "key": path.rstrip("`") or "data", "source": "body"}]) from exc
+        try:
+            strict = msgspec.convert(integral(body), CommandRequest, strict=True)
+        except msgspec.ValidationError as exc:
+            raise InvalidRequest(f"Validation failed: {exc}") from exc
         return CommandEnvelope(command=msgspec.Raw(msgspec.json.encode(strict.command)),
                                expected_version=strict.expected_version)
-    except msgspec.DecodeError as exc:
-        raise InvalidRequest(f"Malformed JSON: {exc}") from exc
-    if bytes(memoryview(envelope.command)[:1]) != b"{":
-        await strictly(request, CommandRequest)  # not an object: the strict decoder's message
-    return envelope
+
 
 Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$", description="display name",
                            examples=["Ada"])]

@@ -22,7 +22,6 @@ import random
 import sys
 import threading
 import time
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
@@ -151,14 +150,6 @@ def flush_access_lines() -> None:
 
 log = structlog.get_logger("stela.http")
 CLIENT_CLOSED = 499  # logged and counted for a request whose client went away before the answer
-_extra_headers: ContextVar[list[tuple[bytes, bytes]] | None] = ContextVar("stela_response_headers", default=None)
-
-
-def add_response_header(name: str, value: str) -> None:
-    """Have the current request's response carry this header (whatever layer answers it)."""
-    headers = _extra_headers.get()
-    if headers is not None:
-        headers.append((name.lower().encode(), value.encode()))
 
 
 def _route(scope: Scope) -> str:
@@ -209,7 +200,6 @@ def _request_logging(app: ASGIApp, enabled: bool, metrics: Any, refuse: Any) -> 
         start = time.perf_counter()
         status, started, disconnected = 500, False, False
         extra = [(b"x-request-id", request_id.encode())]
-        _extra_headers.set(extra)
 
         async def send_wrapper(message: Any) -> None:
             nonlocal status, started

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from domain.kernel import RuleViolation
@@ -33,6 +36,15 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "InsufficientResourcesError": (503, "database_unavailable"),
         "OperatorInterventionError": (503, "database_unavailable"),
         "InternalClientError": (503, "database_unavailable"), "TimeoutError": (503, "database_unavailable"),
+        # the edge's middleware refusals and the framework's exceptions
+        "UnsupportedMediaType": (415, "unsupported_media_type"), "RateLimited": (429, "rate_limited"),
+        "PreflightRefused": (400, "cors_preflight_refused"), "ShuttingDown": (503, "shutting_down"),
+        "ClientDisconnected": (400, "client_disconnected"), "ValidationException": (400, "invalid_request"),
+        "NotAuthorizedException": (401, "unauthorized"), "PermissionDeniedException": (403, "forbidden"),
+        "NotFoundException": (404, "not_found"), "MethodNotAllowedException": (405, "method_not_allowed"),
+        "RequestEntityTooLarge": (413, "payload_too_large"), "TooManyRequestsException": (429, "rate_limited"),
+        "ClientException": (400, "invalid_request"), "HTTPException": (500, "http_error"),
+        "Exception": (500, "internal_error"),
     }
 
 
@@ -46,7 +58,59 @@ def test_every_service_exception_class_is_in_the_table():
 def test_rule_violations_keep_the_rules_own_code_and_unmapped_errors_find_their_base():
     assert rule_for(RuleViolation("tikal.no_path", "no path")).code is None
     assert rule_for(x.InvalidOptions(RuleViolation("table.bad_seat_count", "2-4"))).status == 422
-    assert rule_for(KeyError("x")) is None
+    assert rule_for(KeyError("x")) is ERRORS[Exception]  # a 500 that leaks nothing
+
+
+SERVICE = Path(__file__).parents[2] / "service"
+TABLE = SERVICE / "edge" / "errors.py"
+PROBLEM_MAKERS = {"send_problem", "problem", "problem_response", "Problem", "ProblemDetail", "Rule"}
+
+
+def literal_codes(source: str) -> list[str]:
+    """Problem codes written as string literals in calls that make a problem detail (or a table row);
+    and any dict of literal status numbers to literal strings (a second table of codes)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name in PROBLEM_MAKERS:
+                arguments = [*node.args, *(k.value for k in node.keywords)]
+                found += [f"{name}({a.value!r})" for a in arguments
+                          if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        elif isinstance(node, ast.Dict) and node.keys and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, int) and 400 <= k.value < 600 for k in node.keys) \
+                and all(isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.islower()
+                        for v in node.values):
+            found.append("a table of statuses to codes")
+    return found
+
+
+def test_no_problem_code_is_written_outside_the_error_table():
+    written = {str(path.relative_to(SERVICE)): codes for path in sorted(SERVICE.rglob("*.py")) if path != TABLE
+               if (codes := literal_codes(path.read_text()))}
+    assert written == {}
+
+
+def test_the_check_finds_a_literal_code_and_a_second_table():
+    assert literal_codes('send_problem(scope, send, 429, "rate_limited", "slow down")') == [
+        "send_problem('rate_limited')", "send_problem('slow down')"]
+    assert literal_codes('errors.ProblemDetail(type="t", code="x")') == [
+        "ProblemDetail('t')", "ProblemDetail('x')"]
+    assert literal_codes('_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}') == [
+        "a table of statuses to codes"]
+    assert literal_codes('send_problem(scope, send, RateLimited("slow down", 5, 10))') == []
+
+
+def test_middleware_refusals_are_answered_from_the_table():
+    from service.edge import errors
+
+    for exc in (errors.RateLimited("slow", 5, 10), errors.UnsupportedMediaType("json"),
+                errors.PreflightRefused("no"), errors.ShuttingDown("bye")):
+        rule = rule_for(exc)
+        status, body, headers = errors.problem(exc, "/v1/x")
+        assert status == rule.status and f'"code":"{rule.code}"'.encode() in body
+    assert errors.problem(errors.RateLimited("slow", 5, 10), "/")[2] == {"Retry-After": "5", "RateLimit-Limit": "10"}
 
 
 async def test_a_leaderboard_of_an_unknown_kind_has_the_same_code_as_the_kind_itself(client):

@@ -15,11 +15,20 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from projections.queries import GameList
 from service.container import Services
 from service.edge.errors import responses
+from service.commands.pipeline import Outcome
 from service.commands.players import Viewer
 from service.commands.views import GameOut
 from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, strictly
 from service.commands.views import game_out
 from service.commands.visibility import require_seat, seat_of
+
+REPLAYED = {"Idempotent-Replayed": "true"}
+
+
+def replayed(done: Outcome) -> dict[str, str] | None:
+    """The response headers that mark `done` as the first result of a resent Idempotency-Key."""
+    return REPLAYED if done.replayed else None
+
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 Key = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
@@ -42,7 +51,7 @@ class GameController(Controller):
                                               data.time_control, idempotency_key)
         game_id = done.game_id
         out = game_out(game_id, done.table, done.state, viewer)
-        return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
+        return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}", **(replayed(done) or {})})
 
     @get("/", operation_id="listGames", summary="List games (lobby, filters, cursor pagination)",
          description="Backed by the game-list read model, which follows the event log within moments.",
@@ -70,29 +79,29 @@ class GameController(Controller):
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                   data: JSONBody[JoinRequest], idempotency_key: Key = None) -> GameOut:
+                   data: JSONBody[JoinRequest], idempotency_key: Key = None) -> Response[GameOut]:
         data = await strictly(request, JoinRequest)
         done = await services.pipeline.join(viewer, game_id, data.seat, idempotency_key)
-        return game_out(game_id, done.table, done.state, viewer)
+        return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 
     @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up one's seat before the start",
           status_code=200, description="Only before the start (409 `table.not_open` after it); 403 "
           "`not_seated` without a seat. A running game is left with the `table.Resign` command.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
     async def leave(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
-                    game_id: GameId, idempotency_key: Key = None) -> GameOut:
+                    game_id: GameId, idempotency_key: Key = None) -> Response[GameOut]:
         await no_body(request)
         done = await services.pipeline.leave(viewer, game_id, idempotency_key)
-        return game_out(game_id, done.table, done.state, viewer)
+        return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
           description="By a seated player or the creator; anyone else gets 403 `not_seated`.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
     async def start(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
-                    game_id: GameId, idempotency_key: Key = None) -> GameOut:
+                    game_id: GameId, idempotency_key: Key = None) -> Response[GameOut]:
         await no_body(request)
         done = await services.pipeline.start(viewer, game_id, idempotency_key)
-        return game_out(game_id, done.table, done.state, viewer)
+        return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 
     @get("/{game_id:str}/versions/{version:int}", operation_id="getGameAtVersion",
          summary="The game at a past version",

@@ -17,8 +17,8 @@ from litestar.response import Stream
 import domain.tournament as T
 from projections.tournaments import TournamentItem, TournamentPage
 from service.container import Services
-from service.edge.errors import PROBLEM, TYPE_BASE, ProblemDetail, responses
-from service.commands.exceptions import BadLastEventId, Unavailable
+from service.edge.errors import PROBLEM, ProblemDetail, example, responses
+from service.commands.exceptions import BadCursor, BadLastEventId, Unavailable
 from service.commands.players import Viewer
 from service.edge.schemas import NO_NUL, no_body, strictly
 from service.live.tournament_stream import tournament_stream
@@ -37,15 +37,13 @@ _LISTED = TournamentPage(items=[TournamentItem(
     organiser="5d0c1b7e-2a34-4f8e-9b61-0c3d2e1f4a5b", status="running", players=1000, round=2,
     created_at=datetime(2026, 11, 26, 6, 0, tzinfo=UTC), updated_at=datetime(2026, 11, 26, 6, 12, 31, tzinfo=UTC))],
     next_cursor="WzQyMTdd")
-_BAD_CURSOR = ProblemDetail(type=TYPE_BASE + "bad_cursor", title="Unprocessable content", status=422,
-                            detail="the cursor is not one this list issued", code="bad_cursor")
 LIST_RESPONSES = {
     200: ResponseSpec(data_container=TournamentPage, generate_examples=False, description="one page",
                       examples=[Example(summary="a page with more after it", value=msgspec.to_builtins(_LISTED))]),
     **responses(400),
     422: ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
                       description="Unprocessable content",
-                      examples=[Example(summary="bad_cursor", value=msgspec.to_builtins(_BAD_CURSOR))])}
+                      examples=[Example(summary="bad_cursor", value=example(BadCursor("")))])}
 STREAM_DOC = (
     "`text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then "
     "one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as "
