@@ -1,53 +1,337 @@
-"""Architecture rules: imports point one way, the domain stays pure, the OpenAPI file matches the app."""
+"""Architecture rules, read from parsed imports (ast), never from text: imports point one way, the
+domain stays pure, `service/` sub-packages import downwards only, nothing imports a framework's
+internals, no import cycle anywhere, modules and functions stay small, and the OpenAPI file matches
+the app.
+
+Each rule is a function of a source tree that returns its offenders; the tests run it on the
+project (it must find none) and on a small tree with one planted violation (it must find it), so
+no rule can silently stop being able to fail.
+"""
 
 from __future__ import annotations
 
 import ast
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("domain", "projections", "service")
 DOMAIN_ALLOWED = {"msgspec", "domain", "__future__", "typing", "typing_extensions", "dataclasses", "enum",
                   "functools", "itertools", "collections", "hashlib", "math", "json", "importlib", "pathlib",
                   "abc", "operator", "heapq", "bisect", "re", "string", "fractions", "copy", "types",
                   "xml", "html", "textwrap", "statistics"}
-FORBIDDEN_EVERYWHERE_IN_DOMAIN = {"random", "time", "datetime", "asyncio", "os", "socket", "subprocess",
-                                  "threading", "service", "projections", "litestar", "asyncpg", "redis"}
+# the service's sub-packages, lowest first: each may import its own package and those before it only
+SERVICE_LAYERS = ("web", "ops", "store", "commands", "live", "workers", "container", "edge", "bots", "cli")
+SERVICE_ALLOWED_BELOW = {"bots": {"bots", "ops"}}  # the server's clients know nothing of the server
+APP_STATE_READERS = {"service/container.py", "service/edge/app.py", "service/edge/lifespan.py"}
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
 
 
-def imports_of(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            out.add(node.module.split(".")[0])
+# ---------------------------------------------------------------------------------------------- reading
+
+
+def modules(root: Path, tops: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the `tops` packages under `root`."""
+    out = {}
+    for top in tops:
+        for path in sorted((root / top).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
     return out
 
 
-def test_domain_imports_only_the_standard_library_msgspec_and_itself():
-    offenders = {}
-    for path in (ROOT / "domain").rglob("*.py"):
-        bad = imports_of(path) & FORBIDDEN_EVERYWHERE_IN_DOMAIN
-        unknown = imports_of(path) - DOMAIN_ALLOWED
-        if bad or unknown:
-            offenders[str(path.relative_to(ROOT))] = sorted(bad | unknown)
-    assert not offenders, offenders
+def _is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
 
 
-def test_game_packages_never_import_each_other():
-    games = [p.name for p in (ROOT / "domain").iterdir() if p.is_dir() and (p / "game.py").exists()]
-    for game in games:
-        for path in (ROOT / "domain" / game).rglob("*.py"):
-            text = path.read_text()
-            for other in games:
-                if other != game:
-                    assert f"domain.{other}" not in text, f"{path} imports domain.{other}"
+def imported(name: str, path: Path, known: dict[str, Path] | None = None) -> Iterator[tuple[str, int]]:
+    """Every module `name` (at `path`) imports, absolute and dotted, with its line; `from a import b`
+    names `a.b` when that is a module of `known`, else `a`. Imports under TYPE_CHECKING count too."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = name if _is_package(path) else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                child = f"{module}.{alias.name}"
+                yield (child if known is not None and child in known else module), node.lineno
 
 
-def test_projections_never_import_the_service():
-    for path in (ROOT / "projections").rglob("*.py"):
-        assert "service" not in imports_of(path), path
+def graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the project modules it imports (a package's import counts as its __init__)."""
+    known = modules(root)
+    edges: dict[str, set[str]] = {}
+    for name, path in known.items():
+        targets = set()
+        for target, _ in imported(name, path, known):
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                targets.add(target)
+        edges[name] = targets
+    return edges
+
+
+# ---------------------------------------------------------------------------------------------- rules
+
+
+def cycles(root: Path) -> list[list[str]]:
+    """Every import cycle (strongly connected set of two or more modules, or a self-import)."""
+    edges = graph(root)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:  # Tarjan, iteratively deep enough for this tree
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(edges):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def layer_of(name: str) -> str | None:
+    parts = name.split(".")
+    if parts[0] != "service" or len(parts) < 2:
+        return None
+    return parts[1]
+
+
+def upward_imports(root: Path) -> list[str]:
+    """Imports from one `service` sub-package into one above it (or into one it may not use)."""
+    known = modules(root, ("service",))
+    bad = []
+    for name, path in known.items():
+        here = layer_of(name)
+        if here is None:
+            continue  # service/__init__.py
+        if here not in SERVICE_LAYERS:
+            bad.append(f"{path.relative_to(root)}: sub-package {here!r} has no place in the stated order")
+            continue
+        allowed = SERVICE_ALLOWED_BELOW.get(here) or set(SERVICE_LAYERS[: SERVICE_LAYERS.index(here) + 1])
+        for target, line in imported(name, path, known):
+            there = layer_of(target)
+            if target.split(".")[0] == "service" and (there is None or there not in allowed):
+                bad.append(f"{path.relative_to(root)}:{line} ({here}) imports {target}")
+    return bad
+
+
+def game_packages(root: Path) -> set[str]:
+    """The game packages: those the catalogue registers (the platform's `domain/table/` is not one)."""
+    catalog = root / "domain" / "catalog.py"
+    return {parts[1] for target, _ in imported("domain.catalog", catalog)
+            if (parts := target.split("."))[0] == "domain" and len(parts) > 1 and (root / "domain" / parts[1]).is_dir()}
+
+
+def game_imports_outside_the_catalogue(root: Path) -> list[str]:
+    """Imports of a game package from anywhere but the catalogue (or the game itself)."""
+    games = game_packages(root)
+    bad = []
+    for name, path in modules(root).items():
+        if name == "domain.catalog":
+            continue
+        own = name.split(".")[1] if name.startswith("domain.") and name.count(".") >= 1 else None
+        for target, line in imported(name, path):
+            parts = target.split(".")
+            if parts[0] == "domain" and len(parts) > 1 and parts[1] in games and parts[1] != own:
+                bad.append(f"{path.relative_to(root)}:{line} imports {target}")
+    return bad
+
+
+def internal_imports(root: Path) -> list[str]:
+    """Imports of another library's private modules (`litestar._asgi`, `x.middleware._internal`)."""
+    bad = []
+    for name, path in modules(root).items():
+        for target, line in imported(name, path):
+            head = target.split(".")[0]
+            if head not in PACKAGES and any(part.startswith("_") for part in target.split(".")[1:]):
+                bad.append(f"{path.relative_to(root)}:{line} imports {target}")
+    return bad
+
+
+def oversized(root: Path) -> list[str]:
+    """Modules over MAX_MODULE_LINES lines and functions over MAX_FUNCTION_LINES lines."""
+    bad = []
+    for path in modules(root).values():
+        text = path.read_text()
+        where = path.relative_to(root)
+        if (lines := len(text.splitlines())) > MAX_MODULE_LINES:
+            bad.append(f"{where}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    bad.append(f"{where}:{node.lineno} {node.name}() is {length} lines")
+    return bad
+
+
+def impure_domain_imports(root: Path) -> list[str]:
+    """Imports in domain/ of anything but the standard library's pure parts, msgspec and itself."""
+    bad = []
+    for name, path in modules(root, ("domain",)).items():
+        for target, line in imported(name, path):
+            if target.split(".")[0] not in DOMAIN_ALLOWED:
+                bad.append(f"{path.relative_to(root)}:{line} imports {target}")
+    return bad
+
+
+def games_importing_each_other(root: Path) -> list[str]:
+    games = game_packages(root)
+    bad = []
+    for name, path in modules(root, ("domain",)).items():
+        parts = name.split(".")
+        if len(parts) < 2 or parts[1] not in games:
+            continue
+        for target, line in imported(name, path):
+            t = target.split(".")
+            if t[0] == "domain" and len(t) > 1 and t[1] in games - {parts[1]}:
+                bad.append(f"{path.relative_to(root)}:{line} imports {target}")
+    return bad
+
+
+def projections_importing_the_service(root: Path) -> list[str]:
+    return [f"{path.relative_to(root)}:{line} imports {target}"
+            for name, path in modules(root, ("projections",)).items()
+            for target, line in imported(name, path) if target.split(".")[0] == "service"]
+
+
+def app_state_readers(root: Path) -> list[str]:
+    """Reads of the application's state (`app.state`, `request.app.state`, `scope["app"].state`)
+    outside the composition root, the app factory and the lifespan."""
+    bad = []
+    for path in modules(root, ("service",)).values():
+        where = str(path.relative_to(root))
+        if where in APP_STATE_READERS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "state" and _names_app(node.value):
+                bad.append(f"{where}:{node.lineno} reads the app's state")
+    return bad
+
+
+def _names_app(node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == "app"
+    if isinstance(node, ast.Attribute):
+        return node.attr == "app"
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "app"
+    return False
+
+
+RULES = {
+    "cycles": cycles, "upward_imports": upward_imports, "games_outside_catalogue": game_imports_outside_the_catalogue,
+    "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
+    "games_importing_each_other": games_importing_each_other,
+    "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
+}
+
+
+# ---------------------------------------------------------------------------------------------- the project
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_the_project_keeps_the_rule(rule):
+    assert sorted(set(map(str, RULES[rule](ROOT)))) == [], f"{rule} broken"
+
+
+def test_every_service_sub_package_has_its_place_and_says_what_it_may_import():
+    service = ROOT / "service"
+    subs = sorted(p.name for p in service.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert set(subs) <= set(SERVICE_LAYERS), subs
+    for sub in subs:
+        doc = ast.get_docstring(ast.parse((service / sub / "__init__.py").read_text()))
+        assert doc and "import" in doc, f"service/{sub}/__init__.py must say what lives there and what it may import"
+    loose = sorted(p.name for p in service.glob("*.py") if p.name != "__init__.py")
+    assert len(loose) <= 3, f"modules directly in service/: {loose}"
+
+
+# ---------------------------------------------------------------------------------------------- planted violations
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for top in PACKAGES:
+        (tmp_path / top).mkdir(exist_ok=True)
+        (tmp_path / top / "__init__.py").touch()
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for parent in path.relative_to(tmp_path).parents:
+            if str(parent) != ".":
+                (tmp_path / parent / "__init__.py").touch()
+        path.write_text(text)
+    return tmp_path
+
+
+GAME = {"domain/tikal/game.py": "", "domain/coatl/game.py": "", "domain/table/game.py": "",
+        "domain/catalog.py": "import domain.tikal.game\nfrom domain.coatl.game import GAME\n"}
+PLANTED = {
+    "cycles": {"service/ops/a.py": "from service.ops import b\n", "service/ops/b.py": "from .a import x\n"},
+    "upward_imports": {"service/store/s.py": "from service.edge.app import create_app\n", "service/edge/app.py": ""},
+    "games_outside_catalogue": {**GAME, "service/commands/c.py": "from domain.tikal.game import GAME\n"},
+    "internal_imports": {"service/edge/app.py": "from litestar._asgi.utils import wrap_in_exception_handler\n"},
+    "oversized": {"domain/long.py": "def f():\n" + "    x = 1\n" * 60},
+    "impure_domain": {"domain/kernel.py": "import asyncio\n"},
+    "games_importing_each_other": {**GAME, "domain/coatl/rules.py": "from domain.tikal import game\n"},
+    "projections_importing_the_service": {"projections/runner.py": "from service.store import postgres\n"},
+    "app_state_readers": {"service/edge/routes.py": "def f(request):\n    return request.app.state.services\n"},
+}
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_the_rule_fails_on_a_planted_violation(rule, tmp_path):
+    assert RULES[rule](_tree(tmp_path, PLANTED[rule])), f"{rule} did not see its planted violation"
+
+
+def test_a_bots_package_may_not_import_the_server(tmp_path):
+    root = _tree(tmp_path, {"service/bots/b.py": "from service.commands import pipeline\n",
+                            "service/commands/pipeline.py": ""})
+    assert upward_imports(root)
+
+
+def test_the_rules_accept_a_clean_tree(tmp_path):
+    root = _tree(tmp_path, {**GAME, "service/ops/a.py": "import json\n", "service/edge/app.py": "from service.ops import a\n",
+                            "domain/tikal/rules.py": "from domain.tikal import game\n",
+                            "service/commands/p.py": "from domain.table import game\n"})
+    assert {rule: check(root) for rule, check in RULES.items()} == {rule: [] for rule in RULES}
+
+
+# ---------------------------------------------------------------------------------------------- the contract
 
 
 def test_openapi_json_is_generated_from_the_app_and_in_sync():
@@ -58,8 +342,6 @@ def test_openapi_json_is_generated_from_the_app_and_in_sync():
 
 
 def test_every_operation_has_a_summary_an_id_and_error_responses():
-    import json
-
     doc = json.loads((ROOT / "openapi" / "openapi.json").read_text())
     for path, item in doc["paths"].items():
         for method, op in item.items():
@@ -74,19 +356,8 @@ def test_every_operation_has_a_summary_an_id_and_error_responses():
 
 
 def test_every_python_folder_is_a_regular_package_so_installs_ship_it():
-    missing = [str(d.relative_to(ROOT)) for top in ("domain", "projections", "service")
+    missing = [str(d.relative_to(ROOT)) for top in PACKAGES
                for d in [ROOT / top, *(ROOT / top).rglob("*")]
                if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) | any(d.glob("*.sql"))
                and not (d / "__init__.py").exists()]
     assert not missing, missing
-
-
-def test_routes_receive_collaborators_by_injection_and_raise_no_http_statuses():
-    for path in sorted((ROOT / "service").rglob("*.py")):
-        if path.name in ("sse.py", "fanout.py"):
-            continue  # (owned by the streams; they take the service they are given)
-        text = path.read_text()
-        if path.parent.name == "routes":
-            assert "app.state" not in text, f"{path} reaches into application state"
-        if path.name != "errors.py":
-            assert "Problem(" not in text, f"{path} raises an HTTP status itself; map an exception in errors.py"
