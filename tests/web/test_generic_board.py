@@ -25,8 +25,8 @@ VIEWPORT = {"width": 1280, "height": 900}
 def tally_site() -> Iterator[str]:
     """The API and the web client on one origin, hosting the catalogue and Tally (which has no drawer)."""
     from domain.catalog import GAMES
-    from service.app import create_app
-    from service.settings import Settings
+    from service.edge.app import create_app
+    from service.ops.settings import Settings
     from tests.support.tally import TALLY
 
     with fresh_database("stela_web_generic") as dsn:
