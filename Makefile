@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench openapi simulate clean
+.PHONY: run test install bench chaos chaos-short fuzz openapi simulate clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,17 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# the fault suite on its own PostgreSQL and Redis (README, "Fault suite"); `make test` runs its short mode
+chaos: $(STAMP)
+	$(BIN)/python -m bench.chaos
+
+chaos-short: $(STAMP)
+	$(BIN)/python -m bench.chaos --short
+
+# schemathesis's long stateful run (tests/contract/test_stateful.py); `make test` runs its short mode
+fuzz: $(STAMP)
+	STELA_FUZZ=long $(BIN)/python -m pytest -p no:cacheprovider tests/contract/test_stateful.py
 
 openapi: $(STAMP)
 	$(BIN)/stela openapi

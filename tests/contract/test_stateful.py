@@ -1,0 +1,111 @@
+"""Schemathesis's stateful phase: scenarios that create a game, fill it, start it and play it.
+
+The served document gets OpenAPI links (tests/contract/stateful_links.py) so schemathesis chains
+create -> join -> start -> legal -> command with the game's id and real legal commands. Three
+players take part: the creator creates and starts, a join is sent by a player not yet seated, and
+legal and command requests by the player of a seat to act (found from the game), so a scenario can
+go deep into a game instead of stopping at "not your seat". Every response must satisfy every
+check (no 5xx, conforming to the document). Short in CI (bounded to about a minute), long with
+STELA_FUZZ=long (`make fuzz`).
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import hypothesis
+import pytest
+import schemathesis
+from schemathesis.config import SchemathesisConfig
+
+from service.edge.app import create_app
+from tests.contract.stateful_links import with_links
+from tests.support.live import serving
+
+pytestmark = pytest.mark.xdist_group("live")
+HERE = Path(__file__).parent
+LONG = os.environ.get("STELA_FUZZ") == "long"
+SCENARIOS, STEPS = (400, 25) if LONG else (40, 12)
+TIME_CONTROL_FIELDS = {"per_move_seconds", "total_seconds", "increment_seconds", "abandon_after"}
+
+
+def seated_token(http: httpx.Client, game_id: str, players: dict[str, str], acting: bool) -> str | None:
+    """The token of a player seated in `game_id` (to act now when `acting`), or of one not seated."""
+    resp = http.get(f"/v1/games/{game_id}")
+    if resp.status_code != 200:
+        return None
+    game = resp.json()
+    seats = {s["seat"]: s.get("player_id") for s in game["seats"]}
+    if acting:
+        return next((players[seats[s]] for s in game["to_act"] if seats.get(s) in players), None)
+    return next((t for pid, t in players.items() if pid not in seats.values()), None)
+
+
+def test_stateful_scenarios_through_create_join_start_and_commands_find_no_server_error(settings, games):
+    with serving(create_app(settings, games=games)) as url, httpx.Client(base_url=url, timeout=30) as http:
+        players = {}
+        for name in ("host", "guest", "third"):
+            body = http.post("/v1/players", json={"name": name}).json()
+            players[body["id"]] = body["token"]
+        host = next(iter(players.values()))
+        document = with_links(http.get("/schema/openapi.json").json())
+        config = SchemathesisConfig.from_path(HERE / "schemathesis.toml")
+        config.projects.default.update(base_url=url)
+        schema = schemathesis.openapi.from_dict(document, config=config).exclude(path_regex="/stream$")
+        seen: Counter = Counter()
+        KINDS = sorted(games)
+        answered: Counter = Counter()
+
+        class Scenarios(schema.as_state_machine()):  # type: ignore[misc]
+            def before_call(self, case):
+                # half of the creates and joins are steered to a valid body (a fuzzed kind is almost never
+                # a known one), so scenarios get past them; the other half stay as generated
+                # (decided from the generated case alone: hypothesis replays a scenario and needs the same run)
+                digest = zlib.crc32(repr(case.body).encode())
+                steer = digest % 2 == 0
+                if steer and case.operation.label == "POST /v1/games":
+                    case.body = {"kind": KINDS[digest // 2 % len(KINDS)], "seats": 2}
+                elif case.operation.label == "POST /v1/games" and isinstance(case.body, dict) \
+                        and isinstance(case.body.get("time_control"), dict):
+                    # the known finding below: the document lets a time control carry unknown fields
+                    case.body = {**case.body, "time_control": {
+                        k: v for k, v in case.body["time_control"].items() if k in TIME_CONTROL_FIELDS}}
+                elif steer and case.operation.label == "POST /v1/games/{game_id}/join":
+                    case.body = {}
+                token = host
+                game_id = (case.path_parameters or {}).get("game_id")
+                if isinstance(game_id, str) and case.operation.label == "POST /v1/games/{game_id}/join":
+                    token = seated_token(http, game_id, players, acting=False) or host
+                elif isinstance(game_id, str) and case.operation.path.endswith(("/legal", "/commands")):
+                    token = seated_token(http, game_id, players, acting=True) or host
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+            def after_call(self, response, case):
+                seen[case.operation.label] += 1
+                answered[(case.operation.label, response.status_code)] += 1
+
+        Scenarios.run(settings=hypothesis.settings(
+            max_examples=SCENARIOS, stateful_step_count=STEPS, deadline=None, derandomize=not LONG,
+            suppress_health_check=list(hypothesis.HealthCheck), database=None))
+    played = answered[("POST /v1/games/{game_id}/commands", 200)]
+    print(f"stateful: {sum(seen.values())} calls, {played} commands accepted; "
+          f"{sorted((k[0], k[1], v) for k, v in answered.items())}")
+    assert not [k for k in answered if k[1] >= 500]
+    # the links were followed: games created, then read through their id
+    assert answered[("POST /v1/games", 201)] > 0 and answered[("GET /v1/games/{game_id}/legal", 200)] > 0
+
+
+@pytest.mark.xfail(strict=True, reason="known finding: GameCreate.time_control ($ref TimeControl) lacks "
+                   "additionalProperties: false, while domain.clock.TimeControl forbids unknown fields (400)")
+def test_the_documented_time_control_refuses_unknown_fields_as_the_server_does():
+    document = (Path(__file__).parents[2] / "openapi" / "openapi.json").read_text()
+    import json
+
+    schemas = json.loads(document)["components"]["schemas"]
+    ref = schemas["GameCreate"]["properties"]["time_control"]
+    names = [r["$ref"].rsplit("/", 1)[-1] for r in ref.get("anyOf", ref.get("oneOf", [ref])) if "$ref" in r]
+    assert names and all(schemas[n].get("additionalProperties") is False for n in names), names
