@@ -113,18 +113,30 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+class LastAction(msgspec.Struct, frozen=True, kw_only=True):
+    """What the latest command did: `seat` who acted (None: the platform), `text` in plain words,
+    `event` the tag of the event it describes."""
+
+    seat: Optional[int]
+    text: str
+    event: str
+
+
 class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
     """The envelope every kind's view shares; each kind subclasses it with `tag="<kind>"`.
 
     `seat` is whose view it is (None = a spectator), `phase` the kind's current phase,
-    `to_act` the seats that must act now, `scores` each seat's score as it stands.
+    `to_act` the seats that must act now, `scores` each seat's score as it stands (null where
+    the viewer may not know it, never a misleading 0). `last` says in words what the latest
+    command did, as this viewer may see it (filled in by the table; null before any).
     Every face-up component inside a view carries its printed data, not only its id.
     """
 
     seat: Optional[int]
     phase: str
     to_act: list[int]
-    scores: list[int]
+    scores: list[Optional[int]]
+    last: Optional[LastAction] = None
 
 
 def require(*checks: Optional[RuleViolation]) -> None:
