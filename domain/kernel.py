@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Optional, Protocol, TypeVar
 
 import msgspec
@@ -272,3 +272,19 @@ class Game(Generic[State, Command, Event, Options]):
     bot_scores: Optional[BotScores] = None
     timeout_command: Optional[TimeoutRule] = None
     upgrade_options: Optional[OptionsUpgrade] = None
+    phrases: Mapping[type, str] = field(default_factory=dict)  # see `describe`
+
+
+def describe(phrases: Mapping[type, str], event: Any) -> Optional[LastAction]:
+    """What `event` (as a viewer may see it) says a seat did, in words, or None when it is not one of
+    the events in `phrases`, each a command's own result (`TreasureDug`, not the scoring that follows).
+
+    A phrase is a `str.format` pattern over the event's fields; a field redacted to None reads
+    "hidden". The acting seat is the event's `seat` (else `challenger`, else `loser`)."""
+    phrase = phrases.get(type(event))
+    if phrase is None:
+        return None
+    fields = {k: ("hidden" if v is None else v) for k, v in msgspec.structs.asdict(event).items()}
+    seat = next((getattr(event, f) for f in ("seat", "challenger", "loser") if hasattr(event, f)), None)
+    tag = type(event).__struct_config__.tag
+    return LastAction(seat=seat, text=phrase.format(**fields), event=str(tag))

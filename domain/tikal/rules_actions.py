@@ -248,13 +248,11 @@ def _move_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, 
 
 
 def _act_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, Optional[int]]]:
-    """(leader, explorer) naming each distinct piece of `seat` that may act on `space`: the leader,
-    each explorer that acted elsewhere this phase, and one fresh explorer (the fresh ones are alike)."""
-    done, marked = acted_here(state, space.q, space.r), {m.piece for m in state.acted}
+    """(leader, explorer) naming each piece of `seat` that may act on `space`: the leader, then every
+    explorer there by id (the id is recorded in the event, so each is a choice of its own)."""
+    done = acted_here(state, space.q, space.r)
     forms: list[tuple[bool, Optional[int]]] = [(True, None)] if space.leaders[seat] and LEADER not in done else []
-    free = [p for p in space.ids[seat] if p not in done]
-    fresh = [p for p in free if p not in marked][:1]
-    return forms + [(False, p) for p in free if p in marked or p in fresh]
+    return forms + [(False, p) for p in space.ids[seat] if p not in done]
 
 
 def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
