@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Optional, Protocol, TypeVar
 
 import msgspec
@@ -113,18 +113,30 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+class LastAction(msgspec.Struct, frozen=True, kw_only=True):
+    """What the latest command did: `seat` who acted (None: the platform), `text` in plain words,
+    `event` the tag of the event it describes."""
+
+    seat: Optional[int]
+    text: str
+    event: str
+
+
 class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
     """The envelope every kind's view shares; each kind subclasses it with `tag="<kind>"`.
 
     `seat` is whose view it is (None = a spectator), `phase` the kind's current phase,
-    `to_act` the seats that must act now, `scores` each seat's score as it stands.
+    `to_act` the seats that must act now, `scores` each seat's score as it stands (null where
+    the viewer may not know it, never a misleading 0). `last` says in words what the latest
+    command did, as this viewer may see it (filled in by the table; null before any).
     Every face-up component inside a view carries its printed data, not only its id.
     """
 
     seat: Optional[int]
     phase: str
     to_act: list[int]
-    scores: list[int]
+    scores: list[Optional[int]]
+    last: Optional[LastAction] = None
 
 
 def require(*checks: Optional[RuleViolation]) -> None:
@@ -260,3 +272,19 @@ class Game(Generic[State, Command, Event, Options]):
     bot_scores: Optional[BotScores] = None
     timeout_command: Optional[TimeoutRule] = None
     upgrade_options: Optional[OptionsUpgrade] = None
+    phrases: Mapping[type, str] = field(default_factory=dict)  # see `describe`
+
+
+def describe(phrases: Mapping[type, str], event: Any) -> Optional[LastAction]:
+    """What `event` (as a viewer may see it) says a seat did, in words, or None when it is not one of
+    the events in `phrases`, each a command's own result (`TreasureDug`, not the scoring that follows).
+
+    A phrase is a `str.format` pattern over the event's fields; a field redacted to None reads
+    "hidden". The acting seat is the event's `seat` (else `challenger`, else `loser`)."""
+    phrase = phrases.get(type(event))
+    if phrase is None:
+        return None
+    fields = {k: ("hidden" if v is None else v) for k, v in msgspec.structs.asdict(event).items()}
+    seat = next((getattr(event, f) for f in ("seat", "challenger", "loser") if hasattr(event, f)), None)
+    tag = type(event).__struct_config__.tag
+    return LastAction(seat=seat, text=phrase.format(**fields), event=str(tag))

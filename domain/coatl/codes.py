@@ -39,8 +39,7 @@ CODES: dict[str, str] = {
     "coatl.temple_not_available": "that temple card is neither yours nor on top of a shared pile",
     "coatl.temple_requirement_not_met": "the coatl meets none of the temple card's requirements",
     "coatl.no_token": "that sacrifice token is not available (used, or the option is off)",
-    "coatl.bad_pieces": "Perfect Choice takes 1 head, 1 tail or 2 body segments, colours named in the data "
-                        "file's order (yellow, red, black, green, blue)",
+    "coatl.bad_pieces": "Perfect Choice takes 1 head, 1 tail or 2 body segments (the colours in any order)",
     "coatl.not_in_bag": "the bag does not hold these pieces",
     "coatl.cannot_discard": "cards are discarded from the hand only during Foretelling, before choosing",
     "coatl.no_such_pile": "there are two shared temple piles, 0 and 1",

@@ -78,7 +78,10 @@ class CloseCoatl(_Command, tag="coatl.CloseCoatl"):
 
 
 class PerfectChoice(_Command, tag="coatl.PerfectChoice"):
-    """Sacrifice token: take 1 head, 1 tail or 2 body segments of the named colours from the bag."""
+    """Sacrifice token: take 1 head, 1 tail or 2 body segments of the named colours from the bag.
+
+    `colors` is a multiset: ["blue", "green"] and ["green", "blue"] are the same choice (`legal`
+    lists each choice once, in the data file's colour order)."""
 
     kind: Kind
     colors: tuple[Color, ...]

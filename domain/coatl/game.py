@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.coatl import bot
+from domain.coatl import bot, words
 from domain.coatl.codes import CODES
 from domain.coatl.commands import CoatlCommand
 from domain.coatl.components import CATALOGUE
@@ -19,5 +19,5 @@ GAME = Game(
     kind="coatl", title="Cóatl", min_players=2, max_players=4, codes=CODES, options_type=CoatlOptions,
     command_type=CoatlCommand, event_type=CoatlEvent, state_type=CoatlState, view_type=CoatlView,
     components=CATALOGUE, setup=setup, evolve=evolve, decide=decide, legal=legal, to_act=to_act, view=view,
-    redact=redact, outcome=outcome, invariants=invariants, bot_scores=bot.scores,
+    redact=redact, outcome=outcome, invariants=invariants, bot_scores=bot.scores, phrases=words.PHRASES,
 )

@@ -45,8 +45,8 @@ def _perfect_refusal(state: CoatlState, player: Player, cmd: PerfectChoice) -> R
         return refusal
     if len(cmd.colors) != (C.BODY_PER_SLOT if cmd.kind == "body" else 1):
         return _no("coatl.bad_pieces", "take 1 head, 1 tail or 2 body segments")
-    if list(cmd.colors) != sorted(cmd.colors, key=C.COLORS.index):
-        return _no("coatl.bad_pieces", "name the colours in the order " + ", ".join(C.COLORS))
+    if any(c not in C.COLORS for c in cmd.colors):
+        return _no("coatl.bad_pieces", "name colours of the game: " + ", ".join(C.COLORS))
     bag = bag_pieces(state.hidden.bags)
     if any(bag[p] < n for p, n in Counter(Piece(cmd.kind, c) for c in cmd.colors).items()):
         return _no("coatl.not_in_bag", "the bag does not hold these pieces")
@@ -243,7 +243,8 @@ def _act(emit: Emit, state: CoatlState, seat: int, command: CoatlCommand, rng: R
                                              pieces=slot_pieces(state, slot, index))).disc):
                 refill_disc(emit, rng)
         case PerfectChoice(kind=kind, colors=names):
-            emit(PerfectChoiceUsed(seat=seat, pieces=tuple(Piece(kind, c) for c in names)))
+            # the colours are a multiset: any order is the same choice, recorded in the data file's order
+            emit(PerfectChoiceUsed(seat=seat, pieces=tuple(Piece(kind, c) for c in sorted(names, key=C.COLORS.index))))
             refill_disc(emit, rng)
         case PriestsDuty(pile=pile):
             piles = state.hidden.piles[pile]

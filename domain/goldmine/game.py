@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.goldmine import bot, rules
+from domain.goldmine import bot, rules, words
 from domain.goldmine.codes import CODES
 from domain.goldmine.commands import GoldmineCommand
 from domain.goldmine.components import CATALOGUE
@@ -20,5 +20,5 @@ GAME = Game(
     state_type=GoldmineState, view_type=GoldmineView, components=CATALOGUE,
     setup=setup, evolve=evolve, decide=rules.decide, legal=rules.legal, to_act=rules.to_act,
     view=view, redact=redact, outcome=rules.outcome, invariants=invariants, bot_weights=bot.weights,
-    bot_scores=bot.scores,
+    bot_scores=bot.scores, phrases=words.PHRASES,
     upgrade_options=upgrade_options)

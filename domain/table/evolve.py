@@ -86,8 +86,11 @@ class TableFolding:
             return created(event, self._stored_options(event.options, event.seats))
         assert state is not None, "a stream starts with GameCreated"
         platform = EVOLVERS.get(type(event))
-        after = platform(state, event) if platform is not None else replace(
-            state, game=self.game.evolve(state.game, event))
+        if platform is not None:
+            after = platform(state, event)
+        else:
+            last = event if type(event) in self.game.phrases else state.last
+            after = replace(state, game=self.game.evolve(state.game, event), last=last)
         return replace(after, version=state.version + 1)
 
     def fold(self, events: list[Any], state: TableState | None = None) -> TableState:

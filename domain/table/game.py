@@ -29,4 +29,5 @@ class Table(OptionsRules, TableRules, TableFolding, TableReading, TableCodec):
         # decoders built once: msgspec.convert over a Union rebuilds its type info on every call
         self._events_json = msgspec.json.Decoder(self.event_union)
         self._commands_json = msgspec.json.Decoder(self.command_union)
-        self._snapshot_json = msgspec.json.Decoder(snapshot_type(game.options_type, game.state_type))
+        self._snapshot_json = msgspec.json.Decoder(snapshot_type(game.options_type, game.state_type,
+                                                                      game.event_type))

@@ -36,12 +36,14 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     resigned: tuple[int, ...] = ()  # seats that left the running game
     time_control: TimeControl | None = None
     clock: Clock | None = None
+    last: Any = None  # the latest game event that is a command's own result (the kind's `phrases`)
 
 
-def snapshot_type(options_type: type, state_type: type) -> type:
-    """TableState's shape with the kind's own option and state types, for decoding snapshots."""
+def snapshot_type(options_type: type, state_type: type, event_type: Any = Any) -> type:
+    """TableState's shape with the kind's own option, state and event types, for decoding snapshots."""
+    own = {"options": options_type, "game": state_type | None, "last": event_type | None}
     fields: list[Any] = []
     for f in msgspec.structs.fields(TableState):
-        kind = options_type if f.name == "options" else (state_type | None if f.name == "game" else f.type)
+        kind = own.get(f.name, f.type)
         fields.append((f.name, kind) if f.required else (f.name, kind, f.default))
     return msgspec.defstruct("Snapshot", fields, kw_only=True, frozen=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel import Game
+from domain.kernel import Game, describe
 from domain.table.events import TABLE_EVENTS, GameCreated
 from domain.table.state import TableState
 
@@ -37,7 +37,11 @@ class TableReading:
         """The game view for `seat` (None = spectator); everything once the game is over."""
         if state.game is None:
             return None
-        return self.game.view(state.game, seat)
+        view = self.game.view(state.game, seat)
+        if state.last is None:
+            return view
+        seen = state.last if state.status in ("finished", "aborted") else self.game.redact(state.last, seat)
+        return view if seen is None else msgspec.structs.replace(view, last=describe(self.game.phrases, seen))
 
     def redact(self, event: Any, seat: int | None, public: bool) -> Any | None:
         """`event` as `seat` may see it; `public` (the game is over) shows everything."""

@@ -22,7 +22,7 @@ CODES = {
     "tikal.temple_guarded": "the temple is guarded: no more levels, no second guard",
     "tikal.third_level_this_turn": "at most 2 levels per temple per turn",
     "tikal.needs_fresh_piece": "each level or treasure needs a different piece of yours on the tile: "
-                               "one that has not uncovered or dug there this turn",
+                               "one that has not uncovered or dug there this turn (a named piece must be such a piece)",
     "tikal.no_level_left": "the next level's number is not in the supply (or the temple is at 10)",
     "tikal.no_treasure_there": "there is no face-down treasure there",
     "tikal.third_dig_this_turn": "at most 2 treasures per ruins per turn",

@@ -57,18 +57,26 @@ class CampMove(_Walk, tag="tikal.CampMove"):
     """Move one piece between the base camp and your own camps: 1 AP."""
 
 
-class UncoverLevel(_Command, tag="tikal.UncoverLevel"):
+class _Act(_Command):
+    """An act on (q, r) by one of your pieces there that has not acted there this turn.
+
+    `leader` names the leader, `explorer` an explorer by id. Naming neither keeps the recorded
+    default (the ruling in `state.actor`: of your pieces free there, the one that acted most
+    elsewhere this turn, an explorer before the leader, the lowest id first); `legal` always names.
+    """
+
+    q: int
+    r: int
+    leader: bool = False
+    explorer: Optional[int] = None
+
+
+class UncoverLevel(_Act, tag="tikal.UncoverLevel"):
     """Uncover the next level of the temple on (q, r) with a piece that has not done so there this turn: 2 AP."""
 
-    q: int
-    r: int
 
-
-class DigTreasure(_Command, tag="tikal.DigTreasure"):
-    """Dig the top treasure token of the ruins on (q, r): 3 AP."""
-
-    q: int
-    r: int
+class DigTreasure(_Act, tag="tikal.DigTreasure"):
+    """Dig the top treasure token of the ruins on (q, r) with a piece that has not dug there this turn: 3 AP."""
 
 
 class TradeTreasure(_Command, tag="tikal.TradeTreasure"):
@@ -87,10 +95,16 @@ class BuildCamp(_Command, tag="tikal.BuildCamp"):
 
 
 class PlaceGuard(_Command, tag="tikal.PlaceGuard"):
-    """Guard the temple on (q, r) where you hold strict majority: 5 AP."""
+    """Guard the temple on (q, r) where you hold strict majority: 5 AP.
+
+    `leader` says which piece becomes the guard: true the leader, false an explorer (explorers
+    are alike here: the others leave the game). Null keeps the recorded default: an explorer
+    when one is there, else the leader. `legal` names the choice.
+    """
 
     q: int
     r: int
+    leader: Optional[bool] = None
 
 
 class EndTurn(_Command, tag="tikal.EndTurn"):

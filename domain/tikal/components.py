@@ -30,6 +30,15 @@ class TileSpec(msgspec.Struct, frozen=True):
     masks: int = 0
 
 
+class TreasureSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """One kind of treasure token as printed: its id, how many copies the game has, and what a
+    player's set of 1, 2 or 3 of that kind scores (the components' `treasure_scores`)."""
+
+    id: str
+    copies: int
+    set_scores: dict[int, int]
+
+
 class PrintedSpace(msgspec.Struct, frozen=True):
     """A space printed on the board: where it is and what is printed there."""
 
@@ -91,10 +100,18 @@ GUARDS: int = _DATA["per_player"]["guards_max"]
 ACTION_POINTS: int = _DATA["per_player"]["action_points"]
 
 
+def treasure(kind: str) -> TreasureSpec:
+    """The printed data of a treasure kind (T1..T8)."""
+    return _TREASURES[kind]
+
+
 def printed(tile_id: str) -> TileSpec:
     """The printed data of any tile id: a terrain tile, a start space or the printed volcano."""
     return _PRINTED[tile_id]
 
+
+_TREASURES = {k: TreasureSpec(id=k, copies=TREASURE_PER_KIND, set_scores=dict(TREASURE_SCORES))
+              for k in TREASURE_KINDS}
 
 CATALOGUE = TikalComponents(
     board_spaces=list(BOARD_SPACES), edge_order=list(EDGES),

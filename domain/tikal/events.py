@@ -153,7 +153,7 @@ class CampBuilt(_Event, tag="tikal.CampBuilt"):
 
 
 class GuardPlaced(_Event, tag="tikal.GuardPlaced"):
-    """One piece becomes the guard (the leader only if no explorer is there); the others leave the game."""
+    """One piece becomes the guard (the leader if `guard_is_leader`); the seat's others there leave the game."""
 
     seat: int
     q: int

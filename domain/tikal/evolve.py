@@ -224,7 +224,7 @@ def _guard_placed(state: TikalState, event: GuardPlaced) -> TikalState:
     gone = event.explorers_removed + (0 if event.guard_is_leader else 1)
     leader = "gone" if (event.guard_is_leader or event.leader_removed) else player.leader
     players = _player(state, event.seat, guards=player.guards + 1, removed=player.removed + gone, leader=leader)
-    board = _space(state, event.q, event.r, guard=event.seat, explorers=_add(space.explorers, event.seat,
+    board = _space(state, event.q, event.r, guard=event.seat, guard_leader=event.guard_is_leader, explorers=_add(space.explorers, event.seat,
                    -space.explorers[event.seat]), leaders=_add(space.leaders, event.seat, False),
                    ids=tuple(() if i == event.seat else t for i, t in enumerate(space.ids)))
     return replace(state, board=board, players=players, ap=state.ap - event.cost)

@@ -21,10 +21,11 @@ from domain.tikal.components import CAMPS, GUARDS, MAX_LEVEL, TREASURE_KINDS
 from domain.tikal.events import (CampBuilt, GuardPlaced, LevelUncovered, PieceEntered, PieceMoved, TikalEvent,
                                  TreasureDug, TreasureTraded)
 from domain.tikal.state import (LEADER, Space, TikalState, acted_here, actor, board_map, is_camp_of, majority,
-                                named_walkers, next_explorer, pieces, reach, walker)
+                                named_walkers, next_explorer, pieces, pieces_on, reach, walker)
 
 COSTS = {"enter": 1, "camp_move": 1, "uncover": 2, "dig": 3, "trade": 3, "camp": 5, "guard": 5}
 Move = MovePiece | CampMove
+Act = UncoverLevel | DigTreasure
 
 
 def _space(state: TikalState, q: int, r: int) -> Space | RuleViolation:
@@ -85,7 +86,18 @@ def _enter(state: TikalState, seat: int, cmd: EnterPiece) -> RuleViolation | Non
     return _ap(state, COSTS["enter"])
 
 
-def _act(state: TikalState, seat: int, space: Space, limit_code: str, what: str) -> RuleViolation | None:
+def acting_piece(state: TikalState, seat: int, space: Space, cmd: Act) -> Optional[int]:
+    """The piece `cmd` acts with on `space` (named, else `state.actor`'s default), or None when
+    `seat` has no such piece there that has not acted there this phase."""
+    if not cmd.leader and cmd.explorer is None:
+        return actor(state, seat, space)
+    if cmd.leader == (cmd.explorer is not None) or (cmd.explorer is not None and cmd.explorer < 1):
+        return None  # both named, or an explorer id that names no explorer
+    piece = LEADER if cmd.leader else cmd.explorer
+    return piece if piece in pieces_on(space, seat) and piece not in acted_here(state, space.q, space.r) else None
+
+
+def _act(state: TikalState, seat: int, space: Space, cmd: Act, limit_code: str, what: str) -> RuleViolation | None:
     """At most 2 per tile per phase, each by a different piece of yours on the tile."""
     if pieces(space, seat) == 0:
         return RuleViolation("tikal.no_piece_there", f"you need a piece on ({space.q}, {space.r})")
@@ -94,6 +106,9 @@ def _act(state: TikalState, seat: int, space: Space, limit_code: str, what: str)
     if actor(state, seat, space) is None:
         return RuleViolation("tikal.needs_fresh_piece", "each one needs a different piece of yours on the tile: "
                                                         "every piece of yours there already acted there this turn")
+    if acting_piece(state, seat, space, cmd) is None:
+        return RuleViolation("tikal.needs_fresh_piece", "the named piece is not yours on this tile, or it "
+                                                        "already acted there this turn")
     return None
 
 
@@ -114,7 +129,7 @@ def _uncover(state: TikalState, seat: int, cmd: UncoverLevel) -> RuleViolation |
         return space
     nxt = space.value + 1
     return (_first((space.guard is not None, "tikal.temple_guarded", "a guarded temple can no longer be raised"))
-            or _act(state, seat, space, "tikal.third_level_this_turn", "levels per temple")
+            or _act(state, seat, space, cmd, "tikal.third_level_this_turn", "levels per temple")
             or _first((nxt > MAX_LEVEL or state.levels[nxt - 2] == 0, "tikal.no_level_left",
                        f"no temple level {nxt} is left in the supply"))
             or _ap(state, COSTS["uncover"]))
@@ -124,7 +139,8 @@ def _dig(state: TikalState, seat: int, cmd: DigTreasure) -> RuleViolation | None
     space = _tile(state, cmd.q, cmd.r, "ruins", "tikal.no_treasure_there", "there is no treasure to dig there")
     if isinstance(space, RuleViolation):
         return space
-    return _act(state, seat, space, "tikal.third_dig_this_turn", "treasures per ruins") or _ap(state, COSTS["dig"])
+    return (_act(state, seat, space, cmd, "tikal.third_dig_this_turn", "treasures per ruins")
+            or _ap(state, COSTS["dig"]))
 
 
 def _trade(state: TikalState, seat: int, cmd: TradeTreasure) -> RuleViolation | None:
@@ -157,7 +173,11 @@ def _guard(state: TikalState, seat: int, cmd: PlaceGuard) -> RuleViolation | Non
     return _first((space.guard is not None, "tikal.temple_guarded", "this temple already has a guard"),
                   (state.players[seat].guards >= GUARDS, "tikal.no_guard_left", f"at most {GUARDS} guards per player"),
                   (majority(space) != seat, "tikal.not_majority",
-                   "you need strict majority on the temple (leader 3, explorer 1)")
+                   "you need strict majority on the temple (leader 3, explorer 1)"),
+                  (cmd.leader is True and not space.leaders[seat], "tikal.no_piece_there",
+                   "your leader is not on this temple"),
+                  (cmd.leader is False and space.explorers[seat] == 0, "tikal.no_piece_there",
+                   "no explorer of yours is on this temple")
                   ) or _ap(state, COSTS["guard"])
 
 
@@ -199,12 +219,12 @@ def action_events(state: TikalState, seat: int, cmd: TikalCommand) -> list[Tikal
         case UncoverLevel():
             space = spaces[(cmd.q, cmd.r)]
             return [LevelUncovered(seat=seat, q=cmd.q, r=cmd.r, value=space.value + 1, cost=COSTS["uncover"],
-                                   piece=actor(state, seat, space))]
+                                   piece=acting_piece(state, seat, space, cmd))]
         case DigTreasure():
             space = spaces[(cmd.q, cmd.r)]
             top = next(t.kinds[0] for t in state.hidden.ruins if (t.q, t.r) == (cmd.q, cmd.r))
             return [TreasureDug(seat=seat, q=cmd.q, r=cmd.r, treasure=top, cost=COSTS["dig"],
-                                piece=actor(state, seat, space))]
+                                piece=acting_piece(state, seat, space, cmd))]
         case TradeTreasure():
             return [TreasureTraded(seat=seat, other=cmd.other, gave=cmd.give, took=cmd.take, cost=COSTS["trade"])]
         case BuildCamp():
@@ -212,9 +232,10 @@ def action_events(state: TikalState, seat: int, cmd: TikalCommand) -> list[Tikal
         case PlaceGuard():
             space = spaces[(cmd.q, cmd.r)]
             explorers, leader = space.explorers[seat], space.leaders[seat]
-            return [GuardPlaced(seat=seat, q=cmd.q, r=cmd.r, guard_is_leader=explorers == 0,
-                                explorers_removed=max(explorers - 1, 0), leader_removed=leader and explorers > 0,
-                                cost=COSTS["guard"])]
+            by_leader = explorers == 0 if cmd.leader is None else cmd.leader
+            return [GuardPlaced(seat=seat, q=cmd.q, r=cmd.r, guard_is_leader=by_leader,
+                                explorers_removed=explorers - (0 if by_leader else 1),
+                                leader_removed=leader and not by_leader, cost=COSTS["guard"])]
     raise AssertionError(f"{cmd} is not an action with an event")
 
 
@@ -224,6 +245,14 @@ def _move_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, 
     if walker(state, seat, space) is not None:
         forms.append((False, None))
     return forms + [(False, p) for p in named_walkers(state, seat, space)]
+
+
+def _act_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, Optional[int]]]:
+    """(leader, explorer) naming each piece of `seat` that may act on `space`: the leader, then every
+    explorer there by id (the id is recorded in the event, so each is a choice of its own)."""
+    done = acted_here(state, space.q, space.r)
+    forms: list[tuple[bool, Optional[int]]] = [(True, None)] if space.leaders[seat] and LEADER not in done else []
+    return forms + [(False, p) for p in space.ids[seat] if p not in done]
 
 
 def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
@@ -242,8 +271,11 @@ def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
         if is_camp_of(space, seat):
             candidates += [CampMove(space.q, space.r, o.q, o.r, leader, explorer)
                            for leader, explorer in forms for o in camps if o is not space]
-        candidates += [UncoverLevel(space.q, space.r), DigTreasure(space.q, space.r), BuildCamp(space.q, space.r),
-                       PlaceGuard(space.q, space.r)]
+        acts = _act_forms(state, seat, space)
+        candidates += [UncoverLevel(space.q, space.r, leader, explorer) for leader, explorer in acts]
+        candidates += [DigTreasure(space.q, space.r, leader, explorer) for leader, explorer in acts]
+        candidates += [BuildCamp(space.q, space.r)]
+        candidates += [PlaceGuard(space.q, space.r, leader) for leader in (True, False)]
     singles = [[k for k, n in zip(TREASURE_KINDS, p.treasures) if n == 1] for p in state.players]
     for other in range(state.seats):
         candidates += [TradeTreasure(other, give, take) for give in singles[seat] for take in singles[other]]

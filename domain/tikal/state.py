@@ -43,6 +43,7 @@ class Space(msgspec.Struct, frozen=True):
     guard: Optional[int] = None
     ids: tuple[tuple[int, ...], ...] = ()  # per seat, the explorers (by id) on this tile
     rotation: int = 0  # clockwise steps the tile was turned when placed
+    guard_leader: bool = False  # the guard is the seat's leader (else an explorer)
 
 
 class Mark(msgspec.Struct, frozen=True):

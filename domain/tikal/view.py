@@ -5,7 +5,9 @@ Everything in Tikal is public except `TikalState.hidden`: the stack order
 face-down treasure tokens (only their number per ruins is shown). Every face-up
 tile (the one in hand, the revealed auction row, every placed tile) carries its
 printed data inline (`TileSpec`: type, stones per side, value, masks). Treasures
-held are counts per kind, in the order of the components' `treasure_kinds`.
+held are counts per kind, in the order of the components' `treasure_kinds`, and, in
+`treasures_held`, each kind held with its printed data (`TreasureSpec`) and its points.
+A guarded space says whether its guard is the leader (`guard_is_leader`).
 Every seat and the spectator get the same view. `StackShuffled` is blanked for all.
 """
 
@@ -16,7 +18,7 @@ from typing import Literal, Optional
 import msgspec
 
 from domain.kernel import View
-from domain.tikal.components import TileSpec, printed
+from domain.tikal.components import TREASURE_KINDS, TREASURE_SCORES, TileSpec, TreasureSpec, printed, treasure
 from domain.tikal.events import StackShuffled, TikalEvent
 from domain.tikal.state import Auction, Mark, Player, Space, TikalState, next_letter
 
@@ -38,9 +40,18 @@ class SpaceView(msgspec.Struct, frozen=True, kw_only=True):
     tokens: int
     camp: Optional[int]
     guard: Optional[int]
+    guard_is_leader: Optional[bool]
     explorers: tuple[int, ...]
     explorer_ids: tuple[tuple[int, ...], ...]
     leaders: tuple[bool, ...]
+
+
+class HeldTreasure(msgspec.Struct, frozen=True, kw_only=True):
+    """Treasure tokens of one kind a player holds: the kind as printed, how many, what they score."""
+
+    treasure: TreasureSpec
+    count: int
+    points: int
 
 
 class TikalView(View, frozen=True, kw_only=True, tag="tikal"):
@@ -51,6 +62,7 @@ class TikalView(View, frozen=True, kw_only=True, tag="tikal"):
     board: list[SpaceView]
     players: list[Player]
     treasure_counts: list[int]
+    treasures_held: list[list[HeldTreasure]]
     level_supply: dict[str, int]
     hand: Optional[TileSpec]
     next_letter: Optional[str]
@@ -66,7 +78,13 @@ class TikalView(View, frozen=True, kw_only=True, tag="tikal"):
 def _space(space: Space) -> SpaceView:
     return SpaceView(q=space.q, r=space.r, tile=printed(space.tile), rotation=space.rotation, kind=space.kind,
                      stones=space.stones, value=space.value, tokens=space.tokens, camp=space.camp, guard=space.guard,
+                     guard_is_leader=space.guard_leader if space.guard is not None else None,
                      explorers=space.explorers, explorer_ids=space.ids, leaders=space.leaders)
+
+
+def _held(player: Player) -> list[HeldTreasure]:
+    return [HeldTreasure(treasure=treasure(kind), count=n, points=TREASURE_SCORES.get(n, 0))
+            for kind, n in zip(TREASURE_KINDS, player.treasures) if n]
 
 
 def view(state: TikalState, seat: Optional[int]) -> TikalView:
@@ -76,6 +94,7 @@ def view(state: TikalState, seat: Optional[int]) -> TikalView:
         scores=[p.score for p in state.players], variant=state.variant, edition=state.edition,
         current=state.current, ap_left=state.ap, board=[_space(s) for s in state.board], players=list(state.players),
         treasure_counts=[sum(p.treasures) for p in state.players],
+        treasures_held=[_held(p) for p in state.players],
         level_supply={str(v + 2): n for v, n in enumerate(state.levels)},
         hand=printed(state.hand) if state.hand else None, next_letter=next_letter(state),
         tiles_left=len(state.hidden.stack), revealed=[printed(t) for t in state.revealed], auction=state.auction,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import Game
-from domain.tobago import bot, options, rules, setup, state, svg, view
+from domain.tobago import bot, options, rules, setup, state, svg, view, words
 from domain.tobago.codes import CODES
 from domain.tobago.commands import TobagoCommand
 from domain.tobago.components import CATALOGUE
@@ -16,5 +16,5 @@ GAME = Game(
     state_type=state.TobagoState, view_type=view.TobagoView, components=CATALOGUE,
     setup=setup.setup, evolve=evolve, decide=rules.decide, legal=rules.legal, to_act=rules.to_act,
     view=view.view, redact=view.redact, outcome=rules.outcome,
-    invariants=state.invariants, board_svg=svg.board_svg, bot_scores=bot.scores,
+    invariants=state.invariants, board_svg=svg.board_svg, bot_scores=bot.scores, phrases=words.PHRASES,
 )

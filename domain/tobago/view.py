@@ -23,7 +23,7 @@ from domain.tobago.events import (
     ClueDeckReshuffled, CluesDrawn, CurseStruck, DecksShuffled, HandExchanged, ShareShuffled, TobagoEvent,
     TreasureDeckReshuffled, TreasuresDrawn)
 from domain.tobago.island import Landmarks, bits
-from domain.tobago.rules import to_act
+from domain.tobago.rules import drive_steps_left, to_act
 from domain.tobago.options import TobagoOptions
 from domain.tobago.state import Phase, TobagoState, candidates, roses_left
 
@@ -82,7 +82,7 @@ class PrivateView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TurnView(msgspec.Struct, frozen=True, kw_only=True):
-    """The active seat, whether its action is taken, and the drive steps left of that action."""
+    """The active seat, whether its action is taken, and the drive steps it may still take now (3 until it acts)."""
 
     seat: int
     acted: bool
@@ -150,8 +150,9 @@ def _share(state: TobagoState) -> Optional[ShareView]:
                      pile_count=len(state.hidden.share_pile))
 
 
-def _scores(state: TobagoState, seat: Optional[int]) -> list[int]:
-    return [sum(p.treasures) if state.phase == "over" or i == seat else 0
+def _scores(state: TobagoState, seat: Optional[int]) -> list[Optional[int]]:
+    """Gold is secret until the end: a seat sees its own, the others are null (not 0)."""
+    return [sum(p.treasures) if state.phase == "over" or i == seat else None
             for i, p in enumerate(state.hidden.private)]
 
 
@@ -174,7 +175,7 @@ def view(state: TobagoState, seat: Optional[int]) -> TobagoView:
         statues=[Statue(hex=h, facing=f) for h, f in zip(state.landmarks.statues, state.facing)],
         amulets=[AmuletOnIsland(hex=h, powers=powers) for h in state.amulets], amulet_supply=state.amulet_supply,
         maps=[_map(state, i) for i in range(len(state.maps))], players=players,
-        turn=TurnView(seat=turn.seat, acted=turn.acted, steps_left=turn.steps_left), share=_share(state),
+        turn=TurnView(seat=turn.seat, acted=turn.acted, steps_left=drive_steps_left(state)), share=_share(state),
         hunter=state.hunter, hunt_map=state.hunt_map, ending=state.ending,
         clue_deck_count=len(hidden.clue_deck), clue_discard_count=len(hidden.clue_discard),
         treasure_deck_count=len(hidden.treasure_deck), treasure_discard_count=len(hidden.treasure_discard),

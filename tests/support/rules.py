@@ -34,9 +34,12 @@ def started(game: Game, options: Any = None, seats: int = 2, seed: bytes = RNG_S
 
 
 def when(game: Game, state: Any, seat: int, command: Any, rng_: Rng | None = None) -> tuple[Any, list[Any]]:
-    """Decide `command` for `seat` (legal() must offer it); the state after it and its events."""
-    assert command in game.legal(state, seat), f"{command} is not offered by legal()"
+    """Decide `command` for `seat` (legal() must offer it, or another spelling of it: a command with the
+    same events, such as an unnamed piece taking the documented default); the state after it and its events."""
+    offered = game.legal(state, seat)
     events = game.decide(state, seat, command, rng_ or rng())
+    assert command in offered or any(game.decide(state, seat, c, rng_ or rng()) == events for c in offered), \
+        f"{command} is not offered by legal()"
     return fold(game.evolve, state, events), events
 
 

@@ -74,3 +74,14 @@ def test_priests_duty_takes_a_shared_temple_as_a_secret_personal_temple():
     empty = replace(state, hidden=replace(state.hidden, piles=((), (5,))))
     refused(GAME, empty, 0, PriestsDuty(pile=0), "coatl.temple_not_available")
     refused(GAME, state, 0, PriestsDuty(pile=2), "coatl.no_such_pile")
+
+
+def test_perfect_choice_colours_are_a_multiset_any_order_is_the_same_choice():
+    """coatl.md, Perfect Choice: "take 1 head, or 1 tail, or 2 body segments of colours you name" --
+    a choice of colours, not an order (issue 24: ["blue","green"] was refused)."""
+    state = in_play()
+    _, written_backwards = when(GAME, state, 0, PerfectChoice(kind="body", colors=("blue", "green")))
+    _, in_data_order = when(GAME, state, 0, PerfectChoice(kind="body", colors=("green", "blue")))
+    assert written_backwards == in_data_order
+    bodies = [c.colors for c in GAME.legal(state, 0) if isinstance(c, PerfectChoice) and c.kind == "body"]
+    assert len(bodies) == len({tuple(sorted(c)) for c in bodies}) == 15  # each pair of 5 colours once

@@ -49,7 +49,7 @@ def test_a_revealed_share_card_and_the_own_treasure_pile_show_their_gold():
     mine = GAME.view(state, 0)
     assert mine.private.treasures == [TreasureCard(kind="treasure", gold=3), TreasureCard(kind="treasure", gold=6)]
     assert mine.private.gold == 9 and mine.scores[0] == 9
-    assert GAME.view(state, 1).scores[0] == 0 and GAME.view(state, 1).players[0].treasure_count == 2
+    assert GAME.view(state, 1).scores[0] is None and GAME.view(state, 1).players[0].treasure_count == 2
 
 
 def test_amulets_on_the_island_show_the_powers_they_grant():
