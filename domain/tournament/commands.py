@@ -31,6 +31,7 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     elimination, how many of each table go through. `duplicate`: every table of
     a round plays the same game seed. `min_players` 0 means the smallest table;
     `max_players` 0 means the format's limit (64 for round robin, 100,000 otherwise).
+    `bye_points`: what a Swiss or round-robin bye is worth (default: a win, `seats - 1`).
     """
 
     kind: str
@@ -45,6 +46,7 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     duplicate: bool = False
     min_players: int = 0
     max_players: int = 0
+    bye_points: float | None = None
 
 
 class Register(_Command, tag="tournament.Register"):

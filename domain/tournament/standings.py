@@ -6,7 +6,9 @@ of and 1/2 for each seat it tied with. At a full 4-seat table the 1st/2nd/3rd/
 4th places earn 3/2/1/0; at N seats the places earn N-1 ... 0; seats sharing a
 rank share the points of the places they cover (two tied winners of a 4-seat
 table earn 2.5 each). Every value is a multiple of 1/2, so floats stay exact.
-A bye earns `(seats - 1) / 2`, the average points of a full table. A table
+A bye earns the organiser's `bye_points` (default a win, `seats - 1`;
+tournaments recorded under pairing rule 1: `(seats - 1) / 2`, the average
+points of a full table). A table
 one seat short offers one point less to each place (its winner earns
 seats - 2); the pairings put short tables at the bottom of the standings.
 
@@ -31,7 +33,7 @@ def rank_points(ranks: list[int] | tuple[int, ...]) -> list[float]:
 
 
 def bye_points(seats: int) -> float:
-    """What a bye is worth at `seats`-seat tables: the average points of a full table."""
+    """What a bye was worth at `seats`-seat tables under pairing rule 1: the average points of a full table."""
     return (seats - 1) / 2
 
 

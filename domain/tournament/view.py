@@ -53,6 +53,8 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     rounds: list[RoundView]
     seed_commitment: str
     seed: Optional[str] = None
+    pairing_rule: int = 1
+    bye_points: float = 0.0
 
 
 def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
@@ -70,7 +72,8 @@ def view(state: TournamentState) -> TournamentView:
         seats=s.seats, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
         players=len(state.entrants), standings=standings(unsealed(state)),
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
-        seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None)
+        seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
+        bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
 
 
 def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:

@@ -66,6 +66,8 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     duplicate: bool = False
     min_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
     max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
+    bye_points: Annotated[float, Meta(ge=0, le=5, description=(
+        "what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win"))] | None = None
 
 
 class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
