@@ -57,7 +57,8 @@ tie-breaks).
 from domain.kernel import fold as kernel_fold
 from domain.tournament.arrange import game_id, game_seed, table_sizes
 from domain.tournament.deals import deal_round, sealed_round, unrecorded, unsealed
-from domain.tournament.commands import (CreateTournament, Format, RecordResult, Register, Start, TournamentCommand,
+from domain.tournament.commands import (CreateTournament, Format, RecordResult, Register, Start, TieBreak,
+                                        TournamentCommand,
                                         Withdraw)
 from domain.tournament.events import (PairedTable, PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
@@ -80,7 +81,7 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 __all__ = [
     "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
-    "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
+    "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",
     "deal_round", "decode_command", "decode_event", "event_data", "event_type", "evolve", "fold", "game_id", "game_seed",
     "next_round", "rank_points", "redact", "rng_for", "sealed_round", "shown", "standings", "table_sizes", "unrecorded",

@@ -63,7 +63,8 @@ def create(tournament_id: str, organiser: str, command: CreateTournament, seed: 
         format=command.format, rounds=command.rounds, advance=command.advance, duplicate=command.duplicate,
         min_players=command.min_players or smallest, max_players=command.max_players or _field_max(command),
         seed_commitment=seed_commitment(seed), seed=seed.hex(), pairing=PAIRING,
-        bye_points=command.bye_points if command.bye_points is not None else float(command.seats - 1))]
+        bye_points=command.bye_points if command.bye_points is not None else float(command.seats - 1),
+        tiebreaks=command.tiebreaks)]
 
 
 def _check_settings(tournament_id: str, c: CreateTournament) -> None:
@@ -82,6 +83,8 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
         raise bad("a Swiss tournament needs at least one round")
     if c.rounds < 0:
         raise bad("rounds cannot be negative")
+    if c.tiebreaks is not None and len(set(c.tiebreaks)) != len(c.tiebreaks):
+        raise bad("each tie-break may be named once")
     if c.bye_points is not None and not (0 <= c.bye_points <= c.seats - 1 and (2 * c.bye_points).is_integer()):
         raise bad(f"bye_points is a multiple of 1/2 from 0 to a win ({c.seats - 1})")
     if c.format == "single_elimination" and not 1 <= c.advance < c.seats:

@@ -17,7 +17,7 @@ import msgspec
 from domain.tournament.commands import TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
 from domain.tournament.events import ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
-from domain.tournament.standings import Standing, standings
+from domain.tournament.standings import Standing, standings, tiebreak_order
 from domain.tournament.state import RoundRecord, Status, TournamentState
 
 
@@ -54,6 +54,7 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str
     seed: Optional[str] = None
     pairing_rule: int = 1
+    tiebreaks: list[str] = []
     bye_points: float = 0.0
 
 
@@ -73,7 +74,7 @@ def view(state: TournamentState) -> TournamentView:
         players=len(state.entrants), standings=standings(unsealed(state)),
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
-        bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
+        tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
 
 
 def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:
