@@ -26,6 +26,7 @@ from service.commands.pipeline import CommandPipeline
 from service.commands.players import Players
 from service.commands.readmodels import NoReadModels, ReadModelQueries
 from service.commands.repository import GameRepository
+from service.commands.sealing import DealSeals, Seals
 from service.commands.tournaments import Tournaments
 from service.live.fanout import Broker, RedisBroker
 from service.live.personal import PersonalHub
@@ -66,6 +67,9 @@ class Services:
         pg = store if isinstance(store, PostgresStore) else None
         self.read_models: ReadModelQueries = pg.read_models() if pg is not None else NoReadModels()
         self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
+        # which games a sealed duplicate deal hides (the visibility rule asks): none without tournaments
+        self.seals = DealSeals(pg, self.repository, self.tournaments) if self.tournaments is not None else Seals()
+        self.pipeline.seals = self.seals
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
         self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None

@@ -26,14 +26,17 @@ How the service drives it
   ``state.settings``), seating ``players[i]`` in seat ``i`` — all games of a
   round in one transaction. Ids and seeds are pure (``game_id``,
   ``game_seed``), so a retry derives the same ones. In a duplicate tournament
-  every table of a round shares one seed: keep finished games' logs private
-  until the round is over, or their revealed seed shows the others' deal.
+  every table of a round shares one seed, one *deal* (``deals``): the
+  service shows a deal's games only as their own seats see them until every
+  table of it has ended (``unrecorded`` names the games to look at), or a
+  finished table's revealed seed shows the others their deal.
 - A result that completes a round carries the next ``RoundPaired`` (or
   ``TournamentEnded`` + ``SeedRevealed``) in the same batch of events.
 - Reading: ``view(state)`` (standings, rounds, tables with game ids),
   ``standings(state)``; readers get events through ``redact(event, public)``
   with ``public = state.status == "finished"`` (the tournament seed and the
-  game seeds stay secret until then). Codec: ``event_type``, ``event_data``,
+  game seeds stay secret until then), or through ``shown(state, event)``,
+  which also hides a sealed deal's results. Codec: ``event_type``, ``event_data``,
   ``decode_event``, ``decode_command``. A fold costs about 0.1 s for a
   1,000-player, 5-round stream: keep the state (or a snapshot) between commands.
 - A game that ends without an outcome (aborted) must still be reported, or the
@@ -53,7 +56,9 @@ tie-breaks).
 
 from domain.kernel import fold as kernel_fold
 from domain.tournament.arrange import game_id, game_seed, table_sizes
-from domain.tournament.commands import (CreateTournament, Format, RecordResult, Register, Start, TournamentCommand,
+from domain.tournament.deals import deal_round, sealed_round, unrecorded, unsealed
+from domain.tournament.commands import (CreateTournament, Format, RecordResult, Register, Start, TieBreak,
+                                        TournamentCommand,
                                         Withdraw)
 from domain.tournament.events import (PairedTable, PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
@@ -64,7 +69,8 @@ from domain.tournament.rules import CODES, create, decide
 from domain.tournament.standings import Standing, bye_points, rank_points, standings
 from domain.tournament.state import Entrant, TournamentState, rng_for
 from domain.tournament.verify import VerifyReport, verify
-from domain.tournament.view import TournamentView, decode_command, decode_event, event_data, event_type, redact, view
+from domain.tournament.view import (TournamentView, decode_command, decode_event, event_data, event_type, redact, shown,
+                                    view)
 
 
 def fold(events: list[TournamentEvent], state: TournamentState | None = None) -> TournamentState:
@@ -75,8 +81,9 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 __all__ = [
     "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
-    "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
+    "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",
-    "decode_command", "decode_event", "event_data", "event_type", "evolve", "fold", "game_id", "game_seed",
-    "next_round", "rank_points", "redact", "rng_for", "standings", "table_sizes", "verify", "view",
+    "deal_round", "decode_command", "decode_event", "event_data", "event_type", "evolve", "fold", "game_id", "game_seed",
+    "next_round", "rank_points", "redact", "rng_for", "sealed_round", "shown", "standings", "table_sizes", "unrecorded",
+    "unsealed", "verify", "view",
 ]

@@ -15,6 +15,7 @@ import msgspec
 from domain.kernel import Outcome
 
 Format = Literal["swiss", "round_robin", "single_elimination"]
+TieBreak = Literal["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "rating", "draw"]
 
 
 class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -31,6 +32,9 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     elimination, how many of each table go through. `duplicate`: every table of
     a round plays the same game seed. `min_players` 0 means the smallest table;
     `max_players` 0 means the format's limit (64 for round robin, 100,000 otherwise).
+    `bye_points`: what a Swiss or round-robin bye is worth (default: a win, `seats - 1`).
+    `tiebreaks`: the tie-breaks after rank points, in order (default Buchholz, rating; the seeded
+    draw always comes last); see `tiebreaks`.
     """
 
     kind: str
@@ -45,6 +49,8 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     duplicate: bool = False
     min_players: int = 0
     max_players: int = 0
+    bye_points: float | None = None
+    tiebreaks: list[TieBreak] | None = None
 
 
 class Register(_Command, tag="tournament.Register"):

@@ -14,7 +14,7 @@ from typing import Any, Union
 
 import msgspec
 
-from domain.tournament.commands import Format
+from domain.tournament.commands import Format, TieBreak
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -38,6 +38,9 @@ class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
     max_players: int
     seed_commitment: str
     seed: str | None = None  # secret until the end: redacted from every reader while the tournament runs
+    pairing: int = 1  # the pairing rule's version: 1 for tournaments recorded before rule 2 existed
+    bye_points: float | None = None  # what a bye is worth (None, as recorded by rule 1: (seats - 1) / 2)
+    tiebreaks: list[TieBreak] | None = None  # the organiser's order (None: Buchholz, rating, the draw)
 
 
 class PlayerRegistered(_Event, tag="tournament.PlayerRegistered"):

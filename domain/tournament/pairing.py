@@ -1,7 +1,11 @@
 """The next round of each format, a pure function of the tournament state.
 
 Swiss: the active players in standings order; byes (when they cannot all be
-seated) to those with the fewest byes, lowest in the standings first; round 1
+seated) to those with the fewest byes, lowest in the standings first, each
+worth the organiser's `bye_points` (rule 1, recorded before it existed:
+(seats - 1) / 2). At two seats, pairing rule 2 (`matching`) pairs by an exact
+least-cost matching: no avoidable repeat, floats by the smallest score
+difference. Otherwise (rule 1, and tables of 3-6 seats): round 1
 deals the seeds to tables like pots (snake order) so the best seeds sit apart;
 later rounds fill tables top-down in standings order (so tables group players
 of equal score), each with the next players it has met least, then swap
@@ -32,6 +36,7 @@ from typing import assert_never
 
 from domain.tournament.arrange import game_id, game_seed, group, penalty, pick_byes, seat_order, spread, table_sizes
 from domain.tournament.events import PairedTable, RoundPaired
+from domain.tournament.matching import match, round_cost
 from domain.tournament.standings import bye_points, order, seeding
 from domain.tournament.state import TournamentState
 
@@ -71,8 +76,31 @@ def next_round(state: TournamentState) -> RoundPaired | None:
                           players=seat_order(players, state.entrants, draw),
                           seed=game_seed(seed, number, t, settings.duplicate).hex())
               for t, players in enumerate(tables, start=1)]
-    worth = 0.0 if settings.format == "single_elimination" else bye_points(settings.seats)
+    worth = 0.0 if settings.format == "single_elimination" else (
+        settings.bye_points if settings.bye_points is not None else bye_points(settings.seats))
     return RoundPaired(round=number, tables=paired, byes=byes, bye_points=worth if byes else 0.0)
+
+
+def equivalent(state: TournamentState, recorded: RoundPaired, derived: RoundPaired) -> bool:
+    """Does `recorded` keep every constraint of the round `derived` pairs, at no more cost? (Rule 2 at two
+    seats, where the audit checks a pairing's optimality rather than one solver's exact output.)"""
+    s = state.settings
+    if s.pairing < 2 or s.seats != 2 or s.format != "swiss":
+        return False
+    if (recorded.round, recorded.byes, recorded.bye_points) != (derived.round, derived.byes, derived.bye_points):
+        return False
+    seed, draw = bytes.fromhex(state.seed), state.draw_index()
+    for t, table in enumerate(recorded.tables, start=1):
+        if (table.table != t or table.game_id != game_id(s.tournament_id, recorded.round, t) or len(table.players) != 2
+                or table.seed != game_seed(seed, recorded.round, t, s.duplicate).hex()
+                or table.players != seat_order(table.players, state.entrants, draw)):
+            return False
+    seated = sorted(p for t in recorded.tables for p in t.players)
+    if seated != sorted(p for t in derived.tables for p in t.players) or len(set(seated)) != len(seated):
+        return False
+    standing = [pid for pid in order(state, state.active_ids()) if pid not in set(derived.byes)]
+    return (round_cost(state, standing, [t.players for t in recorded.tables])
+            <= round_cost(state, standing, [t.players for t in derived.tables]))
 
 
 def _seated(state: TournamentState, standing: list[str], sizes: list[int]) -> tuple[list[str], list[str]]:
@@ -91,6 +119,8 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
     if not sizes:
         return None
     players, byes = _seated(state, standing, sizes)
+    if settings.pairing >= 2 and settings.seats == 2:
+        return match(state, players), byes
     if number == 1:
         return spread(seeding(state, players), sizes), byes
     return group(players, sizes, penalty(state.entrants)), byes

@@ -42,6 +42,7 @@ CODES: dict[str, str] = {
 }
 
 
+PAIRING = 2  # the pairing rule new tournaments are created with (`matching`); old ones keep theirs
 ROUND_ROBIN_MAX = 64  # every pair meets: the number of rounds grows with the field
 FIELD_MAX = 100_000
 
@@ -61,7 +62,9 @@ def create(tournament_id: str, organiser: str, command: CreateTournament, seed: 
         options=command.options, time_control=command.time_control, seats=command.seats, min_seats=min_seats,
         format=command.format, rounds=command.rounds, advance=command.advance, duplicate=command.duplicate,
         min_players=command.min_players or smallest, max_players=command.max_players or _field_max(command),
-        seed_commitment=seed_commitment(seed), seed=seed.hex())]
+        seed_commitment=seed_commitment(seed), seed=seed.hex(), pairing=PAIRING,
+        bye_points=command.bye_points if command.bye_points is not None else float(command.seats - 1),
+        tiebreaks=command.tiebreaks)]
 
 
 def _check_settings(tournament_id: str, c: CreateTournament) -> None:
@@ -80,6 +83,10 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
         raise bad("a Swiss tournament needs at least one round")
     if c.rounds < 0:
         raise bad("rounds cannot be negative")
+    if c.tiebreaks is not None and len(set(c.tiebreaks)) != len(c.tiebreaks):
+        raise bad("each tie-break may be named once")
+    if c.bye_points is not None and not (0 <= c.bye_points <= c.seats - 1 and (2 * c.bye_points).is_integer()):
+        raise bad(f"bye_points is a multiple of 1/2 from 0 to a win ({c.seats - 1})")
     if c.format == "single_elimination" and not 1 <= c.advance < c.seats:
         raise bad("single elimination advances at least one and fewer than a whole table")
     smallest = smallest_table(c.seats, c.min_seats)

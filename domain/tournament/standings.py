@@ -6,14 +6,17 @@ of and 1/2 for each seat it tied with. At a full 4-seat table the 1st/2nd/3rd/
 4th places earn 3/2/1/0; at N seats the places earn N-1 ... 0; seats sharing a
 rank share the points of the places they cover (two tied winners of a 4-seat
 table earn 2.5 each). Every value is a multiple of 1/2, so floats stay exact.
-A bye earns `(seats - 1) / 2`, the average points of a full table. A table
+A bye earns the organiser's `bye_points` (default a win, `seats - 1`;
+tournaments recorded under pairing rule 1: `(seats - 1) / 2`, the average
+points of a full table). A table
 one seat short offers one point less to each place (its winner earns
 seats - 2); the pairings put short tables at the bottom of the standings.
 
-Order (best first): rank points; then opponents' strength (Buchholz for N
-seats: the sum, over every game played, of the current rank points of each
-player sat with); then the rating given at registration; then the seeded draw
-drawn at the start. Single elimination puts first the round a player reached,
+Order (best first): rank points; then the organiser's tie-breaks in their
+order (`tiebreaks`; by default opponents' strength (Buchholz for N seats: the
+sum, over every game played, of the current rank points of each player sat
+with), then the rating given at registration); then the seeded draw drawn at
+the start. Single elimination puts first the round a player reached,
 then their rank at that last table, then the same keys.
 """
 
@@ -21,7 +24,9 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.tournament.events import TournamentCreated
 from domain.tournament.state import Entrant, TournamentState
+from domain.tournament.tiebreaks import DEFAULT, TieBreak, meetings, values
 
 
 def rank_points(ranks: list[int] | tuple[int, ...]) -> list[float]:
@@ -31,8 +36,14 @@ def rank_points(ranks: list[int] | tuple[int, ...]) -> list[float]:
 
 
 def bye_points(seats: int) -> float:
-    """What a bye is worth at `seats`-seat tables: the average points of a full table."""
+    """What a bye was worth at `seats`-seat tables under pairing rule 1: the average points of a full table."""
     return (seats - 1) / 2
+
+
+def tiebreak_order(settings: TournamentCreated) -> tuple[TieBreak, ...]:
+    """The organiser's tie-breaks (default Buchholz, rating), always ending with the seeded draw."""
+    chosen = tuple(settings.tiebreaks) if settings.tiebreaks is not None else DEFAULT
+    return chosen if "draw" in chosen else (*chosen, "draw")
 
 
 def buchholz(entrants: dict[str, Entrant], player_id: str) -> float:
@@ -44,18 +55,23 @@ def order(state: TournamentState, player_ids: list[str] | None = None) -> list[s
     """`player_ids` (default: every entrant) best first, by the documented keys."""
     ids = list(state.entrants) if player_ids is None else list(player_ids)
     entrants = state.entrants
-    draw = state.draw_index()
-    late = len(draw)
     elimination = state.settings.format == "single_elimination"
+    breaks = breaks_of(state)
 
     def key(pid: str) -> tuple:
         e = entrants[pid]
-        base = (-e.points, -buchholz(entrants, pid), -e.rating, draw.get(pid, late), pid)
+        base = (-e.points, *(-v for v in breaks[pid]), pid)
         if elimination:
             return (-e.reached, e.last_rank or 1 << 30, *base)
         return base
 
     return sorted(ids, key=key)
+
+
+def breaks_of(state: TournamentState) -> dict[str, tuple[float, ...]]:
+    """Each player's tie-break values in the organiser's order."""
+    points = {pid: e.points for pid, e in state.entrants.items()}
+    return values(state, points, tiebreak_order(state.settings), meetings(state))
 
 
 def seeding(state: TournamentState, player_ids: list[str]) -> list[str]:
@@ -79,13 +95,15 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
     active: bool
     reached: int
     out: bool
+    tiebreaks: list[float] = []  # the values of the tournament's `tiebreaks`, in its order
 
 
 def standings(state: TournamentState) -> list[Standing]:
     """Every entrant, best first, with the values the order was built from."""
     entrants = state.entrants
     ids = list(state.final) if state.final else order(state)
-    return [Standing(place=place, player_id=pid, name=entrants[pid].name, points=entrants[pid].points,
+    breaks = breaks_of(state)
+    return [Standing(tiebreaks=list(breaks[pid]), place=place, player_id=pid, name=entrants[pid].name, points=entrants[pid].points,
                      buchholz=buchholz(entrants, pid), rating=entrants[pid].rating, games=entrants[pid].games,
                      byes=entrants[pid].byes, active=entrants[pid].active, reached=entrants[pid].reached,
                      out=entrants[pid].out)

@@ -2,7 +2,10 @@
 
 Everything about a tournament is public except its secrets: the tournament
 seed (`TournamentCreated.seed`) and the game seeds (`PairedTable.seed`), both
-stripped by `redact` until the tournament has ended.
+stripped by `redact` until the tournament has ended, and the results of a
+sealed duplicate deal (`deals`): its tables show no ranks or points, its
+`ResultRecorded` events no ranks, scores or points, and the standings do not
+count it, until every table of the deal has a result.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from typing import Any, Optional
 import msgspec
 
 from domain.tournament.commands import TournamentCommand
-from domain.tournament.events import RoundPaired, TournamentCreated, TournamentEvent
-from domain.tournament.standings import Standing, standings
+from domain.tournament.deals import sealed_round, unsealed
+from domain.tournament.events import ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
+from domain.tournament.standings import Standing, standings, tiebreak_order
 from domain.tournament.state import RoundRecord, Status, TournamentState
 
 
@@ -49,23 +53,35 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     rounds: list[RoundView]
     seed_commitment: str
     seed: Optional[str] = None
+    pairing_rule: int = 1
+    tiebreaks: list[str] = []
+    bye_points: float = 0.0
 
 
-def _round_view(record: RoundRecord) -> RoundView:
+def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
     return RoundView(round=record.round, byes=list(record.byes), tables=[
         TableView(table=t.table, game_id=t.game_id, players=list(t.players),
-                  ranks=list(t.ranks) if t.ranks is not None else None,
-                  points=list(t.points) if t.points is not None else None) for t in record.tables])
+                  ranks=list(t.ranks) if t.ranks is not None and not sealed else None,
+                  points=list(t.points) if t.points is not None and not sealed else None) for t in record.tables])
 
 
 def view(state: TournamentState) -> TournamentView:
-    """The tournament as anyone may see it (the seed only once revealed)."""
+    """The tournament as anyone may see it (the seed only once revealed, a sealed deal's results once open)."""
     s = state.settings
     return TournamentView(
         tournament_id=s.tournament_id, organiser=s.organiser, name=s.name, kind=s.kind, format=s.format,
         seats=s.seats, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
-        players=len(state.entrants), standings=standings(state), rounds=[_round_view(r) for r in state.rounds],
-        seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None)
+        players=len(state.entrants), standings=standings(unsealed(state)),
+        rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
+        seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
+        tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
+
+
+def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:
+    """`event` as readers may see it in `state`: secrets until the end, a sealed deal's results until it opens."""
+    if isinstance(event, ResultRecorded) and sealed_round(state, event.round):
+        return msgspec.structs.replace(event, ranks=[], scores=[], points=[], advancing=[])
+    return redact(event, state.status == "finished")
 
 
 def redact(event: TournamentEvent, public: bool) -> TournamentEvent:

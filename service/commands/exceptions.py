@@ -16,7 +16,7 @@ from service.store.protocol import ConcurrencyError, StoreUnavailable
 VersionConflict = ConcurrencyError  # the name the error table uses
 
 __all__ = [
-    "BadCursor", "BadLastEventId", "Conflict", "ConcurrencyError", "Forbidden", "GameNotFound", "GameRunning",
+    "BadCursor", "BadLastEventId", "Conflict", "ConcurrencyError", "DealSealed", "Forbidden", "GameNotFound", "GameRunning",
     "IdempotencyKeyReused",
     "InvalidCommand", "InvalidOptions", "InvalidRequest", "KindNotFound", "NoPicture", "NotFound", "NotSeated",
     "PlayerNotFound", "ReadModelsUnavailable", "RuleViolation", "SeatNotFound", "ServiceError",
@@ -63,6 +63,10 @@ class NotSeated(Forbidden):
 
 class GameRunning(Forbidden):
     """What was asked becomes public only after the game ends (or to an admin)."""
+
+
+class DealSealed(Forbidden):
+    """The game belongs to a duplicate deal still being played elsewhere: only its own seats may read it."""
 
 
 class NotFound(ServiceError):

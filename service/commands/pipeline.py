@@ -27,6 +27,7 @@ from service.commands.publishing import Publisher
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded
 from service.store.protocol import ConcurrencyError, EventStore, Metadata
+from service.commands.sealing import Seals
 from service.commands.visibility import Sight, WireEvent, shown, sight
 
 GAMES = Policy(name="game", attempts=8)
@@ -63,10 +64,11 @@ class Outcome(msgspec.Struct, frozen=True):
     state: TableState
     events: list[Decided]
     replayed: bool = False  # the first result of a resent idempotency key
+    sealed: bool = False  # the game has ended but its duplicate deal is still sealed
 
     def shown_to(self, viewer: Viewer) -> list[WireEvent]:
         """The recorded events as `viewer` may see them now."""
-        seen: Sight = sight(self.table, self.state, viewer)
+        seen: Sight = sight(self.table, self.state, viewer, self.sealed)
         return [w for d in self.events if (w := shown(self.table, d.event, d.version, d.at, seen)) is not None]
 
 
@@ -78,6 +80,7 @@ class CommandPipeline:
         self.store = store
         self.broker = broker
         self.loop = CommandLoop(repository, store, broker, GAMES)
+        self.seals: Seals = Seals()  # the composition root gives the tournaments' seals
 
     async def create(self, viewer: Viewer, kind: str, options: dict[str, Any] | None, seats: int,
                      join: bool = True, time_control: Any = None, key: str | None = None) -> Outcome:
@@ -175,7 +178,13 @@ class CommandPipeline:
         ran = await self.loop.run(Command(stream_id=game_id, decide=decide, actor=viewer.player_id, body=command,
                                           key=key, fingerprint=print_, expected=expected, describe=seat_and_turn),
                                   loaded)
-        return _outcome(game_id, ran)
+        return await self._sealed(_outcome(game_id, ran))
+
+    async def _sealed(self, done: Outcome) -> Outcome:
+        """`done`, marked sealed when the command ended a game whose duplicate deal is still being played."""
+        if done.state.status not in ("finished", "aborted"):
+            return done
+        return msgspec.structs.replace(done, sealed=await self.seals.sealed(done.game_id, False))
 
     async def time_out(self, game_id: str, loaded: Loaded, seat: int, at_ms: int) -> Outcome:
         """The platform's `table.TimeOut` for `seat`, decided on `loaded` and pinned to its version: a
@@ -195,7 +204,7 @@ class CommandPipeline:
         """The first result when `key` was used by this caller on this game before, else None;
         IdempotencyKeyReused when it was used for another request."""
         ran = await self.loop.replayed_key(game_id, viewer.player_id, key, print_)
-        return _outcome(game_id, ran) if ran is not None else None
+        return await self._sealed(_outcome(game_id, ran)) if ran is not None else None
 
 
 def _outcome(game_id: str, ran: Ran) -> Outcome:

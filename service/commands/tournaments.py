@@ -191,8 +191,9 @@ class Tournaments:
 
 
 def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
-    """A stored tournament event on the wire, its secrets stripped until the tournament has ended."""
-    shown = T.redact(T.decode_event(event.type, event.data), state.status == "finished")
+    """A stored tournament event on the wire, its secrets stripped until the tournament has ended and a
+    sealed duplicate deal's results until the deal is open."""
+    shown = T.shown(state, T.decode_event(event.type, event.data))
     return {"version": event.version, "type": event.type, "data": T.event_data(shown), "at": event.at.isoformat()}
 
 

@@ -81,6 +81,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.Forbidden: Rule(403, "forbidden", "Forbidden"),
     x.NotSeated: Rule(403, "not_seated", "Forbidden"),
     x.GameRunning: Rule(403, "game_running", "Forbidden"),
+    x.DealSealed: Rule(403, "deal_sealed", "Forbidden"),
     x.NotFound: Rule(404, "not_found", "Not found"),
     x.GameNotFound: Rule(404, "game_not_found", "Not found"),
     x.PlayerNotFound: Rule(404, "player_not_found", "Not found"),

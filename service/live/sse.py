@@ -39,7 +39,7 @@ from service.commands.repository import GameRepository
 from service.live.fanout import Broker
 from service.store.protocol import EventStore, StoredEvent
 from service.commands.views import game_out
-from service.commands.visibility import WireEvent, is_public, seat_of, wire
+from service.commands.visibility import Seals, WireEvent, look, wire
 
 RETRY_MS = 2000
 POLL_DEGRADED = 0.5  # seconds between a follower's reads while Redis is degraded
@@ -61,6 +61,7 @@ class Sources(Protocol):
     broker: Broker
     store: EventStore
     repository: GameRepository
+    seals: Seals
 
 
 def frame(event: str | None, data: bytes, event_id: int | None = None, retry: int | None = None) -> bytes:
@@ -104,29 +105,31 @@ class GameConnection:
         self.last = 0  # the last version sent
         self.seat: int | None = None
         self.public = False
+        self.sealed = False  # a sealed duplicate deal: no revealed seed on this connection
         self.table: Table | None = None
         self._inbox: Inbox | None = None
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self._chunks()
 
-    def _render(self, stored: list[StoredEvent], seat: int | None, public: bool) -> bytes:
+    def _render(self, stored: list[StoredEvent], seat: int | None, public: bool, sealed: bool = False) -> bytes:
         assert self.table is not None
-        return _render(self.table, self.frames, stored, seat, public)
+        return _render(self.table, self.frames, stored, seat, public, sealed)
 
     def _batch(self, item: Batch) -> bytes:
         """The frames of a batch that follows on from `last`, for this viewer; advances `last`."""
         if self.viewer.player_id is not None:  # a viewer who sits down sees as that seat from then on
             self.seat = item.derived("seats", seats_taken).get(self.viewer.player_id, self.seat)
         self.last = item.last
-        return item.frames((self.seat, self.public, self.frames), self._render, self.seat, self.public)
+        return item.frames((self.seat, self.public, self.sealed, self.frames), self._render, self.seat, self.public,
+                           self.sealed)
 
     async def _read(self, upto: int | None) -> bytes:
         """Frames of the stored events in (last, upto]; advances `last`."""
         stored = await self.services.store.read_stream(self.game_id, after=self.last, upto=upto)
         if stored:
             self.last = stored[-1].version
-        return self._render(stored, self.seat, self.public)
+        return self._render(stored, self.seat, self.public, self.sealed)
 
     async def _chunks(self) -> AsyncIterator[bytes]:
         services, game_id, viewer, closing = self.services, self.game_id, self.viewer, self.closing
@@ -135,8 +138,8 @@ class GameConnection:
         try:
             loaded = await services.repository.load(game_id)
             self.table, state = loaded.table, loaded.state
-            self.seat = seat_of(self.table, state, viewer)
-            self.public = is_public(state, viewer)
+            seen = await look(services.seals, game_id, self.table, state, viewer)
+            self.seat, self.public, self.sealed = seen.seat, seen.public, seen.sealed
             if self.last_event_id is None:
                 yield snapshot_frame(game_out(game_id, self.table, state, viewer), self.frames)
                 self.last = state.version
@@ -173,7 +176,7 @@ class GameConnection:
                         missed = [] if item.first <= self.last + 1 else await services.store.read_stream(
                             game_id, after=self.last, upto=item.first - 1)
                         out = self._render(missed + [e for e in item.events if e.version > self.last], self.seat,
-                                           self.public)
+                                           self.public, self.sealed)
                         self.last = item.last
                     if out:
                         yield out
@@ -277,18 +280,19 @@ def seats_taken(events: list[StoredEvent]) -> dict[str, int]:
     return taken
 
 
-_FRAMES: OrderedDict[tuple[str, int, int | None, bool, str], bytes] = OrderedDict()
+_FRAMES: OrderedDict[tuple[str, int, int | None, bool, bool, str], bytes] = OrderedDict()
 _FRAMES_MAX = 20_000
 
 
-def _render(table: Table, frames: Frames, stored: list[StoredEvent], seat: int | None, public: bool) -> bytes:
+def _render(table: Table, frames: Frames, stored: list[StoredEvent], seat: int | None, public: bool,
+            sealed: bool = False) -> bytes:
     """SSE frames of `stored` for one seat; connections of that seat on this process share each frame."""
     out = []
     for event in stored:
-        key = (event.stream_id, event.version, seat, public, frames)
+        key = (event.stream_id, event.version, seat, public, sealed, frames)
         framed = _FRAMES.get(key)
         if framed is None:
-            shown: WireEvent | None = wire(table, event, seat, public)
+            shown: WireEvent | None = wire(table, event, seat, public, sealed)
             framed = frame(shown.type if frames == "named" else None, _encode(shown), event.version) if shown else b""
             _FRAMES[key] = framed
             if len(_FRAMES) > _FRAMES_MAX:

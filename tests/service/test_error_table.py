@@ -22,6 +22,7 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "UnicodeDecodeError": (400, "invalid_request"),
         "Unauthorized": (401, "unauthorized"),
         "Forbidden": (403, "forbidden"), "NotSeated": (403, "not_seated"), "GameRunning": (403, "game_running"),
+        "DealSealed": (403, "deal_sealed"),
         "NotFound": (404, "not_found"), "GameNotFound": (404, "game_not_found"),
         "PlayerNotFound": (404, "player_not_found"), "KindNotFound": (404, "unknown_kind"),
         "VersionNotFound": (404, "version_not_found"), "SeatNotFound": (404, "no_such_seat"),

@@ -138,6 +138,20 @@ async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
     assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
 
 
+async def test_the_organiser_chooses_the_tie_breaks_and_what_a_bye_is_worth(api):
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "seats": 2, "rounds": 2, "bye_points": 0.5, "tiebreaks": ["sonneborn_berger", "buchholz"]})
+    assert r.status_code == 201, r.text
+    shown = r.json()
+    assert shown["tiebreaks"] == ["sonneborn_berger", "buchholz", "draw"] and shown["bye_points"] == 0.5
+    assert shown["pairing_rule"] == 2
+    for body, status in (({"tiebreaks": ["coin_toss"]}, 400), ({"tiebreaks": ["rating", "rating"]}, 422),
+                         ({"bye_points": 0.3}, 422)):
+        r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "rounds": 2, **body})
+        assert r.status_code == status, (body, r.text)
+
+
 # -- the service side without HTTP: crash recovery and racing runners ------------------------------
 
 

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from domain.table import Table
-from service.commands.exceptions import GameRunning, SeatNotFound
+from service.commands.exceptions import DealSealed, GameRunning, SeatNotFound
 from service.commands.players import Viewer
 from service.ops.background import coalesced
 from service.store.protocol import Player, StoredEvent
-from service.commands.visibility import may_see_seat, require_seat, seat_taken_by, sight, visible
+from service.commands.visibility import SEALED, may_see_seat, require_seat, seat_taken_by, sight, visible
 from tests.support.tally import TALLY
 
 TABLE = Table(TALLY)
@@ -48,20 +48,54 @@ def test_a_seated_player_sees_as_its_seat_a_spectator_as_none_an_admin_everythin
 
 def test_another_seats_view_is_refused_while_the_game_runs_and_a_missing_seat_is_not_found():
     _, state = running_game()
-    assert may_see_seat(TABLE, state, player("a"), 0) and not may_see_seat(TABLE, state, player("a"), 1)
+    seen = sight(TABLE, state, player("a"))
+    assert may_see_seat(seen, 0) and not may_see_seat(seen, 1)
     with pytest.raises(GameRunning):
-        require_seat(TABLE, state, player("a"), 1)
+        require_seat(seen, state, 1)
     with pytest.raises(SeatNotFound):
-        require_seat(TABLE, state, Viewer(admin=True), 5)
+        require_seat(sight(TABLE, state, Viewer(admin=True)), state, 5)
 
 
 def test_hidden_secrets_and_the_seed_are_redacted_for_other_seats():
     events, state = running_game()
-    shown = visible(TABLE, state, stored(events), player("a"))
+    shown = visible(TABLE, stored(events), sight(TABLE, state, player("a")))
     created = next(e for e in shown if e.type == "table.GameCreated")
     dealt = next(e for e in shown if e.type == "tally.SecretsDealt")
     assert created.data["seed"] is None
     assert dealt.data["secrets"][0] is not None and dealt.data["secrets"][1] is None
+
+
+def finished_game():
+    events, state = running_game()
+    for seat in (0, 1, 0, 1, 0, 1, 0):
+        if state.status != "active":
+            break
+        played = TABLE.play(state, seat, TABLE.decode_command({"type": "tally.Add", "amount": 3}), 0)
+        events += played
+        state = TABLE.fold(played, state)
+    assert state.status == "finished"
+    return events, state
+
+
+def test_a_finished_game_of_a_sealed_deal_shows_its_seats_only_their_own_view_and_no_seed():
+    events, state = finished_game()
+    seen = sight(TABLE, state, player("a"), sealed=True)
+    assert (seen.seat, seen.public, seen.sealed) == (0, False, True)
+    shown = visible(TABLE, stored(events), seen)
+    assert all(e.type != "table.SeedRevealed" for e in shown)
+    assert next(e for e in shown if e.type == "tally.SecretsDealt").data["secrets"][1] is None
+    with pytest.raises(GameRunning, match="duplicate deal"):
+        require_seat(seen, state, 1)
+    assert sight(TABLE, state, player("a")).public  # once the deal opens: everything
+
+
+def test_a_sealed_deal_refuses_everyone_but_its_own_seats_and_an_admin():
+    _, state = finished_game()
+    for outsider in (Viewer(), player("someone at the next table")):
+        with pytest.raises(DealSealed) as refused:
+            sight(TABLE, state, outsider, sealed=True)
+        assert str(refused.value) == SEALED  # the same words whatever the deal: nothing about it leaks
+    assert sight(TABLE, state, Viewer(admin=True), sealed=True).public
 
 
 def test_the_seat_a_player_takes_is_found_from_the_stored_platform_event():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+import msgspec
 from litestar.di import NamedDependency
 from litestar import Controller, Request, Response, get, post
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
@@ -20,7 +21,7 @@ from service.commands.players import Viewer
 from service.commands.views import GameOut
 from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, strictly
 from service.commands.views import game_out
-from service.commands.visibility import require_seat, seat_of
+from service.commands.visibility import look, require_seat
 
 REPLAYED = {"Idempotent-Replayed": "true"}
 
@@ -65,15 +66,19 @@ class GameController(Controller):
         cursor: Annotated[str | None, QueryParameter(max_length=200, pattern=NO_NUL)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
     ) -> GameList:
-        return await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
-                                            cursor=cursor, limit=limit)
+        page = await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
+                                                     cursor=cursor, limit=limit)
+        sealed = await services.seals.among([item.id for item in page.items])  # a sealed duplicate deal is not listed
+        return msgspec.structs.replace(page, items=[i for i in page.items if i.id not in sealed]) if sealed else page
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
          description="Seated players get their seat's view, everyone else the spectator view. "
-                     "`to_act` lists the seats that must act now.",
-         responses=responses(400, 401, 404))
+                     "`to_act` lists the seats that must act now. A game of a duplicate deal still being "
+                     "played at another table is shown only to its own seats (403 `deal_sealed`).",
+         responses=responses(400, 401, 403, 404))
     async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
         loaded = await services.repository.load(game_id)
+        await look(services.seals, game_id, loaded.table, loaded.state, viewer)
         return game_out(game_id, loaded.table, loaded.state, viewer)
 
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
@@ -113,7 +118,8 @@ class GameController(Controller):
                          seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
         current, past = await services.repository.state_at(game_id, version)
         table = current.table
+        seen = await look(services.seals, game_id, table, current.state, viewer)
         if seat is not None:
-            require_seat(table, current.state, viewer, seat)
+            require_seat(seen, current.state, seat)
             return game_out(game_id, table, past, viewer, seat=seat, as_seat=True)
-        return game_out(game_id, table, past, viewer, seat=seat_of(table, current.state, viewer), as_seat=True)
+        return game_out(game_id, table, past, viewer, seat=seen.seat, as_seat=True)

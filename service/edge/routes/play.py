@@ -16,7 +16,7 @@ from service.edge.routes.games import replayed
 from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
 from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, EventPage, LegalOut, NO_NUL
-from service.commands.visibility import require_public, require_seat, seat_of, visible, wire
+from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
@@ -29,10 +29,10 @@ class PlayController(Controller):
 
     @get("/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
          description="Every command the caller's seat may send now; each can be posted back unchanged.",
-         responses=responses(400, 401, 404))
+         responses=responses(400, 401, 403, 404))
     async def legal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> LegalOut:
         loaded = await services.repository.load(game_id)
-        seat = seat_of(loaded.table, loaded.state, viewer)
+        seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
         commands = loaded.table.legal(loaded.state, seat) if seat is not None else []
         return LegalOut(seat=seat, version=loaded.state.version, commands=msgspec.to_builtins(commands))
 
@@ -56,7 +56,9 @@ class PlayController(Controller):
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end. With "
-                     "`as_seat=K` after the end: the events exactly as seat K received them during play.",
+                     "`as_seat=K` after the end: the events exactly as seat K received them during play. "
+                     "A duplicate deal stays sealed until its last table ends: until then only the game's own "
+                     "seats read it, as their seat and without the revealed seed; others get 403 `deal_sealed`.",
          responses=responses(400, 401, 403, 404))
     async def events(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                      after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0,
@@ -64,11 +66,12 @@ class PlayController(Controller):
                      as_seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None,
                      ) -> EventPage:
         loaded = await services.repository.load(game_id)
+        seen = await look(services.seals, game_id, loaded.table, loaded.state, viewer)
         stored = await services.store.read_stream(game_id, after=after, upto=after + limit)
         if as_seat is None:
-            return EventPage(version=loaded.state.version, events=visible(loaded.table, loaded.state, stored, viewer))
-        require_seat(loaded.table, loaded.state, viewer, as_seat)
-        shown = [wire(loaded.table, e, as_seat, False) for e in stored]
+            return EventPage(version=loaded.state.version, events=visible(loaded.table, stored, seen))
+        require_seat(seen, loaded.state, as_seat)
+        shown = [wire(loaded.table, e, as_seat, False, seen.sealed) for e in stored]
         return EventPage(version=loaded.state.version, events=[e for e in shown if e is not None])
 
     @get("/export", operation_id="exportGame", summary="The full log as NDJSON (after the end)",
@@ -79,7 +82,7 @@ class PlayController(Controller):
     async def export(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      game_id: GameId) -> Response[bytes]:
         loaded = await services.repository.load(game_id)
-        require_public(loaded.state, viewer)
+        require_public(await look(services.seals, game_id, loaded.table, loaded.state, viewer))
         stored = await services.store.read_stream(game_id)
         body = b"".join(msgspec.json.encode(e) + b"\n" for e in stored)
         return Response(body, media_type="application/x-ndjson",
@@ -87,14 +90,14 @@ class PlayController(Controller):
 
     @get("/board.svg", operation_id="getBoardPicture", summary="A picture of the board (kinds that draw one)",
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="image/svg+xml", description="SVG"),
-                    **responses(400, 401, 404)})
+                    **responses(400, 401, 403, 404)})
     async def board(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> Response[str]:
         loaded = await services.repository.load(game_id)
+        seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
         draw = loaded.table.game.board_svg
         if draw is None or loaded.state.game is None:
             raise NoPicture("this game has no board picture (yet)")
-        return Response(draw(loaded.state.game, seat_of(loaded.table, loaded.state, viewer)),
-                        media_type="image/svg+xml")
+        return Response(draw(loaded.state.game, seat), media_type="image/svg+xml")
 
 
 async def send_command(services: Services, viewer: Viewer, game_id: str, body: CommandEnvelope,

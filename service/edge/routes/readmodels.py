@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import msgspec
 from litestar.di import NamedDependency
 from litestar import Controller, get
 from litestar.params import PathParameter, QueryParameter
@@ -32,7 +33,9 @@ class ReadModelController(Controller):
                            player_id: Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")],
                            cursor: Cursor = None, limit: Limit = 50) -> PlayerGamePage:
         await services.players.get(player_id)
-        return await services.read_models.player_games(player_id, cursor, limit)
+        page = await services.read_models.player_games(player_id, cursor, limit)
+        sealed = await services.seals.among([item.game_id for item in page.items])  # not listed until the deal opens
+        return msgspec.structs.replace(page, items=[i for i in page.items if i.game_id not in sealed]) if sealed else page
 
     @get("/leaderboards/{kind:str}", operation_id="getLeaderboard", tags=["leaderboards"],
          summary="Ratings of a game kind, best first",

@@ -24,6 +24,7 @@ from service.commands.exceptions import BadLastEventId, PlayerNotFound
 from service.commands.players import Viewer
 from service.edge.schemas import NO_NUL, no_body
 from service.live.sse import LiveStream, game_stream
+from service.commands.visibility import look
 from service.live.tickets import InvalidTicket
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
@@ -87,7 +88,7 @@ class StreamController(Controller):
         return await _issue(services, viewer.require_player().id, None)
 
     @get("/games/{game_id:str}/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)",
-         description=GAME_SSE_DOC, tags=["play"], responses={200: SSE_RESPONSE, **responses(400, 401, 404)})
+         description=GAME_SSE_DOC, tags=["play"], responses={200: SSE_RESPONSE, **responses(400, 401, 403, 404)})
     async def game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                    last_event_id: LastEventId = None, ticket: Ticket = None, frames: FramesParam = "named") -> Stream:
         if ticket is not None:
@@ -100,6 +101,7 @@ class StreamController(Controller):
             loaded = await services.repository.load(game_id)
         if resume is not None and resume > loaded.state.version:
             raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
+        await look(services.seals, game_id, loaded.table, loaded.state, viewer)  # a sealed deal: 403 before the stream
         body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
                            closing=services.closing, frames=frames)
         return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)

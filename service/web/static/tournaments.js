@@ -137,27 +137,36 @@ function render(root, t, act) {
       actions.length ? h("p", { class: "actions" }, ...actions) : null),
     h("section", { "aria-labelledby": "t-standings-h" }, h("h2", { id: "t-standings-h", text: "Standings" }), standingsTable(t, player)),
     h("section", { "aria-labelledby": "t-rounds-h", id: "t-rounds" }, h("h2", { id: "t-rounds-h", text: "Rounds" }),
-      ...(t.rounds.length ? [...t.rounds].reverse().map((r) => roundSection(r, nameOf, player)) : [h("p", { text: "Not paired yet." })])),
+      ...(t.rounds.length ? [...t.rounds].reverse().map((r) => roundSection(r, nameOf, player, t.duplicate)) : [h("p", { text: "Not paired yet." })])),
     h("p", { class: "seed" }, `Seed commitment ${t.seed_commitment}`, t.seed ? `; seed ${t.seed} (revealed)` : " (the seed is revealed at the end)"));
 }
 
 function standingsTable(t, player) {
   if (!t.standings.length) return h("p", { text: "Nobody has registered yet." });
-  const head = ["Place", "Player", "Points", "Buchholz", "Games", "Byes", ""].map((x) => h("th", { scope: "col", text: x }));
+  const LABELS = { buchholz: "Buchholz", median_buchholz: "Median Buchholz", sonneborn_berger: "Sonneborn–Berger",
+    head_to_head: "Head-to-head", rating: "Rating" };
+  const breaks = (t.tiebreaks || ["buchholz"]).map((name, i) => [name, i]).filter(([name]) => name !== "draw");
+  const head = ["Place", "Player", "Points", ...breaks.map(([name]) => LABELS[name] || name), "Games", "Byes", ""]
+    .map((x) => h("th", { scope: "col", text: x }));
   return h("div", { class: "scroll" }, h("table", { id: "t-standings", class: "standings" },
     h("thead", {}, h("tr", {}, ...head)),
     h("tbody", {}, ...t.standings.map((s) => h("tr", { "data-player": s.player_id, class: player && s.player_id === player.id ? "me" : "" },
       h("td", { text: String(s.place) }), h("th", { scope: "row", text: s.name }), h("td", { class: "points", text: String(s.points) }),
-      h("td", { text: String(s.buchholz) }), h("td", { class: "games", text: String(s.games) }), h("td", { text: String(s.byes) }),
+      ...breaks.map(([name, i]) => h("td", { class: `tb-${name}`, text: String(s.tiebreaks ? s.tiebreaks[i] : s.buchholz) })),
+      h("td", { class: "games", text: String(s.games) }), h("td", { text: String(s.byes) }),
       h("td", { text: s.out ? "out" : s.active ? "" : "withdrawn" }))))));
 }
 
-function roundSection(r, nameOf, player) {
+function roundSection(r, nameOf, player, duplicate) {
+  const mine = (x) => player && x.players.includes(player.id);
+  const link = (x) => x.ranks ? "finished: see the game" : mine(x) ? "your game: play"
+    : duplicate ? "sealed: opens when every table of the deal has ended" : "watch live";
   return h("section", { class: "round", "data-round": r.round, "aria-label": `round ${r.round}` },
     h("h3", { text: `Round ${r.round}` }),
     h("ol", { class: "tables" }, ...r.tables.map((x) => h("li", { "data-game": x.game_id, class: x.ranks ? "done" : "live" },
       `Table ${x.table}: `,
       x.players.map((pid, seat) => `${nameOf(pid)}${x.ranks ? ` (rank ${x.ranks[seat]}, ${x.points[seat]} pt)` : ""}`).join(" vs "),
-      " — ", h("a", { href: `#/game/${x.game_id}`, text: x.ranks ? "finished: see the game" : (player && x.players.includes(player.id) ? "your game: play" : "watch live") })))),
+      " — ", duplicate && !x.ranks && !mine(x) ? h("span", { class: "sealed", text: link(x) })
+        : h("a", { href: `#/game/${x.game_id}`, text: link(x) })))),
     r.byes.length ? h("p", { text: `Bye: ${r.byes.map(nameOf).join(", ")}` }) : null);
 }

@@ -1,0 +1,104 @@
+"""Swiss pairing rule 2 for two-seat tables: a maximum-weight matching, checked by its cost.
+
+The rule (tournaments created with `pairing = 2`, the default since it exists):
+
+- Byes first, as in every format: to whoever has had the fewest byes, the lowest in the standings
+  among them; each bye is worth the organiser's `bye_points` (default: a win, `seats - 1`).
+- The others are paired so that the round's *cost* is least. A pair's cost is, in this order of
+  precedence (each level outweighs every lower level summed over the whole round):
+    1. repeats: a pair that met k times before costs 1 + 2 + ... + k, so a repeat is made only
+       when no pairing of the round avoids it, and then as few (and as spread) as possible;
+    2. floats: the square of the score difference in half points, so players meet their own score
+       group, and a player who must float does so by the smallest difference;
+    3. seat clash: both sat first in their last game (one of them must sit first again) costs 1;
+    4. shape: within a score group the top half meets the bottom half (the distance in standings
+       places away from half the group, as in the Dutch system).
+  The least-cost pairing is found exactly by a maximum-weight matching of maximum cardinality
+  (networkx, Edmonds' blossom algorithm) over the players in standings order.
+- Fields beyond `BLOCK` players are matched block by block down the standings (`BLOCK` players at
+  a time, plus whoever the block above left unpaired), which keeps a 1,000-player round to
+  seconds; every block is matched exactly.
+
+Tables are numbered by their better player's place. The audit (`verify`) does not ask for this
+solver's exact output: it checks a recorded round against the constraints (everyone once, the
+byes, game ids, seeds and seat order) and that its cost is no more than the rule's optimum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+
+from domain.tournament.state import TournamentState
+
+BLOCK = 48  # players matched at once in a big field: a block is exact, a round of 1,000 stays in seconds
+
+
+def _levels(state: TournamentState, players: Sequence[str]) -> tuple[int, int, int]:
+    """Multipliers that make each cost level outweigh every lower one summed over a round."""
+    n = len(players)
+    pairs = n // 2 + 1
+    shape = n + 1  # the shape term of one pair is below n
+    clash = pairs * shape + 1
+    top = max((state.entrants[p].points for p in players), default=0.0)
+    floats = (pairs * 1 + 1) * clash
+    repeats = (pairs * int(2 * top + 1) ** 2 + 1) * floats
+    return repeats, floats, clash
+
+
+def pair_cost(state: TournamentState, a: str, b: str, place: dict[str, int], group: dict[float, int],
+              levels: tuple[int, int, int]) -> int:
+    """The cost of seating `a` against `b` (see the module docstring for its four levels)."""
+    repeats, floats, clash = levels
+    ea, eb = state.entrants[a], state.entrants[b]
+    k = ea.met.get(b, 0)
+    diff = round(2 * abs(ea.points - eb.points))
+    half = group[ea.points] // 2 if ea.points == eb.points else 0
+    shape = abs(abs(place[a] - place[b]) - half) if ea.points == eb.points else 0
+    return (repeats * (k * (k + 1) // 2) + floats * diff * diff
+            + clash * (ea.last_seat == 0 and eb.last_seat == 0) + shape)
+
+
+def round_cost(state: TournamentState, standing: Sequence[str], tables: Sequence[Sequence[str]]) -> int:
+    """The cost of a whole round's `tables` (pairs) for the players of `standing` (standings order)."""
+    place, group, levels = _context(state, standing)
+    return sum(pair_cost(state, t[0], t[1], place, group, levels) for t in tables)
+
+
+def _context(state: TournamentState, standing: Sequence[str]) -> tuple[dict[str, int], dict[float, int],
+                                                                         tuple[int, int, int]]:
+    place = {pid: i for i, pid in enumerate(standing)}
+    group: dict[float, int] = {}
+    for pid in standing:
+        points = state.entrants[pid].points
+        group[points] = group.get(points, 0) + 1
+    return place, group, _levels(state, standing)
+
+
+def match(state: TournamentState, standing: Sequence[str]) -> list[list[str]]:
+    """The least-cost pairs of `standing` (an even number of players, standings order), top boards first."""
+    place, group, levels = _context(state, standing)
+    pairs: list[list[str]] = []
+    carried: list[str] = []
+    for start in range(0, len(standing), BLOCK):
+        block = carried + list(standing[start:start + BLOCK])
+        matched = _match_block(state, block, place, group, levels)
+        paired = {p for pair in matched for p in pair}
+        carried = [p for p in block if p not in paired]
+        pairs += matched
+    assert not carried, "an even field pairs everyone"
+    return sorted(([a, b] if place[a] < place[b] else [b, a] for a, b in pairs), key=lambda t: place[t[0]])
+
+
+def _match_block(state: TournamentState, block: list[str], place: dict[str, int], group: dict[float, int],
+                 levels: tuple[int, int, int]) -> list[tuple[str, str]]:
+    """A maximum-cardinality, least-cost matching of `block` (all of it when even, all but one when odd)."""
+    costs = {(a, b): pair_cost(state, a, b, place, group, levels) for i, a in enumerate(block) for b in block[i + 1:]}
+    ceiling = max(costs.values(), default=0) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(block)
+    graph.add_weighted_edges_from((a, b, ceiling - c) for (a, b), c in costs.items())
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted((tuple(sorted(pair, key=place.__getitem__)) for pair in matched),  # type: ignore[misc]
+                  key=lambda pair: place[pair[0]])
