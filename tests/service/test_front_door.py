@@ -158,7 +158,9 @@ async def test_replicas_share_their_counters_through_redis_and_count_alone_when_
     await dead.aclose()
 
 
-async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when_one_closes():
+def holding_app() -> tuple:
+    """An ASGI app whose streams stay open until `release` is set, a `send` recording each answer's
+    status and Retry-After, `release`, and those records."""
     import asyncio
 
     release = asyncio.Event()
@@ -175,6 +177,13 @@ async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when
             statuses.append(message["status"])
             retry.extend(v for k, v in message["headers"] if k == b"retry-after")
 
+    return app, send, release, statuses, retry
+
+
+async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when_one_closes():
+    import asyncio
+
+    app, send, release, statuses, retry = holding_app()
     capped = rate_limit(0, 0, 2, (), Counters(), lambda _: None)(app)
     scope = {"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
              "headers": []}

@@ -13,7 +13,7 @@ from litestar.testing import AsyncTestClient
 from service.edge.app import create_app
 from service.edge.ratelimit import Counters, rate_limit
 from tests.conftest import REDIS_URL
-from tests.service.test_front_door import one_rate_limit_window  # noqa: F401 - autouse: one fixed window
+from tests.service.test_front_door import holding_app, one_rate_limit_window  # noqa: F401 - autouse: one window
 from tests.support.api import until
 
 
@@ -35,27 +35,11 @@ async def test_two_replicas_admit_one_budget_between_them_one_at_a_time_and_in_a
         assert statuses.count(200) == 30 and statuses.count(429) == 30, statuses  # margin 0 while Redis answers
 
 
-def holding_app(statuses: list[int]):
-    release = asyncio.Event()
-
-    async def app(scope, receive, send):
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await release.wait()  # a stream stays open until released
-        await send({"type": "http.response.body", "body": b""})
-
-    async def send(message):
-        if message["type"] == "http.response.start":
-            statuses.append(message["status"])
-
-    return app, send, release
-
-
 async def test_the_open_stream_cap_holds_across_replicas_and_frees_when_a_stream_closes():
     import redis.asyncio as aioredis
 
     prefix = f"test:{uuid.uuid4().hex}:"
-    statuses: list[int] = []
-    app, send, release = holding_app(statuses)
+    app, send, release, statuses, _ = holding_app()
     clients = [aioredis.from_url(REDIS_URL) for _ in range(2)]
     counters = [Counters(c, prefix) for c in clients]
     replicas = [rate_limit(0, 0, 2, (), c, lambda _: None)(app) for c in counters]
