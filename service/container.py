@@ -30,6 +30,7 @@ from service.commands.sealing import DealSeals, Seals
 from service.commands.tournaments import Tournaments
 from service.live.fanout import Broker, RedisBroker
 from service.live.personal import PersonalHub
+from service.live.revocation import Revocations
 from service.live.tickets import TicketOffice
 from service.ops.background import Periodic
 from service.ops.metrics import Metrics
@@ -64,6 +65,7 @@ class Services:
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
         self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
         self.closing = asyncio.Event()  # set when the process begins to shut down
+        self.revocations = Revocations(store, broker, self.closing)  # streams end with their token
         pg = store if isinstance(store, PostgresStore) else None
         self.read_models: ReadModelQueries = pg.read_models() if pg is not None else NoReadModels()
         self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
@@ -140,6 +142,7 @@ async def open_services(settings: Settings, games: dict[str, Game], store: Event
         stack.push_async_callback(broker.stop)
         services = Services(settings, store, broker, games, metrics)
         stack.push_async_callback(services.personal.close)
+        stack.push_async_callback(services.revocations.stop)
         stack.push_async_callback(services.stop_workers)
         await services.start_workers()
         log.info("started", database="external" if settings.database_url else "embedded",

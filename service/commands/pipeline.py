@@ -151,8 +151,8 @@ class CommandPipeline:
                 raise NotSeated("only a seated player may send game commands")
             return table.play(state, seat, command, now_ms())
 
-        if dry_run:
-            loaded, _ = await self.loop.decided(game_id, loaded, None, decide)
+        if dry_run:  # refused exactly as the real post would be, a stale expected_version included
+            loaded, _ = await self.loop.decided(game_id, loaded, expected_version, decide)
             return Outcome(game_id, loaded.table, loaded.state, [])
         body = msgspec.to_builtins(command)
         print_ = fingerprint("command", game_id, player.id, body, expected_version) if idempotency_key else None

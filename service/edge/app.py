@@ -98,10 +98,10 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
             import redis.asyncio as aioredis
 
             redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=0.25, socket_timeout=0.25)
-            counters = Counters(redis)
+            counters = Counters(redis, state.get("rate_limit_prefix", "stela:"))  # tests keep their keys apart
 
             async def close_counters(_app: Any) -> None:
-                await counters.close()  # the hits not yet shared, then the connection
+                await counters.close()  # the stream slots still held, then the connection
                 await redis.aclose()
 
             app.state.on_stop.append(close_counters)

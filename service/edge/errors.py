@@ -13,6 +13,7 @@ is written anywhere else (tests/service/test_error_table.py).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import asyncpg
@@ -34,6 +35,10 @@ TYPE_BASE = "https://stela.dev/problems/"
 
 class UnsupportedMediaType(x.ServiceError):
     """A request body in a format other than JSON."""
+
+
+class HeadersTooLarge(x.ServiceError):
+    """The request's header fields are larger in all than the edge reads."""
 
 
 class RateLimited(x.ServiceError):
@@ -113,6 +118,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     ConnectionError: _DB_DOWN,
     # the edge's own refusals (middleware) and the framework's
     UnsupportedMediaType: Rule(415, "unsupported_media_type", "Unsupported media type"),
+    HeadersTooLarge: Rule(431, "headers_too_large", "Request header fields too large"),
     RateLimited: Rule(429, "rate_limited", "Too many requests"),
     PreflightRefused: Rule(400, "cors_preflight_refused", "Bad request"),
     ShuttingDown: Rule(503, "shutting_down", "Service unavailable"),
@@ -130,8 +136,35 @@ ERRORS: dict[type[BaseException], Rule] = {
     Exception: Rule(500, "internal_error", "Internal error", "an unexpected error occurred; it has been logged"),
 }
 
+class Outage:
+    """How long the database has been failing, as this process saw it: the `Retry-After` of a
+    `database_unavailable` 503. The first failures say 1 s (a dropped connection is replaced at
+    once); while failures keep coming the advice grows with the outage (a quarter of its length so
+    far, at most `MOST`), so a 10 s outage never sends clients away for a minute; `QUIET` seconds
+    without a failure end the outage."""
+
+    QUIET = 10.0
+    MOST = 30
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.clock = clock
+        self.began: float | None = None
+        self.last = 0.0
+
+    def retry_after(self) -> int:
+        """Note a failure now; the seconds a client should wait before retrying."""
+        now = self.clock()
+        if self.began is None or now - self.last > self.QUIET:
+            self.began = now
+        self.last = now
+        return max(1, min(self.MOST, int((now - self.began) / 4)))
+
+
+OUTAGE = Outage()  # this process's view of the database
+
 _TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
            409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
+           431: "Request header fields too large",
            429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}  # the generic title of a status
 
 
@@ -173,6 +206,8 @@ def problem(exc: BaseException, instance: str | None, status: int | None = None,
     body = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=rule.title, status=status, detail=detail,
                          code=code, instance=instance, **extra)
     headers = dict(getattr(exc, "headers", None) or {})
+    if code == "database_unavailable":
+        headers.setdefault("Retry-After", str(OUTAGE.retry_after()))
     if status in (429, 503):
         headers.setdefault("Retry-After", "60")
     if getattr(exc, "replayed", False):  # a refusal given again for a resent Idempotency-Key

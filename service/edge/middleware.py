@@ -5,7 +5,8 @@ proxy (`STELA_TRUSTED_PROXIES`; none by default, not even 127.0.0.1), and then t
 rightmost address that is not itself a trusted proxy, the one the nearest trusted hop saw, so
 a client cannot choose its own rate-limit bucket by sending the header. `admin_token_problem`
 refuses a short or placeholder admin token outside development mode. `json_only` answers 415 to
-a body in any format but JSON; `cross_origin` is the API's CORS, as configured by a `CORSConfig`.
+a body in any format but JSON (or without a Content-Type) and 431 to request headers over
+`MAX_HEADER_BYTES` in all; `cross_origin` is the API's CORS, as configured by a `CORSConfig`.
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ from litestar.config.cors import CORSConfig
 from litestar.constants import DEFAULT_ALLOWED_CORS_HEADERS
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from service.edge.errors import PreflightRefused, UnsupportedMediaType, send_problem
+from service.edge.jsonkeys import duplicate_key
+from service.commands.exceptions import InvalidRequest
+from service.edge.errors import HeadersTooLarge, PreflightRefused, UnsupportedMediaType, send_problem
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 PLACEHOLDERS = frozenset({"change-me", "changeme", "dev-admin-token-change-me", "admin", "admin-secret", "secret",
                           "password", "token"})
 MIN_ADMIN_TOKEN = 32
+# every request header's name and value together; a bearer token, a ticket, cookies and a forwarding chain fit
+# many times over (nginx's default is 4 buffers of 8 KiB)
+MAX_HEADER_BYTES = 32 * 1024
 
 
 def parse_networks(text: str | None) -> tuple[Network, ...]:
@@ -72,31 +78,55 @@ def _is_json(content_type: bytes) -> bool:
     return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
 
 
-def json_only(app: ASGIApp) -> ASGIApp:
-    """415 for a request body sent as anything but JSON (forms and `text/plain` never create anything).
-
-    A body without a Content-Type is read as JSON (curl-style clients that send raw JSON), and a
-    request without a body needs no Content-Type (`POST .../start`).
+def json_only(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES) -> ASGIApp:
+    """431 for request headers over `max_header_bytes` in all (any method); 415 for a request body sent
+    as anything but JSON (forms and `text/plain` never create anything) or with no Content-Type at all
+    (nothing is guessed). A request without a body needs no Content-Type (`POST .../start`).
     """
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"].encode() not in _BODY_METHODS:
+        if scope["type"] != "http":
             await app(scope, receive, send)
             return
-        content_type, has_body = None, False
+        content_type, has_body, size = None, False, 0
         for name, value in scope["headers"]:
+            size += len(name) + len(value)
             if name == b"content-type":
                 content_type = value
             elif name == b"content-length":
                 has_body = value.strip() not in (b"0", b"")
             elif name == b"transfer-encoding":
                 has_body = True
-        if has_body and content_type is not None and not _is_json(content_type):
-            await send_problem(scope, send, UnsupportedMediaType("send the body as application/json"))
+        if size > max_header_bytes:
+            await send_problem(scope, send, HeadersTooLarge(
+                f"the request's headers take {size} bytes; at most {max_header_bytes} are read"))
             return
-        await app(scope, receive, send)
+        if has_body and scope["method"].encode() in _BODY_METHODS and (
+                content_type is None or not _is_json(content_type)):
+            await send_problem(scope, send, UnsupportedMediaType(
+                "send the body as application/json (with that Content-Type)"))
+            return
+        await app(scope, receive if not has_body else _unique_keys(receive), send)
 
     return middleware
+
+
+def _unique_keys(receive: Receive) -> Receive:
+    """`receive`, refusing (InvalidRequest, a 400 wherever the body is read) a JSON body whose objects
+    repeat a key; looked at once the whole body has arrived (`service.edge.jsonkeys`)."""
+    chunks: list[bytes] = []
+
+    async def receiving() -> Any:
+        message = await receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                key = duplicate_key(b"".join(chunks))
+                if key is not None:
+                    raise InvalidRequest(f"the JSON body repeats the key {key!r} in one object")
+        return message
+
+    return receiving
 
 
 def _encoded(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:

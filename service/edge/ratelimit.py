@@ -4,12 +4,21 @@ A fixed one-minute window per bucket. The bucket of a request with a bearer toke
 already knows is the player's; any other request's is the client address (`service.edge.middleware`:
 behind trusted proxies only, so a client cannot pick its own). Opening a stream (a path ending
 in `/stream`) draws from a separate, generous budget so a browser's reconnects are never refused
-by a busy API budget, and open streams are capped per bucket in this process (counted here, not
-across replicas). With REDIS_URL the window counters are shared by every replica through Redis
-(see `Counters`: a request waits on Redis only for its bucket's first hit in a window and past 90%
-of its budget; other hits are added in a pipelined flush every 100 ms); while Redis fails or is
-slow the process counts alone, and retries Redis a few seconds later. CORS preflights (OPTIONS) are never limited.
-Every refusal is a 429 problem with `Retry-After`.
+by a busy API budget, and open streams are capped per bucket. CORS preflights (OPTIONS) are
+never limited. Every refusal is a 429 problem with `Retry-After`.
+
+With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`): each
+request adds its hit to the bucket's window counter in Redis and reads the sum in one atomic
+script (INCRBY, and EXPIRE on the window's first hit), so however a burst is spread over N
+replicas, at most the budget gets through in a window: the margin is 0 while Redis answers. (A
+fixed window lets up to twice the budget through in a minute that straddles two windows.) An
+open stream holds a lease in a sorted set per bucket (`_OPEN`: expired leases dropped, the cap
+checked and the lease added atomically); each process renews its leases every `LEASE / 3`
+seconds and removes them when the streams close, so a replica killed with its streams open
+frees them within `LEASE` seconds. While Redis fails or is slow (every call waits at most
+0.25 s) the process counts alone for `_REDIS_PAUSE` seconds, logged: each replica then admits
+up to the budget and the cap by itself (N times them over N replicas), and a stream opened
+meanwhile is not in the shared count.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import asyncio
 import contextlib
 import math
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -33,47 +43,48 @@ EXCLUDED = ("/healthz", "/readyz", "/metrics", "/schema")
 _MAX_BUCKETS = 100_000  # beyond this, forget buckets whose window has passed
 _REDIS_PAUSE = 5.0  # seconds without trying Redis after it failed
 STREAM_RETRY = 5  # Retry-After when the open-stream cap is reached
+LEASE = 60  # seconds an open stream's slot lives in Redis without its process renewing it
 
 
 # INCRBY and, on a window's first count, EXPIRE as one command; returns the window's count
 _COUNT = ("local n = redis.call('INCRBY', KEYS[1], ARGV[2]) "
           "if n == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n")
-FLUSH_EVERY = 0.1  # seconds a process keeps its hits before adding them to the shared counters
+# drop expired leases; below the cap (ARGV[2]) add lease ARGV[1] for ARGV[3] seconds and return 1, else 0
+_OPEN = ("local t = redis.call('TIME') local now = tonumber(t[1]) + tonumber(t[2]) / 1000000 "
+         "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) "
+         "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end "
+         "redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1]) "
+         "redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]) + 1) return 1")
+# renew lease ARGV[1] (if it is still there) for ARGV[2] seconds
+_RENEW = ("local t = redis.call('TIME') local now = tonumber(t[1]) + tonumber(t[2]) / 1000000 "
+          "redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1]) "
+          "redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]) + 1) return 1")
 
 
 class Counters:
-    """Fixed-window counters: shared in Redis when given a client, always in memory as the fallback.
+    """Fixed-window counters and open-stream slots: shared in Redis when given a client (see the module
+    docstring), in this process's memory without one and while Redis fails."""
 
-    With Redis, a request does not wait on Redis once its bucket's window is known here: the first
-    hit of a window asks Redis for the count (one round trip), later hits are counted here and
-    added to Redis within `FLUSH_EVERY` seconds (one pipelined INCRBY per bucket), and the count a
-    hit sees is the shared count last heard plus this process's hits since. Past 90% of the
-    budget (`limit`) each hit asks Redis at once, so a refusal is never decided on a stale count; other
-    replicas' hits of the last `FLUSH_EVERY` seconds may be missed, so a bucket hammered through
-    every replica at once can pass its budget by what those replicas admit in that time.
-    """
-
-    def __init__(self, redis: Any = None) -> None:
+    def __init__(self, redis: Any = None, prefix: str = "stela:") -> None:
         self.redis = redis
+        self.prefix = prefix
         self._memory: dict[str, list[int]] = {}  # key -> [window, count]
+        self._open: dict[str, int] = {}  # bucket -> streams open here
+        self._leases: dict[str, str] = {}  # lease -> its Redis key, for the streams open here
         self._redis_paused_until = 0.0
-        self._count: Any = redis.register_script(_COUNT) if redis is not None else None  # no I/O yet
-        self._shared: dict[str, list[int]] = {}  # Redis key -> [window, shared count last heard, unsent hits]
-        self._flusher: asyncio.Task[None] | None = None
+        self._scripts: Any = tuple(redis.register_script(s) for s in (_COUNT, _OPEN, _RENEW)) \
+            if redis is not None else None  # no I/O yet
+        self._renewer: asyncio.Task[None] | None = None
+
+    def _shared(self, now: float) -> bool:
+        return self.redis is not None and now >= self._redis_paused_until
 
     async def hit(self, key: str, now: float, limit: int = 0) -> int:
-        """Count one request for `key` in the current window; the window's count so far."""
+        """Count one request for `key` in the current window; the window's count so far (every replica's)."""
         window = int(now // WINDOW)
-        if self.redis is not None and now >= self._redis_paused_until:
-            name = f"stela:rl:{key}:{window}"
-            entry = self._shared.get(name)
-            if entry is not None and (limit <= 0 or entry[1] + entry[2] + 1 <= limit * 9 // 10):
-                entry[2] += 1
-                self._flush_soon()
-                return entry[1] + entry[2]
-            try:  # this hit goes to Redis now; the unsent ones stay with the flusher (never sent twice)
-                count = await self._add(name, 1)
-                return self._remember(name, window, count)
+        if self._shared(now):
+            try:
+                return int(await self._scripts[0](keys=[f"{self.prefix}rl:{key}:{window}"], args=[WINDOW * 2, 1]))
             except Exception as exc:  # noqa: BLE001 - any Redis trouble: count here for a while
                 self._pause(now, exc)
         entry = self._memory.get(key)
@@ -85,60 +96,78 @@ class Counters:
         entry[1] += 1
         return entry[1]
 
-    async def close(self) -> None:
-        """Send the hits not yet shared and stop the flusher."""
-        if self._flusher is not None:
-            self._flusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._flusher
-        with contextlib.suppress(Exception):
-            await self.flush()
+    async def open_stream(self, bucket: str, most: int) -> str | None:
+        """A slot for one more open stream of `bucket` (give it back with `close_stream`), or None at the cap."""
+        lease = uuid.uuid4().hex
+        now = time.time()
+        if self._shared(now):
+            name = f"{self.prefix}streams:{bucket}"
+            try:
+                if not await self._scripts[1](keys=[name], args=[lease, most, LEASE]):
+                    return None
+            except Exception as exc:  # noqa: BLE001 - any Redis trouble: count here for a while
+                self._pause(now, exc)
+            else:
+                self._leases[lease] = name
+                self._open[bucket] = self._open.get(bucket, 0) + 1
+                self._renew_soon()
+                return lease
+        if self._open.get(bucket, 0) >= most:
+            return None
+        self._open[bucket] = self._open.get(bucket, 0) + 1
+        return lease
 
-    async def flush(self) -> None:
-        """Add every bucket's unsent hits to Redis (one pipelined round trip)."""
-        sending = [(name, entry, entry[2]) for name, entry in self._shared.items() if entry[2]]
-        if not sending:
+    async def close_stream(self, bucket: str, lease: str) -> None:
+        """Give back the slot `lease` of `bucket`."""
+        left = self._open.get(bucket, 1) - 1
+        if left > 0:
+            self._open[bucket] = left
+        else:
+            self._open.pop(bucket, None)
+        name = self._leases.pop(lease, None)
+        if name is not None:
+            with contextlib.suppress(Exception):  # unreachable Redis: the lease expires on its own
+                await self.redis.zrem(name, lease)
+
+    async def close(self) -> None:
+        """Stop renewing leases and give back the ones still held."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._renewer
+        with contextlib.suppress(Exception):
+            if self._leases:
+                pipe = self.redis.pipeline(transaction=False)
+                for lease, name in self._leases.items():
+                    pipe.zrem(name, lease)
+                await pipe.execute()
+
+    async def renew(self) -> None:
+        """Renew every lease of this process's open streams (one pipelined round trip)."""
+        if not self._leases:
             return
         pipe = self.redis.pipeline(transaction=False)
-        for name, _, unsent in sending:
-            await self._count(keys=[name], args=[WINDOW * 2, unsent], client=pipe)  # queued, not sent
-        counts = await pipe.execute()  # hits meanwhile are added to the unsent on top
-        for (name, entry, unsent), count in zip(sending, counts):
-            entry[2] -= unsent
-            entry[1] = max(entry[1], int(count))
+        for lease, name in list(self._leases.items()):
+            await self._scripts[2](keys=[name], args=[lease, LEASE], client=pipe)  # queued, not sent
+        await pipe.execute()
 
-    async def _add(self, name: str, hits: int) -> int:
-        return int(await self._count(keys=[name], args=[WINDOW * 2, hits]))
+    def _renew_soon(self) -> None:
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.get_running_loop().create_task(self._renew_loop(), name="stream-lease-renew")
 
-    def _remember(self, name: str, window: int, count: int) -> int:
-        """Take `count` as heard from Redis; the count this process sees (plus its unsent hits)."""
-        entry = self._shared.get(name)
-        if entry is None:
-            if len(self._shared) >= _MAX_BUCKETS:
-                for stale in [k for k, v in self._shared.items() if v[0] != window and not v[2]]:
-                    del self._shared[stale]
-            entry = self._shared[name] = [window, count, 0]
-        entry[1] = max(entry[1], count)
-        return entry[1] + entry[2]
-
-    def _flush_soon(self) -> None:
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_later(), name="rate-limit-flush")
-
-    async def _flush_later(self) -> None:
-        await asyncio.sleep(FLUSH_EVERY)
-        try:
-            await self.flush()
-        except Exception as exc:  # noqa: BLE001 - the unsent hits stay; Redis is retried later
-            self._pause(time.time(), exc)
-        else:
-            if any(entry[2] for entry in self._shared.values()):
-                self._flusher = None
-                self._flush_soon()
+    async def _renew_loop(self) -> None:
+        while self._leases:
+            await asyncio.sleep(LEASE / 3)
+            try:
+                await self.renew()
+            except Exception as exc:  # noqa: BLE001 - tried again next round, before any lease expires
+                self._pause(time.time(), exc)
 
     def _pause(self, now: float, exc: Exception) -> None:
+        if now >= self._redis_paused_until:
+            log.warning("rate_limit_redis_unavailable", error_type=type(exc).__name__,
+                        counting="per process", retry_in_seconds=_REDIS_PAUSE)
         self._redis_paused_until = now + _REDIS_PAUSE
-        log.warning("rate_limit_redis_unavailable", error_type=type(exc).__name__)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -154,7 +183,6 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
     the id of a player this process has already authenticated (None: count by address)."""
 
     def factory(app: ASGIApp) -> ASGIApp:
-        open_streams: dict[str, int] = {}
 
         async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
             path = scope.get("path", "")
@@ -181,21 +209,16 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
             if not stream or max_streams <= 0:
                 await app(scope, receive, send)
                 return
-            if open_streams.get(bucket, 0) >= max_streams:
+            lease = await counters.open_stream(bucket, max_streams)
+            if lease is None:
                 await send_problem(scope, send, RateLimited(
                     f"at most {max_streams} open streams per client; close one first", STREAM_RETRY, max_streams))
                 return
-            open_streams[bucket] = open_streams.get(bucket, 0) + 1
             try:
                 await app(scope, receive, send)
             finally:
-                left = open_streams[bucket] - 1
-                if left:
-                    open_streams[bucket] = left
-                else:
-                    del open_streams[bucket]
+                await counters.close_stream(bucket, lease)
 
         return middleware
 
     return factory
-

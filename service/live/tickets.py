@@ -1,12 +1,14 @@
 """Stream tickets: how a browser's `EventSource`, which cannot send headers, follows a seat.
 
 A ticket is `<payload>.<signature>`, both base64url: the payload names the player, the scope
-(one game id, or `me` for the personal stream) and the expiry (Unix seconds); the signature
+(one game id, or `me` for the personal stream), the expiry (Unix seconds) and the token it was
+issued with (`credential`: a keyed tag of that token's digest, never the digest); the signature
 is HMAC-SHA256 over the payload with the deployment's ticket key. Replicas agree because they
 share the key (from `STELA_TICKET_SECRET`, or generated once and kept in PostgreSQL). A
-ticket only opens streams (read-only), is checked when a stream opens (an open stream
-outlives it), and is valid long enough for the browser's automatic reconnects. Bearer tokens
-never go into URLs; tickets are never logged.
+ticket only opens streams (read-only), is checked when a stream opens, and is valid long enough
+for the browser's automatic reconnects, but only while its token is the player's: once the token
+is revoked or rotated its tickets are refused (`TicketOffice.holder`), and the streams they opened
+end (`service.live.revocation`). Bearer tokens never go into URLs; tickets are never logged.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class _Claims(msgspec.Struct, frozen=True, array_like=True):
     player_id: str
     scope: str
     expires: int
+    credential: str = ""  # tickets issued before tickets named their token have none: refused
 
 
 def _b64(data: bytes) -> str:
@@ -62,14 +65,24 @@ class Tickets:
     def _sign(self, payload: str) -> str:
         return _b64(hmac.new(self._key, payload.encode(), hashlib.sha256).digest())
 
-    def issue(self, player_id: str, game_id: str | None) -> tuple[str, int]:
-        """A ticket for `player_id` to follow `game_id` (None: the personal stream); and its expiry."""
+    def credential(self, token_digest: str) -> str:
+        """The tag a ticket carries of the token (by its digest) it was issued with."""
+        return _b64(hmac.new(self._key, b"credential\0" + token_digest.encode(), hashlib.sha256).digest()[:12])
+
+    def issue(self, player_id: str, game_id: str | None, token_digest: str = "") -> tuple[str, int]:
+        """A ticket for `player_id` to follow `game_id` (None: the personal stream), issued with the token
+        of `token_digest`; and its expiry."""
         expires = int(self._clock()) + self.ttl_seconds
-        payload = _b64(msgspec.json.encode(_Claims(player_id, game_id or PERSONAL, expires)))
+        claims = _Claims(player_id, game_id or PERSONAL, expires, self.credential(token_digest))
+        payload = _b64(msgspec.json.encode(claims))
         return f"{payload}.{self._sign(payload)}", expires
 
     def check(self, ticket: str, game_id: str | None) -> str:
         """The player a valid ticket for this stream (`game_id`, None = personal) was issued to."""
+        return self.claims(ticket, game_id).player_id
+
+    def claims(self, ticket: str, game_id: str | None) -> _Claims:
+        """What a valid ticket for this stream says; InvalidTicket for any other."""
         payload, _, signature = ticket.partition(".")
         if not payload or not signature or not hmac.compare_digest(signature, self._sign(payload)):
             raise InvalidTicket("the ticket is not valid")
@@ -81,7 +94,7 @@ class Tickets:
             raise InvalidTicket("the ticket is for another stream")
         if claims.expires < self._clock():
             raise InvalidTicket("the ticket has expired")
-        return claims.player_id
+        return claims
 
 
 class TicketSettings(msgspec.Struct, frozen=True):
@@ -124,3 +137,13 @@ class TicketOffice:
                     key = await ticket_key(self.store, self.settings.secret)
                     self._tickets = Tickets(key, self.settings.ttl_seconds)
         return self._tickets
+
+    async def holder(self, ticket: str, game_id: str | None) -> tuple[str, str]:
+        """The player a valid ticket for this stream names and their token's digest, checked now: a
+        ticket whose token was revoked or rotated since is InvalidTicket, at once on every replica."""
+        tickets = await self.tickets()
+        claims = tickets.claims(ticket, game_id)
+        digest = (await self.store.token_digests([claims.player_id])).get(claims.player_id)
+        if digest is None or not hmac.compare_digest(tickets.credential(digest), claims.credential):
+            raise InvalidTicket("the ticket's token was revoked or replaced; ask for a new ticket")
+        return claims.player_id, digest

@@ -146,6 +146,9 @@ class MemoryStore:
         player, _ = self.players[player_id]
         self.players[player_id] = (player, token_digest or "")
 
+    async def token_digests(self, player_ids: list[str]) -> dict[str, str | None]:
+        return {i: self.players[i][1] or None for i in player_ids if i in self.players}
+
     async def shared_key(self, name: str) -> bytes:
         """A random key kept under `name` for as long as this store lives."""
         return self._keys.setdefault(name, secrets.token_bytes(32))

@@ -336,3 +336,8 @@ class PostgresStore(ReadSide):
 
     async def set_token(self, player_id: str, token_digest: str | None) -> None:
         await self.pool.execute("UPDATE players SET token_hash = $2 WHERE id = $1", player_id, token_digest)
+
+    @retried_read
+    async def token_digests(self, player_ids: list[str]) -> dict[str, str | None]:
+        rows = await self.pool.fetch("SELECT id, token_hash FROM players WHERE id = ANY($1::text[])", player_ids)
+        return {r[0]: r[1] for r in rows}

@@ -205,6 +205,9 @@ class EventStore(Protocol):
     async def set_token(self, player_id: str, token_digest: str | None) -> None:
         """Replace the player's token digest (None: revoked, no token works)."""
         ...
+    async def token_digests(self, player_ids: list[str]) -> dict[str, str | None]:
+        """Each known player's current token digest (None: revoked)."""
+        ...
     async def shared_key(self, name: str) -> bytes:
         """A random 32-byte key kept under `name`, the same for every process of this store."""
         ...

@@ -4,6 +4,13 @@ database, so that nothing outside `service.store` holds a pool or a connection.
 `ReadSide` is mixed into `PostgresStore` (the in-memory store keeps no read models): it builds
 the projector and the read-model queries on the store's pool, reports projection lag, rebuilds a
 projection, runs a checkpointed log follower's batch, and fires due clock deadlines.
+
+Due deadlines are found without waiting for the global-order horizon: the `deadlines` read model
+covers the log up to its checkpoint, and every clock event committed past it (an open transaction
+anywhere in the database holds the checkpoint back, not these) is read directly: each game's
+latest `ClockSet` or ending there replaces the model's rows of that game (`_DUE`). Such a row may
+fire before the model has it; the worker's re-read of the game and the append's head check keep
+each deadline fired once.
 """
 
 from __future__ import annotations
@@ -15,10 +22,28 @@ import asyncpg
 
 from projections.base import Projection, ensure_tables, lock_key
 from projections.deadlines import TABLE as DEADLINES, Deadline, Deadlines
-from projections.log import LogEvent, load_checkpoint, read_after, save_checkpoint
+from projections.log import Blocker, LogEvent, blocker, load_checkpoint, read_after, save_checkpoint
 from projections.queries import ReadModels
 from projections.rebuild import Rebuilt, rebuild
 from projections.runner import Projector, batch, lag
+
+
+# The rows due by $3: the read model's, except for games with a clock event past its checkpoint
+# ($1, $2), whose latest one (a ClockSet's deadlines, or an ending: none) stands instead. The
+# literal type list matches the partial index of migration 006.
+_DUE = f"""
+WITH fresh AS (
+    SELECT DISTINCT ON (stream_id) stream_id, version, type, data FROM events
+    WHERE (tx, position) > ($1, $2) AND type IN ('table.ClockSet', 'table.GameEnded', 'table.GameAborted')
+    ORDER BY stream_id, version DESC
+)
+SELECT game_id, seat, due_ms, version FROM {DEADLINES} r
+WHERE due_ms <= $3 AND NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.stream_id = r.game_id)
+UNION ALL
+SELECT f.stream_id, (d.ord - 1)::int, (d.due)::text::bigint, f.version
+FROM fresh f CROSS JOIN LATERAL jsonb_array_elements(f.data -> 'deadlines_ms') WITH ORDINALITY AS d(due, ord)
+WHERE f.type = 'table.ClockSet' AND jsonb_typeof(d.due) = 'number' AND (d.due)::text::bigint <= $3
+ORDER BY 3 LIMIT $4"""
 
 
 class ReadSide:
@@ -33,6 +58,12 @@ class ReadSide:
     def projector(self, projections: list[Projection] | None = None, **options: Any) -> Projector:
         """A projector of `projections` (default all) holding a connection of this store's pool."""
         return Projector(self.pool, projections, **options)
+
+    async def horizon_blocker(self) -> Blocker | None:
+        """The session whose open transaction holds the global-order horizon back now, if any (`seconds`:
+        how long it has been open); a question any replica can ask, projector or not."""
+        async with self.pool.acquire() as conn:
+            return await blocker(conn)
 
     async def projection_lag(self, names: list[str]) -> dict[str, dict[str, float]]:
         return await lag(self.pool, names)
@@ -71,16 +102,16 @@ class ReadSide:
 
     async def fire_due(self, model: Deadlines, now: Callable[[], int], limit: int, key: Callable[[Deadline], int],
                        fire: Callable[[Deadline, int], Awaitable[int]]) -> int:
-        """Bring the deadlines read model up to date, then `fire(row, now)` each row due by then under a
-        session advisory lock `key(row)` tried without waiting (a row locked elsewhere is skipped), and
-        delete it; how many `fire` reported."""
+        """Bring the deadlines read model up to where the horizon allows, then `fire(row, now)` each row due
+        by then (the model's and those past its checkpoint, `_DUE`) under a session advisory lock
+        `key(row)` tried without waiting (a row locked elsewhere is skipped), and delete it from the
+        model; how many `fire` reported."""
         async with self.pool.acquire() as conn:
             while await batch(conn, model, 1000) >= 1000:
                 pass
             at = now()
-            due = [Deadline(*r) for r in await conn.fetch(
-                f"SELECT game_id, seat, due_ms, version FROM {DEADLINES} WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2",
-                at, limit)]
+            tx, position = await load_checkpoint(conn, model.name)
+            due = [Deadline(*r) for r in await conn.fetch(_DUE, tx, position, at, limit)]
             fired = 0
             for row in due:
                 lock = key(row)

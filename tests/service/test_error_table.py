@@ -38,7 +38,7 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "OperatorInterventionError": (503, "database_unavailable"),
         "InternalClientError": (503, "database_unavailable"), "TimeoutError": (503, "database_unavailable"),
         # the edge's middleware refusals and the framework's exceptions
-        "UnsupportedMediaType": (415, "unsupported_media_type"), "RateLimited": (429, "rate_limited"),
+        "UnsupportedMediaType": (415, "unsupported_media_type"), "HeadersTooLarge": (431, "headers_too_large"), "RateLimited": (429, "rate_limited"),
         "PreflightRefused": (400, "cors_preflight_refused"), "ShuttingDown": (503, "shutting_down"),
         "ClientDisconnected": (400, "client_disconnected"), "ValidationException": (400, "invalid_request"),
         "NotAuthorizedException": (401, "unauthorized"), "PermissionDeniedException": (403, "forbidden"),

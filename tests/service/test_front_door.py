@@ -158,61 +158,9 @@ async def test_replicas_share_their_counters_through_redis_and_count_alone_when_
     await dead.aclose()
 
 
-async def test_shared_counters_count_locally_between_flushes_and_lose_no_hit(monkeypatch):
-    """After a window's first hit (one round trip), hits are counted here and added to Redis in one
-    pipelined flush; two replicas' counts meet there, and near the budget a hit asks Redis at once."""
-    import redis.asyncio as aioredis
-
-    from service.edge import ratelimit
-    from tests.conftest import REDIS_URL
-
-    monkeypatch.setattr(ratelimit, "FLUSH_EVERY", 3600)  # flushed when the test says so, however slow the machine
-    key, now = f"test:{uuid.uuid4().hex}", time.time()
-    shared = f"stela:rl:{key}:{int(now // 60)}"
-    one, two, probe = aioredis.from_url(REDIS_URL), aioredis.from_url(REDIS_URL), aioredis.from_url(REDIS_URL)
-    a, b = Counters(one), Counters(two)
-    try:
-        assert [await a.hit(key, now) for _ in range(5)] == [1, 2, 3, 4, 5]
-        assert int(await probe.get(shared)) == 1  # only the first hit went to Redis at once
-        assert [await b.hit(key, now) for _ in range(3)] == [2, 3, 4]  # b has not heard a's unsent hits
-        await a.flush()
-        await b.flush()
-        assert int(await probe.get(shared)) == 8 and 0 < await probe.ttl(shared) <= 120
-        # near a budget of 10 every hit asks Redis: the count is exact, whoever counted the rest
-        assert [await b.hit(key, now, limit=10) for _ in range(3)] == [9, 10, 11]
-        await a.hit(key, now)  # unsent: close() sends it
-        await a.close()
-        await b.close()
-        assert int(await probe.get(shared)) == 12
-    finally:
-        for client in (one, two, probe):
-            await client.aclose()
-
-
-async def test_shared_counters_flush_on_their_own():
-    import asyncio
-
-    import redis.asyncio as aioredis
-
-    from tests.conftest import REDIS_URL
-
-    key, now = f"test:{uuid.uuid4().hex}", time.time()
-    shared = f"stela:rl:{key}:{int(now // 60)}"
-    client, probe = aioredis.from_url(REDIS_URL), aioredis.from_url(REDIS_URL)
-    counters = Counters(client)
-    try:
-        assert [await counters.hit(key, now) for _ in range(4)] == [1, 2, 3, 4]
-        deadline = asyncio.get_running_loop().time() + 30
-        while int(await probe.get(shared) or 0) < 4:  # within FLUSH_EVERY, with no call but the hits
-            assert asyncio.get_running_loop().time() < deadline, "the hits were never flushed"
-            await asyncio.sleep(0.02)
-    finally:
-        await counters.close()
-        for c in (client, probe):
-            await c.aclose()
-
-
-async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when_one_closes():
+def holding_app() -> tuple:
+    """An ASGI app whose streams stay open until `release` is set, a `send` recording each answer's
+    status and Retry-After, `release`, and those records."""
     import asyncio
 
     release = asyncio.Event()
@@ -229,6 +177,13 @@ async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when
             statuses.append(message["status"])
             retry.extend(v for k, v in message["headers"] if k == b"retry-after")
 
+    return app, send, release, statuses, retry
+
+
+async def test_open_streams_are_capped_per_client_with_a_429_and_free_again_when_one_closes():
+    import asyncio
+
+    app, send, release, statuses, retry = holding_app()
     capped = rate_limit(0, 0, 2, (), Counters(), lambda _: None)(app)
     scope = {"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
              "headers": []}

@@ -38,9 +38,8 @@ async def test_a_body_in_any_format_but_json_is_415(client):
     assert charset.status_code == 201
 
 
-async def test_raw_json_without_a_content_type_is_read_as_json(client):
-    resp = await client.post("/v1/players", content=b'{"name": "Ann"}')
-    assert resp.status_code == 201, resp.text
+async def test_raw_json_without_a_content_type_is_415_not_guessed(client):
+    refused(await client.post("/v1/players", content=b'{"name": "Ann"}'), 415, "unsupported_media_type")
 
 
 async def test_an_unknown_field_is_a_400_naming_it_in_every_body(client):

@@ -138,3 +138,38 @@ async def test_a_decision_in_the_millisecond_its_seat_clock_started_records_no_t
     report = verify_log(await store.read_stream(game_id), GAMES)
     assert report.ok, report.problems
     assert report.decisions_checked > 40
+
+
+async def test_a_deadline_fires_while_an_unrelated_transaction_holds_the_horizon(replicas, pg_dsn):
+    """The read models wait for every open transaction of the database; a clock does not."""
+    import time
+
+    import asyncpg
+
+    a, b = replicas
+    for r in replicas:
+        r.worker.clock = now_ms
+    blocker = await asyncpg.connect(pg_dsn)
+    try:
+        await blocker.execute("BEGIN")
+        await blocker.fetchval("SELECT pg_current_xact_id()")  # idle in transaction from now on, with an xid
+        viewers = [Viewer(player=(await a.players.register(f"P{i}"))[0]) for i in range(2)]
+        game_id = (await a.pipeline.create(viewers[0], "tally", {"target": 1000}, 2,
+                                           time_control={"per_move_seconds": 1})).game_id
+        await a.pipeline.join(viewers[1], game_id, None)
+        await a.pipeline.start(viewers[0], game_id)
+        due = (await a.repository.load(game_id)).state.clock.deadlines_ms[0] / 1000
+        deadline = time.monotonic() + 60
+        while "table.TimedOut" not in await types_of(a, game_id):
+            assert time.monotonic() < deadline, "the deadline did not fire while the horizon was held"
+            await asyncio.gather(a.worker.tick(), b.worker.tick())
+            await asyncio.sleep(0.05)
+        late = time.time() - due
+        assert blocker.is_in_transaction() and not blocker.is_closed()  # it fired while the horizon stood
+        assert (await types_of(a, game_id)).count("table.TimedOut") == 1
+        print(f"fired {late:.2f} s after its deadline with the horizon held")
+    finally:
+        await blocker.close()
+    await asyncio.gather(a.worker.tick(), b.worker.tick())  # the read model catches up with what fired
+    timed_out = [e.data for e in await a.store.read_stream(game_id) if e.type == "table.TimedOut"]
+    assert len({(t["seat"], t["consecutive"]) for t in timed_out}) == len(timed_out)  # no deadline fired twice

@@ -15,6 +15,9 @@ from prometheus_client import generate_latest
 
 from service.container import Services
 from service.edge.schemas import Health
+from service.store.readside import ReadSide
+
+HORIZON_BLOCKED_AFTER = 1.0  # seconds a transaction may hold the horizon before it is reported (a commit's moment)
 
 
 @get("/healthz", operation_id="health", summary="Liveness: the process is up", tags=["ops"])
@@ -25,9 +28,10 @@ async def healthz() -> Health:
 @get("/readyz", operation_id="ready", summary="Readiness: PostgreSQL, Redis and the read models", tags=["ops"],
      description="503 when PostgreSQL is down. Redis is only a wake-up path: while it is down or hung the "
                  "service still works (status `degraded`, 200, `checks.redis` says why). A read model held back "
-                 "by an open transaction of this database for `stall_after` seconds is `degraded` too: "
-                 "`checks.projections` names the blocking backend, `details.projections` gives each model's lag "
-                 "in events and seconds and `details.horizon_blocked_seconds` how long the horizon has stood.",
+                 "by an open transaction of this database for a second is `degraded` too, on every replica "
+                 "(projector or not): `checks.horizon` names the blocking backend and "
+                 "`details.horizon_blocked_seconds` says how long its transaction has been open; where a "
+                 "projector runs, `details.projections` gives each model's lag in events and seconds.",
      responses={503: ResponseSpec(generate_examples=False, data_container=Health, description="a dependency is down")})
 async def readyz(services: NamedDependency[Services]) -> Response[Health]:
     checks: dict[str, str] = {}
@@ -46,20 +50,38 @@ async def readyz(services: NamedDependency[Services]) -> Response[Health]:
         checks["redis"] = f"down: {getattr(services.broker, 'reason', 'unavailable')}"
         status = "degraded" if status == "ok" else status
     details: dict[str, Any] = {}
+    if status != "unavailable" and await _horizon(services, checks, details):
+        status = "degraded" if status == "ok" else status
     projector = services.projector
     if projector is not None and status != "unavailable":
         details["projections"] = await projector.lag()
-        details["horizon_blocked_seconds"] = round(projector.horizon_held_seconds(), 3)
-        stall = projector.stall
-        if stall is None:
-            checks["projections"] = "ok"
-        else:
-            checks["projections"] = (f"stalled: transaction {stall.xid} of backend {stall.pid} "
-                                     f"({stall.state}, {stall.application_name or 'no application name'}) "
-                                     f"holds every read model back")
-            status = "degraded" if status == "ok" else status
     body = Health(status=status, checks=checks, details=details)
     return Response(body, status_code=503 if status == "unavailable" else 200)
+
+
+async def blocked_seconds(services: Services) -> tuple[float, str | None]:
+    """How long an open transaction has held this database's horizon (0: nobody past a commit's moment),
+    and who it is; (0, None) for a store without one."""
+    if not isinstance(services.store, ReadSide):
+        return 0.0, None
+    found = await asyncio.wait_for(services.store.horizon_blocker(), 2)
+    if found is None or (found.seconds or 0.0) < HORIZON_BLOCKED_AFTER:
+        return 0.0, None
+    return float(found.seconds or 0.0), (f"blocked: transaction {found.xid} of backend {found.pid} "
+                                         f"({found.state}, {found.application_name or 'no application name'}) "
+                                         f"holds every read model back")
+
+
+async def _horizon(services: Services, checks: dict[str, str], details: dict[str, Any]) -> bool:
+    """Report the horizon into `checks` and `details`; whether it is blocked."""
+    try:
+        seconds, why = await blocked_seconds(services)
+    except Exception as exc:  # noqa: BLE001 - the database answered the ping; say so, and stay ready
+        checks["horizon"] = f"unknown: {type(exc).__name__}"
+        return False
+    checks["horizon"] = why or "ok"
+    details["horizon_blocked_seconds"] = round(seconds, 3)
+    return why is not None
 
 
 async def exposition(services: Services) -> bytes:
@@ -72,7 +94,10 @@ async def exposition(services: Services) -> bytes:
         for name, lag in lags.items():
             services.metrics.lag_events.labels(name).set(lag["events"])
             services.metrics.lag_seconds.labels(name).set(lag["seconds"])
-        services.metrics.horizon_held.set(services.projector.horizon_held_seconds())
+    try:
+        services.metrics.horizon_held.set((await blocked_seconds(services))[0])
+    except Exception:  # noqa: BLE001 - the database is down or slow: the rest is still worth scraping
+        pass
     services.metrics.fanout_degraded.set(0 if services.broker.healthy else 1)
     services.metrics.sse.set(services.broker.connections)
     return generate_latest(services.metrics.registry)

@@ -37,22 +37,26 @@ class PlayerController(Controller):
 
     @post("/me/token", operation_id="rotateToken", summary="A new token; the old one stops working",
           status_code=201, description="Returns a new bearer token (shown only here). The token used for "
-          "this call is revoked: at once on this server, within seconds on every replica.",
+          "this call is revoked: at once on this server, within seconds on every replica; its stream tickets "
+          "are refused at once and the streams opened with it or them end within a second, everywhere.",
           responses=responses(401), security=[{"bearer": []}])
     async def rotate(self, request: Request, viewer: NamedDependency[Viewer],
                      services: NamedDependency[Services]) -> PlayerCreated:
         await no_body(request)
         player = viewer.require_player()
         token = await services.players.rotate(player, bearer(request.headers.get("authorization")) or "")
+        services.revocations.revoked()
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @delete("/me/token", operation_id="revokeToken", summary="Revoke the caller's token", status_code=204,
-            description="No token works for this player afterwards (at once here, within seconds everywhere).",
+            description="No token works for this player afterwards (at once here, within seconds everywhere); its "
+                        "stream tickets are refused at once and its open streams end within a second.",
             responses=responses(401), security=[{"bearer": []}])
     async def revoke(self, request: Request, viewer: NamedDependency[Viewer],
                      services: NamedDependency[Services]) -> None:
         player = viewer.require_player()
         await services.players.revoke(player, bearer(request.headers.get("authorization")) or "")
+        services.revocations.revoked()
 
     @get("/{player_id:str}", operation_id="getPlayer", summary="A player's public profile",
          responses=responses(400, 404))

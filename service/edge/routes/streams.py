@@ -3,11 +3,14 @@
 A browser's `EventSource` cannot send `Authorization`, so a player first asks (with its bearer
 token) for a short-lived, read-only ticket scoped to one stream and passes it as `?ticket=`;
 bearer tokens never go into URLs. A bad, expired or foreign ticket is a 401 before the stream
-starts.
+starts, and so is a ticket whose token was revoked or rotated since; a stream a player opened
+(with a ticket or a bearer token) ends within a second of that token's revocation or rotation,
+on any replica (`service.live.revocation`).
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -21,7 +24,9 @@ from litestar.response import Stream
 from service.container import Services
 from service.edge.errors import responses
 from service.commands.exceptions import BadLastEventId, PlayerNotFound
-from service.commands.players import Viewer
+from service.commands.players import Viewer, bearer
+from service.live.revocation import StreamEnd
+from service.store.protocol import token_hash
 from service.edge.schemas import NO_NUL, no_body
 from service.live.sse import LiveStream, game_stream
 from service.commands.visibility import look
@@ -75,7 +80,7 @@ class StreamController(Controller):
         await no_body(request)
         player = viewer.require_player()
         await services.repository.load(game_id)  # 404 for an unknown game
-        return await _issue(services, player.id, game_id)
+        return await _issue(services, player.id, game_id, request)
 
     @post("/players/me/stream-tickets", operation_id="createPersonalStreamTicket", status_code=201,
           summary="A ticket to follow the personal stream with EventSource", tags=["players"],
@@ -85,14 +90,14 @@ class StreamController(Controller):
     async def personal_ticket(self, request: Request, viewer: NamedDependency[Viewer],
                               services: NamedDependency[Services]) -> TicketOut:
         await no_body(request)
-        return await _issue(services, viewer.require_player().id, None)
+        return await _issue(services, viewer.require_player().id, None, request)
 
     @get("/games/{game_id:str}/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)",
          description=GAME_SSE_DOC, tags=["play"], responses={200: SSE_RESPONSE, **responses(400, 401, 403, 404)})
-    async def game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                   last_event_id: LastEventId = None, ticket: Ticket = None, frames: FramesParam = "named") -> Stream:
-        if ticket is not None:
-            viewer = await _ticket_holder(services, ticket, game_id)
+    async def game(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                   game_id: GameId, last_event_id: LastEventId = None, ticket: Ticket = None,
+                   frames: FramesParam = "named") -> Stream:
+        viewer, end = await _opener(services, request, viewer, ticket, game_id)
         # 404 before the stream starts; the stream reads the game itself (after joining its follower), so the
         # cached state will do here unless the Last-Event-ID is newer than it
         loaded = await services.repository.cached(game_id)
@@ -103,35 +108,46 @@ class StreamController(Controller):
             raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
         await look(services.seals, game_id, loaded.table, loaded.state, viewer)  # a sealed deal: 403 before the stream
         body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
-                           closing=services.closing, frames=frames)
+                           closing=end, frames=frames)
         return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
     @get("/players/me/stream", operation_id="streamMyGames", summary="The caller's games, live (Server-Sent Events)",
          description=PERSONAL_SSE_DOC, tags=["players"], security=[{"bearer": []}],
          responses={200: SSE_RESPONSE, **responses(400, 401)})
-    async def personal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def personal(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                        last_event_id: LastEventId = None, ticket: Ticket = None) -> Stream:
-        if ticket is not None:
-            viewer = await _ticket_holder(services, ticket, None)
+        viewer, end = await _opener(services, request, viewer, ticket, None)
         player = viewer.require_player()
         resume = _int(last_event_id, "a cursor from this stream")
-        body = services.personal.stream(player.id, resume, services.settings.heartbeat_seconds, services.closing)
+        body = services.personal.stream(player.id, resume, services.settings.heartbeat_seconds, end)
         return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
 
-async def _issue(services: Services, player_id: str, game_id: str | None) -> TicketOut:
+async def _issue(services: Services, player_id: str, game_id: str | None, request: Request) -> TicketOut:
     tickets = await services.tickets.tickets()
-    ticket, expires = tickets.issue(player_id, game_id)
+    ticket, expires = tickets.issue(player_id, game_id, _digest(request) or "")
     return TicketOut(ticket=ticket, expires_at=datetime.fromtimestamp(expires, UTC).isoformat())
 
 
-async def _ticket_holder(services: Services, ticket: str, game_id: str | None) -> Viewer:
-    """The viewer a valid ticket for this stream names; InvalidTicket (401) otherwise."""
-    player_id = (await services.tickets.tickets()).check(ticket, game_id)
-    try:
-        return Viewer(player=await services.players.get(player_id))
-    except PlayerNotFound as exc:
-        raise InvalidTicket("the ticket's player does not exist") from exc
+def _digest(request: Request) -> str | None:
+    token = bearer(request.headers.get("authorization"))
+    return token_hash(token) if token else None
+
+
+async def _opener(services: Services, request: Request, viewer: Viewer, ticket: str | None,
+                  game_id: str | None) -> tuple[Viewer, StreamEnd | asyncio.Event]:
+    """Who opens a stream (the ticket's holder, else the caller) and the event that ends it: with the
+    process, and for a player also with the token the stream was opened with."""
+    digest = _digest(request) if viewer.player is not None else None
+    if ticket is not None:
+        player_id, digest = await services.tickets.holder(ticket, game_id)
+        try:
+            viewer = Viewer(player=await services.players.get(player_id))
+        except PlayerNotFound as exc:
+            raise InvalidTicket("the ticket's player does not exist") from exc
+    if viewer.player is None or digest is None:
+        return viewer, services.closing
+    return viewer, services.revocations.watch(viewer.player.id, digest)
 
 
 def _int(value: str | None, what: str) -> int | None:

@@ -1,0 +1,90 @@
+"""Streams end with the token that opened them: revoking or rotating it closes them, on every replica.
+
+Each stream opened by a player (with a bearer token, or with a ticket issued for one) is watched
+under that token's digest (`Revocations.watch` gives it a `StreamEnd`, the event its loop checks
+between frames, set too when the process closes). While any is open, the process asks the store
+every `every` seconds for those players' current token digests, in one query, and ends each stream
+whose token is no longer the player's (revoked: none; rotated: another), then wakes every
+connection of the process so the ended ones notice at once. The replica that revokes checks at
+once (`revoked`); the others within `every` seconds, with or without Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import weakref
+
+import structlog
+
+from service.live.fanout import Broker
+from service.store.protocol import EventStore
+
+log = structlog.get_logger("stela.revocation")
+EVERY = 0.5
+
+
+class StreamEnd(asyncio.Event):
+    """Set when its stream must end: its token was revoked, or (`process`) the process is closing."""
+
+    def __init__(self, process: asyncio.Event) -> None:
+        super().__init__()
+        self.process = process
+
+    def is_set(self) -> bool:
+        return super().is_set() or self.process.is_set()
+
+
+class Revocations:
+    """The streams of this process by (player, token digest); see the module docstring."""
+
+    def __init__(self, store: EventStore, broker: Broker, closing: asyncio.Event, every: float = EVERY) -> None:
+        self.store, self.broker, self.closing, self.every = store, broker, closing, every
+        # a stream's entry goes with its `StreamEnd`, when the connection holding it is gone
+        self._open: weakref.WeakKeyDictionary[StreamEnd, tuple[str, str]] = weakref.WeakKeyDictionary()
+        self._task: asyncio.Task[None] | None = None
+        self._now = asyncio.Event()
+
+    def watch(self, player_id: str, digest: str) -> StreamEnd:
+        """The end of a stream opened with the token of `digest` (watched while the stream holds it)."""
+        end = StreamEnd(self.closing)
+        self._open[end] = (player_id, digest)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._loop(), name="stream-revocations")
+        return end
+
+    def revoked(self) -> None:
+        """A token was revoked or rotated here: look now, not at the next round."""
+        self._now.set()
+
+    async def check(self) -> int:
+        """End every watched stream whose token is no longer its player's; how many ended."""
+        watched = list(self._open.items())
+        if not watched:
+            return 0
+        current = await self.store.token_digests(sorted({player for _, (player, _) in watched}))
+        ended = [end for end, (player, digest) in watched if current.get(player) != digest and not end.is_set()]
+        for end in ended:
+            end.set()
+            self._open.pop(end, None)
+        if ended:
+            log.info("streams_revoked", streams=len(ended))
+            self.broker.wake_all()
+        return len(ended)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _loop(self) -> None:
+        while self._open:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.every):
+                    await self._now.wait()
+            self._now.clear()
+            try:
+                await self.check()
+            except Exception as exc:  # noqa: BLE001 - the database is down: tried again next round
+                log.warning("revocation_check_failed", error_type=type(exc).__name__)

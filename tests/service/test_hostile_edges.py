@@ -1,0 +1,121 @@
+"""The second round of hostile input: deep JSON anywhere, repeated keys, headers too large, bodies without a
+Content-Type, a stale dry run, and the `Retry-After` of a database outage. Never a 500."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from service.edge.errors import Outage, problem
+from service.commands.exceptions import StoreUnavailable
+from service.edge.jsonkeys import duplicate_key
+from tests.service.test_hostile_input import JSON, PROBLEM, refused
+from tests.support.api import started_game
+
+
+async def _json_endpoints(client) -> tuple[list[str], dict]:
+    game_id, players = await started_game(client, "tally", 2)
+    boss = {"Authorization": "Bearer admin-secret"}
+    resp = await client.post("/v1/tournaments", headers={**players[0]["headers"]},
+                             json={"name": "Cup", "kind": "tally", "seats": 2, "rounds": 1})
+    tid = resp.json().get("tournament_id", "no-such-tournament") if resp.status_code == 201 else "no-such"
+    paths = ["/v1/players", "/v1/players/me/token", "/v1/players/me/stream-tickets", "/v1/games",
+             f"/v1/games/{game_id}/join", f"/v1/games/{game_id}/leave", f"/v1/games/{game_id}/start",
+             f"/v1/games/{game_id}/commands", f"/v1/games/{game_id}/commands?dry_run=true",
+             f"/v1/games/{game_id}/stream-tickets", "/v1/tournaments", f"/v1/tournaments/{tid}/register",
+             f"/v1/tournaments/{tid}/withdraw", f"/v1/tournaments/{tid}/start", "/v1/games/no-such-game/commands"]
+    return paths, {"anonymous": {}, "seated": players[0]["headers"], "admin": boss}
+
+
+@pytest.mark.parametrize("depth", [1_000, 10_000, 100_000])
+async def test_json_nested_deep_is_never_a_500_on_any_endpoint_with_or_without_a_token(client, depth):
+    paths, callers = await _json_endpoints(client)
+    bodies = [b"[" * depth + b"]" * depth, b'{"a":' * depth + b"1" + b"}" * depth,
+              b'{"command": ' + b"[" * depth + b"]" * depth + b"}"]
+    for path in paths:
+        for who, headers in callers.items():
+            for body in bodies:
+                resp = await client.post(path, content=body, headers={**headers, **JSON})
+                assert resp.status_code < 500, (path, who, resp.status_code, resp.text[:200])
+                assert resp.headers["content-type"].startswith(PROBLEM), (path, who)
+                if who == "seated" and "no-such" not in path:
+                    assert resp.json()["code"] in ("invalid_request", "forbidden"), (path, resp.text[:200])
+
+
+async def test_a_key_repeated_in_one_object_is_a_400_wherever_it_is(client):
+    game_id, players = await started_game(client, "tally", 2)
+    refused(await client.post("/v1/players", content=b'{"name": "Ann", "name": "Bo"}', headers=JSON),
+            400, "invalid_request")
+    body = refused(await client.post(
+        f"/v1/games/{game_id}/commands", headers={**players[0]["headers"], **JSON},
+        content=b'{"command": {"type": "tally.Add", "amount": 1, "amount": 2}}'), 400, "invalid_request")
+    assert "amount" in body["detail"]
+    refused(await client.post(
+        f"/v1/games/{game_id}/commands", headers={**players[0]["headers"], **JSON},
+        content=b'{"command": {"type": "tally.Add", "amount": 1}, "expected_version": 1, "expected_version": 9}'),
+        400, "invalid_request")
+    assert (await client.get(f"/v1/games/{game_id}")).json()["version"] == (await client.get(
+        f"/v1/games/{game_id}")).json()["version"]
+    fine = await client.post(f"/v1/games/{game_id}/commands", headers={**players[0]["headers"], **JSON},
+                             content=b'{"command": {"type": "tally.Add", "amount": 1}}')
+    assert fine.status_code == 200, fine.text
+
+
+def test_repeated_keys_are_told_apart_from_equal_keys_in_sibling_objects():
+    assert duplicate_key(b'{"a": 1, "a": 2}') == "a"
+    assert duplicate_key(b'{"a": {"b": 1, "b": 2}}') == "b"
+    assert duplicate_key(b'{"a": 1, "\\u0061": 2}') == "a"  # the same key, escaped
+    assert duplicate_key(b'{"a" : 1, "a"\n: 2}') == "a"
+    assert duplicate_key(b'[{"a": 1}, {"a": 2}]') is None
+    assert duplicate_key(b'{"a": {"a": 1}}') is None
+    assert duplicate_key(b'{"x": "\\"a\\":", "a": 1}') is None  # a key's text inside a string is no key
+    assert duplicate_key(b'{"a": 1, "a": ') is None  # malformed: the decoder says so in its own words
+
+
+async def test_a_body_without_a_content_type_is_415_and_no_body_needs_none(client):
+    refused(await client.post("/v1/players", content=b'{"name": "Ann"}'), 415, "unsupported_media_type")
+    game_id, players = await started_game(client, "tally", 2)
+    resp = await client.post(f"/v1/games/{game_id}/stream-tickets", headers=players[0]["headers"])
+    assert resp.status_code == 201, resp.text
+
+
+async def test_request_headers_over_the_bound_are_431(client):
+    resp = await client.get("/v1/kinds", headers={"X-Padding": "a" * (1024 * 1024)})
+    refused(resp, 431, "headers_too_large")
+    resp = await client.get("/v1/kinds", headers={f"X-Pad-{i}": "a" * 1000 for i in range(40)})
+    refused(resp, 431, "headers_too_large")
+    assert (await client.get("/v1/kinds", headers={"X-Padding": "a" * 8000})).status_code == 200
+
+
+async def test_a_dry_run_with_a_stale_expected_version_is_the_409_a_real_post_gets(client):
+    game_id, players = await started_game(client, "tally", 2)
+    headers = players[0]["headers"]
+    version = (await client.get(f"/v1/games/{game_id}")).json()["version"]
+    command = {"command": {"type": "tally.Add", "amount": 1}, "expected_version": version - 1}
+    dry = refused(await client.post(f"/v1/games/{game_id}/commands?dry_run=true", headers=headers, json=command),
+                  409, "version_conflict")
+    real = refused(await client.post(f"/v1/games/{game_id}/commands", headers=headers, json=command),
+                   409, "version_conflict")
+    assert dry["current_version"] == real["current_version"] == version
+    fresh = {**command, "expected_version": version}
+    ok = await client.post(f"/v1/games/{game_id}/commands?dry_run=true", headers=headers, json=fresh)
+    assert ok.status_code == 200 and ok.json()["dry_run"], ok.text
+
+
+def test_retry_after_of_a_database_outage_grows_with_it_from_one_second():
+    now = [1000.0]
+    outage = Outage(clock=lambda: now[0])
+    said = []
+    for _ in range(12):  # a failure every 2 s for 24 s
+        said.append(outage.retry_after())
+        now[0] += 2
+    assert said[0] == 1 and said[5] <= 3  # 10 s into the outage: a few seconds, never a minute
+    assert said == sorted(said) and said[-1] < 60
+    now[0] += 60  # quiet for a minute: the next failure begins a new outage
+    assert outage.retry_after() == 1
+
+
+def test_a_database_503_says_retry_after_from_the_outage_not_60():
+    status, body, headers = problem(StoreUnavailable("down"), None)
+    assert status == 503 and msgspec.json.decode(body)["code"] == "database_unavailable"
+    assert 1 <= int(headers["Retry-After"]) <= 30

@@ -1,0 +1,105 @@
+"""Budgets shared by every replica: two apps on one Redis admit one budget between them, however the
+requests are spread; open-stream caps hold across replicas; without Redis each counts alone, logged."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import msgspec
+from litestar.testing import AsyncTestClient
+
+from service.edge.app import create_app
+from service.edge.ratelimit import Counters, rate_limit
+from tests.conftest import REDIS_URL
+from tests.service.test_front_door import holding_app, one_rate_limit_window  # noqa: F401 - autouse: one window
+from tests.support.api import until
+
+
+def two_replicas(settings, games, **changes):
+    prefix = f"test:{uuid.uuid4().hex}:"  # this test's keys, apart from any other run on the same Redis
+    shared = msgspec.structs.replace(settings, redis_url=REDIS_URL, **changes)
+    return [create_app(shared, games=games, extra={"rate_limit_prefix": prefix}) for _ in range(2)]
+
+
+async def test_two_replicas_admit_one_budget_between_them_one_at_a_time_and_in_a_burst(settings, games):
+    one, two = two_replicas(settings, games, rate_limit=30)
+    async with AsyncTestClient(one) as a, AsyncTestClient(two) as b:
+        sequential = [(await (a if i % 2 else b).get("/v1/kinds")).status_code for i in range(40)]
+        assert sequential.count(200) == 30 and sequential[30:] == [429] * 10, sequential
+    one, two = two_replicas(settings, games, rate_limit=30)
+    async with AsyncTestClient(one) as a, AsyncTestClient(two) as b:
+        burst = await asyncio.gather(*((a if i % 2 else b).get("/v1/kinds") for i in range(60)))
+        statuses = [r.status_code for r in burst]
+        assert statuses.count(200) == 30 and statuses.count(429) == 30, statuses  # margin 0 while Redis answers
+
+
+async def test_the_open_stream_cap_holds_across_replicas_and_frees_when_a_stream_closes():
+    import redis.asyncio as aioredis
+
+    prefix = f"test:{uuid.uuid4().hex}:"
+    app, send, release, statuses, _ = holding_app()
+    clients = [aioredis.from_url(REDIS_URL) for _ in range(2)]
+    counters = [Counters(c, prefix) for c in clients]
+    replicas = [rate_limit(0, 0, 2, (), c, lambda _: None)(app) for c in counters]
+    scope = {"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1), "headers": []}
+    try:
+        streams = [asyncio.create_task(replicas[0](dict(scope), None, send)) for _ in range(2)]
+        await until(lambda: len(statuses) == 2)
+        await replicas[1](dict(scope), None, send)  # the other replica sees both open streams
+        assert statuses == [200, 200, 429]
+        release.set()
+        await asyncio.gather(*streams)
+        statuses.clear()
+        release.clear()
+        third = asyncio.create_task(replicas[1](dict(scope), None, send))
+        await until(lambda: statuses == [200])
+        release.set()
+        await third
+    finally:
+        for c in counters:
+            await c.close()
+        for c in clients:
+            await c.aclose()
+
+
+async def test_a_replica_killed_with_streams_open_frees_their_slots_when_the_leases_lapse(monkeypatch):
+    import redis.asyncio as aioredis
+
+    from service.edge import ratelimit
+
+    monkeypatch.setattr(ratelimit, "LEASE", 1)
+    prefix = f"test:{uuid.uuid4().hex}:"
+    client = aioredis.from_url(REDIS_URL)
+    dead, alive = Counters(client, prefix), Counters(client, prefix)
+    try:
+        assert await dead.open_stream("a:x", 1) is not None
+        dead._renewer.cancel()  # the replica is gone: nobody renews or gives back its lease
+        assert await alive.open_stream("a:x", 1) is None
+        lease = None
+        deadline = asyncio.get_running_loop().time() + 30
+        while lease is None:
+            assert asyncio.get_running_loop().time() < deadline, "the lease never lapsed"
+            await asyncio.sleep(0.2)
+            lease = await alive.open_stream("a:x", 1)
+    finally:
+        await alive.close()
+        await client.aclose()
+
+
+async def test_without_redis_each_replica_counts_alone_and_says_so(monkeypatch):
+    import types
+
+    import redis.asyncio as aioredis
+
+    from service.edge import ratelimit
+
+    said: list[str] = []
+    monkeypatch.setattr(ratelimit, "log", types.SimpleNamespace(warning=lambda event, **_: said.append(event)))
+    dead = aioredis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.25)
+    counters = Counters(dead)
+    assert [await counters.hit("k", 1_800_000_030.0, 2) for _ in range(3)] == [1, 2, 3]
+    assert await counters.open_stream("a:x", 1) is not None
+    assert await counters.open_stream("a:x", 1) is None
+    assert "rate_limit_redis_unavailable" in said
+    await dead.aclose()
