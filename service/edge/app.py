@@ -25,7 +25,7 @@ from service.edge.ratelimit import Counters, rate_limit
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
-from service.edge.routes.play import PlayController
+from service.edge.routes.play import PlayController, command_route
 from service.edge.routes.players import PlayerController
 from service.edge.routes.readmodels import ReadModelController
 from service.edge.routes.streams import StreamController
@@ -130,7 +130,8 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_stop": [], **(extra or {})})
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
-                           TournamentController, healthz, readyz, ReadModelController]
+                           TournamentController, healthz, readyz, ReadModelController,
+                           command_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),

@@ -35,8 +35,16 @@ async def caller(services: Services, authorization: str | None, scope: Any) -> V
     return viewer
 
 
+def authorization(scope: Any) -> str | None:
+    """The request's first `Authorization` header, read from the raw scope (no header mapping built)."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            return value.decode("latin-1")
+    return None
+
+
 async def provide_viewer(request: Request, services: NamedDependency[Services]) -> Viewer:
-    return await caller(services, request.headers.get("authorization"), request.scope)
+    return await caller(services, authorization(request.scope), request.scope)
 
 
 DEPENDENCIES: dict[str, Provide] = {

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
+from litestar.handlers import HTTPRouteHandler
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.container import Services
+from service.commands.pipeline import Outcome
+from service.edge.dependencies import authorization, caller
 from service.edge.errors import responses
-from service.edge.routes.games import replayed
 from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
 from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, EventPage, LegalOut, NO_NUL
@@ -35,24 +39,6 @@ class PlayController(Controller):
         seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
         commands = loaded.table.legal(loaded.state, seat) if seat is not None else []
         return LegalOut(seat=seat, version=loaded.state.version, commands=msgspec.to_builtins(commands))
-
-    @post("/commands", operation_id="sendCommand", summary="Send a game command", status_code=200,
-          description="Decides the command for the caller's seat and appends its events. With "
-                      "`expected_version` a stale client gets 409 `version_conflict`; without it the "
-                      "server retries on concurrent changes. `?dry_run=true` only validates.",
-          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}],
-          dto=CommandBody, return_dto=None)  # the body decoded once, from its bytes (documented as CommandRequest)
-    async def command(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
-                      game_id: GameId, data: JSONBody[CommandEnvelope], idempotency_key: IdempotencyKey = None,
-                      dry_run: Annotated[bool, QueryParameter(description=(
-                          "validate only: append nothing and reveal nothing (no events; with include=view the "
-                          "current view), so a dry run can never peek at a draw or a roll"))] = False,
-                      include: Annotated[str | None, QueryParameter(
-                          pattern=r"^(view|legal)(,(view|legal))*$", description=(
-                              "`view`, `legal` or `view,legal`: also answer with the caller's view and legal "
-                              "commands after the command, so a client's step is one request"))] = None,
-                      ) -> Response[CommandResult]:
-        return await send_command(services, viewer, game_id, data, idempotency_key, dry_run, include)
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end. With "
@@ -100,9 +86,73 @@ class PlayController(Controller):
         return Response(draw(loaded.state.game, seat), media_type="image/svg+xml")
 
 
+_encode = msgspec.json.Encoder()
+
+
+class Encoded(Response[bytes]):
+    """A JSON body encoded already, sent as two ASGI messages.
+
+    `Response.to_asgi_response` builds a mutable header set, merges the route's layered headers
+    and cookies and encodes them again for every request; the command route has none of those, so
+    it answers with the bytes, the length and, for a replay, the one header that marks it.
+    """
+
+    def __init__(self, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:  # (no Response.__init__: nothing to merge)
+        self.body, self.extra = body, headers
+
+    def to_asgi_response(self, app: Any, request: Any, **_: Any) -> ASGIApp:  # type: ignore[override]
+        return self.send
+
+    async def send(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            _JSON, (b"content-length", str(len(self.body)).encode()), *self.extra]})
+        await send({"type": "http.response.body", "body": self.body})
+
+
+_JSON = (b"content-type", b"application/json")
+_REPLAYED = [(b"idempotent-replayed", b"true")]
+
+
+def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
+    """`POST /v1/games/{game_id}/commands`, answered with the process's `services()`.
+
+    The busiest route takes no dependencies: Litestar resolves each one through its dependency
+    machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
+    the services are bound here by the app and the caller is found from the raw `Authorization`
+    header (`dependencies.caller`, the players' token cache). The body goes through `CommandBody`
+    (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
+    """
+
+    @post("/v1/games/{game_id:str}/commands", operation_id="sendCommand", summary="Send a game command",
+          status_code=200, tags=["play"],
+          description="Decides the command for the caller's seat and appends its events. With "
+                      "`expected_version` a stale client gets 409 `version_conflict`; without it the "
+                      "server retries on concurrent changes. `?dry_run=true` only validates.",
+          responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}],
+          dto=CommandBody, return_dto=None)
+    async def command(request: Request, game_id: GameId, data: JSONBody[CommandEnvelope],
+                      idempotency_key: IdempotencyKey = None,
+                      dry_run: Annotated[bool, QueryParameter(description=(
+                          "validate only: append nothing and reveal nothing (no events; with include=view the "
+                          "current view), so a dry run can never peek at a draw or a roll"))] = False,
+                      include: Annotated[str | None, QueryParameter(
+                          pattern=r"^(view|legal)(,(view|legal))*$", description=(
+                              "`view`, `legal` or `view,legal`: also answer with the caller's view and legal "
+                              "commands after the command, so a client's step is one request"))] = None,
+                      ) -> Response[CommandResult]:
+        scope = request.scope
+        found = services()
+        viewer = await caller(found, authorization(scope), scope)
+        done, result = await send_command(found, viewer, game_id, data, idempotency_key, dry_run, include)
+        return Encoded(_encode.encode(result), _REPLAYED if done.replayed else [])
+
+    return command
+
+
 async def send_command(services: Services, viewer: Viewer, game_id: str, body: CommandEnvelope,
-                       idempotency_key: str | None, dry_run: bool, include: str | None) -> Response[CommandResult]:
-    """One command through the pipeline, answered as `CommandResult` (marked when it is a replay)."""
+                       idempotency_key: str | None, dry_run: bool, include: str | None
+                       ) -> tuple[Outcome, CommandResult]:
+    """One command through the pipeline: its outcome and the answer, `CommandResult`."""
     try:
         done = await services.pipeline.command(viewer, game_id, body.command, body.expected_version, idempotency_key,
                                                dry_run)
@@ -113,8 +163,8 @@ async def send_command(services: Services, viewer: Viewer, game_id: str, body: C
     services.metrics.command(state.kind, "dry_run" if dry_run else "accepted")
     wanted = set(include.split(",")) if include else set()
     seat = seat_of(done.table, state, viewer) if wanted else None
-    return Response(CommandResult(
+    return done, CommandResult(
         version=state.version, events=done.shown_to(viewer), status=state.status, to_act=done.table.to_act(state),
         dry_run=dry_run, view=msgspec.to_builtins(done.table.view(state, seat)) if "view" in wanted else None,
         legal=[msgspec.to_builtins(c) for c in done.table.legal(state, seat)]
-        if "legal" in wanted and seat is not None else ([] if "legal" in wanted else None)), headers=replayed(done))
+        if "legal" in wanted and seat is not None else ([] if "legal" in wanted else None))
