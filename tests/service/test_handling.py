@@ -11,6 +11,7 @@ from domain.kernel import RuleViolation
 from types import SimpleNamespace
 
 from service.live.fanout import Broker
+from service.commands.exceptions import TooMuchContention
 from service.commands.pipeline import CommandPipeline
 from service.commands.players import Players, Viewer
 from service.commands.repository import GameRepository, snapshot_format
@@ -51,6 +52,8 @@ async def test_32_tasks_hammering_one_game_leave_a_gapless_consistent_log(servic
                 accepted += 1
             except RuleViolation as exc:
                 assert exc.code == "tally.not_your_turn"
+            except TooMuchContention:
+                pass  # an honest 503 "retry" when 32 writers keep winning on a busy machine: nothing appended
 
     await asyncio.gather(*(hammer(t) for t in range(32)))
     events = await service.store.read_stream(game_id)
