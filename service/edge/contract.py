@@ -12,6 +12,7 @@ serves the enriched document through its render plugins (`Typed`).
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,9 @@ from domain.kernel import Game
 from domain.table import Resign, TableEvent
 
 REF = "#/components/schemas/"
+# bounds of request-body fields that the framework leaves out of the document (it skips a bound of 0
+# on an optional field), so a generator or fuzzer would send values the server refuses
+DROPPED_BOUNDS = {("TournamentCreate", "bye_points"): {"minimum": 0, "multipleOf": 0.5}}
 
 
 def _named(types: list[Any], owner: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -161,8 +165,13 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
         for operation in path.values():
             body = operation.get("requestBody", {}) if isinstance(operation, dict) else {}
             ref = body.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
-            if ref.startswith(REF) and ref[len(REF):] in closed:
-                closed[ref[len(REF):]]["additionalProperties"] = False  # unknown fields are refused (400)
+            if ref.startswith(REF):
+                _close(closed, ref[len(REF):])
+    for (component, name), bounds in DROPPED_BOUNDS.items():
+        field = closed.get(component, {}).get("properties", {}).get(name, {})
+        for branch in [field, *field.get("oneOf", []), *field.get("anyOf", [])]:
+            if branch.get("type") == "number":
+                branch.update(bounds)
     for path in doc.get("paths", {}).values():
         for operation in path.values():
             content = operation.get("responses", {}).get("200", {}).get("content", {}) \
@@ -172,6 +181,18 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
                     "description": "the `data` of each frame: `snapshot` frames carry the game as in getGame, "
                                    "event frames an Event", "oneOf": [{"$ref": REF + "GameOut"}, event]}
     return doc
+
+
+def _close(schemas: dict[str, Any], name: str) -> None:
+    """Mark the request body component `name` and every component it refers to as refusing unknown
+    fields (400), as the structs they are decoded into do (`forbid_unknown_fields`)."""
+    schema = schemas.get(name)
+    if schema is None or schema.get("additionalProperties") is False or schema.get("type") != "object":
+        return
+    schema["additionalProperties"] = False
+    text = msgspec.json.encode(schema.get("properties", {})).decode()
+    for target in re.findall(r'"\$ref":"' + re.escape(REF) + r'([^"]+)"', text):
+        _close(schemas, target)
 
 
 class Typed:
