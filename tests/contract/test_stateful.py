@@ -97,8 +97,10 @@ def test_stateful_scenarios_through_create_join_start_and_commands_find_no_serve
     print(f"stateful: {sum(seen.values())} calls, {played} commands accepted; "
           f"{sorted((k[0], k[1], v) for k, v in answered.items())}")
     assert not [k for k in answered if k[1] >= 500]
-    # the links were followed: games created, then read through their id
-    assert answered[("POST /v1/games", 201)] > 0 and answered[("GET /v1/games/{game_id}/legal", 200)] > 0
+    # the links were followed: games created, then reached through their id (which call the links lead to
+    # first depends on the scenarios hypothesis draws)
+    linked = [label for label, status in answered if "{game_id}" in label and 200 <= status < 300]
+    assert answered[("POST /v1/games", 201)] > 0 and linked, sorted(answered.items())
 
 
 def test_the_documented_time_control_refuses_unknown_fields_as_the_server_does():

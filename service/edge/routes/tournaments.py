@@ -64,7 +64,7 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     duplicate: bool = False
     min_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
     max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
-    bye_points: Annotated[float, Meta(ge=0, le=5, multiple_of=0.5, description=(
+    bye_points: Annotated[float, Meta(ge=0, le=5, description=(
         "what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win"))] | None = None
     tiebreaks: Annotated[list[T.TieBreak], Meta(max_length=6, description=(
         "tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), "
