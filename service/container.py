@@ -61,7 +61,6 @@ class Services:
         self.broker = broker
         self.repository = GameRepository(store, games, settings.snapshot_every)
         self.players = Players(store, settings.admin_token)
-        self.pipeline = CommandPipeline(self.repository, store, broker)
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
         self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
         self.closing = asyncio.Event()  # set when the process begins to shut down
@@ -71,7 +70,7 @@ class Services:
         self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
         # which games a sealed duplicate deal hides (the visibility rule asks): none without tournaments
         self.seals = DealSeals(pg, self.repository, self.tournaments) if self.tournaments is not None else Seals()
-        self.pipeline.seals = self.seals
+        self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
         self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None
