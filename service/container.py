@@ -25,7 +25,8 @@ from projections.runner import Projector
 from service.commands.pipeline import CommandPipeline
 from service.commands.players import Players
 from service.commands.readmodels import NoReadModels, ReadModelQueries
-from service.commands.repository import GameRepository
+from service.commands.repository import Currency, GameRepository
+from service.commands.views import PerVersion
 from service.commands.sealing import DealSeals, Seals
 from service.commands.tournaments import Tournaments
 from service.live.fanout import Broker, RedisBroker
@@ -59,7 +60,12 @@ class Services:
         self.metrics = metrics or Metrics()
         self.store = store
         self.broker = broker
-        self.repository = GameRepository(store, games, settings.snapshot_every)
+        # whether a cached game is current without a query: told of other processes' appends by the fan-out
+        currency = Currency(lambda: broker.live)
+        broker.on_remote.append(currency.remote)
+        broker.on_nudge.append(currency.reset)
+        self.repository = GameRepository(store, games, settings.snapshot_every, currency=currency)
+        self.answers = PerVersion()  # legal lists and views, encoded once per game version and seat
         self.players = Players(store, settings.admin_token)
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
         self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)

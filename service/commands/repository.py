@@ -6,7 +6,8 @@ codec) and how a stream's codec is found (`GameRepository` looks up the game's k
 folded from the latest snapshot (kept in memory for recently used streams and in the store every
 `snapshot_every` events, encoded by the codec's `dump_state`) plus the events after it.
 Readers `load`: the cached state plus whatever the store has after it (one query when warm,
-so a replica never serves a state older than its last read). Deciders take `cached`: a cached
+so a replica never serves a state older than its last read), or `current`: the cached state with
+no query when this process knows it is current (see `Currency`). Deciders take `cached`: a cached
 state without any query, since the append's head check refuses a decision on a stale state and
 the command loop then reloads. Each entry keeps the hash of its head event, so the append need not
 read it either.
@@ -15,6 +16,7 @@ read it either.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -59,16 +61,60 @@ def snapshot_format(kind: str) -> str:
     return f"msgspec:{kind}:{digest.hexdigest()[:16]}"
 
 
+class Currency:
+    """Whether a cached state is known to be current, with no query.
+
+    A process sees its own appends as it makes them (the repository remembers each new state).
+    Another process's append reaches it as a fan-out message (`remote`, told by the broker), so a
+    state cached at tick T is current while no message about its stream came after T, the fan-out
+    has been live all along (`reset` when pushes may have been lost: Redis down, dropped messages,
+    a subscription renewed) and it was read from the store or made here at most `max_age` seconds
+    ago (a bound on what a message lost without notice could hide). The ticks of the last
+    `capacity` streams told of are kept; an older one is forgotten by raising the floor every
+    state must be newer than, so forgetting only ever costs a query.
+    """
+
+    def __init__(self, live: Any = None, max_age: float = 10.0, capacity: int = 10_000) -> None:
+        self.live = live  # () -> bool: whether every append reaches this process (None: never trusted)
+        self.max_age = max_age
+        self.capacity = capacity
+        self.tick = 0
+        self.floor = 0  # a state seen at a tick below this may be stale
+        self._told: OrderedDict[str, int] = OrderedDict()  # stream -> tick of its last remote append
+
+    def remote(self, stream_id: str) -> None:
+        """Another process appended to `stream_id` (a fan-out message)."""
+        self.tick += 1
+        self._told[stream_id] = self.tick
+        self._told.move_to_end(stream_id)
+        while len(self._told) > self.capacity:
+            _, forgotten = self._told.popitem(last=False)
+            self.floor = max(self.floor, forgotten)
+
+    def reset(self) -> None:
+        """Pushes may have been lost: nothing cached so far counts as current."""
+        self.tick += 1
+        self.floor = self.tick
+
+    def holds(self, stream_id: str, seen_tick: int, seen_at: float) -> bool:
+        """Whether a state of `stream_id` read at `seen_tick` (time.monotonic `seen_at`) is current."""
+        return (self.live is not None and self.live() and seen_tick >= self.floor
+                and self._told.get(stream_id, 0) <= seen_tick and time.monotonic() - seen_at <= self.max_age)
+
+
 class Repository:
     """Loads the aggregates of one family and keeps recent states in a bounded LRU cache.
 
     A subclass says how a stream's codec is found (`codec_of`) and what "not found" is (`not_found`).
     """
 
-    def __init__(self, store: EventStore, snapshot_every: int = 50, cache_size: int = 2000) -> None:
+    def __init__(self, store: EventStore, snapshot_every: int = 50, cache_size: int = 2000,
+                 currency: Currency | None = None) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self.currency = currency or Currency()
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._seen: dict[str, tuple[int, float]] = {}  # stream -> (tick, monotonic time) its cached state was current
         self._cache_size = cache_size
         self._formats: dict[str, str] = {}
         self._codecs: dict[str, Codec] = {}  # stream id -> codec (never changes)
@@ -93,8 +139,20 @@ class Repository:
         """The cached state of the stream, if any (no query, no reordering)."""
         return self._cache.get(stream_id)
 
+    async def current(self, stream_id: str) -> Loaded:
+        """The stream's current state: the cached one with no query when `Currency` vouches for it,
+        else `load`."""
+        found = self._cache.get(stream_id)
+        if found is not None:
+            seen = self._seen.get(stream_id)
+            if seen is not None and self.currency.holds(stream_id, *seen):
+                self._cache.move_to_end(stream_id)
+                return found
+        return await self.load(stream_id)
+
     async def load(self, stream_id: str) -> Loaded:
         """The stream's current state: cached or snapshot state plus the events after it."""
+        seen = (self.currency.tick, time.monotonic())  # before the query: a message during it makes this stale
         codec = self._codecs.get(stream_id) or await self.codec_of(stream_id)
         if codec is None:
             raise self.not_found(stream_id)
@@ -110,22 +168,28 @@ class Repository:
             head = new[-1].hash
         if state is None:
             raise self.not_found(stream_id)
-        return self.remember(stream_id, Loaded(codec, state, head))
+        return self.remember(stream_id, Loaded(codec, state, head), seen)
 
-    def remember(self, stream_id: str, loaded: Loaded) -> Loaded:
+    def remember(self, stream_id: str, loaded: Loaded, seen: tuple[int, float] | None = None) -> Loaded:
+        """Cache `loaded`; `seen`: the (tick, time) it was known current at (default: now, as for a state
+        this process just appended)."""
         self._codecs[stream_id] = loaded.table
         self._cache[stream_id] = loaded
         self._cache.move_to_end(stream_id)
+        self._seen[stream_id] = seen or (self.currency.tick, time.monotonic())
         while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            dropped, _ = self._cache.popitem(last=False)
+            self._seen.pop(dropped, None)
         return loaded
 
     def forget(self, stream_id: str) -> None:
         self._cache.pop(stream_id, None)
+        self._seen.pop(stream_id, None)
 
     def clear(self) -> None:
         """Drop every cached state (the next load reads the store)."""
         self._cache.clear()
+        self._seen.clear()
 
     async def saved(self, stream_id: str, before: int, state: Any) -> None:
         """Store a snapshot when `state` crossed a multiple of `snapshot_every` since version `before`."""
@@ -143,8 +207,8 @@ class GameRepository(Repository):
     """The games of the hosted kinds; a game's codec is the `Table` of its kind."""
 
     def __init__(self, store: EventStore, games: dict[str, Game], snapshot_every: int = 50,
-                 cache_size: int = 2000) -> None:
-        super().__init__(store, snapshot_every, cache_size)
+                 cache_size: int = 2000, currency: Currency | None = None) -> None:
+        super().__init__(store, snapshot_every, cache_size, currency)
         self.tables = {kind: Table(game) for kind, game in games.items()}
 
     def table(self, kind: str) -> Table:

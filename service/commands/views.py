@@ -3,6 +3,8 @@ from its state."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -13,6 +15,31 @@ from domain.table import Table, TableState
 from service.commands.players import Viewer
 from service.commands.visibility import seat_of
 
+
+
+class PerVersion:
+    """Answers made once per version of a stream and key (say, a seat's legal list), kept for the
+    newest version asked of each of the `capacity` streams asked last: however many times a seat
+    reads its legal commands or its view of one version, they are computed and encoded once."""
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self.capacity = capacity
+        self._kept: OrderedDict[str, tuple[int, dict[Hashable, bytes]]] = OrderedDict()
+
+    def get(self, stream_id: str, version: int, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        """The answer for (`stream_id`, `version`, `key`), made by `make` the first time."""
+        kept = self._kept.get(stream_id)
+        if kept is not None and kept[0] > version:
+            return make()  # an older version (a lagging replica's read): not kept over the newer one
+        if kept is None or kept[0] < version:
+            kept = self._kept[stream_id] = (version, {})
+            while len(self._kept) > self.capacity:
+                self._kept.popitem(last=False)
+        self._kept.move_to_end(stream_id)
+        found = kept[1].get(key)
+        if found is None:
+            found = kept[1][key] = make()
+        return found
 
 
 class SeatOut(msgspec.Struct, kw_only=True):

@@ -97,6 +97,7 @@ class Broker:
         self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
         self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
+        self.on_remote: list[Callable[[str], None]] = []  # told first of another process's append (cache currency)
         # told of every batch of every game, local or from Redis (remote: True; the personal streams' hub)
         self.on_batch: list[Callable[[str, list[StoredEvent], bool], None]] = []
         # asked before another process's batch is decoded for `on_batch`: does any hook want this game's?
@@ -384,6 +385,8 @@ class RedisBroker(Broker):
         if data.startswith(self._own):
             return  # delivered in memory when published
         stream_id = channel.decode()[len(PREFIX):]
+        for hook in self.on_remote:
+            hook(stream_id)
         self.appended(stream_id)
         if stream_id not in self.followers and not any(wanted(stream_id) for wanted in self.batch_wanted):
             return  # nobody here follows it: not even decoded

@@ -16,12 +16,15 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from projections.queries import GameList
 from service.container import Services
 from service.edge.errors import responses
+from service.edge.routes.play import Encoded, MinVersion, current
 from service.commands.pipeline import Outcome
 from service.commands.players import Viewer
 from service.commands.views import GameOut
 from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, strictly
 from service.commands.views import game_out
 from service.commands.visibility import look, require_seat
+
+_encode = msgspec.json.Encoder()
 
 REPLAYED = {"Idempotent-Replayed": "true"}
 
@@ -74,12 +77,17 @@ class GameController(Controller):
     @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
          description="Seated players get their seat's view, everyone else the spectator view. "
                      "`to_act` lists the seats that must act now. A game of a duplicate deal still being "
-                     "played at another table is shown only to its own seats (403 `deal_sealed`).",
+                     "played at another table is shown only to its own seats (403 `deal_sealed`). Answered "
+                     "from this replica's cache when it knows the game is current there; `min_version` asks "
+                     "for a state at least that new.",
          responses=responses(400, 401, 403, 404))
-    async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> GameOut:
-        loaded = await services.repository.load(game_id)
-        await look(services.seals, game_id, loaded.table, loaded.state, viewer)
-        return game_out(game_id, loaded.table, loaded.state, viewer)
+    async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                       min_version: MinVersion = None) -> Response[GameOut]:
+        loaded = await current(services, game_id, min_version)
+        seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
+        shown = services.answers.get(game_id, loaded.state.version, ("game", seat),
+                                     lambda: _encode.encode(game_out(game_id, loaded.table, loaded.state, viewer)))
+        return Encoded(shown, [])
 
     @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])

@@ -23,6 +23,8 @@ from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, Ev
 from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
+MinVersion = Annotated[int | None, QueryParameter(ge=0, le=10_000_000, required=False, description=(
+    "answer from a state at least this new (read from the database when the cache is older)"))]
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
                                                  description="resending a key returns the first result")]
 
@@ -32,13 +34,22 @@ class PlayController(Controller):
     tags = ["play"]
 
     @get("/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
-         description="Every command the caller's seat may send now; each can be posted back unchanged.",
+         description="Every command the caller's seat may send now; each can be posted back unchanged. "
+                     "Answered from this replica's cache when it knows the game is current there (no query); "
+                     "`min_version` asks for a state at least that new (say, the version a stream frame "
+                     "announced), read from the database if the cache is older.",
          responses=responses(400, 401, 403, 404))
-    async def legal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> LegalOut:
-        loaded = await services.repository.load(game_id)
+    async def legal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+                    min_version: MinVersion = None) -> Response[LegalOut]:
+        loaded = await current(services, game_id, min_version)
         seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
-        commands = loaded.table.legal(loaded.state, seat) if seat is not None else []
-        return LegalOut(seat=seat, version=loaded.state.version, commands=msgspec.to_builtins(commands))
+        version = loaded.state.version
+
+        def listed() -> bytes:
+            commands = loaded.table.legal(loaded.state, seat) if seat is not None else []
+            return _encode.encode(LegalOut(seat=seat, version=version, commands=msgspec.to_builtins(commands)))
+
+        return Encoded(services.answers.get(game_id, version, ("legal", seat), listed), [])
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end. With "
@@ -87,6 +98,15 @@ class PlayController(Controller):
 
 
 _encode = msgspec.json.Encoder()
+
+
+async def current(services: Services, game_id: str, min_version: int | None = None) -> Any:
+    """The game's current state: the cached one when this replica knows it is current (and at least
+    `min_version`), else read from the store."""
+    loaded = await services.repository.current(game_id)
+    if min_version is not None and loaded.state.version < min_version:
+        loaded = await services.repository.load(game_id)
+    return loaded
 
 
 class Encoded(Response[bytes]):
