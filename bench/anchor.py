@@ -1,7 +1,8 @@
 """The anchor of `bench.http`: a bare Litestar app doing the least a command endpoint can do.
 
-It decodes the same request body, inserts one row into an `events`-shaped table with one asyncpg
-statement, and answers with a body of the same shape and size as Stela's command response. Run it
+It decodes the same request body, inserts one row into an `events`-shaped table (indexed by stream
+and version, as the event store's is) with one asyncpg statement, and answers with a body of the
+same shape and size as Stela's command response; `GET /legal` reads the stream's last row. Run it
 as `python -m bench.anchor PORT DSN`; Stela's numbers are reported as a fraction of this one's.
 """
 
@@ -17,6 +18,8 @@ from litestar import Litestar, Request, get, post
 _DDL = """CREATE TABLE IF NOT EXISTS anchor_events (
     position bigserial PRIMARY KEY, stream_id text NOT NULL, version integer NOT NULL, type text NOT NULL,
     data jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now())"""
+_INDEX = "CREATE INDEX IF NOT EXISTS anchor_events_stream ON anchor_events (stream_id, version)"
+_LAST = "SELECT version, data FROM anchor_events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1"
 _INSERT = "INSERT INTO anchor_events (stream_id, version, type, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING at"
 
 
@@ -57,6 +60,20 @@ async def command(request: Request, game_id: str) -> Result:
                   status="active", to_act=[1 - seat])
 
 
+class Listed(msgspec.Struct):
+    seat: int | None
+    version: int
+    commands: list[dict[str, Any]]
+
+
+@get("/v1/games/{game_id:str}/legal")
+async def legal(request: Request, game_id: str) -> Listed:
+    """The anchor of reading what to play: the stream's last row, one indexed query."""
+    row = await request.app.state.pool.fetchrow(_LAST, game_id)
+    version = row["version"] if row is not None else 0
+    return Listed(seat=version % 2, version=version, commands=[{"type": "tally.Add", "amount": 1}])
+
+
 @get("/healthz")
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
@@ -66,11 +83,12 @@ def create(dsn: str) -> Litestar:
     async def start(app: Litestar) -> None:
         app.state.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20)
         await app.state.pool.execute(_DDL)
+        await app.state.pool.execute(_INDEX)
 
     async def stop(app: Litestar) -> None:
         await app.state.pool.close()
 
-    return Litestar([command, healthz], on_startup=[start], on_shutdown=[stop])
+    return Litestar([command, legal, healthz], on_startup=[start], on_shutdown=[stop])
 
 
 if __name__ == "__main__":

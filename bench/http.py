@@ -10,6 +10,10 @@ never reading first (see bench.server). Measured, each against a fresh database:
   seconds moves both sides of a round alike);
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
+Then real games (bench.steps: Tikal, Cóatl, Tobago and Gold Mine mixed) at the same levels, the
+shipped defaults against the anchor in alternating turns: POST only (`real_post_vs_anchor`) and
+the whole client step, `GET /legal` then the POST with `include=view,legal`
+(`full_step_vs_anchor`), the anchor answering the same two requests.
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
 machine a load generator near 1.0 caps what two server workers can show), the whole machine's
@@ -40,11 +44,14 @@ import psutil
 
 from bench.common import REDIS_URL, percentile, run, scratch_database
 from bench.loadgen import Connection, timed
+from bench.steps import SEED, Step, scripts
+from tests.support.api import started_game as new_game
 from tests.support.api import player
 from tests.support.live import free_port
 
 BODY = msgspec.json.encode({"command": {"type": "tally.Add", "amount": 1}})
 TARGET = 1000  # Tally's largest target: a game lasts 999 commands
+MIXED = scripts()  # the real games' mix, each with the commands its seed makes legal
 # the bare configuration: nothing optional on the request path
 BARE = {"STELA_LOG_LEVEL": "warning", "STELA_RATE_LIMIT": "0", "STELA_PROJECTOR": "off"}
 # the shipped defaults, except a rate limit high enough that the benchmark's one client is never refused
@@ -184,6 +191,103 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
                                                     / max(1e-9, busy[1] - busy[0]), 1)}
 
 
+async def real_game(client: httpx.AsyncClient, i: int) -> tuple[str, list[dict[str, str]], tuple[Step, ...]]:
+    """A started game of the mix (the i-th), on a `STELA_BENCH_SEED` server; its path, seats and script."""
+    kind, options, seats, steps = MIXED[i % len(MIXED)]
+    game_id, players = await new_game(client, kind, seats, options)
+    return f"/v1/games/{game_id}", [p["headers"] for p in players], steps
+
+
+async def load_real(url: str, pid: int, games: int, seconds: float, warmup: float, mode: str,
+                    stela_games: bool) -> dict:
+    """`games` connections playing real games (bench.steps) for `seconds`: `mode` "post" posts each
+    scripted command; "step" reads `/legal` for the seat to act first and posts with include=view,legal."""
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+
+        async def game(i: int) -> tuple[str, list[dict[str, str]], tuple[Step, ...]]:
+            if stela_games:
+                return await real_game(client, i)
+            return f"/v1/games/anchor-{i}-{time.perf_counter_ns()}", [{}] * 6, MIXED[i % len(MIXED)][3]
+
+        setups = await asyncio.gather(*(game(i) for i in range(games)))
+        conns = [await Connection(url).open() for _ in range(games)]
+        began = time.perf_counter() + warmup
+        stop = began + seconds
+        marks: list[tuple[float, float, float]] = []
+
+        async def mark() -> None:
+            await asyncio.sleep(warmup)
+            marks.append((cpu_seconds(pid), own_cpu_seconds(), machine_busy_seconds()))
+
+        async def worker(i: int) -> None:
+            path, seats, steps = setups[i]
+            done = 0
+            while time.perf_counter() < stop:
+                step = steps[done]
+                headers = seats[step.seat]
+                start = time.perf_counter()
+                if mode == "step":
+                    status, body = await conns[i].get(path + "/legal", headers)
+                    assert status == 200, body
+                    if done < 3 and stela_games:
+                        assert step.wire in msgspec.json.decode(body)["commands"], (step.wire, body[:300])
+                    status, body = await conns[i].post(path + "/commands?include=view,legal", step.body, headers)
+                else:
+                    status, body = await conns[i].post(path + "/commands", step.body, headers)
+                assert status == 200, body
+                if start >= began:
+                    latencies.append(time.perf_counter() - start)
+                done += 1
+                if done == len(steps):
+                    path, seats, steps = await game(i)
+                    done = 0
+
+        await asyncio.gather(mark(), *(worker(i) for i in range(games)))
+        elapsed = time.perf_counter() - began
+        marks.append((cpu_seconds(pid), own_cpu_seconds(), machine_busy_seconds()))
+        for conn in conns:
+            await conn.close()
+    n = max(1, len(latencies))
+    (cpu0, own0, busy0), (cpu1, own1, busy1) = marks
+    return {"games": games, "mode": mode, "steps": len(latencies), "steps_per_s": round(len(latencies) / elapsed, 1),
+            "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
+            "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+            "server_cpu_ms_per_step": round((cpu1 - cpu0) * 1000 / n, 3),
+            "loadgen_cpu_share": round((own1 - own0) / elapsed, 2),
+            "machine_cpu_ms_per_step": round((busy1 - busy0) * 1000 / n, 3)}
+
+
+async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float) -> list[dict]:
+    """Real games, POST only and the whole client step, the shipped defaults against the anchor in
+    alternating turns; `real_post_vs_anchor` and `full_step_vs_anchor` per level (medians of the
+    per-round ratios)."""
+    out: list[dict] = []
+    runs: dict[tuple[str, str, int], list[dict]] = {}
+    async with scratch_database() as dsn_a, scratch_database() as dsn_d:
+        with anchor(dsn_a) as (url_a, pid_a), \
+                stela(dsn_d, STELA_BENCH_SEED=SEED.hex(), **DEFAULTS) as (url_d, pid_d):
+            for _ in range(repeat):
+                for games in levels:
+                    for mode in ("post", "step"):
+                        for name, url, pid, real in (("anchor", url_a, pid_a, False), ("stela_defaults", url_d, pid_d, True)):
+                            found = {"server": name, **await load_real(url, pid, games, seconds, warmup, mode, real)}
+                            runs.setdefault((name, mode, games), []).append(found)
+                            print(json.dumps({"bench": "http", **found}), file=sys.stderr)
+    for games in levels:
+        for mode, label in (("post", "real_post_vs_anchor"), ("step", "full_step_vs_anchor")):
+            pairs = list(zip(runs[("stela_defaults", mode, games)], runs[("anchor", mode, games)]))
+            rounds = [s["steps_per_s"] / a["steps_per_s"] for s, a in pairs]
+            stela_run = sorted(runs[("stela_defaults", mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
+            anchor_run = sorted(runs[("anchor", mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
+            out.append({label: round(statistics.median(rounds), 2), "rounds": [round(r, 2) for r in rounds],
+                        "games": games, "steps_per_s": stela_run["steps_per_s"], "p99_ms": stela_run["p99_ms"],
+                        "anchor_steps_per_s": anchor_run["steps_per_s"], "anchor_p99_ms": anchor_run["p99_ms"],
+                        "server_cpu_ms_per_step": stela_run["server_cpu_ms_per_step"],
+                        "anchor_cpu_ms_per_step": anchor_run["server_cpu_ms_per_step"]})
+    return out
+
+
 async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
     seconds, warmup = (1.0, 0.2) if short else (4.0, 1.0)
     out: list[dict] = []
@@ -229,6 +333,7 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
 
     for games in levels:
         out.append(ratio("stela_defaults", "anchor", games))
+    out += await real_rounds(levels, repeat, seconds, warmup)
     if 16 in levels:
         bare = {16: median[("stela_bare", 16)]}
         out.append(ratio("stela_defaults", "stela_bare", 16))

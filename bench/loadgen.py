@@ -1,4 +1,4 @@
-"""A small raw-socket HTTP/1.1 load generator: one keep-alive connection per game, POST only.
+"""A small raw-socket HTTP/1.1 load generator: one keep-alive connection per game.
 
 httpx costs more CPU per request than the server under test on a 2-core machine, so the
 benchmarks speak HTTP over asyncio streams directly: send one request, read the status line,
@@ -27,10 +27,19 @@ class Connection:
 
     async def post(self, path: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
         """POST `body` as JSON; returns (status, response body)."""
-        assert self.reader is not None and self.writer is not None
         head = [f"POST {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Content-Type: application/json",
                 f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in (headers or {}).items())]
-        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        return await self._exchange(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """GET `path`; returns (status, response body)."""
+        head = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                *(f"{k}: {v}" for k, v in (headers or {}).items())]
+        return await self._exchange(("\r\n".join(head) + "\r\n\r\n").encode())
+
+    async def _exchange(self, request: bytes) -> tuple[int, bytes]:
+        assert self.reader is not None and self.writer is not None
+        self.writer.write(request)
         status_line = await self.reader.readuntil(b"\r\n")
         length = 0
         while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
