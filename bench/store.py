@@ -3,7 +3,9 @@
 At 1, 4 and 16 writers, each writer appends to its own stream one event per transaction with an
 idempotency key, through `PostgresStore.append` (head check, hash chain, idempotency, stream
 registration in one statement). The anchor inserts identical rows into the same table with one
-plain INSERT per event. The store runs as shipped (`STELA_PG_NOTIFY` off) and with NOTIFY on.
+plain INSERT per event, through the store's own pool, acquired per statement as the store's append
+does, in rounds that alternate with the store's (see `main`). The store runs as shipped
+(`STELA_PG_NOTIFY` off) and with NOTIFY on.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import time
 import uuid
 
@@ -57,25 +60,46 @@ async def plain_inserts(pool: asyncpg.Pool, writers: int, appends: int) -> float
     return writers * appends / (time.perf_counter() - start)
 
 
-async def main(short: bool, total: int | None = None) -> list[dict]:
-    total = total or (800 if short else 8000)
+async def main(short: bool, total: int | None = None, rounds: int | None = None) -> list[dict]:
+    """At each writer count, `rounds` rounds; in each, plain inserts and the store (NOTIFY off, then on)
+    take turns, the first turn alternating from round to round. Every series writes through the
+    store's own pool (one acquire per statement, as the store's append does). Each rate is the
+    median of its rounds; each ratio the median of the per-round ratios."""
+    total = total or (600 if short else 6000)
+    rounds = rounds or (3 if short else 5)
     out = []
     async with scratch_database() as dsn:
         store = await PostgresStore.connect(dsn, 18)
-        pool = await asyncpg.create_pool(dsn, min_size=16, max_size=18)
+
+        async def quiet(writers: int, appends: int) -> float:
+            store.notify = False
+            return await through_store(store, writers, appends)
+
+        async def notified(writers: int, appends: int) -> float:
+            store.notify = True
+            return await through_store(store, writers, appends)
+
+        async def plain(writers: int, appends: int) -> float:
+            return await plain_inserts(store.pool, writers, appends)
+
+        series = {"plain": plain, "store": quiet, "store_notify": notified}
         for writers in (1, 4, 16):
             appends = max(total // writers, 20)
-            plain = await plain_inserts(pool, writers, appends)
-            store.notify = False
-            quiet = await through_store(store, writers, appends)
-            store.notify = True
-            notified = await through_store(store, writers, appends)
-            out.append({"writers": writers, "events": writers * appends,
-                        "plain_insert_events_per_s": round(plain, 1),
-                        "store_events_per_s": round(quiet, 1), "store_vs_plain": round(quiet / plain, 2),
-                        "store_notify_events_per_s": round(notified, 1),
-                        "store_notify_vs_plain": round(notified / plain, 2)})
-        await pool.close()
+            found: dict[str, list[float]] = {name: [] for name in series}
+            for r in range(rounds):
+                order = list(series) if r % 2 == 0 else list(reversed(series))
+                for name in order:
+                    found[name].append(await series[name](writers, appends))
+            ratio = {name: statistics.median(a / b for a, b in zip(found[name], found["plain"]))
+                     for name in ("store", "store_notify")}
+            out.append({"writers": writers, "events": writers * appends, "rounds": rounds,
+                        "plain_insert_events_per_s": round(statistics.median(found["plain"]), 1),
+                        "store_events_per_s": round(statistics.median(found["store"]), 1),
+                        "store_vs_plain": round(ratio["store"], 2),
+                        "store_vs_plain_rounds": [round(a / b, 2) for a, b in zip(found["store"], found["plain"])],
+                        "store_notify_events_per_s": round(statistics.median(found["store_notify"]), 1),
+                        "store_notify_vs_plain": round(ratio["store_notify"], 2)})
+        store.notify = False
         await store.close()
     return out
 
@@ -83,7 +107,8 @@ async def main(short: bool, total: int | None = None) -> list[dict]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--events", type=int, help="events per writer count (default 800 short, 8000 full)")
+    parser.add_argument("--events", type=int, help="events per writer count and round (default 600 short, 6000 full)")
+    parser.add_argument("--rounds", type=int, help="rounds per writer count (default 3 short, 5 full)")
     args = parser.parse_args()
-    for line in run(main(args.short, args.events)):
+    for line in run(main(args.short, args.events, args.rounds)):
         print(json.dumps({"bench": "store", **line}))
