@@ -10,7 +10,7 @@ import * as coatl from "./coatl.js";
 import * as tobago from "./tobago.js";
 import * as goldmine from "./goldmine.js";
 import * as generic from "./generic.js";
-import { commandWords, plainCommand } from "../words.js";
+import { commandWords } from "../words.js";
 
 const BOARDS = { tikal, coatl, tobago, goldmine };
 
@@ -27,11 +27,10 @@ export async function loadBoard(kind) {
 }
 
 /**
- * The click path of `command` on `kind`'s board, given ctx {view, seat}; null when it has none
- * (then the legal list is the way to send it).
+ * The click path of `command` on `kind`'s board, given ctx {view, seat}: its parts on the board, else one
+ * button of the action bar (a plain action, or one the board has no place for: a bid, a trade).
  */
 export function clickPath(kind, command, ctx) {
   const path = boardFor(kind).keys(command, ctx);
-  if (path) return path;
-  return plainCommand(command) ? [`do:${commandWords(command)}`] : null;
+  return path || [`do:${commandWords(command)}`];
 }

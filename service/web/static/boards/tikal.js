@@ -64,7 +64,7 @@ function terrain(x, y, t, kind, stones, value, tokens, guard) {
   const parts = [s("polygon", { points: hexPoints(x, y, SIZE - 1), fill: FILL[kind] || "#ddd", class: `hex ${kind}` }), ...stoneMarks(x, y, stones)];
   if (kind === "temple") parts.push(...temple(x, y - 10, value, guard));
   if (kind === "ruins") {
-    for (let i = 0; i < tokens; i++) parts.push(s("circle", { cx: x - 6 * (tokens - 1) + 12 * i, cy: y - 18, r: 6, class: "mask" }));
+    for (let i = 0; i < tokens; i++) parts.push(s("circle", { cx: x - 8.5 * (tokens - 1) + 17 * i, cy: y - 20, r: 8, class: "mask" }));
     parts.push(s("text", { x, y: y - 2, class: "hex-label", text: `${tokens} ✦` }));
   }
   if (kind === "volcano") parts.push(s("path", { d: `M${x - 22} ${y + 8} l12 -22 h20 l12 22 z`, class: "volcano" }), s("path", { d: `M${x - 4} ${y - 14} q4 -10 8 0`, class: "lava" }));
