@@ -145,7 +145,15 @@ function render(root, page, send, redraw) {
   const list = root.querySelector(".move-list");
   if (list) list.scrollTop = list.scrollHeight;
   if (keep !== null) refocus(root, keep, byKeyboard);
-  if (page.log) page.log.fillScores(() => { const l = root.querySelector(".moves .move-list"); if (l) l.replaceWith(page.log.element()); });
+  if (page.log) {
+    page.log.fillScores(() => {
+      const old = root.querySelector(".moves .move-list");
+      if (!old) return;
+      const fresh = page.log.element();
+      old.replaceWith(fresh);
+      fresh.scrollTop = fresh.scrollHeight;
+    });
+  }
 }
 
 /* A keyboard player keeps their place across re-draws: the same board part if it is offered again, else the

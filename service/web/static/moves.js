@@ -175,8 +175,8 @@ export class MoveLog {
     const shown = this.lines.filter((l) => l.version <= upto);
     const list = h("ol", { class: "move-list", "aria-label": "moves in words" }, ...shown.map((l) => {
       const score = this.scores.get(l.version);
-      const tail = (l.kind === "turn" || l.kind === "score") && score ? h("span", { class: "running", text: ` · ${score.map((v, i) => `${this.names(i)} ${v}`).join(", ")}` }) : null;
-      const body = [h("span", { class: "v", text: `${l.version}` }), " ", h("span", { text: l.text }), tail];
+      const tail = (l.kind === "turn" || l.kind === "score") && score ? h("span", { class: "running", text: ` · ${score.map((v, i) => `${this.names(i)} ${v ?? "?"}`).join(", ")}` }) : null;
+      const body = [h("span", { class: "v", text: `${l.version}` }), h("span", { class: "what" }, l.text, tail)];
       return h("li", { class: `move ${l.kind}${l.seat !== null && l.seat !== undefined ? ` seat-${l.seat}` : ""}`, "data-version": l.version },
         onPick ? h("button", { type: "button", class: "linklike", onclick: () => onPick(l.version) }, ...body) : body);
     }));

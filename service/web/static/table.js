@@ -40,7 +40,7 @@ export function renderTable(page, ctx) {
   const side = h("aside", { class: "side", "aria-label": "players and moves" },
     hand || place.length ? handPanel(page, hand, place, turns) : null,
     actionBar(clickable),
-    players(game, names),
+    players(game, names, board),
     movesPanel(page),
     legalList(paths, send));
   const element = h("div", { class: "table" }, h("div", { class: "board-pane" }, frame), side);
@@ -78,7 +78,7 @@ function actionBar(paths) {
     ...actions.map((key) => h("button", { type: "button", class: "action", "data-key": key, text: key.slice(3) })));
 }
 
-function players(game, names) {
+function players(game, names, board) {
   const v = game.view;
   const scores = Array.isArray(v.scores) ? v.scores : [];
   const toAct = game.status === "active" ? game.to_act : [];
@@ -88,7 +88,12 @@ function players(game, names) {
       svgChip(st.seat), h("span", { class: "name", text: names(st.seat) }),
       h("span", { class: "score", text: `${scores[st.seat] ?? "—"}` }),
       toAct.includes(st.seat) ? h("span", { class: "badge", text: "to act" }) : null,
-      winners.includes(st.seat) ? h("span", { class: "badge win", text: "winner" }) : null))));
+      winners.includes(st.seat) ? h("span", { class: "badge win", text: "winner" }) : null,
+      board.playerLine ? h("span", { class: "detail", text: safeLine(board, v, st.seat) }) : null))));
+}
+
+function safeLine(board, view, seat) {
+  try { return board.playerLine(view, seat); } catch { return ""; }
 }
 
 function svgChip(seat) {

@@ -43,7 +43,7 @@ function patternToken(token, x, y) {
   return [out, 19];
 }
 
-const KIND_WORDS = { color_count: "count", isolated_pair: "isolated pairs", run: "runs of 3", sequence_repeatable: "sequence, repeatable",
+const KIND_WORDS = { color_count: "count", isolated_pair: "isolated pairs", run: "runs of 3", sequence_repeatable: "sequence ×n",
   sequence_once: "sequence once", mirror_gap_once: "mirror", bracket_infinity: "bracket" };
 
 function prophecy(card, x, y, key, faceDown = false) {
@@ -190,4 +190,10 @@ export function draw(view, ui) {
       `${names(p.seat)}: ${p.score} points; pieces ${p.board.map((q) => `${q.color} ${q.kind}`).join(", ") || "none"}; coatls ${p.coatls.map((c) => c.pieces.map((q) => q.color).join("-")).join(" | ") || "none"}.`,
       p.hand ? `Your hand: ${p.hand.map((c) => `#${c.id} ${patternText(c)}`).join("; ") || "empty"}.` : ""]).filter(Boolean)];
   return { svg, summary };
+}
+
+/** A seat's progress in a few words, for the players panel. */
+export function playerLine(view, seat) {
+  const p = view.players.find((x) => x.seat === seat);
+  return p ? `${p.completed} of 3 coatls · ${p.hand_size} cards · ${p.temple_count} temples · ${p.board.length} pieces` : "";
 }

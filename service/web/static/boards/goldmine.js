@@ -150,3 +150,9 @@ export function draw(view, ui) {
     ...cells.map((c) => c.title)];
   return { svg, summary };
 }
+
+/** A seat's pirate in a few words, for the players panel. */
+export function playerLine(view, seat) {
+  const p = view.pirates[seat];
+  return p ? `${p.coins} of ${view.target} coins · ${p.bets} bets · ${p.bats} bats` : "";
+}

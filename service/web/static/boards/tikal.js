@@ -188,3 +188,10 @@ export function draw(view, ui) {
     ...spaces.map((p) => p.title)];
   return { svg, summary };
 }
+
+/** A seat's pieces and treasures in a few words, for the players panel. */
+export function playerLine(view, seat) {
+  const p = view.players[seat];
+  if (!p) return "";
+  return `${p.explorers} explorers · leader ${p.leader} · ${view.treasure_counts[seat]} treasures · ${p.camps} camps · ${p.guards} guards`;
+}

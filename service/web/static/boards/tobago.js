@@ -5,7 +5,7 @@ import { s, drawing, hexPoints, axial, SEAT_COLOURS } from "../dom.js";
 const SIZE = 34;
 const TERRAIN = { jungle: "#3f8f4f", beach: "#f1d98b", scrub: "#a3b86c", river: "#5dade2", lake: "#2e86c1",
   mountain: "#a6a6a6", mountains: "#a6a6a6", ocean: "#d6eaf8" };
-const MAP_COLOURS = { white: "#ffffff", yellow: "#f4d03f", green: "#58d68d", red: "#ec7063", blue: "#5dade2", black: "#333" };
+const MAP_COLOURS = { white: "#ffffff", grey: "#c8c8c8", brown: "#c49a6c", yellow: "#f4d03f", green: "#58d68d", red: "#ec7063", blue: "#5dade2", black: "#333" };
 
 /** The click path of a command: a hex of the island, a clue card (then a map), a map (then a hex). */
 export function keys(c) {
@@ -18,9 +18,6 @@ export function keys(c) {
   return null;
 }
 
-function clip(text) {
-  return text.length > 44 ? `${text.slice(0, 43)}…` : text;
-}
 
 function landmarkOf(view, i) {
   if (view.landmarks.huts.includes(i)) return "hut";
@@ -65,24 +62,26 @@ export function draw(view, ui) {
   });
   const xs = centres.map((c) => c[0]), ys = centres.map((c) => c[1]);
   const minX = Math.min(...xs) - SIZE, minY = Math.min(...ys) - SIZE, w = Math.max(...xs) - minX + SIZE, hgt = Math.max(...ys) - minY + SIZE;
-  const colX = minX + w + 12, colW = 300;
+  const colX = minX + 8, colW = w - 16, base = minY + hgt + 10;  // maps and clues under the island
+  const clipAt = Math.floor((colW - 12) / 7.6);
+  const clip = (text) => (text.length > clipAt ? `${text.slice(0, clipAt - 1)}…` : text);
   const mapCards = view.maps.map((m, mi) => {
-    const y = minY + mi * 30;
+    const y = base + mi * 32;
     return s("g", { "data-key": `map:${mi}`, class: "card-slot" },
       s("title", { text: `${m.colour} map: ${m.clues.map((c) => c.card.text).join("; ") || "no clue"}; ${m.candidates.length} candidates` }),
-      s("rect", { x: colX, y, width: colW, height: 26, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
-      s("text", { x: colX + 6, y: y + 17, class: `map-text${m.colour === "black" ? " light" : ""}`,
+      s("rect", { x: colX, y, width: colW, height: 28, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
+      s("text", { x: colX + 6, y: y + 19, class: `map-text${m.colour === "black" ? " light" : ""}`,
         text: clip(`${m.colour} (${m.candidates.length}): ${m.clues.map((c) => c.card.text).join(" · ") || "—"}`) }));
   });
   const hand = view.private ? view.private.hand : [];
-  const top = minY + view.maps.length * 30 + 16;
+  const top = base + view.maps.length * 32 + 10;
   const handCards = hand.map((card, i) => s("g", { "data-key": `card:${card.id}`, class: "card-slot" },
     s("title", { text: `your clue ${card.id}: ${card.text}` }),
-    s("rect", { x: colX, y: top + i * 30, width: colW, height: 26, rx: 4, class: "card" }),
-    s("text", { x: colX + 6, y: top + i * 30 + 17, class: "map-text", text: `your clue: ${card.text}` })));
-  const total = Math.max(hgt, top + hand.length * 30 - minY);
+    s("rect", { x: colX, y: top + i * 32, width: colW, height: 28, rx: 4, class: "card" }),
+    s("text", { x: colX + 6, y: top + i * 32 + 19, class: "map-text", text: clip(`your clue: ${card.text}`) })));
+  const total = top + hand.length * 32 - minY + 4;
   const label = `Tobago island of ${view.island.length} hexes with ${view.players.length} ATVs and ${view.amulets.length} amulets`;
-  const svg = drawing(label, `${minX} ${minY} ${w + colW + 16} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
+  const svg = drawing(label, `${minX} ${minY} ${w} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
   const mine = view.private;
   const summary = [
     `Phase ${view.phase}; ${ui.status && ui.status !== "active" ? "the game is over" : `${names(view.turn.seat)} to act`}.`,
@@ -92,4 +91,10 @@ export function draw(view, ui) {
     view.share ? `Share of the ${view.maps[view.share.map]?.colour} map: ${view.share.card ? `face-up ${view.share.card.kind} ${view.share.card.gold}` : "no card"}, offered to ${view.share.offer === null ? "nobody" : names(view.share.offer)}.` : "",
   ].filter(Boolean);
   return { svg, summary };
+}
+
+/** A seat's ATV and cards in a few words, for the players panel. */
+export function playerLine(view, seat) {
+  const p = view.players.find((x) => x.seat === seat);
+  return p ? `${p.amulets} amulets · ${p.hand_count} clues · ${p.treasure_count} treasure cards` : "";
 }
