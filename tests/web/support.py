@@ -75,12 +75,15 @@ def hex_distance(a: list[int], b: list[int]) -> int:
 
 
 def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: random.Random) -> int:
-    """The index of the command to click: at random, except that Tobago heads for its treasures (and now and
-    then swaps its clues: with a hand that fits no map, driving alone never ends the game)."""
+    """The index of the command to click: at random, except that Tikal ends half its turns at once (a game of
+    36 tiles stays short) and Tobago heads for its treasures (and now and then swaps its clues: with a hand
+    that fits no map, driving alone never ends the game)."""
     order = rnd.sample(range(len(commands)), len(commands))
+    types = [c["type"].split(".")[1] for c in commands]
+    if kind == "tikal" and "EndTurn" in types and rnd.random() < 0.5:
+        return types.index("EndTurn")
     if kind != "tobago":
         return order[0]
-    types = [c["type"].split(".")[1] for c in commands]
     for wanted in ("CollectTreasure", "TakeCard", "StartHunt", "PlayClue"):
         for i in order:
             if types[i] == wanted:

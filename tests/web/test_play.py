@@ -4,7 +4,7 @@ phone-sized screen, then the replay.
 Every command is sent from the board (a piece then its target, one spot, the tile in hand turned with R and
 placed on its ghost, or an action-bar button; every third by keyboard), never from the legal list. Each seat's
 page must never hold the other seat's secrets (taken from the server's own view for that seat); the
-spectator's page follows to the end; the replay slider reaches every version as either seat; the browser's
+spectator's page follows to the end; the replay slider reaches versions all through the game as either seat and steps through the move list; the browser's
 verification of the hash chain and seed commitment passes. At the start, the middle and the end, on the
 players' 1280x900 pages and the spectator's 390x844 one: no text under 12 px and no piece under 16 px (from
 computed styles and bounding boxes), the board beside the side column at 1280 and nothing wider than the phone
@@ -167,12 +167,24 @@ def test_two_players_play_a_whole_game_a_spectator_follows_and_the_replay_verifi
         watcher.goto(f"{site}/#/replay/{game_id}")
         wait_until(watcher, lambda: watcher.locator("#verdict").count(), "the verification result")
         assert watcher.inner_text("#verdict") == "Verified", watcher.inner_text("#verification")
-        for seat in (0, 1):
+        shown = lambda n: watcher.wait_for_function("n => document.querySelector('main').dataset.shown === String(n)",  # noqa: E731
+                                                    arg=n, polling="raf", timeout=30_000)
+        last = final["version"]
+        for seat in (0, 1):  # the slider reaches versions all through the game as either seat
             watcher.select_option("#replay-seat", str(seat))
-            for n in range(1, final["version"] + 1, 1 if seat == 0 else 50):
+            for n in sorted({1, last, *range(1, last, max(1, last // (12 if seat == 0 else 4)))}):
                 watcher.locator("#replay-version").fill(str(n))
-                watcher.wait_for_function("n => document.querySelector('main').dataset.shown === String(n)", arg=n,
-                                          polling="raf", timeout=30_000)
+                shown(n)
+        watcher.locator("#replay-version").fill("1")
+        shown(1)
+        for n in (2, 3):  # Next steps one version on
+            watcher.click("#replay-next")
+            shown(n)
+        move = watcher.locator(".moves .move-list li.move").nth(3)  # a move of the list shows the game as it stood
+        at = int(move.get_attribute("data-version"))
+        move.locator("button").click()
+        shown(at)
+        assert watcher.locator(f'.move-list li.current[data-version="{at}"]').count() == 1
         screenshot(watcher, f"web-{kind}-replay.png")
         assert not errors, f"console errors: {errors[:5]}"
     finally:

@@ -170,14 +170,14 @@ export class MoveLog {
     if (missing.length) done();
   }
 
-  /** The list as an element: one item per line, newest last, the current one (`upto`) marked. */
+  /** The list as an element: one item per line, newest last; lines after version `upto` are marked "future"
+      (a replay shows the whole game); `onPick(version)` makes each line a button. */
   element(upto = Infinity, onPick = null) {
-    const shown = this.lines.filter((l) => l.version <= upto);
-    const list = h("ol", { class: "move-list", "aria-label": "moves in words" }, ...shown.map((l) => {
+    const list = h("ol", { class: "move-list", "aria-label": "moves in words" }, ...this.lines.map((l) => {
       const score = this.scores.get(l.version);
       const tail = (l.kind === "turn" || l.kind === "score") && score ? h("span", { class: "running", text: ` · ${score.map((v, i) => `${this.names(i)} ${v ?? "?"}`).join(", ")}` }) : null;
       const body = [h("span", { class: "v", text: `${l.version}` }), h("span", { class: "what" }, l.text, tail)];
-      return h("li", { class: `move ${l.kind}${l.seat !== null && l.seat !== undefined ? ` seat-${l.seat}` : ""}`, "data-version": l.version },
+      return h("li", { class: `move ${l.kind}${l.version > upto ? " future" : ""}`, "data-version": l.version },
         onPick ? h("button", { type: "button", class: "linklike", onclick: () => onPick(l.version) }, ...body) : body);
     }));
     return list;
