@@ -36,7 +36,7 @@ export function renderTable(page, ctx) {
   const drawn = board.draw(game.view, ui);
   const paths = commands.map((c) => ({ command: c, keys: clickPath(game.kind, c, { view: game.view, seat }) }));
   const clickable = paths.filter((p) => p.keys);
-  const frame = viewport(drawn.svg, page, (ev) => (page.rotate && !ev.ctrlKey ? page.rotate(ev.deltaY > 0 ? 1 : -1) : false));
+  const frame = viewport(drawn.svg, page, (ev) => (page.rotate && !ev.ctrlKey ? wheelTurn(page, ev) : false));
   const side = h("aside", { class: "side", "aria-label": "players and moves" },
     hand || place.length ? handPanel(page, hand, place, turns) : null,
     actionBar(clickable),
@@ -54,11 +54,25 @@ export function renderTable(page, ctx) {
   return { element, summary };
 }
 
+/** The wheel turns the tile one step per notch (a trackpad's stream of small deltas adds up to a notch, and
+    a turn waits 120 ms after the last one); true: the wheel is taken. */
+function wheelTurn(page, ev) {
+  const now = performance.now();
+  page.wheel = (page.wheelAt && now - page.wheelAt > 400 ? 0 : page.wheel || 0) + ev.deltaY;
+  page.wheelAt = now;
+  if (Math.abs(page.wheel) < 50 || now - (page.turnedAt || 0) < 120) return true;
+  const dir = page.wheel > 0 ? 1 : -1;
+  page.wheel = 0;
+  page.turnedAt = now;
+  page.rotate(dir);
+  return true;
+}
+
 function handPanel(page, hand, place, turns) {
   const here = place.filter((c) => c.rotation === page.rotation).length;
   const spots = new Set(place.map((c) => `${c.q ?? c.x},${c.r ?? c.y}`)).size;
   const tile = hand ? hand.draw(page.rotation) : null;
-  if (tile) tile.addEventListener("wheel", (ev) => { ev.preventDefault(); page.rotate(ev.deltaY > 0 ? 1 : -1); }, { passive: false });
+  if (tile) tile.addEventListener("wheel", (ev) => { ev.preventDefault(); wheelTurn(page, ev); }, { passive: false });
   return h("section", { class: "hand", "aria-label": "tile in hand" },
     h("h2", { text: "Tile in hand" }),
     h("div", { class: "hand-row" }, tile,
