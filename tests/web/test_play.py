@@ -78,7 +78,7 @@ LAYOUT_JS = """() => {
   const board = document.querySelector(".board-pane").getBoundingClientRect();
   const side = document.querySelector(".side").getBoundingClientRect();
   return { beside: board.right <= side.left && Math.abs(board.top - side.top) < 40, board: board.width,
-           overflow: document.documentElement.scrollWidth - window.innerWidth };
+           overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth };
 }"""
 
 BOARDS = ARTIFACTS / "boards"
