@@ -48,7 +48,9 @@ export async function showReplay(root, id) {
         const drawn = boardFor(game.kind).draw(view, { names, seats: game.seats.length, last, status: n === game.version ? game.status : "active" });
         const scroll = boardBox.querySelector(".viewport");
         const at = scroll ? [scroll.scrollLeft, scroll.scrollTop] : null;
-        boardBox.replaceChildren(viewport(drawn.svg, state));
+        const board = boardFor(game.kind);
+        const line = board.bar ? h("p", { class: "board-status", text: board.bar(view, { names, seat: null, status: n === game.version ? game.status : "active" }).text }) : null;
+        boardBox.replaceChildren(...[line, viewport(drawn.svg, state)].filter(Boolean));
         if (at) { boardBox.querySelector(".viewport").scrollLeft = at[0]; boardBox.querySelector(".viewport").scrollTop = at[1]; }
         text.replaceChildren(...drawn.summary.map((l) => h("p", { text: l })));
       } else {

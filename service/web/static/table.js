@@ -43,7 +43,7 @@ export function renderTable(page, ctx) {
     players(game, names, board),
     movesPanel(page),
     legalList(paths, send));
-  const element = h("div", { class: "table" }, h("div", { class: "board-pane" }, frame), side);
+  const element = h("div", { class: "table" }, h("div", { class: "board-pane" }, boardBar(board, game.view, ui), frame), side);
   wireClicks(element, page, clickable, send);
   element.addEventListener("click", (ev) => {  // a spot that fits only another rotation: turn the tile to it
     const spot = ev.target.closest("[data-turn-to]");
@@ -82,6 +82,20 @@ function handPanel(page, hand, place, turns) {
         h("button", { type: "button", class: "rotate", "aria-keyshortcuts": "R", onclick: () => page.rotate(1), text: "↻ Rotate (R)" }),
         h("button", { type: "button", class: "rotate-back", "aria-keyshortcuts": "Shift+R", onclick: () => page.rotate(-1), text: "↺" }))),
     h("p", { class: "hint", text: "Click a ghost on the board to place it there; the wheel over the board turns it." }));
+}
+
+/** The line over the board (whose turn, what is left) and the board's own things to pick that are not on
+    it (Tikal's supply, Gold Mine's stack, die and tokens): buttons named by a key like any board part. */
+function boardBar(board, view, ui) {
+  if (!board.bar) return null;
+  const { text, caption, parts } = board.bar(view, ui);
+  return h("div", { class: "board-bar" }, h("p", { class: "board-status", text }),
+    parts.length ? h("div", { class: "pick", role: "group", "aria-label": caption || "things to pick" }, caption ? h("span", { text: caption }) : null,
+      ...parts.map((p) => h("button", { type: "button", class: "part", "data-key": p.key, title: p.title, "aria-label": p.title },
+        p.piece ? s("svg", { viewBox: "0 0 24 24", width: 24, height: 24, "aria-hidden": "true" },
+          s("circle", { cx: 12, cy: 12, r: p.piece === "leader" ? 11 : 9, fill: SEAT_COLOURS[p.seat % SEAT_COLOURS.length], class: p.piece === "leader" ? "leader" : "piece" }),
+          p.piece === "leader" ? s("path", { d: "M6 14 l3 -5 l3 4 l3 -4 l3 5 z", class: "crown" }) : null) : null,
+        h("span", { text: p.label })))) : null);
 }
 
 /** The commands that are one button (End turn, Roll…): a compact bar, each a board part with a key. */

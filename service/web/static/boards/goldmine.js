@@ -64,17 +64,17 @@ function tile(t, names, last) {
   return { el: s("g", { "data-key": `${t.x},${t.y}`, class: "cell" }, s("title", { text: title }), ...parts), title, x: t.x, y: t.y };
 }
 
-/** A row of things to pick: the stack to explore, the die to roll and the seat's own bet and bats tokens. */
-function controls(view, seat, x, y) {
-  const button = (key, title, text, dx, width) => s("g", { "data-key": key, class: "slot" }, s("title", { text: title }),
-    s("rect", { x: x + dx, y, width, height: 34, rx: 6, class: "disc-slot" }),
-    s("text", { x: x + dx + width / 2, y: y + 22, class: "hex-label", text }));
-  const parts = [button("stack", `the stack: ${view.stack_size} tiles`, `stack ${view.stack_size}`, 0, 84),
-    button("die", `the die: ${view.die || "not rolled"}`, `die ${view.die || "—"}`, 90, 70)];
-  const me = seat === null || seat === undefined ? null : view.pirates[seat];
-  if (me) parts.push(button("token:bet", `your bet tokens: ${me.bets}`, `bet ×${me.bets}`, 166, 80),
-    button("token:bats", `your bats tokens: ${me.bats}`, `bats ×${me.bats}`, 252, 86));
-  return parts;
+/** The line over the board and the things to pick: the stack to explore, the die to roll and the seat's own
+    bet and bats tokens: {text, parts: [{key, label, title}]}. */
+export function bar(view, ui) {
+  const drawnTile = view.drawn ? (typeof view.drawn === "string" ? view.drawn : view.drawn.id) : null;
+  const text = `First to ${view.target} coins · die ${view.die || "—"} · drawn ${drawnTile || "—"}`;
+  const me = ui.seat === null || ui.seat === undefined ? null : view.pirates[ui.seat];
+  const parts = [{ key: "stack", label: `stack ${view.stack_size}`, title: `explore: draw from the stack of ${view.stack_size} tiles` },
+    { key: "die", label: `die ${view.die || "—"}`, title: `the die: ${view.die || "not rolled"}` },
+    ...(me ? [{ key: "token:bet", label: `bet ×${me.bets}`, title: `your bet tokens: ${me.bets}` },
+      { key: "token:bats", label: `bats ×${me.bats}`, title: `your bats tokens: ${me.bats}` }] : [])];
+  return { text, caption: "", parts };
 }
 
 /** The drawn tile, turned: {id, label, draw(rotation)} for the hand panel. */
@@ -136,11 +136,8 @@ export function draw(view, ui) {
   const w = Math.max((Math.max(...xs, 0) + 1) * CELL - minX + 12, 360), hgt = (Math.max(...ys, 0) + 1) * CELL - minY + 12;
   const drawnTile = view.drawn ? (typeof view.drawn === "string" ? view.drawn : view.drawn.id) : null;
   const label = `Gold Mine cave, ${view.board.length} tiles; coins ${view.pirates.map((p, i) => `${names(i)} ${p.coins}`).join(", ")}`;
-  const svg = drawing(label, `${minX} ${minY} ${w} ${hgt + 80}`, s("rect", { x: minX, y: minY, width: w, height: hgt, class: "rock" }),
-    ...all.map((c) => c.el), ...pirates,
-    s("text", { x: minX + 8, y: minY + hgt + 22, class: "caption",
-      text: `Target ${view.target} coins · stack ${view.stack_size} · die ${view.die || "—"} · drawn ${drawnTile || "—"}` }),
-    ...controls(view, ui.seat, minX + 8, minY + hgt + 36));
+  const svg = drawing(label, `${minX} ${minY} ${w} ${hgt}`, s("rect", { x: minX, y: minY, width: w, height: hgt, class: "rock" }),
+    ...all.map((c) => c.el), ...pirates);
   svg.classList.add("goldmine");
   const summary = [
     `Phase ${view.phase}; ${ui.status && ui.status !== "active" ? "the game is over" : `${names(view.current)}'s turn ${view.turns}`}; die ${view.die || "not rolled"}; drawn tile ${drawnTile || "none"}.`,

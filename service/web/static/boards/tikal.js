@@ -134,20 +134,15 @@ function ghosts(view, commands, rotation) {
   });
 }
 
-/** The seat's pieces not yet on the board: explorers (a count) and the leader, to pick before entering one. */
-function supply(view, seat, x, y) {
-  const p = seat === null || seat === undefined ? null : view.players[seat];
-  if (!p) return [];
-  const parts = [s("text", { x, y: y + 22, class: "caption", text: "Your supply:" })];
-  parts.push(s("g", { "data-key": "supply:explorer", class: "supply" }, s("title", { text: `${p.explorers} explorers in your supply` }),
-    s("rect", { x: x + 92, y, width: 60, height: 34, rx: 6, class: "disc-slot" }),
-    s("circle", { cx: x + 110, cy: y + 17, r: 10, fill: SEAT_COLOURS[seat], class: "piece" }),
-    s("text", { x: x + 136, y: y + 22, class: "hex-label", text: `×${p.explorers}` })));
-  if (p.leader === "supply") parts.push(s("g", { "data-key": "supply:leader", class: "supply" }, s("title", { text: "your leader in your supply" }),
-    s("rect", { x: x + 160, y, width: 40, height: 34, rx: 6, class: "disc-slot" }),
-    s("circle", { cx: x + 180, cy: y + 17, r: 11, fill: SEAT_COLOURS[seat], class: "leader" }),
-    s("path", { d: `M${x + 174} ${y + 14} l3 4 l3 -6 l3 6 l3 -4 v6 h-12 z`, class: "crown" })));
-  return parts;
+/** The line over the board: whose turn, action points, the next tile; and the seat's supply to pick from
+    (explorers, the leader) before entering a piece: {text, parts: [{key, label, title, seat, piece}]}. */
+export function bar(view, ui) {
+  const over = ui.status && ui.status !== "active";
+  const text = `${over ? "Game over" : `${ui.names(view.current)}: ${view.ap_left} AP left`} · next tile letter ${view.next_letter || "—"} · ${view.tiles_left} tiles left${view.scoring_round ? ` · ${view.scoring_round} scoring` : ""}`;
+  const p = ui.seat === null || ui.seat === undefined ? null : view.players[ui.seat];
+  const parts = !p ? [] : [{ key: "supply:explorer", label: `×${p.explorers}`, title: `${p.explorers} explorers in your supply`, seat: ui.seat, piece: "explorer" },
+    ...(p.leader === "supply" ? [{ key: "supply:leader", label: "leader", title: "your leader in your supply", seat: ui.seat, piece: "leader" }] : [])];
+  return { text, caption: p ? "Your supply:" : "", parts };
 }
 
 function lastSpot(ev) {
@@ -175,11 +170,8 @@ export function draw(view, ui) {
   const w = Math.max(Math.max(...xs) - minX + SIZE + 4, 420), hgt = Math.max(...ys) - minY + SIZE + 4;
   const over = ui.status && ui.status !== "active";
   const label = `Tikal board, ${view.board.length} tiles; ${over ? "game over" : `${names(view.current)} to act with ${view.ap_left} action points`}`;
-  const svg = drawing(label, `${minX} ${minY} ${w} ${hgt + 96}`, s("rect", { x: minX, y: minY, width: w, height: hgt, class: "jungle-bg" }),
-    ...all.map((p) => p.el),
-    s("text", { x: minX + 8, y: minY + hgt + 22, class: "caption",
-      text: `${over ? "Game over" : `${names(view.current)}: ${view.ap_left} AP left`} · next letter ${view.next_letter || "—"} · ${view.tiles_left} tiles left` }),
-    ...supply(view, ui.seat, minX + 8, minY + hgt + 40));
+  const svg = drawing(label, `${minX} ${minY} ${w} ${hgt}`, s("rect", { x: minX, y: minY, width: w, height: hgt, class: "jungle-bg" }),
+    ...all.map((p) => p.el));
   svg.classList.add("tikal");
   const summary = [
     `Phase ${view.phase}; ${over ? "the game is over" : `${names(view.current)} to act, ${view.ap_left} action points left`}.`,
