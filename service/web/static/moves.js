@@ -175,7 +175,8 @@ export class MoveLog {
   element(upto = Infinity, onPick = null) {
     const list = h("ol", { class: "move-list", "aria-label": "moves in words" }, ...this.lines.map((l) => {
       const score = this.scores.get(l.version);
-      const tail = (l.kind === "turn" || l.kind === "score") && score ? h("span", { class: "running", text: ` · ${score.map((v, i) => `${this.names(i)} ${v ?? "?"}`).join(", ")}` }) : null;
+      const known = score && score.some((v) => v !== null && v !== undefined);  // a kind may hide the scores
+      const tail = (l.kind === "turn" || l.kind === "score") && known ? h("span", { class: "running", text: ` · ${score.map((v, i) => `${this.names(i)} ${v ?? "?"}`).join(", ")}` }) : null;
       const body = [h("span", { class: "v", text: `${l.version}` }), h("span", { class: "what" }, l.text, tail)];
       return h("li", { class: `move ${l.kind}${l.version > upto ? " future" : ""}`, "data-version": l.version },
         onPick ? h("button", { type: "button", class: "linklike", onclick: () => onPick(l.version) }, ...body) : body);
