@@ -131,9 +131,16 @@ export class MoveLog {
     this.events = []; this.lines = []; this.scores = new Map(); this.asked = new Set(); this.version = 0;
   }
 
-  /** Fetch the events not yet read; true when there were new ones. */
-  async update(asSeat = null) {
-    const fresh = await eventsAfter(this.id, this.version, asSeat);
+  /** Fetch the events not yet read; true when there were new ones. Calls queue up: two at once would read
+      the same events twice. */
+  update(asSeat = null) {
+    const run = (this.queue || Promise.resolve()).then(() => this.read(asSeat));
+    this.queue = run.catch(() => false);
+    return run;
+  }
+
+  async read(asSeat) {
+    const fresh = (await eventsAfter(this.id, this.version, asSeat)).filter((e) => e.version > this.version);
     if (!fresh.length) return false;
     this.events.push(...fresh);
     this.version = fresh[fresh.length - 1].version;

@@ -153,6 +153,14 @@ function lastSpot(ev) {
   return null;
 }
 
+/** Where the last move came from (a piece moved), drawn as a line from there to where it went. */
+function lastPath(ev) {
+  const d = ev && ev.data;
+  if (!d || !Number.isInteger(d.from_q) || !Number.isInteger(d.to_q)) return null;
+  const [x1, y1] = axial(d.from_q, d.from_r, SIZE), [x2, y2] = axial(d.to_q, d.to_r, SIZE);
+  return s("line", { x1, y1, x2, y2, class: "last-path" });
+}
+
 export function draw(view, ui) {
   const names = ui.names;
   const last = lastSpot(ui.last);
@@ -171,7 +179,7 @@ export function draw(view, ui) {
   const over = ui.status && ui.status !== "active";
   const label = `Tikal board, ${view.board.length} tiles; ${over ? "game over" : `${names(view.current)} to act with ${view.ap_left} action points`}`;
   const svg = drawing(label, `${minX} ${minY} ${w} ${hgt}`, s("rect", { x: minX, y: minY, width: w, height: hgt, class: "jungle-bg" }),
-    ...all.map((p) => p.el));
+    ...all.map((p) => p.el), lastPath(ui.last));
   svg.classList.add("tikal");
   const summary = [
     `Phase ${view.phase}; ${over ? "the game is over" : `${names(view.current)} to act, ${view.ap_left} action points left`}.`,
