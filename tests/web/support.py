@@ -102,6 +102,9 @@ def part_for(page, key: str):
     """The offered board part named `key`; a ghost of the tile in hand at another rotation is reached by turning
     the tile with the R key first."""
     part = page.locator(f'.table [data-key="{key}"].target').first
+    menu = page.locator(f'.table details.action-menu:not([open]):has([data-key="{key}"])')
+    if menu.count():  # one of many of its kind: the action bar's menu for it is opened first
+        menu.locator("summary").click()
     if key.startswith("place:"):
         for _ in range(6):
             if part.count():

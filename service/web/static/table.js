@@ -98,12 +98,21 @@ function boardBar(board, view, ui) {
         h("span", { text: p.label })))) : null);
 }
 
-/** The commands that are one button (End turn, Roll…): a compact bar, each a board part with a key. */
+/** The commands that are one button (End turn, Roll, a bid…): a compact bar, each a board part with a key; a
+    kind of command offered many ways (Perfect Choice's 25 colour choices) folds into one menu of its own. */
 function actionBar(paths) {
   const actions = [...new Set(paths.filter((p) => p.keys.length === 1 && p.keys[0].startsWith("do:")).map((p) => p.keys[0]))];
   if (!actions.length) return null;
-  return h("div", { class: "action-bar", role: "group", "aria-label": "actions" },
-    ...actions.map((key) => h("button", { type: "button", class: "action", "data-key": key, text: key.slice(3) })));
+  const groups = new Map();
+  for (const key of actions) {
+    const type = key.slice(3).split(":")[0];
+    groups.set(type, [...(groups.get(type) || []), key]);
+  }
+  const button = (key, text) => h("button", { type: "button", class: "action", "data-key": key, text });
+  return h("div", { class: "action-bar", role: "group", "aria-label": "actions" }, ...[...groups].map(([type, keys]) => (keys.length <= 3
+    ? keys.map((key) => button(key, key.slice(3)))
+    : h("details", { class: "action-menu" }, h("summary", { text: `${type} (${keys.length})` }),
+      h("div", { class: "action-list" }, ...keys.map((key) => button(key, key.slice(3).slice(type.length + 1).trim() || key.slice(3))))))).flat());
 }
 
 function players(game, names, board) {

@@ -6,7 +6,7 @@ card lists its requirements in words and its points by requirements met. Nothing
 import { s, drawing, SEAT_COLOURS } from "../dom.js";
 
 const PIECE = { red: "#c0392b", yellow: "#f1c40f", blue: "#2e86c1", green: "#27ae60", black: "#222", white: "#eee" };
-const W = 900, CW = 136, CH = 112, GAP = 8;
+const W = 860, CW = 136, CH = 112, GAP = 8;
 
 /** The click path of a command: a disc slot, a row card, a piece then a coatl end, a hand card then a coatl
     (or the discard), a temple card or a temple pile; the dealt cards to keep, in any order, then "keep". */
@@ -154,8 +154,8 @@ function playerArea(p, view, names, y0) {
 export function draw(view, ui) {
   const names = ui.names;
   const parts = [];
-  parts.push(s("text", { x: 10, y: 22, class: "caption strong", text: "Supply disc" }), ...disc(view, 140, 152));
-  const rx = 290;
+  parts.push(s("text", { x: 10, y: 22, class: "caption strong", text: "Supply disc" }), ...disc(view, 130, 152));
+  const rx = 262;
   parts.push(s("text", { x: rx, y: 22, class: "caption strong", text: `Prophecy row · deck ${view.deck_size}` }));
   const perRow = Math.floor((W - rx - 8) / (CW + GAP));
   view.row.forEach((card, i) => parts.push(prophecy(card, rx + (i % perRow) * (CW + GAP), 32 + Math.floor(i / perRow) * (CH + GAP), `row:${card.id}`)));

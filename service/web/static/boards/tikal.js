@@ -55,7 +55,7 @@ function temple(x, y, value, guard) {
     parts.push(s("rect", { x: x - w / 2, y: y + 6 - i * 5, width: w, height: 5, class: "temple-step" }));
   }
   parts.push(s("text", { x, y: y + 4 - steps * 5, class: "temple-value", text: String(value) }));
-  if (guard !== null && guard !== undefined) parts.push(s("path", { d: `M${x + 14} ${y - 26} h14 v10 l-7 6 l-7 -6 z`, fill: SEAT_COLOURS[guard], class: "guard" }));
+  if (guard !== null && guard !== undefined) parts.push(s("path", { d: `M${x + 12} ${y - 30} h18 v12 l-9 8 l-9 -8 z`, fill: SEAT_COLOURS[guard], class: "guard" }));
   return parts;
 }
 
