@@ -21,7 +21,7 @@ export function renderTable(page, ctx) {
   const commands = legal ? legal.commands : [];
   const place = commands.filter(placing);
   const turns = board.ROTATIONS || 1;
-  const hand = place.length && board.handTile ? board.handTile(game.view) : null;
+  const hand = board.handTile && game.status === "active" ? board.handTile(game.view) : null;
   page.rotate = null;
   if (place.length) {
     const id = hand ? hand.id : "tile";
@@ -38,7 +38,7 @@ export function renderTable(page, ctx) {
   const clickable = paths.filter((p) => p.keys);
   const frame = viewport(drawn.svg, page, (ev) => (page.rotate && !ev.ctrlKey ? wheelTurn(page, ev) : false));
   const side = h("aside", { class: "side", "aria-label": "players and moves" },
-    hand || place.length ? handPanel(page, hand, place, turns) : null,
+    place.length ? handPanel(page, hand, place, turns) : hand ? shownTile(hand, game, names) : null,
     actionBar(clickable),
     players(game, names, board),
     movesPanel(page),
@@ -66,6 +66,12 @@ function wheelTurn(page, ev) {
   page.turnedAt = now;
   page.rotate(dir);
   return true;
+}
+
+/** The tile in hand of the player to act, as everybody sees it (not turned: it is theirs to place). */
+function shownTile(hand, game, names) {
+  return h("section", { class: "hand", "aria-label": "tile in hand" }, h("h2", { text: `Tile to place (${game.to_act.map(names).join(", ") || "nobody"})` }),
+    h("div", { class: "hand-row" }, hand.draw(0), h("p", { class: "hand-name", text: hand.label })));
 }
 
 function handPanel(page, hand, place, turns) {

@@ -17,7 +17,7 @@ export function fitZoom(width, room) {
  */
 export function viewport(svg, state, onWheel = null) {
   const [, , w, hgt] = svg.getAttribute("viewBox").split(/\s+/).map(Number);
-  const win = h("div", { class: "viewport", tabindex: "-1" }, svg);
+  const win = h("div", { class: "viewport", tabindex: "0", role: "region", "aria-label": "board window: arrow keys pan, + and − zoom" }, svg);
   const label = h("output", { class: "zoom-level", "aria-live": "polite" });
   const apply = (z) => {
     state.zoomNow = z;
@@ -50,6 +50,11 @@ export function viewport(svg, state, onWheel = null) {
     if (onWheel && onWheel(ev)) { ev.preventDefault(); return; }
     if (ev.ctrlKey) { ev.preventDefault(); step(ev.deltaY < 0 ? 1 : -1); }
   }, { passive: false });
+  win.addEventListener("keydown", (ev) => {  // arrows scroll by themselves; + and − zoom
+    if (ev.target !== win) return;
+    if (ev.key === "+" || ev.key === "=") { ev.preventDefault(); step(1); }
+    if (ev.key === "-" || ev.key === "_") { ev.preventDefault(); step(-1); }
+  });
   dragToPan(win);
   return h("div", { class: "board-frame" }, tools, win);
 }
