@@ -75,12 +75,15 @@ def hex_distance(a: list[int], b: list[int]) -> int:
 
 
 def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: random.Random) -> int:
-    """The index of the command to click: at random, except that Tobago heads for its treasures (and now and
-    then swaps its clues: with a hand that fits no map, driving alone never ends the game)."""
+    """The index of the command to click: at random, except that Tikal ends half its turns at once (a game of
+    36 tiles stays short) and Tobago heads for its treasures (and now and then swaps its clues: with a hand
+    that fits no map, driving alone never ends the game)."""
     order = rnd.sample(range(len(commands)), len(commands))
+    types = [c["type"].split(".")[1] for c in commands]
+    if kind == "tikal" and "EndTurn" in types and rnd.random() < 0.5:
+        return types.index("EndTurn")
     if kind != "tobago":
         return order[0]
-    types = [c["type"].split(".")[1] for c in commands]
     for wanted in ("CollectTreasure", "TakeCard", "StartHunt", "PlayClue"):
         for i in order:
             if types[i] == wanted:
@@ -95,6 +98,23 @@ def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: r
     return next((i for i in order if types[i] == "EndTurn"), order[0])
 
 
+def part_for(page, key: str):
+    """The offered board part named `key`; a ghost of the tile in hand at another rotation is reached by turning
+    the tile with the R key first."""
+    part = page.locator(f'.table [data-key="{key}"].target').first
+    menu = page.locator(f'.table details.action-menu:not([open]):has([data-key="{key}"])')
+    if menu.count():  # one of many of its kind: the action bar's menu for it is opened first
+        menu.locator("summary").click()
+    if key.startswith("place:"):
+        for _ in range(6):
+            if part.count():
+                break
+            before = page.inner_text(".hand-rotation")
+            page.keyboard.press("r")
+            wait_until(page, lambda: page.inner_text(".hand-rotation") != before, "the tile turned")
+    return part
+
+
 def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = False) -> list[str] | None:
     """Send the legal list's command `index` by clicking the board instead (a piece, then its target; a choice
     in words if several commands share those clicks), or with `keyboard` by focusing each part and pressing
@@ -106,11 +126,11 @@ def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = F
     path = json.loads(keys)
     order = path[-2::-1] + path[-1:] if button.get_attribute("data-unordered") else path
     for key in order:
-        part = page.locator(f'svg.board [data-key="{key}"].target').first
-        if keyboard:  # a focusable button with a name (its SVG title) for assistive technology
+        part = part_for(page, key)
+        if keyboard:  # a focusable button with a name (its SVG title, or its text) for assistive technology
             part.focus()
             assert page.evaluate("""() => { const e = document.activeElement;
-              return e.getAttribute('role') === 'button'
+              return e.tagName === 'BUTTON' ? e.textContent.length > 0 : e.getAttribute('role') === 'button'
                 && e.querySelector(':scope > title').textContent.length > 0; }""")
             page.keyboard.press("Enter")
         else:
@@ -127,6 +147,12 @@ def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = F
     return path
 
 
+def click_in_list(page, index: int) -> None:
+    """Send the legal list's command `index` from the list itself (opened first: it folds away when long)."""
+    page.locator("details.legal").evaluate("d => { d.open = true; }")
+    page.locator("ol.commands button").nth(index).click()
+
+
 def way(path: list[str] | None) -> str:
     """How a command was sent: from the legal list, an action-bar button, one spot, or a piece then a target."""
     if path is None:
@@ -135,11 +161,12 @@ def way(path: list[str] | None) -> str:
 
 
 def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1, max_commands: int = 3000,
-                 check=None, snap: str | None = None) -> Counter:
+                 check=None, snap: str | None = None, board_only: bool = False, on_step=None) -> Counter:
     """Play whichever page offers commands until the game is over, mostly by clicks on the board (every
-    fourth command from the legal list, the fallback, and every third by keyboard); counts of (way, command
-    type) sent, the way suffixed "/keyboard" when keys did it. `snap` names a
-    screenshot of the acting page taken mid-game, with the board's clickable parts highlighted."""
+    fourth command from the legal list, the fallback, unless `board_only`; every third by keyboard); counts of
+    (way, command type) sent, the way suffixed "/keyboard" when keys did it. `snap` names a screenshot of the
+    acting page taken mid-game, with the board's clickable parts highlighted; `on_step(n, page)` is called
+    before the n-th command with the page about to send it."""
     rnd = random.Random(seed)
     sent: Counter = Counter()
     while sum(sent.values()) < max_commands:
@@ -167,9 +194,12 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
             longest = max(len(keys[i]) for i in fresh)
             choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
         n = sum(sent.values())
-        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0) if n % 4 else None
+        if on_step:
+            on_step(n, page)
+        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0) if n % 4 or board_only else None
+        assert path is not None or not board_only, f"{commands[choice]} cannot be sent from the board"
         if path is None:
-            page.locator("ol.commands button").nth(choice).click()
+            click_in_list(page, choice)
         sent[(way(path) + ("/keyboard" if path and n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
         page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
                                " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",

@@ -93,14 +93,14 @@ def test_a_kind_without_a_drawer_is_drawn_and_played_from_its_board(tally_site, 
         # every legal command is a click on the board: Add by its button among the moves, Roll on the action bar
         keys = [json.loads(k) for k in ann.locator("ol.commands button").evaluate_all("bs => bs.map((b) => b.dataset.keys)")]
         assert keys == [["move:Add: amount 1"], ["move:Add: amount 2"], ["move:Add: amount 3"], ["do:Roll"]]
-        for path in keys:
-            assert board.locator(f'[data-key="{path[0]}"].target').count() == 1, path
+        for path in keys:  # the moves on the board, Roll on the action bar beside it
+            assert ann.locator(f'.table [data-key="{path[0]}"].target').count() == 1, path
         assert ann.evaluate(SMALLEST_TEXT_JS) >= 12, "text on the generic board below 12px at 1280x900"
         screenshot(ann, "web-generic.png")
 
         board.locator('[data-key="move:Add: amount 2"]').click()
-        wait_until(bob, lambda: bob.locator('svg.board [data-key="do:Roll"].target').count(), "Bob's turn, Roll offered")
-        bob.locator('svg.board [data-key="do:Roll"]').click()
+        wait_until(bob, lambda: bob.locator('.table [data-key="do:Roll"].target').count(), "Bob's turn, Roll offered")
+        bob.locator('.table [data-key="do:Roll"]').click()
         wait_until(ann, lambda: version(ann) == version(bob) and ann.locator("ol.commands button").count(), "Ann's turn again")
         sent = play_through([ann, bob], tally_site, game_id, "tally")
         assert {w for w, _ in sent} - {"list"}, f"no command sent from the board: {sent}"

@@ -27,9 +27,10 @@ function setAttrs(el, attrs) {
   }
 }
 
-/** A titled SVG drawing with a text alternative. */
+/** A titled SVG drawing with a text alternative: a group (not an image), so the parts offered as buttons
+    inside it stay reachable for assistive technology. */
 export function drawing(label, viewBox, ...children) {
-  return s("svg", { viewBox, role: "img", "aria-label": label, class: "board" }, s("title", { text: label }), ...children);
+  return s("svg", { viewBox, role: "group", "aria-roledescription": "board", "aria-label": label, class: "board" }, s("title", { text: label }), ...children);
 }
 
 export function status(text, error = false) {

@@ -3,6 +3,8 @@
 import { get } from "./api.js";
 import { h, status } from "./dom.js";
 import { eventWords } from "./words.js";
+import { MoveLog, outcomeLine, howItEnded } from "./moves.js";
+import { viewport } from "./viewport.js";
 import { boardFor, loadBoard } from "./boards/index.js";
 import { verifyExport } from "./verify.js";
 
@@ -14,7 +16,14 @@ export async function showReplay(root, id) {
   const slider = h("input", { id: "replay-version", type: "range", min: 1, max: game.version, value: game.version,
     "aria-label": "version" });
   const label = h("output", { for: "replay-version", id: "replay-label" });
-  const boardBox = h("div", { class: "board-wrap" });
+  const boardBox = h("div", { class: "board-pane" });
+  const movesBox = h("section", { class: "moves", "aria-label": "moves" });
+  const state = { zoom: null };
+  const short = (seat) => game.seats.find((s) => s.seat === seat)?.name || `seat ${seat}`;
+  let log = new MoveLog(id, short, 0);
+  const go = (n) => { slider.value = String(Math.max(1, Math.min(game.version, n))); show(); };
+  const prev = h("button", { type: "button", id: "replay-prev", onclick: () => go(Number(slider.value) - 1), text: "◀ Back" });
+  const next = h("button", { type: "button", id: "replay-next", onclick: () => go(Number(slider.value) + 1), text: "Next ▶" });
   const text = h("div", { class: "board-text" });
   const eventLine = h("p", { id: "replay-event" });
   const verdict = h("section", { id: "verification", "aria-label": "verification" }, h("h2", { text: "Verification" }), h("p", { text: "Checking…" }));
@@ -30,9 +39,19 @@ export async function showReplay(root, id) {
       const view = at.view;
       const e = events.find((x) => x.version === n);
       eventLine.textContent = e ? eventWords(e) : "";
+      log.saw(n, view);
+      const last = log.events.filter((x) => x.version <= n).reverse().find((x) => log.lines.some((l) => l.version === x.version && l.kind === "move"));
+      movesBox.replaceChildren(h("h2", { text: "Moves" }), log.element(n, go));
+      const here = movesBox.querySelector(`li[data-version="${[...log.lines].reverse().find((l) => l.version <= n)?.version}"]`);
+      if (here) { here.classList.add("current"); here.scrollIntoView({ block: "nearest" }); }
       if (view && view.kind) {
-        const drawn = boardFor(game.kind).draw(view, { names, seats: game.seats.length });
-        boardBox.replaceChildren(drawn.svg);
+        const drawn = boardFor(game.kind).draw(view, { names, seats: game.seats.length, last, status: n === game.version ? game.status : "active" });
+        const scroll = boardBox.querySelector(".viewport");
+        const at = scroll ? [scroll.scrollLeft, scroll.scrollTop] : null;
+        const board = boardFor(game.kind);
+        const line = board.bar ? h("p", { class: "board-status", text: board.bar(view, { names, seat: null, status: n === game.version ? game.status : "active" }).text }) : null;
+        boardBox.replaceChildren(...[line, viewport(drawn.svg, state)].filter(Boolean));
+        if (at) { boardBox.querySelector(".viewport").scrollLeft = at[0]; boardBox.querySelector(".viewport").scrollTop = at[1]; }
         text.replaceChildren(...drawn.summary.map((l) => h("p", { text: l })));
       } else {
         boardBox.replaceChildren(h("p", { text: "Before the start: no board yet." }));
@@ -43,20 +62,18 @@ export async function showReplay(root, id) {
     } catch (err) { status(err.message, true); }
   };
   const loadEvents = async () => {
-    events = [];
-    for (let after = 0; ;) {
-      const page = await get(`/v1/games/${id}/events?after=${after}&as_seat=${seatSel.value}`);
-      events.push(...page.events);
-      if (!page.events.length || events[events.length - 1].version >= page.version) break;
-      after = events[events.length - 1].version;
-    }
+    log = new MoveLog(id, short, Number(seatSel.value));
+    await log.update(Number(seatSel.value));
+    events = log.events;
   };
   slider.addEventListener("input", show);
   seatSel.addEventListener("change", async () => { await loadEvents(); await show(); });
   root.replaceChildren(h("h1", { text: `Replay: ${game.kind}` }),
     h("p", {}, h("a", { href: `#/game/${id}`, text: "Back to the game" })),
-    h("div", { class: "controls" }, seatSel, slider, label), eventLine,
-    h("div", { class: "table" }, boardBox), h("details", { open: true }, h("summary", { text: "Board in words" }), text), verdict);
+    game.outcome ? h("div", { class: "outcome" }, h("p", { class: "result", text: `Final: ${outcomeLine(game.outcome, short)}.` }),
+      h("p", { class: "how", text: howItEnded(game, short) })) : null,
+    h("div", { class: "controls" }, seatSel, prev, slider, next, label), eventLine,
+    h("div", { class: "table" }, boardBox, h("aside", { class: "side" }, movesBox)), h("details", { open: true }, h("summary", { text: "Board in words" }), text), verdict);
   await loadEvents();
   await show();
   verify(id, verdict);

@@ -2,10 +2,10 @@
 
 import { s, drawing, hexPoints, axial, SEAT_COLOURS } from "../dom.js";
 
-const SIZE = 22;
+const SIZE = 34;
 const TERRAIN = { jungle: "#3f8f4f", beach: "#f1d98b", scrub: "#a3b86c", river: "#5dade2", lake: "#2e86c1",
   mountain: "#a6a6a6", mountains: "#a6a6a6", ocean: "#d6eaf8" };
-const MAP_COLOURS = { white: "#ffffff", yellow: "#f4d03f", green: "#58d68d", red: "#ec7063", blue: "#5dade2", black: "#333" };
+const MAP_COLOURS = { white: "#ffffff", grey: "#c8c8c8", brown: "#c49a6c", yellow: "#f4d03f", green: "#58d68d", red: "#ec7063", blue: "#5dade2", black: "#333" };
 
 /** The click path of a command: a hex of the island, a clue card (then a map), a map (then a hex). */
 export function keys(c) {
@@ -18,9 +18,6 @@ export function keys(c) {
   return null;
 }
 
-function clip(text) {
-  return text.length > 44 ? `${text.slice(0, 43)}…` : text;
-}
 
 function landmarkOf(view, i) {
   if (view.landmarks.huts.includes(i)) return "hut";
@@ -32,62 +29,72 @@ function landmarkOf(view, i) {
 export function draw(view, ui) {
   const names = ui.names;
   const centres = view.island.map(([q, r]) => axial(q, r, SIZE));
+  const lastHex = ui.last && ui.last.data && Number.isInteger(ui.last.data.hex) ? ui.last.data.hex : null;
   const hexes = view.island.map(([q, r, terrain], i) => {
     const [x, y] = centres[i];
     const mark = landmarkOf(view, i);
     const parts = [s("polygon", { points: hexPoints(x, y, SIZE - 0.5), fill: TERRAIN[terrain] || "#ccc", class: "hex" })];
-    if (mark === "hut") parts.push(s("path", { d: `M${x - 7} ${y + 5} h14 v-7 l-7 -6 l-7 6 z`, class: "hut" }));
-    if (mark === "palm") parts.push(s("path", { d: `M${x} ${y + 8} v-10 m0 0 l-7 -3 m7 3 l7 -3 m-7 3 l-4 -7 m4 7 l4 -7`, class: "palm" }));
+    if (mark === "hut") parts.push(s("path", { d: `M${x - 10} ${y + 8} h20 v-10 l-10 -9 l-10 9 z`, class: "hut" }));
+    if (mark === "palm") parts.push(s("path", { d: `M${x} ${y + 12} v-15 m0 0 l-10 -4 m10 4 l10 -4 m-10 4 l-6 -10 m6 10 l6 -10`, class: "palm" }));
     if (mark === "statue") {
       const st = view.statues.find((v) => v.hex === i);
       const a = (-90 + 60 * (st ? st.facing : 0)) * Math.PI / 180;
-      parts.push(s("circle", { cx: x, cy: y, r: 6, class: "statue" }),
-        s("line", { x1: x, y1: y, x2: x + 14 * Math.cos(a), y2: y + 14 * Math.sin(a), class: "gaze" }));
+      parts.push(s("circle", { cx: x, cy: y, r: 9, class: "statue" }),
+        s("line", { x1: x, y1: y, x2: x + 22 * Math.cos(a), y2: y + 22 * Math.sin(a), class: "gaze" }));
     }
-    const title = `hex ${i} (${q}, ${r}) ${terrain}${mark ? `, ${mark}` : ""}`;
+    if (i === lastHex) parts.push(s("polygon", { points: hexPoints(x, y, SIZE - 4), class: "last-ring" }));
+    const title = `hex ${i} (${q}, ${r}) ${terrain}${mark ? `, ${mark}` : ""}${i === lastHex ? " (last move)" : ""}`;
     return s("g", { "data-key": `hex:${i}`, class: "space" }, s("title", { text: title }), ...parts);
   });
   const amulets = view.amulets.map((a) => {
     const [x, y] = centres[a.hex];
-    return s("circle", { cx: x + 9, cy: y - 9, r: 4, class: "amulet" }, s("title", { text: `amulet on hex ${a.hex}` }));
+    return s("circle", { cx: x + 13, cy: y - 13, r: 8, class: "amulet" }, s("title", { text: `amulet on hex ${a.hex}` }));
   });
   const markers = view.maps.flatMap((m, mi) => (m.markers_on_board ? m.candidates : []).map((hex) => {
     const [x, y] = centres[hex];
-    return s("rect", { x: x - 14 + mi * 7, y: y + 7, width: 6, height: 6, fill: MAP_COLOURS[m.colour] || "#999", class: "marker" },
+    return s("rect", { x: x - 22 + mi * 11, y: y + 10, width: 10, height: 10, fill: MAP_COLOURS[m.colour] || "#999", class: "marker" },
       s("title", { text: `${m.colour} map treasure may be on hex ${hex}` }));
   }));
   const atvs = view.players.filter((p) => p.atv !== null).map((p) => {
     const [x, y] = centres[p.atv];
-    return s("rect", { x: x - 12 + p.seat * 8, y: y - 12, width: 14, height: 10, rx: 2, fill: SEAT_COLOURS[p.seat], class: "atv" },
+    return s("rect", { x: x - 20 + p.seat * 10, y: y - 18, width: 22, height: 16, rx: 3, fill: SEAT_COLOURS[p.seat], class: "atv" },
       s("title", { text: `${names(p.seat)}'s ATV on hex ${p.atv}` }));
   });
   const xs = centres.map((c) => c[0]), ys = centres.map((c) => c[1]);
   const minX = Math.min(...xs) - SIZE, minY = Math.min(...ys) - SIZE, w = Math.max(...xs) - minX + SIZE, hgt = Math.max(...ys) - minY + SIZE;
-  const colX = minX + w + 12, colW = 300;
+  const colX = minX + 8, colW = w - 16, base = minY + hgt + 10;  // maps and clues under the island
+  const clipAt = Math.floor((colW - 12) / 7.6);
+  const clip = (text) => (text.length > clipAt ? `${text.slice(0, clipAt - 1)}…` : text);
   const mapCards = view.maps.map((m, mi) => {
-    const y = minY + mi * 30;
+    const y = base + mi * 32;
     return s("g", { "data-key": `map:${mi}`, class: "card-slot" },
       s("title", { text: `${m.colour} map: ${m.clues.map((c) => c.card.text).join("; ") || "no clue"}; ${m.candidates.length} candidates` }),
-      s("rect", { x: colX, y, width: colW, height: 26, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
-      s("text", { x: colX + 6, y: y + 17, class: `map-text${m.colour === "black" ? " light" : ""}`,
+      s("rect", { x: colX, y, width: colW, height: 28, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
+      s("text", { x: colX + 6, y: y + 19, class: `map-text${m.colour === "black" ? " light" : ""}`,
         text: clip(`${m.colour} (${m.candidates.length}): ${m.clues.map((c) => c.card.text).join(" · ") || "—"}`) }));
   });
   const hand = view.private ? view.private.hand : [];
-  const top = minY + view.maps.length * 30 + 16;
+  const top = base + view.maps.length * 32 + 10;
   const handCards = hand.map((card, i) => s("g", { "data-key": `card:${card.id}`, class: "card-slot" },
     s("title", { text: `your clue ${card.id}: ${card.text}` }),
-    s("rect", { x: colX, y: top + i * 30, width: colW, height: 26, rx: 4, class: "card" }),
-    s("text", { x: colX + 6, y: top + i * 30 + 17, class: "map-text", text: `your clue: ${card.text}` })));
-  const total = Math.max(hgt, top + hand.length * 30 - minY);
+    s("rect", { x: colX, y: top + i * 32, width: colW, height: 28, rx: 4, class: "card" }),
+    s("text", { x: colX + 6, y: top + i * 32 + 19, class: "map-text", text: clip(`your clue: ${card.text}`) })));
+  const total = top + hand.length * 32 - minY + 4;
   const label = `Tobago island of ${view.island.length} hexes with ${view.players.length} ATVs and ${view.amulets.length} amulets`;
-  const svg = drawing(label, `${minX} ${minY} ${w + colW + 16} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
+  const svg = drawing(label, `${minX} ${minY} ${w} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
   const mine = view.private;
   const summary = [
-    `Phase ${view.phase}; ${names(view.turn.seat)} to play.`,
+    `Phase ${view.phase}; ${ui.status && ui.status !== "active" ? "the game is over" : `${names(view.turn.seat)} to act`}.`,
     ...view.players.map((p) => `${names(p.seat)}: ATV on hex ${p.atv ?? "none"}, ${p.amulets} amulets, ${p.roses} roses, ${p.hand_count} clues in hand, ${p.treasure_count} treasure cards.`),
     ...view.maps.map((m) => `${m.colour} map: ${m.clues.map((c) => `${c.card.text} (${names(c.seat)})`).join("; ") || "no clue"}; ${m.candidates.length > 12 ? `${m.candidates.length} candidates` : `candidates ${m.candidates.join(", ")}`}.`),
     mine ? `Your clues: ${mine.hand.map((c) => `${c.id} ${c.text}`).join("; ") || "none"}. Your gold: ${mine.gold}.` : "",
     view.share ? `Share of the ${view.maps[view.share.map]?.colour} map: ${view.share.card ? `face-up ${view.share.card.kind} ${view.share.card.gold}` : "no card"}, offered to ${view.share.offer === null ? "nobody" : names(view.share.offer)}.` : "",
   ].filter(Boolean);
   return { svg, summary };
+}
+
+/** A seat's ATV and cards in a few words, for the players panel. */
+export function playerLine(view, seat) {
+  const p = view.players.find((x) => x.seat === seat);
+  return p ? `${p.amulets} amulets · ${p.hand_count} clues · ${p.treasure_count} treasure cards` : "";
 }
