@@ -23,6 +23,8 @@ from domain.kernel import Game
 from projections.base import Projection
 from projections.runner import Projector
 from service.commands.pipeline import CommandPipeline
+from service.commands.accounts import Accounts
+from service.commands.oauth import OAuthServer
 from service.commands.players import Players
 from service.commands.readmodels import NoReadModels, ReadModelQueries
 from service.commands.repository import GameRepository
@@ -30,8 +32,7 @@ from service.commands.sealing import DealSeals, Seals
 from service.commands.tournaments import Tournaments
 from service.live.fanout import Broker, RedisBroker
 from service.live.personal import PersonalHub
-from service.live.revocation import Revocations
-from service.live.tickets import TicketOffice
+from service.live.revocation import CredentialTickets, Revocations
 from service.ops.background import Periodic
 from service.ops.metrics import Metrics
 from service.ops.settings import Settings
@@ -62,7 +63,10 @@ class Services:
         self.repository = GameRepository(store, games, settings.snapshot_every)
         self.players = Players(store, settings.admin_token)
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
-        self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
+        self.accounts = Accounts(store, self.players, max_failures=settings.sign_in_failures,
+                                 window_seconds=settings.sign_in_window_seconds)  # passwords, sign-in, tokens
+        self.oauth = OAuthServer(store, self.players)  # apps acting for players (Authlib)
+        self.tickets = CredentialTickets(store)  # stream tickets (keyed on first use), good while their token is
         self.closing = asyncio.Event()  # set when the process begins to shut down
         self.revocations = Revocations(store, broker, self.closing)  # streams end with their token
         pg = store if isinstance(store, PostgresStore) else None
