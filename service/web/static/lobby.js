@@ -1,14 +1,16 @@
-/* The lobby: register, create a game of any kind from its option schema, join, start, my games. */
+/* The lobby: register or sign in, create a game of any kind from its option schema, join, start, my games,
+   and the account (password, apps and tokens). */
 
 import { get, post, me, register, forget, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
 import { kindFields } from "./options.js";
+import { accountPanel, signInForm } from "./account.js";
 
 /** Show the lobby in `root`; returns a function that stops its live updates. */
 export async function showLobby(root) {
   const player = me();
   if (!player) {
-    root.replaceChildren(registerForm(redraw));
+    root.replaceChildren(registerForm(redraw), signInForm(redraw));
     return () => {};
   }
   document.getElementById("me").textContent = `Signed in as ${player.name}`;
@@ -18,7 +20,7 @@ export async function showLobby(root) {
   root.replaceChildren(
     h("h1", { text: `Lobby — ${player.name}` }),
     h("p", {}, h("button", { type: "button", onclick: () => { forget(); redraw(); }, text: "Sign out (forget my token)" })),
-    createForm(kinds), open, mine);
+    createForm(kinds), open, mine, accountPanel());
   const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
   const refresh = async () => {
     try {
