@@ -24,6 +24,7 @@ from projections.base import Projection
 from projections.runner import Projector
 from service.commands.pipeline import CommandPipeline
 from service.commands.accounts import Accounts
+from service.commands.accounts_bots import Bots
 from service.commands.oauth import OAuthServer
 from service.commands.players import Players
 from service.commands.readmodels import NoReadModels, ReadModelQueries
@@ -75,6 +76,7 @@ class Services:
         # which games a sealed duplicate deal hides (the visibility rule asks): none without tournaments
         self.seals = DealSeals(pg, self.repository, self.tournaments) if self.tournaments is not None else Seals()
         self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
+        self.bots = Bots(store, self.accounts, self.pipeline, self.tournaments)  # bots on request (played by workers)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
         self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None

@@ -153,9 +153,12 @@ class Accounts:
     async def tokens(self, player: Player) -> list[Credential]:
         return await self.store.accounts().credentials(player.id)
 
-    async def revoke_token(self, player: Player, credential_id: str) -> None:
-        """Revoke one of the player's tokens by id; TokenNotFound if it has no live one of that id."""
+    async def revoke_token(self, player: Player, credential_id: str, missing_ok: bool = False) -> None:
+        """Revoke one of the player's tokens by id; TokenNotFound if it has no live one of that id (unless
+        `missing_ok`)."""
         live = [c for c in await self.tokens(player) if c.id == credential_id]
         if not live or not await self.store.accounts().revoke(player.id, credential_id=credential_id):
+            if missing_ok:
+                return
             raise TokenNotFound(f"no live token with id {credential_id!r}")
         self.players.forget([c.digest for c in live])

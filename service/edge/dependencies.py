@@ -34,7 +34,7 @@ SCOPES: dict[str, str] = {
     **dict.fromkeys(("createTournament", "startTournament", "addTournamentBots"), ORGANISE),
     **dict.fromkeys(("rotateToken", "setPassword", "createAccessToken", "listAccessTokens", "revokeAccessToken",
                      "listAuthorizedApps", "revokeAuthorizedApp", "registerApp", "describeAuthorization",
-                     "decideAuthorization"), ACCOUNT),
+                     "decideAuthorization", "leaseBots", "finishBot"), ACCOUNT),
     "revokeToken": ANY_TOKEN,
 }
 

@@ -27,6 +27,7 @@ from litestar.exceptions import (
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 
 from service.commands import accounts as acc
+from service.commands import accounts_bots as bots
 from service.commands import exceptions as x
 from service.commands import oauth
 from service.commands.players import InsufficientScope
@@ -117,6 +118,8 @@ ERRORS: dict[type[BaseException], Rule] = {
     oauth.OAuthRefused: Rule(400, None, "OAuth request refused"),  # its code: oauth.<RFC 6749 error>
     oauth.BadRedirectUri: Rule(400, "invalid_redirect_uri", "Bad request"),
     oauth.AppNotFound: Rule(404, "app_not_found", "Not found"),
+    bots.BadBot: Rule(400, "invalid_bot", "Bad request"),
+    bots.BotNotFound: Rule(404, "bot_not_found", "Not found"),
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,
     asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,

@@ -10,7 +10,7 @@ PostgreSQL's implementation is `service.store.accounts_pg`; one contract suite r
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 import msgspec
@@ -63,6 +63,22 @@ class AuthCode(msgspec.Struct, frozen=True, kw_only=True):
     used_at: datetime | None = None
 
 
+class BotSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A bot the platform plays: in one game (`game_id`) or in every game of a tournament (`tournament_id`)."""
+
+    id: str
+    player_id: str
+    strategy: str
+    strength: int
+    game_id: str | None = None
+    tournament_id: str | None = None
+    token_id: str | None = None
+    lease_owner: str | None = None
+    lease_until: datetime | None = None
+    done_at: datetime | None = None
+    created_at: datetime = msgspec.field(default_factory=lambda: datetime.now(UTC))
+
+
 class AccountStore(Protocol):
     async def set_password(self, player_id: str, login: str, password_hash: str) -> bool:
         """Set the player's login and password hash; False if another player has that login."""
@@ -98,6 +114,16 @@ class AccountStore(Protocol):
         ...
     async def failures(self, key: str, window_seconds: float) -> int: ...
     async def clear_failures(self, key: str) -> None: ...
+    async def add_bot(self, bot: BotSeat) -> None: ...
+    async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
+        """Lease to `worker` for `seconds` its own unfinished bots and free ones (never leased, or their lease
+        ran out), at most `limit`, each once even with workers asking at the same time; each with the worker
+        that held it before (None: nobody, or `worker` itself)."""
+        ...
+    async def set_bot_token(self, bot_id: str, token_id: str) -> None: ...
+    async def finish_bot(self, bot_id: str) -> BotSeat | None:
+        """Mark the bot done; the bot as it was, None if unknown."""
+        ...
 
 
 def _now() -> datetime:
@@ -114,6 +140,7 @@ class MemoryAccounts:
         self.clients: dict[str, OAuthClient] = {}
         self.codes: dict[str, AuthCode] = {}
         self.windows: dict[str, tuple[datetime, int]] = {}
+        self.bots: dict[str, BotSeat] = {}
 
     async def set_password(self, player_id: str, login: str, password_hash: str) -> bool:
         holder = next((a for a in self.accounts.values() if a.login == login), None)
@@ -193,3 +220,26 @@ class MemoryAccounts:
 
     async def clear_failures(self, key: str) -> None:
         self.windows.pop(key, None)
+
+    async def add_bot(self, bot: BotSeat) -> None:
+        self.bots[bot.id] = bot
+
+    async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
+        now, out = _now(), []
+        for bot in sorted(self.bots.values(), key=lambda b: b.created_at):
+            free = bot.lease_owner == worker or bot.lease_until is None or bot.lease_until < now
+            if bot.done_at is None and free and len(out) < limit:
+                before = bot.lease_owner if bot.lease_owner != worker else None
+                self.bots[bot.id] = msgspec.structs.replace(bot, lease_owner=worker,
+                                                            lease_until=now + timedelta(seconds=seconds))
+                out.append((self.bots[bot.id], before))
+        return out
+
+    async def set_bot_token(self, bot_id: str, token_id: str) -> None:
+        self.bots[bot_id] = msgspec.structs.replace(self.bots[bot_id], token_id=token_id)
+
+    async def finish_bot(self, bot_id: str) -> BotSeat | None:
+        bot = self.bots.get(bot_id)
+        if bot is not None and bot.done_at is None:
+            self.bots[bot_id] = msgspec.structs.replace(bot, done_at=_now())
+        return bot

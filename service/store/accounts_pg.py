@@ -7,10 +7,11 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from service.store.accounts import Account, AuthCode, Credential, OAuthClient
+from service.store.accounts import Account, AuthCode, BotSeat, Credential, OAuthClient
 
 _CREDENTIAL = """id, digest, player_id, kind, name, scopes, client_id, grant_digest, refresh_digest, created_at,
                  expires_at, refresh_expires_at, revoked_at"""
+_BOT = "id, player_id, strategy, strength, game_id, tournament_id, token_id, lease_owner, lease_until, done_at, created_at"
 _CODE = "digest, client_id, player_id, redirect_uri, scope, challenge, method, expires_at, used_at"
 
 
@@ -134,3 +135,31 @@ class PostgresAccounts:
 
     async def clear_failures(self, key: str) -> None:
         await self.pool.execute("DELETE FROM sign_in_failures WHERE key = $1", key)
+
+    async def add_bot(self, bot: BotSeat) -> None:
+        await self.pool.execute(
+            f"INSERT INTO bots ({_BOT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            bot.id, bot.player_id, bot.strategy, bot.strength, bot.game_id, bot.tournament_id, bot.token_id,
+            bot.lease_owner, bot.lease_until, bot.done_at, bot.created_at)
+
+    async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
+        # SKIP LOCKED: two workers asking at once each take other bots, never the same one
+        rows = await self.pool.fetch(
+            f"""WITH free AS (
+                    SELECT id, lease_owner AS before FROM bots
+                    WHERE done_at IS NULL AND (lease_owner = $1 OR lease_until IS NULL OR lease_until < now())
+                    ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                UPDATE bots SET lease_owner = $1, lease_until = now() + make_interval(secs => $2)
+                FROM free WHERE bots.id = free.id
+                RETURNING {', '.join('bots.' + c.strip() for c in _BOT.split(','))}, free.before""",
+            worker, seconds, limit)
+        return [(BotSeat(**{k: v for k, v in dict(r).items() if k != "before"}),
+                 r["before"] if r["before"] != worker else None) for r in rows]
+
+    async def set_bot_token(self, bot_id: str, token_id: str) -> None:
+        await self.pool.execute("UPDATE bots SET token_id = $2 WHERE id = $1", bot_id, token_id)
+
+    async def finish_bot(self, bot_id: str) -> BotSeat | None:
+        row = await self.pool.fetchrow(f"SELECT {_BOT} FROM bots WHERE id = $1", bot_id)
+        await self.pool.execute("UPDATE bots SET done_at = coalesce(done_at, now()) WHERE id = $1", bot_id)
+        return BotSeat(**dict(row)) if row else None

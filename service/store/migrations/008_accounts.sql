@@ -54,3 +54,21 @@ CREATE TABLE IF NOT EXISTS sign_in_failures (
     window_start timestamptz NOT NULL,
     failures     integer     NOT NULL
 );
+
+-- Bots on request: a bot is a player the platform plays, in one game or one tournament. A bot worker holds
+-- a lease on it (`lease_owner` until `lease_until`); `token_id` is the credential the worker acts with,
+-- replaced (and the old one revoked) whenever another worker takes the bot over.
+CREATE TABLE IF NOT EXISTS bots (
+    id            text        PRIMARY KEY,
+    player_id     text        NOT NULL REFERENCES players (id),
+    game_id       text,
+    tournament_id text,
+    strategy      text        NOT NULL,
+    strength      integer     NOT NULL,
+    token_id      text,
+    lease_owner   text,
+    lease_until   timestamptz,
+    done_at       timestamptz,
+    created_at    timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS bots_live ON bots (created_at) WHERE done_at IS NULL;
