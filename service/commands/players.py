@@ -150,25 +150,27 @@ class Players:
         return cached[0].player.id if cached is not None and cached[1] > time.monotonic() else None
 
     async def rotate(self, player: Player, old_token: str) -> str:
-        """A new first token for `player`; the old one stops working (at once here, within CACHE_SECONDS
-        elsewhere)."""
+        """A new first token for `player`; the token used and the previous first token stop working (at once
+        here, within CACHE_SECONDS elsewhere)."""
         token = new_token()
-        await self.store.set_token(player.id, token_hash(token))
-        self.forget([token_hash(old_token)])
+        await self._drop(player, token_hash(old_token), replacement=token_hash(token))
         return token
 
     async def revoke(self, player: Player, token: str) -> None:
-        """The token used stops working: the player's first token (then none of its kind works until an admin
-        gives one), or the other credential it is."""
-        digest = token_hash(token)
+        """The token used stops working: the player's first token (then the player has none until it rotates
+        one with another token) or the other credential it is."""
+        await self._drop(player, token_hash(token))
+
+    async def _drop(self, player: Player, digest: str, replacement: str | None = None) -> None:
         current = (await self.store.token_digests([player.id])).get(player.id)
-        if current is not None and hmac.compare_digest(current, digest):
-            await self.store.set_token(player.id, None)
-        else:
+        first = current is not None and hmac.compare_digest(current, digest)
+        if not first:
             credential = await self.store.accounts().credential(digest)
-            if credential is not None:
+            if credential is not None and credential.player_id == player.id:
                 await self.store.accounts().revoke(player.id, credential_id=credential.id)
-        self.forget([digest])
+        if first or replacement is not None:
+            await self.store.set_token(player.id, replacement)
+        self.forget([digest] + ([current] if current is not None and replacement is not None else []))
 
     async def viewer(self, authorization: str | None) -> Viewer:
         """The caller from an `Authorization` header: anonymous without one, Unauthorized if it is wrong."""

@@ -147,3 +147,18 @@ def test_every_operation_that_reads_the_caller_names_the_scope_it_needs():
     document = app.openapi_schema.to_schema()
     send = document["paths"]["/v1/games/{game_id}/commands"]["post"]["security"]
     assert send == [{"bearer": ["play"]}, {"oauth": ["play"]}]
+
+
+async def test_rotating_from_a_session_replaces_the_first_token_and_ends_the_session(client):
+    who = await with_password(client)
+    session = (await client.post("/v1/sessions", json={"name": who["name"], "password": "correct horse battery"})).json()
+    rotated = await client.post("/v1/players/me/token", headers=bearer(session["token"]))
+    assert rotated.status_code == 201
+    for old in (session["token"], who["token"]):
+        assert (await client.get("/v1/players/me", headers=bearer(old))).status_code == 401
+    fresh = bearer(rotated.json()["token"])
+    assert (await client.get("/v1/players/me", headers=fresh)).json()["id"] == who["id"]
+    other = (await client.post("/v1/sessions", json={"name": who["name"], "password": "correct horse battery"})).json()
+    assert (await client.delete("/v1/players/me/token", headers=fresh)).status_code == 204
+    assert (await client.get("/v1/players/me", headers=fresh)).status_code == 401
+    assert (await client.get("/v1/players/me", headers=bearer(other["token"]))).status_code == 200  # only the one used
