@@ -14,7 +14,7 @@ the same name takes its bots back at once (`have` lists the bots it still holds 
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -39,8 +39,8 @@ class BotNotFound(NotFound):
 
 
 class BotSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    strategy: Annotated[str, Meta(max_length=16, description="random, or greedy (the kind's heuristic)")] = "greedy"
-    strength: Annotated[int, Meta(description="1 (mostly random moves) to 5 (always the strategy's)")] = 3
+    strategy: Annotated[Literal["random", "greedy"], Meta(description="greedy: the kind's heuristic")] = "greedy"
+    strength: Annotated[int, Meta(ge=1, le=5, description="1 (mostly random moves) to 5 (always the strategy's)")] = 3
 
 
 class Lease(msgspec.Struct, frozen=True, kw_only=True):

@@ -115,10 +115,10 @@ ERRORS: dict[type[BaseException], Rule] = {
     acc.WeakPassword: Rule(400, "weak_password", "Bad request"),
     acc.UnknownScope: Rule(400, "unknown_scope", "Bad request"),
     acc.TokenNotFound: Rule(404, "token_not_found", "Not found"),
-    oauth.OAuthRefused: Rule(400, None, "OAuth request refused"),  # its code: oauth.<RFC 6749 error>
-    oauth.BadRedirectUri: Rule(400, "invalid_redirect_uri", "Bad request"),
+    oauth.OAuthRefused: Rule(422, None, "OAuth request refused"),  # its code: oauth.<RFC 6749 error>
+    oauth.BadRedirectUri: Rule(422, "invalid_redirect_uri", "Unprocessable content"),
     oauth.AppNotFound: Rule(404, "app_not_found", "Not found"),
-    bots.BadBot: Rule(400, "invalid_bot", "Bad request"),
+    bots.BadBot: Rule(422, "invalid_bot", "Unprocessable content"),
     bots.BotNotFound: Rule(404, "bot_not_found", "Not found"),
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,

@@ -138,12 +138,14 @@ async def test_a_player_plays_against_a_bot_that_starts_the_game_when_full(base)
 
 async def test_bad_bot_requests_are_refused_before_any_game_exists(client):
     who = await player(client, unique())
-    for bots, seats in (([{"strategy": "cunning"}], 2), ([{"strength": 9}], 2), ([{}, {}], 2)):
-        resp = await client.post("/v1/games", json={"kind": "tally", "seats": seats, "bots": bots},
-                                 headers=who["headers"])
-        assert (resp.status_code, resp.json()["code"]) == (400, "invalid_bot"), bots
+    for bots, status, code in (([{"strategy": "cunning"}], 400, "invalid_request"),
+                               ([{"strength": 9}], 400, "invalid_request"), ([{}, {}], 422, "invalid_bot")):
+        resp = await client.post("/v1/games", json={"kind": "tally", "seats": 2, "bots": bots}, headers=who["headers"])
+        assert (resp.status_code, resp.json()["code"]) == (status, code), bots
+    assert (await client.get("/v1/games?player=" + who["id"])).json()["items"] == []
     lease = await client.post("/v1/bots/leases", json={"worker": "x"}, headers=who["headers"])
     assert lease.status_code == 403  # only a bot worker (the admin token) leases bots
+    assert (await client.post("/v1/bots/leases", json={"worker": "x"})).status_code == 401
 
 
 async def test_an_organiser_adds_bots_that_play_the_tournament(base):

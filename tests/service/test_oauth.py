@@ -123,7 +123,7 @@ async def test_pkce_is_required_and_only_s256(client):
     for query in (ask(app, verifier, code_challenge_method="plain"), ask(app, None),
                   ask(app, challenge, code_challenge_method=None)):
         resp = await client.get(f"/v1/oauth/authorize?{query}", headers=who["headers"])
-        assert (resp.status_code, resp.json()["code"]) == (400, "oauth.invalid_request"), query
+        assert (resp.status_code, resp.json()["code"]) == (422, "oauth.invalid_request"), query
         answer = await authorize(client, who, query)  # the app hears of it at its registered URI
         assert answer["error"] == "invalid_request" and "code" not in answer
     code = (await authorize(client, who, ask(app, challenge)))["code"]
@@ -142,16 +142,16 @@ async def test_a_redirect_uri_must_match_exactly(client):
     verifier, challenge = pkce()
     for uri in (CALLBACK + "/", CALLBACK + "?x=1", "http://127.0.0.1:9/other", "https://evil.example/callback"):
         resp = await client.get(f"/v1/oauth/authorize?{ask(app, challenge, redirect_uri=uri)}", headers=who["headers"])
-        assert resp.status_code == 400, uri
+        assert resp.status_code == 422, uri
         decided = await client.post("/v1/oauth/authorize", json={"request": ask(app, challenge, redirect_uri=uri),
                                                                  "allow": True}, headers=who["headers"])
-        assert decided.status_code == 400, uri  # never sent to an unregistered URI
+        assert decided.status_code == 422, uri  # never sent to an unregistered URI
     code = (await authorize(client, who, ask(app, challenge)))["code"]
     resp = await exchange(client, app, code, verifier, redirect_uri="http://127.0.0.1:9/other")
     assert resp.status_code == 400 and resp.json()["error"] == "invalid_grant"
     bad = await client.post("/v1/oauth/apps", json={"name": "x", "redirect_uris": ["http://evil.example/cb"],
                                                     "scopes": ["read"]}, headers=who["headers"])
-    assert (bad.status_code, bad.json()["code"]) == (400, "invalid_redirect_uri")
+    assert (bad.status_code, bad.json()["code"]) == (422, "invalid_redirect_uri")
 
 
 async def test_an_app_gets_no_scope_beyond_what_it_registered(client):
@@ -167,7 +167,7 @@ async def test_an_app_gets_no_scope_beyond_what_it_registered(client):
                              headers=bearer(tokens["access_token"]))
     assert play.status_code == 403
     unknown = await client.get(f"/v1/oauth/authorize?{ask(app, challenge, scope='admin')}", headers=who["headers"])
-    assert unknown.status_code == 400 and unknown.json()["code"] == "oauth.invalid_scope"
+    assert unknown.status_code == 422 and unknown.json()["code"] == "oauth.invalid_scope"
     wider = await refresh(client, app, tokens["refresh_token"])
     assert wider.status_code == 200 and wider.json()["scope"] == "read"
 

@@ -13,7 +13,7 @@ from msgspec import Meta
 
 import domain.tournament as T
 from service.commands.accounts_bots import BotSpec, Lease
-from service.commands.exceptions import Forbidden
+from service.commands.exceptions import Forbidden, Unauthorized
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
@@ -35,8 +35,11 @@ class LeaseRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 def require_admin(viewer: Viewer) -> None:
-    if not viewer.admin:
-        raise Forbidden("only a bot worker (the admin token) may do this")
+    if viewer.admin:
+        return
+    if viewer.player is None:
+        raise Unauthorized("a bot worker sends the admin token")
+    raise Forbidden("only a bot worker (the admin token) may do this")
 
 
 class BotController(Controller):

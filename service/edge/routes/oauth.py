@@ -29,18 +29,20 @@ from service.commands.oauth import Wire
 from service.commands.players import GRANTABLE, Viewer
 from service.container import Services
 from service.edge.errors import responses
+from service.edge.routes.accounts import Scope
 from service.edge.schemas import NO_NUL, strictly
 
 TOKEN_PATH = "/oauth/token"  # a protocol endpoint (RFC 6749 errors), outside the versioned API
 CONSENT_PAGE = "/consent.html"
 ClientId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="the app's client_id")]
-RedirectUri = Annotated[str, Meta(min_length=1, max_length=2000, pattern=NO_NUL)]
+FormValue = str | list[str] | None  # a repeated parameter arrives as a list (and is refused by Authlib)
+RedirectUri = Annotated[str, Meta(max_length=2000, description="https, or http on a loopback host; no fragment")]
 
 
 class AppCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Annotated[str, Meta(min_length=1, max_length=64, pattern=NO_NUL)]
     redirect_uris: Annotated[list[RedirectUri], Meta(min_length=1, max_length=5)]
-    scopes: Annotated[list[str], Meta(min_length=1, max_length=3, description=f"of {', '.join(GRANTABLE)}")]
+    scopes: Annotated[list[Scope], Meta(min_length=1, max_length=3)]
 
 
 class AppOut(msgspec.Struct, kw_only=True):
@@ -74,15 +76,16 @@ class AuthorizedApp(msgspec.Struct, kw_only=True):
 
 
 class TokenForm(msgspec.Struct, kw_only=True):
-    """RFC 6749 4.1.3 and 6 (public clients: `client_id`, no secret; PKCE: `code_verifier`)."""
+    """RFC 6749 4.1.3 and 6 (public clients: `client_id`, no secret; PKCE: `code_verifier`). Nothing is checked
+    here: what is missing, repeated or wrong is Authlib's to answer, in RFC 6749's own error format."""
 
-    grant_type: str
-    client_id: str | None = None
-    code: str | None = None
-    redirect_uri: str | None = None
-    code_verifier: str | None = None
-    refresh_token: str | None = None
-    scope: str | None = None
+    grant_type: Annotated[FormValue, Meta(examples=["authorization_code", "refresh_token"])] = None
+    client_id: FormValue = None
+    code: FormValue = None
+    redirect_uri: FormValue = None
+    code_verifier: FormValue = None
+    refresh_token: FormValue = None
+    scope: FormValue = None
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -137,7 +140,7 @@ class OAuthController(Controller):
     tags = ["oauth"]
 
     @post("/oauth/apps", operation_id="registerApp", summary="Register an app (a public OAuth client)",
-          status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403),
+          status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Its redirect URIs must match exactly when used; each is https, or http on a loopback "
                       "host. The app uses PKCE (S256) and no secret.")
     async def register(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
@@ -148,10 +151,10 @@ class OAuthController(Controller):
                       scopes=client.scopes)
 
     @get("/oauth/authorize", operation_id="describeAuthorization", summary="What an authorization request asks",
-         security=[{"bearer": []}], responses=responses(400, 401, 403),
+         security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
          description="For the consent page: send the app's authorization request's query string unchanged "
                      "(response_type=code, client_id, redirect_uri, scope, state, code_challenge, "
-                     "code_challenge_method=S256). An invalid request is a 400 `oauth.<RFC 6749 error>`.")
+                     "code_challenge_method=S256). An invalid request is a 422 `oauth.<RFC 6749 error>`.")
     async def describe(self, request: Request, viewer: NamedDependency[Viewer],
                        services: NamedDependency[Services]) -> Consent:
         app, scopes = await services.oauth.describe(_query(request), viewer.require_player())
@@ -159,7 +162,7 @@ class OAuthController(Controller):
                        redirect_uri=request.query_params.get("redirect_uri") or app.get_default_redirect_uri() or "")
 
     @post("/oauth/authorize", operation_id="decideAuthorization", summary="The player allows or denies an app",
-          status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403),
+          status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Answers where to send the browser: the app's redirect URI with `code` and `state` when "
                       "allowed, with `error=access_denied` when denied.")
     async def decide(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
