@@ -103,3 +103,18 @@ def test_a_player_who_denies_sends_the_app_access_denied(site, browser, app_orig
         assert page.inner_text("#out") == "Not connected: access_denied"
     finally:
         context.close()
+
+
+def test_the_consent_page_refuses_to_answer_inside_another_sites_frame(site, browser, app_origin):
+    app, _ = registered(site, app_origin + "/index.html")
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(app_origin + "/index.html")
+        page.evaluate("""url => { const f = document.createElement("iframe"); f.id = "framed"; f.src = url;
+                                  document.body.append(f); }""", f"{site}/consent.html?client_id={app['client_id']}")
+        frame = wait_until(page, lambda: next((f for f in page.frames if f.url.startswith(site)), None), "the frame")
+        frame.wait_for_selector("#refused")
+        assert frame.locator("#allow").count() == 0
+    finally:
+        context.close()

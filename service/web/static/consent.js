@@ -13,6 +13,10 @@ const SCOPES = {
 
 async function show() {
   const root = document.getElementById("app");
+  if (window.top !== window.self) {  // never answer inside another site's frame (clickjacking)
+    root.replaceChildren(h("p", { class: "error", id: "refused", text: "Open this page in its own window." }));
+    return;
+  }
   const request = location.search.replace(/^\?/, "");
   const player = me();
   if (!player) {
