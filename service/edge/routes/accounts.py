@@ -15,6 +15,7 @@ from service.commands.accounts import MAX_PASSWORD, MIN_PASSWORD
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
+from service.edge.middleware import client_address, parse_networks
 from service.edge.schemas import NO_NUL, Name, strictly
 from service.store.accounts import Credential
 
@@ -92,7 +93,9 @@ class AccountController(Controller):
     async def sign_in(self, request: Request, services: NamedDependency[Services],
                       data: JSONBody[SignIn]) -> SessionOut:
         data = await strictly(request, SignIn)
-        address = request.client.host if request.client else "unknown"
+        trusted = parse_networks(services.settings.trusted_proxies)  # the rate limiter's rule for who the client is
+        address = client_address(request.client.host if request.client else None,
+                                 request.headers.get("x-forwarded-for"), trusted)
         player, credential, token = await services.accounts.sign_in(data.name, data.password, address)
         return SessionOut(**msgspec.structs.asdict(created(credential, token)), player_id=player.id)
 
