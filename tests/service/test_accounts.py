@@ -90,8 +90,9 @@ async def test_a_personal_access_token_does_what_its_scopes_allow_and_nothing_mo
         await client.post("/v1/players/me/tokens", json={"name": "more", "scopes": ["play"]}, headers=reader),
         await client.post("/v1/players/me/token", headers=reader),  # a first token with every scope
         await client.post("/v1/players/me/password", json={"password": "taken over!"}, headers=reader),
+        await client.post("/v1/games/any/commands", json={"command": {"type": "tally.Roll"}}, headers=reader),
     ]
-    assert [(r.status_code, r.json()["code"]) for r in refused] == [(403, "insufficient_scope")] * 4
+    assert [(r.status_code, r.json()["code"]) for r in refused] == [(403, "insufficient_scope")] * 5
 
 
 async def test_a_player_can_play_with_a_play_token(client):
