@@ -23,6 +23,9 @@ from domain.kernel import Game
 from projections.base import Projection
 from projections.runner import Projector
 from service.commands.pipeline import CommandPipeline
+from service.commands.accounts import Accounts
+from service.commands.accounts_bots import Bots
+from service.commands.oauth import OAuthServer
 from service.commands.players import Players
 from service.commands.readmodels import NoReadModels, ReadModelQueries
 from service.commands.repository import Currency, GameRepository
@@ -31,8 +34,7 @@ from service.commands.sealing import DealSeals, Seals
 from service.commands.tournaments import Tournaments
 from service.live.fanout import Broker, RedisBroker
 from service.live.personal import PersonalHub
-from service.live.revocation import Revocations
-from service.live.tickets import TicketOffice
+from service.live.revocation import CredentialTickets, Revocations
 from service.ops.background import Periodic
 from service.ops.metrics import Metrics
 from service.ops.settings import Settings
@@ -68,7 +70,10 @@ class Services:
         self.answers = PerVersion()  # legal lists and views, encoded once per game version and seat
         self.players = Players(store, settings.admin_token)
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
-        self.tickets = TicketOffice(store)  # stream tickets (keyed on first use)
+        self.accounts = Accounts(store, self.players, max_failures=settings.sign_in_failures,
+                                 window_seconds=settings.sign_in_window_seconds)  # passwords, sign-in, tokens
+        self.oauth = OAuthServer(store, self.players)  # apps acting for players (Authlib)
+        self.tickets = CredentialTickets(store)  # stream tickets (keyed on first use), good while their token is
         self.closing = asyncio.Event()  # set when the process begins to shut down
         self.revocations = Revocations(store, broker, self.closing)  # streams end with their token
         pg = store if isinstance(store, PostgresStore) else None
@@ -77,6 +82,7 @@ class Services:
         # which games a sealed duplicate deal hides (the visibility rule asks): none without tournaments
         self.seals = DealSeals(pg, self.repository, self.tournaments) if self.tournaments is not None else Seals()
         self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
+        self.bots = Bots(store, self.accounts, self.pipeline, self.tournaments)  # bots on request (played by workers)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
         self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None

@@ -4,7 +4,7 @@ Everything here talks to a running service over HTTP and SSE only, like any thir
 no in-process shortcut (`client` HTTP, `sse` the stream reader, `strategies` random and greedy —
 greedy asks each kind's scorer, `domain/<kind>/bot.py` reached through the catalogue as
 `Game.bot_scores`, to judge moves from the seat's own view and /legal only —, `play` one seat of one game, `bot` finding and playing games,
-`loadtest` the generator).
+`loadtest` the generator, `runner` the worker that plays bots players ask for).
 `add_parsers` registers both subcommands on the `stela` parser.
 
 The server never imports its clients: this package imports nothing of the service but itself
@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import socket
 import sys
 
 from service.ops.arguments import key_values
@@ -51,6 +53,23 @@ def cmd_bot(args: argparse.Namespace) -> int:
             return 1 if failed else 0
 
     return asyncio.run(run())
+
+
+def cmd_bot_worker(args: argparse.Namespace) -> int:
+    """`stela bot-worker`: play the bots players asked for (service.bots.runner), until interrupted."""
+    import httpx
+
+    from service.bots.runner import BotWorker
+
+    async def run() -> int:
+        async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
+            await BotWorker(http, args.token, args.name, lease_seconds=args.lease_seconds).run()
+        return 0
+
+    try:
+        return asyncio.run(run())
+    except KeyboardInterrupt:
+        return 0
 
 
 def cmd_loadtest(args: argparse.Namespace) -> int:
@@ -90,6 +109,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="an option of created games")
     s.add_argument("--poll", type=float, default=3.0, help="seconds between looks for new games")
     s.set_defaults(fn=cmd_bot)
+    s = sub.add_parser("bot-worker", help="play the bots players ask for (games and tournaments) over HTTP + SSE")
+    s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
+    s.add_argument("--token", default=os.environ.get("STELA_ADMIN_TOKEN"), help="the admin token (STELA_ADMIN_TOKEN)")
+    s.add_argument("--name", default=socket.gethostname(), help="this worker's stable name (a restart resumes its bots)")
+    s.add_argument("--lease-seconds", type=float, default=30.0, help="how long a bot stays leased unrenewed")
+    s.set_defaults(fn=cmd_bot_worker)
     s = sub.add_parser("loadtest", help="N bot players play games over HTTP + SSE; prints throughput and latency")
     s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
     s.add_argument("--players", type=int, default=8)

@@ -1,9 +1,12 @@
-"""Players and who is asking: registration, bearer-token lookup (cached), the `Viewer`.
+"""Players and who is asking: registration, bearer-token lookup (cached), the `Viewer` and its scopes.
 
-Tokens are random, shown once and stored as SHA-256 digests. A player may rotate its token (a
-new one, the old one revoked) or revoke it; the digest -> player cache therefore keeps an entry
-only `CACHE_SECONDS`: this process forgets a revoked token at once, another replica within that
-time.
+Tokens are random, shown once and stored as SHA-256 digests. A player's first token (from
+registration, rotated or revoked by itself) has every scope; its other tokens (sign-in sessions,
+personal access tokens, OAuth access tokens: `service.store.accounts.Credential`) have the scopes
+they were given, and some expire. A player may rotate its first token (a new one, the old one
+revoked) or revoke any token; the digest -> identity cache therefore keeps an entry only
+`CACHE_SECONDS` (and never past the token's expiry): this process forgets a revoked token at once,
+another replica within that time.
 """
 
 from __future__ import annotations
@@ -13,13 +16,28 @@ import secrets
 import time
 import uuid
 
+from datetime import UTC, datetime
+
 import msgspec
 
-from service.commands.exceptions import PlayerNotFound, Unauthorized
+from service.commands.exceptions import Forbidden, PlayerNotFound, Unauthorized
 from service.store.protocol import EventStore, Player, token_hash
 
 _CACHE_MAX = 100_000
 CACHE_SECONDS = 5.0
+
+READ, PLAY, ORGANISE = "read", "play", "tournaments:organise"
+ACCOUNT = "account"  # managing the account itself (password, tokens, apps): a player's first token and sessions only
+GRANTABLE = (READ, PLAY, ORGANISE)  # what a personal access token or an app may be given
+EVERY = frozenset((READ, PLAY, ORGANISE, ACCOUNT))
+
+
+class InsufficientScope(Forbidden):
+    """The token is valid but was not given the scope this operation needs."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"this token lacks the `{scope}` scope")
+        self.scope = scope
 
 
 def new_token() -> str:
@@ -40,6 +58,8 @@ class Viewer(msgspec.Struct, frozen=True):
 
     player: Player | None = None
     admin: bool = False
+    scopes: frozenset[str] = EVERY  # what the token may do (every scope: a player's first token, or a session)
+    digest: str | None = None  # the SHA-256 of the token the caller used
 
     @property
     def player_id(self) -> str | None:
@@ -51,6 +71,18 @@ class Viewer(msgspec.Struct, frozen=True):
             raise Unauthorized("a bearer token is required")
         return self.player
 
+    def require_scope(self, scope: str) -> None:
+        """InsufficientScope unless the caller's token (if any) has `scope`; the admin token has every scope."""
+        if self.player is not None and scope not in self.scopes:
+            raise InsufficientScope(scope)
+
+
+class Identity(msgspec.Struct, frozen=True):
+    """Whose a token is and what it may do."""
+
+    player: Player
+    scopes: frozenset[str]
+
 
 class Players:
     """Registration and authentication against the store."""
@@ -58,7 +90,7 @@ class Players:
     def __init__(self, store: EventStore, admin_token: str | None = None) -> None:
         self.store = store
         self.admin_token = admin_token
-        self._by_digest: dict[str, tuple[Player, float]] = {}  # digest -> (player, cached until)
+        self._by_digest: dict[str, tuple[Identity, float]] = {}  # digest -> (identity, cached until)
 
     async def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (the only time the token is shown)."""
@@ -72,38 +104,73 @@ class Players:
             raise PlayerNotFound(f"no player with id {player_id!r}")
         return player
 
-    async def authenticate(self, token: str) -> Player | None:
-        digest = token_hash(token)
+    async def identify(self, digest: str) -> Identity | None:
+        """Whose token of `digest` is and its scopes (cached `CACHE_SECONDS`), None if it works no longer."""
         now = time.monotonic()
         cached = self._by_digest.get(digest)
         if cached is not None and cached[1] > now:
             return cached[0]
-        player = await self.store.player_by_token(digest)
-        if player is None:
+        found = await self._lookup(digest)
+        if found is None:
             self._by_digest.pop(digest, None)
             return None
         if len(self._by_digest) > _CACHE_MAX:
             self._by_digest.clear()
-        self._by_digest[digest] = (player, now + CACHE_SECONDS)
-        return player
+        self._by_digest[digest] = (found[0], now + found[1])
+        return found[0]
+
+    async def _lookup(self, digest: str) -> tuple[Identity, float] | None:
+        """The identity of a token and how long it may be cached."""
+        player = await self.store.player_by_token(digest)
+        if player is not None:
+            return Identity(player, EVERY), CACHE_SECONDS
+        credential = await self.store.accounts().credential(digest)
+        wall = datetime.now(UTC)
+        if credential is None or not credential.live(wall):
+            return None
+        owner = await self.store.get_player(credential.player_id)
+        if owner is None:
+            return None
+        left = (credential.expires_at - wall).total_seconds() if credential.expires_at else CACHE_SECONDS
+        return Identity(owner, frozenset(credential.scopes)), min(CACHE_SECONDS, left)
+
+    async def authenticate(self, token: str) -> Player | None:
+        identity = await self.identify(token_hash(token))
+        return identity.player if identity is not None else None
+
+    def forget(self, digests: list[str]) -> None:
+        """This process stops trusting these token digests at once (they were revoked)."""
+        for digest in digests:
+            self._by_digest.pop(digest, None)
 
     def known(self, authorization: str | None) -> str | None:
         """The id of the player whose token this process authenticated lately (no I/O), else None."""
         token = bearer(authorization)
         cached = self._by_digest.get(token_hash(token)) if token else None
-        return cached[0].id if cached is not None and cached[1] > time.monotonic() else None
+        return cached[0].player.id if cached is not None and cached[1] > time.monotonic() else None
 
     async def rotate(self, player: Player, old_token: str) -> str:
-        """A new token for `player`; the old one stops working (at once here, within CACHE_SECONDS elsewhere)."""
+        """A new first token for `player`; the token used and the previous first token stop working (at once
+        here, within CACHE_SECONDS elsewhere)."""
         token = new_token()
-        await self.store.set_token(player.id, token_hash(token))
-        self._by_digest.pop(token_hash(old_token), None)
+        await self._drop(player, token_hash(old_token), replacement=token_hash(token))
         return token
 
     async def revoke(self, player: Player, token: str) -> None:
-        """No token works for `player` any more (until it is given a new one by an admin)."""
-        await self.store.set_token(player.id, None)
-        self._by_digest.pop(token_hash(token), None)
+        """The token used stops working: the player's first token (then the player has none until it rotates
+        one with another token) or the other credential it is."""
+        await self._drop(player, token_hash(token))
+
+    async def _drop(self, player: Player, digest: str, replacement: str | None = None) -> None:
+        current = (await self.store.token_digests([player.id])).get(player.id)
+        first = current is not None and hmac.compare_digest(current, digest)
+        if not first:
+            credential = await self.store.accounts().credential(digest)
+            if credential is not None and credential.player_id == player.id:
+                await self.store.accounts().revoke(player.id, credential_id=credential.id)
+        if first or replacement is not None:
+            await self.store.set_token(player.id, replacement)
+        self.forget([digest] + ([current] if current is not None and replacement is not None else []))
 
     async def viewer(self, authorization: str | None) -> Viewer:
         """The caller from an `Authorization` header: anonymous without one, Unauthorized if it is wrong."""
@@ -114,7 +181,8 @@ class Players:
             raise Unauthorized("use `Authorization: Bearer <token>`")
         if self.admin_token and hmac.compare_digest(token.encode(), self.admin_token.encode()):
             return Viewer(admin=True)
-        player = await self.authenticate(token)
-        if player is None:
-            raise Unauthorized("unknown or revoked token")
-        return Viewer(player=player)
+        digest = token_hash(token)
+        identity = await self.identify(digest)
+        if identity is None:
+            raise Unauthorized("unknown, expired or revoked token")
+        return Viewer(player=identity.player, scopes=identity.scopes, digest=digest)

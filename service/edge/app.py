@@ -15,13 +15,16 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from domain.catalog import GAMES
 from domain.kernel import Game
-from service.edge.dependencies import DEPENDENCIES
+from service.edge.dependencies import DEPENDENCIES, scoped_security
 from service.edge.middleware import cross_origin, json_only, parse_networks
 from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
 from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
 from service.edge.ratelimit import Counters, rate_limit
+from service.edge.routes.accounts import AccountController
+from service.edge.routes.bots import BotController
+from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, form_route
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
@@ -46,8 +49,11 @@ def openapi_config(games: dict[str, Game]) -> OpenAPIConfig:
         title="Stela", version=API_VERSION, description=DESCRIPTION, path="/schema",
         render_plugins=[docs.render_plugin(games), contract.TypedJson(games)], servers=[Server(url="/")],
         components=Components(security_schemes={
-            "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
-        tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
+            "bearer": SecurityScheme(type="http", scheme="bearer", description=(
+                "a token from POST /v1/players (every scope), POST /v1/sessions (every scope) or POST "
+                "/v1/players/me/tokens (its scopes); the scope an operation needs is in its requirement")),
+            "oauth": OAUTH_SCHEME}),
+        tags=[Tag(name="players"), Tag(name="accounts"), Tag(name="oauth"), Tag(name="bots"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
               Tag(name="leaderboards"),
               Tag(name="stats"), Tag(name="ops")],
         use_handler_docstrings=False, create_examples=False)
@@ -91,7 +97,7 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
     or not, outermost first: the request id, log line and metrics; CORS (so refusals below carry it
     too); budgets; JSON-only bodies."""
     state = app.state
-    inner: ASGIApp = json_only(app.asgi_handler)
+    inner: ASGIApp = form_route(json_only(app.asgi_handler), app.asgi_handler)  # OAuth's token endpoint reads forms
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         counters = Counters()
         if settings.redis_url:
@@ -129,7 +135,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     stela_logging.configure(settings.log_level)
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_stop": [], **(extra or {})})
-    handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
+    handlers: list[Any] = [PlayerController, AccountController, *OAUTH_HANDLERS, BotController, KindController, GameController, PlayController, StreamController,
                            TournamentController, healthz, readyz, ReadModelController,
                            command_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
@@ -138,6 +144,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
                    debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
+    scoped_security(app)  # each operation's scope into its security requirement (docs/accounts.md)
     app.asgi_handler = edge(app, settings)  # around the handler Litestar built: router and exception handling
     allow: dict[str, set[str]] = {}
     for route in app.routes:

@@ -6,18 +6,43 @@ Every route takes the composition root's typed `Services` (built once at start-u
 Litestar resolves dependencies of the same depth concurrently in an anyio task group, a task
 each per request; one dependency per depth (`services`, then `viewer`) keeps that off the
 request path.
+
+Every operation that reads the caller needs one scope of the caller's token (`SCOPES`, documented in
+each operation's OpenAPI security requirement by `scoped_security`); the caller is refused 403
+`insufficient_scope` without it. An operation missing from the table needs every scope (fail closed).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from litestar import Request
+from litestar import Litestar, Request
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
+from litestar.handlers import HTTPRouteHandler
 
 from service.container import Services
-from service.commands.players import Viewer
+from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Viewer
+
+ANY_TOKEN = ""  # the operation takes any valid token, whatever its scopes (a token revoking itself)
+SCOPES: dict[str, str] = {
+    **dict.fromkeys(("getGame", "getBoardPicture", "getEvents", "exportGame", "getLegalCommands", "streamGame",
+                     "createGameStreamTicket", "getGameAtVersion", "getMe", "streamMyGames",
+                     "createPersonalStreamTicket"), READ),
+    **dict.fromkeys(("createGame", "sendCommand", "joinGame", "leaveGame", "startGame", "registerForTournament",
+                     "withdrawFromTournament"), PLAY),
+    **dict.fromkeys(("createTournament", "startTournament", "addTournamentBots"), ORGANISE),
+    **dict.fromkeys(("rotateToken", "setPassword", "createAccessToken", "listAccessTokens", "revokeAccessToken",
+                     "listAuthorizedApps", "revokeAuthorizedApp", "registerApp", "describeAuthorization",
+                     "decideAuthorization", "leaseBots", "finishBot"), ACCOUNT),
+    "revokeToken": ANY_TOKEN,
+}
+
+
+def required_scope(scope: Any) -> str:
+    """The scope the request's operation needs (every scope, `account`, for one not in `SCOPES`)."""
+    operation = getattr(scope.get("route_handler"), "operation_id", None)
+    return SCOPES.get(operation, ACCOUNT) if isinstance(operation, str) else ACCOUNT
 
 
 def provide_services(state: State) -> Services:
@@ -32,6 +57,9 @@ async def caller(services: Services, authorization: str | None, scope: Any) -> V
     viewer = await services.players.viewer(authorization)
     if viewer.player is not None:
         scope.setdefault("state", {})["player_id"] = viewer.player.id
+        needed = required_scope(scope)
+        if needed:
+            viewer.require_scope(needed)
     return viewer
 
 
@@ -51,3 +79,20 @@ DEPENDENCIES: dict[str, Provide] = {
     "services": Provide(provide_services, sync_to_thread=False),
     "viewer": Provide(provide_viewer),
 }
+
+
+def scoped_security(app: Litestar) -> None:
+    """Write each operation's scope into its OpenAPI security requirement (bearer token or OAuth), before the
+    document is generated: required where the operation declared a bearer token, optional elsewhere."""
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            if not isinstance(handler, HTTPRouteHandler) or not isinstance(handler.operation_id, str):
+                continue
+            needed = SCOPES.get(handler.operation_id)
+            if needed is None:
+                continue
+            if needed == ANY_TOKEN:
+                handler.security = [{"bearer": []}, {"oauth": []}]
+                continue
+            bearer = [{"bearer": [needed]}] + ([{"oauth": [needed]}] if needed != ACCOUNT else [])
+            handler.security = bearer if handler.security else [{}, *bearer]

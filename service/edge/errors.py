@@ -26,7 +26,11 @@ from litestar.exceptions import (
 )
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 
+from service.commands import accounts as acc
+from service.commands import accounts_bots as bots
 from service.commands import exceptions as x
+from service.commands import oauth
+from service.commands.players import InsufficientScope
 
 log = structlog.get_logger("stela.errors")
 PROBLEM = "application/problem+json"
@@ -103,6 +107,19 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.InvalidOptions: Rule(422, None, "Invalid game options"),
     x.BadCursor: Rule(422, "bad_cursor", "Unprocessable content", "the cursor is not one this list issued"),
     x.Unavailable: Rule(503, "unavailable", "Service unavailable"),
+    # accounts and tokens (docs/accounts.md)
+    InsufficientScope: Rule(403, "insufficient_scope", "Forbidden"),
+    acc.SignInFailed: Rule(401, "sign_in_failed", "Unauthorized"),
+    acc.SignInThrottled: Rule(429, "sign_in_throttled", "Too many requests"),
+    acc.NameTaken: Rule(409, "name_taken", "Conflict"),
+    acc.WeakPassword: Rule(400, "weak_password", "Bad request"),
+    acc.UnknownScope: Rule(400, "unknown_scope", "Bad request"),
+    acc.TokenNotFound: Rule(404, "token_not_found", "Not found"),
+    oauth.OAuthRefused: Rule(422, None, "OAuth request refused"),  # its code: oauth.<RFC 6749 error>
+    oauth.BadRedirectUri: Rule(422, "invalid_redirect_uri", "Unprocessable content"),
+    oauth.AppNotFound: Rule(404, "app_not_found", "Not found"),
+    bots.BadBot: Rule(422, "invalid_bot", "Unprocessable content"),
+    bots.BotNotFound: Rule(404, "bot_not_found", "Not found"),
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,
     asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,

@@ -12,6 +12,7 @@ from litestar.typing import FieldDefinition
 from msgspec import Meta
 
 from domain.clock import TimeControl
+from service.commands.accounts_bots import BotSpec
 from service.commands.exceptions import InvalidRequest
 from service.commands.pipeline import integral
 from service.commands.views import GameOut, Status
@@ -166,6 +167,11 @@ class GameCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         description="put every seat on a clock: a deadline per command, or a total per seat with an increment; "
                     "a seat past its deadline is timed out by the platform (the kind's timeout rule plays for it)",
         examples=[{"per_move_seconds": 60}, {"total_seconds": 600, "increment_seconds": 5}])] = None
+    bots: Annotated[list[BotSpec], Meta(max_length=15, description=(
+        "fill seats with bots, one per entry, after the creator: `strategy` random or greedy (the kind's "
+        "heuristic), `strength` 1 to 5 (how often the strategy's choice is played rather than a random legal "
+        "one: n in 5). A bot worker plays them through the API like any client; the game starts once full."),
+        examples=[[{"strategy": "greedy", "strength": 3}]])] = []
 
 
 class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -1,23 +1,27 @@
-"""Streams end with the token that opened them: revoking or rotating it closes them, on every replica.
+"""Streams and tickets end with the token that opened them: revoking, rotating or (an app's) expiring.
 
 Each stream opened by a player (with a bearer token, or with a ticket issued for one) is watched
 under that token's digest (`Revocations.watch` gives it a `StreamEnd`, the event its loop checks
 between frames, set too when the process closes). While any is open, the process asks the store
-every `every` seconds for those players' current token digests, in one query, and ends each stream
-whose token is no longer the player's (revoked: none; rotated: another), then wakes every
-connection of the process so the ended ones notice at once. The replica that revokes checks at
-once (`revoked`); the others within `every` seconds, with or without Redis.
+every `every` seconds which of the watched digests still work (a player's first token, or a live
+credential: a session, a personal access token, an app's access token), in one query, and ends
+each stream whose token works no longer, then wakes every connection of the process so the ended
+ones notice at once. The replica that revokes checks at once (`revoked`); the others within
+`every` seconds, with or without Redis. `CredentialTickets` refuses a ticket at once when the token
+it was issued with works no longer, whichever of the player's tokens it was.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import weakref
 
 import structlog
 
 from service.live.fanout import Broker
+from service.live.tickets import InvalidTicket, TicketOffice
 from service.store.protocol import EventStore
 
 log = structlog.get_logger("stela.revocation")
@@ -62,8 +66,8 @@ class Revocations:
         watched = list(self._open.items())
         if not watched:
             return 0
-        current = await self.store.token_digests(sorted({player for _, (player, _) in watched}))
-        ended = [end for end, (player, digest) in watched if current.get(player) != digest and not end.is_set()]
+        live = await self.store.accounts().live_digests(sorted({digest for _, (_, digest) in watched}))
+        ended = [end for end, (_, digest) in watched if digest not in live and not end.is_set()]
         for end in ended:
             end.set()
             self._open.pop(end, None)
@@ -88,3 +92,17 @@ class Revocations:
                 await self.check()
             except Exception as exc:  # noqa: BLE001 - the database is down: tried again next round
                 log.warning("revocation_check_failed", error_type=type(exc).__name__)
+
+
+class CredentialTickets(TicketOffice):
+    """Stream tickets of any of a player's tokens: a ticket is good while the token it names works."""
+
+    async def holder(self, ticket: str, game_id: str | None) -> tuple[str, str]:
+        """The player a valid ticket for this stream names and its token's digest, checked now: a ticket whose
+        token was revoked, rotated or has expired since is InvalidTicket, at once on every replica."""
+        tickets = await self.tickets()
+        claims = tickets.claims(ticket, game_id)
+        for digest in await self.store.accounts().player_digests(claims.player_id):
+            if hmac.compare_digest(tickets.credential(digest), claims.credential):
+                return claims.player_id, digest
+        raise InvalidTicket("the ticket's token was revoked or replaced; ask for a new ticket")

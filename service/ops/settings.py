@@ -24,6 +24,8 @@
 | STELA_MAX_STREAMS_PER_CLIENT | 50 | open SSE streams per player or anonymous address in one process (0 = no cap) |
 | STELA_DB_COMMAND_TIMEOUT | 10 | seconds a database statement may wait (a locked table answers 503 instead of hanging) |
 | STELA_DRAIN_SECONDS | 10 | how long SIGTERM waits for requests in flight (those still running are answered 503) |
+| STELA_SIGN_IN_FAILURES | 10 | failed sign-ins per name and per address in a window before 429 (docs/accounts.md) |
+| STELA_SIGN_IN_WINDOW_SECONDS | 900 | that window |
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     max_streams_per_client: int = 50
     db_command_timeout: float = 10.0
     drain_seconds: float = 10.0
+    sign_in_failures: int = 10
+    sign_in_window_seconds: float = 900.0
 
     @property
     def development(self) -> bool:
@@ -96,6 +100,8 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             max_streams_per_client=int(get("STELA_MAX_STREAMS_PER_CLIENT") or 50),
             db_command_timeout=float(get("STELA_DB_COMMAND_TIMEOUT") or 10),
             drain_seconds=float(get("STELA_DRAIN_SECONDS") or 10),
+            sign_in_failures=int(get("STELA_SIGN_IN_FAILURES") or 10),
+            sign_in_window_seconds=float(get("STELA_SIGN_IN_WINDOW_SECONDS") or 900),
         )
 
 
@@ -103,4 +109,5 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_SNAPSHOT_EVERY", "STELA_HEARTBEAT_SECONDS", "STELA_RATE_LIMIT", "STELA_PROJECTOR",
             "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER", "STELA_ENV",
             "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
-            "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS")
+            "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
+            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS")

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from projections.log import LogEvent, decode_table
+from service.store.accounts import MemoryAccounts
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
     SeatedGame, StoredEvent, chain, cursor_pair,
@@ -35,6 +36,7 @@ class MemoryStore:
         self.listeners: list[asyncio.Event] = []
         self._tx = 0
         self._keys: dict[str, bytes] = {}
+        self._accounts: MemoryAccounts | None = None
 
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
@@ -148,6 +150,12 @@ class MemoryStore:
 
     async def token_digests(self, player_ids: list[str]) -> dict[str, str | None]:
         return {i: self.players[i][1] or None for i in player_ids if i in self.players}
+
+    def accounts(self) -> MemoryAccounts:
+        """Accounts, scoped credentials and OAuth apps beside these players (`service.store.accounts`)."""
+        if self._accounts is None:
+            self._accounts = MemoryAccounts(self.players)
+        return self._accounts
 
     async def shared_key(self, name: str) -> bytes:
         """A random key kept under `name` for as long as this store lives."""

@@ -19,6 +19,7 @@ import msgspec
 
 from domain.table import GameAborted, GameEnded, SeatTaken
 from projections.log import LogEvent
+from service.store.accounts import AccountStore
 
 # the platform events `seats_of` reads, by their tags (the stores match them in SQL)
 SEAT_TAKEN = str(SeatTaken.__struct_config__.tag)
@@ -207,6 +208,9 @@ class EventStore(Protocol):
         ...
     async def token_digests(self, player_ids: list[str]) -> dict[str, str | None]:
         """Each known player's current token digest (None: revoked)."""
+        ...
+    def accounts(self) -> AccountStore:
+        """Accounts, scoped credentials and OAuth apps kept beside the players (`service.store.accounts`)."""
         ...
     async def shared_key(self, name: str) -> bytes:
         """A random 32-byte key kept under `name`, the same for every process of this store."""

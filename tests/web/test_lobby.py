@@ -1,5 +1,5 @@
 """The lobby in a phone-sized browser: register by keyboard, a create form generated from every kind's
-option schema, a game listed for others to join, nothing wider than the screen."""
+option schema, a game listed for others to join, nothing wider than the screen (a game against a bot: test_lobby_bots.py)."""
 
 from __future__ import annotations
 
@@ -45,3 +45,4 @@ def test_the_lobby_works_by_keyboard_at_phone_width_and_builds_each_kind_s_form_
         other.context.close()
     finally:
         context.close()
+

@@ -45,15 +45,18 @@ class GameController(Controller):
 
     @post("/", operation_id="createGame", summary="Create a game", status_code=201,
           description="Creates a game of `kind` with `seats` seats and `options` (see the kind's "
-                      "`options_schema`). The creator takes the first seat unless `join` is false. "
-                      "The response carries `Location`.",
+                      "`options_schema`). The creator takes the first seat unless `join` is false; `bots` "
+                      "fill the next seats with bots. The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      data: JSONBody[GameCreate], idempotency_key: Key = None) -> Response[GameOut]:
         data = await strictly(request, GameCreate)
+        services.bots.fits(data.bots, data.seats - data.join)
         done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
                                               data.time_control, idempotency_key)
         game_id = done.game_id
+        if data.bots and not done.replayed:
+            done = await services.bots.seat(game_id, data.bots) or done
         out = game_out(game_id, done.table, done.state, viewer)
         return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}", **(replayed(done) or {})})
 

@@ -36,8 +36,8 @@ class PlayerController(Controller):
         return Me(id=player.id, name=player.name)
 
     @post("/me/token", operation_id="rotateToken", summary="A new token; the old one stops working",
-          status_code=201, description="Returns a new bearer token (shown only here). The token used for "
-          "this call is revoked: at once on this server, within seconds on every replica; its stream tickets "
+          status_code=201, description="Returns a new first token (every scope; shown only here). The token used for "
+          "this call, and the previous first token, are revoked: at once on this server, within seconds on every replica; its stream tickets "
           "are refused at once and the streams opened with it or them end within a second, everywhere.",
           responses=responses(401), security=[{"bearer": []}])
     async def rotate(self, request: Request, viewer: NamedDependency[Viewer],
@@ -49,8 +49,10 @@ class PlayerController(Controller):
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @delete("/me/token", operation_id="revokeToken", summary="Revoke the caller's token", status_code=204,
-            description="No token works for this player afterwards (at once here, within seconds everywhere); its "
-                        "stream tickets are refused at once and its open streams end within a second.",
+            description="The token used for this call stops working (at once here, within seconds everywhere): the "
+                        "player's first token (then it has none until it rotates one with another token) or any "
+                        "other (a session, a personal or an app's token; docs/accounts.md). Its stream tickets are "
+                        "refused at once and its open streams end within a second.",
             responses=responses(401), security=[{"bearer": []}])
     async def revoke(self, request: Request, viewer: NamedDependency[Viewer],
                      services: NamedDependency[Services]) -> None:

@@ -1,14 +1,16 @@
-/* The lobby: register, create a game of any kind from its option schema, join, start, my games. */
+/* The lobby: register or sign in, create a game of any kind from its option schema, join, start, my games,
+   and the account (password, apps and tokens). */
 
 import { get, post, me, register, forget, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
 import { kindFields } from "./options.js";
+import { accountPanel, signInForm } from "./account.js";
 
 /** Show the lobby in `root`; returns a function that stops its live updates. */
 export async function showLobby(root) {
   const player = me();
   if (!player) {
-    root.replaceChildren(registerForm(redraw));
+    root.replaceChildren(registerForm(redraw), signInForm(redraw));
     return () => {};
   }
   document.getElementById("me").textContent = `Signed in as ${player.name}`;
@@ -18,7 +20,7 @@ export async function showLobby(root) {
   root.replaceChildren(
     h("h1", { text: `Lobby — ${player.name}` }),
     h("p", {}, h("button", { type: "button", onclick: () => { forget(); redraw(); }, text: "Sign out (forget my token)" })),
-    createForm(kinds), open, mine);
+    botForm(kinds), createForm(kinds), open, mine, accountPanel());
   const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
   const refresh = async () => {
     try {
@@ -59,6 +61,27 @@ function createForm(kinds) {
       location.hash = `#/game/${game.id}`;
     } catch (err) { status(err.message, true); }
   } }, h("h2", { text: "Create a game" }), f.kindField, f.seatsField, f.optionsBox, h("button", { type: "submit", text: "Create" }));
+}
+
+/* --- play against bots: a game of any kind, the other seats filled with bots a worker plays --- */
+
+function botForm(kinds) {
+  const f = kindFields(kinds, "bot-");
+  const strategy = h("select", { id: "bot-strategy" }, h("option", { value: "greedy", text: "Greedy (reads the board)" }),
+    h("option", { value: "random", text: "Random" }));
+  const strength = h("input", { id: "bot-strength", type: "number", min: 1, max: 5, value: 3, required: true });
+  return h("form", { class: "card", id: "play-bots", onsubmit: async (ev) => {
+    ev.preventDefault();
+    try {
+      const seats = f.seats();
+      const bot = { strategy: strategy.value, strength: Number(strength.value) };
+      const game = await post("/v1/games", { kind: f.kind(), seats, options: f.options(), bots: Array(seats - 1).fill(bot) });
+      location.hash = `#/game/${game.id}`;
+    } catch (err) { status(err.message, true); }
+  } }, h("h2", { text: "Play against a bot" }), f.kindField, f.seatsField, f.optionsBox,
+  h("div", { class: "field" }, h("label", { for: "bot-strategy", text: "Bot" }), strategy),
+  h("div", { class: "field" }, h("label", { for: "bot-strength", text: "Strength (1–5)" }), strength),
+  h("button", { type: "submit", text: "Play against a bot" }));
 }
 
 /* --- lists --- */

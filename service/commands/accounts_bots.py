@@ -1,0 +1,131 @@
+"""Bots on request: players the platform plays for whoever asked, in a game or in a tournament.
+
+A bot is an ordinary player (its own account, no password), seated in a game by the pipeline's
+`join` like anyone, or registered in a tournament by its organiser through the tournament's own
+`Register` command. The service never plays it: a bot worker (`service.bots.runner`, an API client
+like any other) leases bots through `lease` (the internal endpoint `POST /v1/bots/leases`, admin
+token) and plays each with a token of the bot's own, so the bot obeys the same rules, clocks and
+visibility as a person. A bot is leased to one worker at a time (the store's lease, `SKIP LOCKED`);
+when another worker takes it over (the lease ran out) the bot gets a fresh token and the old one is
+revoked, so a stalled worker that wakes up can no longer act for it. A worker that restarts under
+the same name takes its bots back at once (`have` lists the bots it still holds a token for).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+import domain.tournament as T
+from service.commands.accounts import Accounts
+from service.commands.exceptions import InvalidRequest, NotFound
+from service.commands.players import PLAY, READ, Viewer
+from service.store.accounts import BotSeat
+from service.store.protocol import EventStore, Player
+
+STRATEGIES = ("random", "greedy")  # service.bots.strategies.make_strategy's names (a test holds them equal)
+STRENGTHS = (1, 2, 3, 4, 5)  # how often the strategy's choice is played rather than a random legal one: n/5
+
+
+class BadBot(InvalidRequest):
+    """A bot of an unknown strategy or strength, or more bots than free seats."""
+
+
+class BotNotFound(NotFound):
+    """No bot of that id."""
+
+
+class BotSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    strategy: Annotated[Literal["random", "greedy"], Meta(description="greedy: the kind's heuristic")] = "greedy"
+    strength: Annotated[int, Meta(ge=1, le=5, description="1 (mostly random moves) to 5 (always the strategy's)")] = 3
+
+
+class Lease(msgspec.Struct, frozen=True, kw_only=True):
+    """A bot leased to a worker, with a token to play it when the worker does not hold one already."""
+
+    bot_id: str
+    player_id: str
+    name: str
+    strategy: str
+    strength: int
+    game_id: str | None
+    tournament_id: str | None
+    lease_seconds: float
+    token: str | None
+
+
+def check(spec: BotSpec) -> BotSpec:
+    if spec.strategy not in STRATEGIES:
+        raise BadBot(f"unknown bot strategy {spec.strategy!r}; known: {', '.join(STRATEGIES)}")
+    if spec.strength not in STRENGTHS:
+        raise BadBot(f"a bot's strength is one of {', '.join(map(str, STRENGTHS))}")
+    return spec
+
+
+class Bots:
+    """Seats bots in games and tournaments, and leases them to the workers that play them."""
+
+    def __init__(self, store: EventStore, accounts: Accounts, pipeline: Any, tournaments: Any) -> None:
+        self.store, self.accounts, self.pipeline, self.tournaments = store, accounts, pipeline, tournaments
+
+    async def _bot(self, spec: BotSpec, game_id: str | None = None, tournament_id: str | None = None) -> Player:
+        player, _ = await self.accounts.players.register(f"{spec.strategy.capitalize()} bot {spec.strength}")
+        await self.store.accounts().add_bot(BotSeat(id=player.id, player_id=player.id, strategy=spec.strategy,
+                                                    strength=spec.strength, game_id=game_id,
+                                                    tournament_id=tournament_id))
+        return player
+
+    def fits(self, specs: list[BotSpec], free: int) -> None:
+        """BadBot unless every spec is valid and they fit in `free` seats (checked before the game exists)."""
+        for spec in specs:
+            check(spec)
+        if len(specs) > free:
+            raise BadBot(f"{len(specs)} bots for {free} free seat(s)")
+
+    async def seat(self, game_id: str, specs: list[BotSpec]) -> Any:
+        """Seat a bot for each spec in the open game; the pipeline's last outcome (None for no spec)."""
+        done = None
+        for spec in map(check, specs):
+            bot = await self._bot(spec, game_id=game_id)
+            done = await self.pipeline.join(Viewer(player=bot), game_id, None)
+        return done
+
+    async def enter(self, organiser: Viewer, tournament_id: str, spec: BotSpec, count: int) -> Any:
+        """Register `count` bots in the tournament, by its organiser (the tournament's own rule); its state."""
+        check(spec)
+        state = None
+        for _ in range(count):
+            bot = await self._bot(spec, tournament_id=tournament_id)
+            state = await self.tournaments.act(organiser, tournament_id, T.Register(name=bot.name, player_id=bot.id))
+        return state
+
+    async def lease(self, worker: str, have: list[str], seconds: float, limit: int) -> list[Lease]:
+        """Lease bots to `worker` (see the module docstring); a fresh token for each it holds none for."""
+        out = []
+        for bot, _ in await self.store.accounts().lease_bots(worker, seconds, limit):
+            token = None
+            if bot.id not in have:
+                if bot.token_id is not None:
+                    await self.accounts.revoke_token(await self._player(bot), bot.token_id, missing_ok=True)
+                credential, token = await self.accounts.issue(await self._player(bot), "personal", "bot worker",
+                                                              [READ, PLAY])
+                await self.store.accounts().set_bot_token(bot.id, credential.id)
+            player = await self._player(bot)
+            out.append(Lease(bot_id=bot.id, player_id=bot.player_id, name=player.name, strategy=bot.strategy,
+                             strength=bot.strength, game_id=bot.game_id, tournament_id=bot.tournament_id,
+                             lease_seconds=seconds, token=token))
+        return out
+
+    async def finish(self, bot_id: str) -> None:
+        """The bot's game or tournament is over: it is leased no more and its token stops working."""
+        bot = await self.store.accounts().finish_bot(bot_id)
+        if bot is None:
+            raise BotNotFound(f"no bot with id {bot_id!r}")
+        if bot.token_id is not None:
+            await self.accounts.revoke_token(await self._player(bot), bot.token_id, missing_ok=True)
+
+    async def _player(self, bot: BotSeat) -> Player:
+        return await self.accounts.players.get(bot.player_id)

@@ -1,0 +1,79 @@
+"""Bots on request (docs/accounts.md): an organiser adds bots to a tournament; bot workers lease the bots
+they play (admin token) and say when a bot is done. Bots in a game come with `createGame`'s `bots`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, PathParameter
+from msgspec import Meta
+
+import domain.tournament as T
+from service.commands.accounts_bots import BotSpec, Lease
+from service.commands.exceptions import Forbidden, Unauthorized
+from service.commands.players import Viewer
+from service.container import Services
+from service.edge.errors import responses
+from service.edge.schemas import NO_NUL, strictly
+
+TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id")]
+BotId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="bot id (its player id)")]
+
+
+class TournamentBots(BotSpec, kw_only=True, frozen=True, forbid_unknown_fields=True):
+    count: Annotated[int, Meta(ge=1, le=64, description="how many bots to register")] = 1
+
+
+class LeaseRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    worker: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL, description="the worker's stable name")]
+    have: Annotated[list[str], Meta(max_length=1000, description="bots the worker holds a token for already")] = []
+    lease_seconds: Annotated[float, Meta(ge=5, le=600)] = 30.0
+    max: Annotated[int, Meta(ge=1, le=1000, description="at most this many bots")] = 50
+
+
+def require_admin(viewer: Viewer) -> None:
+    if viewer.admin:
+        return
+    if viewer.player is None:
+        raise Unauthorized("a bot worker sends the admin token")
+    raise Forbidden("only a bot worker (the admin token) may do this")
+
+
+class BotController(Controller):
+    path = "/v1"
+    tags = ["bots"]
+
+    @post("/tournaments/{tournament_id:str}/bots", operation_id="addTournamentBots", status_code=200,
+          summary="Register bots in a tournament (organiser)", security=[{"bearer": []}],
+          responses=responses(400, 401, 403, 404, 409),
+          description="Each bot is a new player, registered by the organiser like anyone it registers; a bot "
+                      "worker plays its games through the API.")
+    async def tournament_bots(self, request: Request, viewer: NamedDependency[Viewer],
+                              services: NamedDependency[Services], tournament_id: TournamentId,
+                              data: JSONBody[TournamentBots]) -> T.TournamentView:
+        data = await strictly(request, TournamentBots)
+        viewer.require_player()
+        spec = BotSpec(strategy=data.strategy, strength=data.strength)
+        return T.view(await services.bots.enter(viewer, tournament_id, spec, data.count))
+
+    @post("/bots/leases", operation_id="leaseBots", status_code=200, summary="Lease bots to play (bot workers)",
+          security=[{"bearer": []}], responses=responses(400, 401, 403),
+          description="For `stela bot-worker`, with the admin token: the worker's own bots and free ones, leased "
+                      "for `lease_seconds` (ask again well before it ends). A bot the worker holds no token for "
+                      "comes with a fresh one; any older token of the bot stops working.")
+    async def lease(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                    data: JSONBody[LeaseRequest]) -> list[Lease]:
+        data = await strictly(request, LeaseRequest)
+        require_admin(viewer)
+        return await services.bots.lease(data.worker, data.have, data.lease_seconds, data.max)
+
+    @post("/bots/{bot_id:str}/done", operation_id="finishBot", status_code=204,
+          summary="A bot's game or tournament is over (bot workers)", security=[{"bearer": []}],
+          responses=responses(400, 401, 403, 404))
+    async def done(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                   bot_id: BotId) -> None:
+        require_admin(viewer)
+        await services.bots.finish(bot_id)

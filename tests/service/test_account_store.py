@@ -1,0 +1,89 @@
+"""One contract for the account store, run on memory and PostgreSQL: logins, credentials that expire and
+are revoked, single-use codes, failure windows."""
+
+from __future__ import annotations
+
+import inspect
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from service.store.accounts import AuthCode, Credential, OAuthClient
+from service.store.protocol import token_hash
+from tests.service.test_store_contract import store  # noqa: F401 - the memory and PostgreSQL stores
+
+
+def uid() -> str:
+    return uuid.uuid4().hex
+
+
+def credential(player_id: str, **fields) -> Credential:
+    return Credential(**{"id": uid(), "digest": token_hash(uid()), "player_id": player_id, "kind": "personal",
+                         "name": "t", "scopes": ["read"], **fields})
+
+
+async def test_a_login_belongs_to_one_player(store):
+    a, b, login = uid(), uid(), f"ann-{uid()}"
+    for p in (a, b):
+        await store.create_player(p, "Ann", token_hash(p))
+    accounts = store.accounts()
+    assert await accounts.set_password(a, login, "h1")
+    assert await accounts.set_password(a, login, "h2")  # its own: changed
+    assert not await accounts.set_password(b, login, "h3")
+    assert (await accounts.account_by_login(login)).password_hash == "h2"
+
+
+async def test_live_digests_are_first_tokens_and_credentials_neither_revoked_nor_expired(store):
+    p = uid()
+    await store.create_player(p, "Ann", token_hash(p))
+    accounts = store.accounts()
+    live, expired, revoked = credential(p), credential(p, expires_at=datetime.now(UTC) - timedelta(seconds=1)), credential(p)
+    for c in (live, expired, revoked):
+        await accounts.add_credential(c)
+    assert await accounts.revoke(p, credential_id=revoked.id) == 1
+    assert await accounts.revoke(p, credential_id=revoked.id) == 0
+    digests = [token_hash(p), live.digest, expired.digest, revoked.digest, "unknown"]
+    assert await accounts.live_digests(digests) == {token_hash(p), live.digest}
+    assert sorted(await accounts.player_digests(p)) == sorted([token_hash(p), live.digest])
+    assert [c.id for c in await accounts.credentials(p)] == [live.id]
+
+
+async def test_revoking_an_app_revokes_its_tokens_only(store):
+    p = uid()
+    await store.create_player(p, "Ann", token_hash(p))
+    accounts = store.accounts()
+    mine, other = credential(p, kind="oauth", client_id="app_a"), credential(p, kind="oauth", client_id="app_b")
+    for c in (mine, other):
+        await accounts.add_credential(c)
+    assert await accounts.revoke(p, client_id="app_a") == 1
+    assert await accounts.live_digests([mine.digest, other.digest]) == {other.digest}
+
+
+async def test_a_code_is_used_once(store):
+    p = uid()
+    await store.create_player(p, "Ann", token_hash(p))
+    accounts = store.accounts()
+    await accounts.add_client(OAuthClient(client_id="app_" + uid(), name="A", redirect_uris=["https://a/cb"],
+                                          scopes=["read"], owner_id=p))
+    code = AuthCode(digest=token_hash(uid()), client_id="c", player_id=p, redirect_uri="https://a/cb", scope="read",
+                    challenge="x" * 43, method="S256", expires_at=datetime.now(UTC) + timedelta(minutes=1))
+    await accounts.add_code(code)
+    first, second = await accounts.use_code(code.digest), await accounts.use_code(code.digest)
+    assert first.used_at is None and second.used_at is not None
+    assert await accounts.use_code("missing") is None
+
+
+async def test_failures_count_in_a_window(store):
+    accounts, key = store.accounts(), f"login:{uid()}"
+    assert [await accounts.note_failure(key, 60) for _ in range(3)] == [1, 2, 3]
+    assert await accounts.failures(key, 60) == 3
+    await accounts.clear_failures(key)
+    assert await accounts.failures(key, 60) == 0
+
+
+def test_both_stores_implement_every_method_of_the_contract():
+    from service.store.accounts import AccountStore, MemoryAccounts
+    from service.store.accounts_pg import PostgresAccounts
+
+    wanted = {n for n, _ in inspect.getmembers(AccountStore, inspect.isfunction) if not n.startswith("_")}
+    for impl in (MemoryAccounts, PostgresAccounts):
+        assert wanted <= {n for n, _ in inspect.getmembers(impl, inspect.isfunction)}, impl

@@ -1,0 +1,244 @@
+"""OAuth 2.0 authorization code with PKCE over HTTP, and its attacks: code and refresh-token replay, PKCE
+downgrade, redirect-URI mismatch, scope escalation, a revoked app's token and ticket."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from tests.service.test_accounts import bearer, unique
+from tests.support.api import player
+
+CALLBACK = "http://127.0.0.1:9/callback"
+
+
+def pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+async def app_of(client, scopes=("read", "play"), uris=(CALLBACK,)) -> dict:
+    owner = await player(client, unique("Dev"))
+    resp = await client.post("/v1/oauth/apps", json={"name": "Board Buddy", "redirect_uris": list(uris),
+                                                      "scopes": list(scopes)}, headers=owner["headers"])
+    assert resp.status_code == 201, resp.text
+    return resp.json()
+
+
+def ask(app: dict, challenge: str | None, **overrides) -> str:
+    params = {"response_type": "code", "client_id": app["client_id"], "redirect_uri": CALLBACK,
+              "scope": "read play", "state": "s-42", "code_challenge": challenge, "code_challenge_method": "S256",
+              **overrides}
+    return urlencode({k: v for k, v in params.items() if v is not None})
+
+
+async def authorize(client, who: dict, query: str, allow: bool = True) -> dict:
+    """The player's answer; the app's callback parameters."""
+    resp = await client.post("/v1/oauth/authorize", json={"request": query, "allow": allow}, headers=who["headers"])
+    assert resp.status_code == 200, resp.text
+    target = urlsplit(resp.json()["redirect_to"])
+    assert f"{target.scheme}://{target.netloc}{target.path}" == CALLBACK
+    return {k: v[0] for k, v in parse_qs(target.query).items()}
+
+
+async def exchange(client, app: dict, code: str, verifier: str | None, redirect_uri: str = CALLBACK):
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
+            "client_id": app["client_id"], "code_verifier": verifier}
+    return await client.post("/oauth/token", content=urlencode({k: v for k, v in form.items() if v is not None}),
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+
+
+async def granted(client, scopes=("read", "play")) -> tuple[dict, dict, dict]:
+    """An app, a player and the tokens the player granted it."""
+    app, who = await app_of(client, scopes), await player(client, unique())
+    verifier, challenge = pkce()
+    code = (await authorize(client, who, ask(app, challenge)))["code"]
+    resp = await exchange(client, app, code, verifier)
+    assert resp.status_code == 200, resp.text
+    return app, who, resp.json()
+
+
+async def refresh(client, app: dict, refresh_token: str):
+    form = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": app["client_id"]}
+    return await client.post("/oauth/token", content=urlencode(form),
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+
+
+async def test_the_consent_request_names_the_app_and_the_scopes(client):
+    app, who = await app_of(client), await player(client, unique())
+    resp = await client.get(f"/v1/oauth/authorize?{ask(app, pkce()[1])}", headers=who["headers"])
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == {"client_id": app["client_id"], "name": "Board Buddy", "scopes": ["read", "play"],
+                           "redirect_uri": CALLBACK}
+
+
+async def test_a_granted_app_acts_within_its_scopes_until_its_token_expires_or_is_refreshed(client):
+    app, who, tokens = await granted(client)
+    assert tokens["token_type"] == "Bearer" and tokens["scope"] == "read play" and tokens["expires_in"] == 3600
+    me = await client.get("/v1/players/me", headers=bearer(tokens["access_token"]))
+    assert me.json()["id"] == who["id"]
+    made = await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {}},
+                             headers=bearer(tokens["access_token"]))
+    assert made.status_code == 201, made.text
+    organise = await client.post("/v1/tournaments", json={}, headers=bearer(tokens["access_token"]))
+    assert (organise.status_code, organise.json()["code"]) == (403, "insufficient_scope")
+    account = await client.post("/v1/players/me/tokens", json={"name": "x", "scopes": ["read"]},
+                                headers=bearer(tokens["access_token"]))
+    assert account.status_code == 403  # an app never manages the account
+    fresh = await refresh(client, app, tokens["refresh_token"])
+    assert fresh.status_code == 200, fresh.text
+    assert fresh.json()["refresh_token"] != tokens["refresh_token"]
+    assert (await client.get("/v1/players/me", headers=bearer(fresh.json()["access_token"]))).status_code == 200
+
+
+async def test_a_replayed_code_is_refused_and_revokes_the_tokens_it_gave(client):
+    app, who = await app_of(client), await player(client, unique())
+    verifier, challenge = pkce()
+    code = (await authorize(client, who, ask(app, challenge)))["code"]
+    first = await exchange(client, app, code, verifier)
+    assert first.status_code == 200
+    again = await exchange(client, app, code, verifier)
+    assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
+    assert (await client.get("/v1/players/me", headers=bearer(first.json()["access_token"]))).status_code == 401
+
+
+async def test_a_replayed_refresh_token_is_refused_and_ends_the_apps_access(client):
+    app, _, tokens = await granted(client)
+    rotated = await refresh(client, app, tokens["refresh_token"])
+    assert rotated.status_code == 200
+    replay = await refresh(client, app, tokens["refresh_token"])
+    assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
+    assert (await client.get("/v1/players/me", headers=bearer(rotated.json()["access_token"]))).status_code == 401
+    assert (await refresh(client, app, rotated.json()["refresh_token"])).status_code == 400
+
+
+async def test_pkce_is_required_and_only_s256(client):
+    app, who = await app_of(client), await player(client, unique())
+    verifier, challenge = pkce()
+    for query in (ask(app, verifier, code_challenge_method="plain"), ask(app, None),
+                  ask(app, challenge, code_challenge_method=None)):
+        resp = await client.get(f"/v1/oauth/authorize?{query}", headers=who["headers"])
+        assert (resp.status_code, resp.json()["code"]) == (422, "oauth.invalid_request"), query
+        answer = await authorize(client, who, query)  # the app hears of it at its registered URI
+        assert answer["error"] == "invalid_request" and "code" not in answer
+    code = (await authorize(client, who, ask(app, challenge)))["code"]
+    missing = await exchange(client, app, code, None)
+    assert missing.status_code == 400 and missing.json()["error"] == "invalid_request"
+    code = (await authorize(client, who, ask(app, challenge)))["code"]
+    wrong = await exchange(client, app, code, pkce()[0])
+    assert wrong.status_code == 400 and wrong.json()["error"] == "invalid_grant"
+    code = (await authorize(client, who, ask(app, challenge)))["code"]
+    plain = await exchange(client, app, code, challenge)  # the challenge itself as a "plain" verifier
+    assert plain.status_code == 400 and plain.json()["error"] == "invalid_grant"
+
+
+async def test_a_redirect_uri_must_match_exactly(client):
+    app, who = await app_of(client), await player(client, unique())
+    verifier, challenge = pkce()
+    for uri in (CALLBACK + "/", CALLBACK + "?x=1", "http://127.0.0.1:9/other", "https://evil.example/callback"):
+        resp = await client.get(f"/v1/oauth/authorize?{ask(app, challenge, redirect_uri=uri)}", headers=who["headers"])
+        assert resp.status_code == 422, uri
+        decided = await client.post("/v1/oauth/authorize", json={"request": ask(app, challenge, redirect_uri=uri),
+                                                                 "allow": True}, headers=who["headers"])
+        assert decided.status_code == 422, uri  # never sent to an unregistered URI
+    code = (await authorize(client, who, ask(app, challenge)))["code"]
+    resp = await exchange(client, app, code, verifier, redirect_uri="http://127.0.0.1:9/other")
+    assert resp.status_code == 400 and resp.json()["error"] == "invalid_grant"
+    bad = await client.post("/v1/oauth/apps", json={"name": "x", "redirect_uris": ["http://evil.example/cb"],
+                                                    "scopes": ["read"]}, headers=who["headers"])
+    assert (bad.status_code, bad.json()["code"]) == (422, "invalid_redirect_uri")
+
+
+async def test_an_app_gets_no_scope_beyond_what_it_registered(client):
+    app, who = await app_of(client, scopes=("read",)), await player(client, unique())
+    verifier, challenge = pkce()
+    consent = await client.get(f"/v1/oauth/authorize?{ask(app, challenge, scope='read play tournaments:organise')}",
+                               headers=who["headers"])
+    assert consent.json()["scopes"] == ["read"]
+    code = (await authorize(client, who, ask(app, challenge, scope="read play")))["code"]
+    tokens = (await exchange(client, app, code, verifier)).json()
+    assert tokens["scope"] == "read"
+    play = await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {}},
+                             headers=bearer(tokens["access_token"]))
+    assert play.status_code == 403
+    unknown = await client.get(f"/v1/oauth/authorize?{ask(app, challenge, scope='admin')}", headers=who["headers"])
+    assert unknown.status_code == 422 and unknown.json()["code"] == "oauth.invalid_scope"
+    wider = await refresh(client, app, tokens["refresh_token"])
+    assert wider.status_code == 200 and wider.json()["scope"] == "read"
+
+
+async def test_a_denied_request_sends_the_app_access_denied(client):
+    app, who = await app_of(client), await player(client, unique())
+    answer = await authorize(client, who, ask(app, pkce()[1]), allow=False)
+    assert (answer["error"], answer["state"]) == ("access_denied", "s-42") and "code" not in answer
+
+
+async def test_a_revoked_apps_tokens_and_tickets_are_refused(client):
+    app, who, tokens = await granted(client)
+    listed = (await client.get("/v1/players/me/apps", headers=who["headers"])).json()
+    assert [(a["client_id"], a["scopes"]) for a in listed] == [(app["client_id"], ["read", "play"])]
+    ticket = await client.post("/v1/players/me/stream-tickets", headers=bearer(tokens["access_token"]))
+    assert ticket.status_code == 201
+    assert (await client.delete(f"/v1/players/me/apps/{app['client_id']}", headers=who["headers"])).status_code == 204
+    assert (await client.get("/v1/players/me", headers=bearer(tokens["access_token"]))).status_code == 401
+    stream = await client.get(f"/v1/players/me/stream?ticket={ticket.json()['ticket']}")
+    assert stream.status_code == 401
+    assert (await refresh(client, app, tokens["refresh_token"])).status_code == 400
+    assert (await client.get("/v1/players/me/apps", headers=who["headers"])).json() == []
+    again = await client.delete(f"/v1/players/me/apps/{app['client_id']}", headers=who["headers"])
+    assert (again.status_code, again.json()["code"]) == (404, "app_not_found")
+
+
+async def test_the_discovery_document_describes_the_server(client):
+    resp = await client.get("/.well-known/oauth-authorization-server")
+    assert resp.status_code == 200
+    doc = resp.json()
+    assert doc["issuer"] == "https://testserver.local"
+    assert doc["token_endpoint"] == "https://testserver.local/oauth/token"
+    assert doc["authorization_endpoint"] == "https://testserver.local/consent.html"
+    assert doc["code_challenge_methods_supported"] == ["S256"]
+    assert doc["scopes_supported"] == ["read", "play", "tournaments:organise"]
+
+
+def test_the_discovery_document_is_valid_by_rfc_8414():
+    from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
+
+    from service.edge.routes.oauth import metadata
+
+    AuthorizationServerMetadata(metadata("https://stela.example")).validate()
+
+
+@pytest.mark.xdist_group("live")
+async def test_streams_opened_with_a_revoked_apps_token_end(settings, games):
+    import asyncio
+
+    import httpx
+
+    from service.edge.app import create_app
+    from tests.service.test_sse import collect, wait_for
+    from tests.support.live import serving
+
+    with serving(create_app(settings, games=games)) as base:
+        async with httpx.AsyncClient(base_url=base) as client:
+            app, who, tokens = await granted(client)
+            ticket = (await client.post("/v1/players/me/stream-tickets",
+                                        headers=bearer(tokens["access_token"]))).json()["ticket"]
+            frames: dict[str, list] = {"ticket": [], "bearer": [], "first token": []}
+            tasks = {
+                "ticket": asyncio.create_task(collect(client, f"/v1/players/me/stream?ticket={ticket}", {},
+                                                      frames["ticket"])),
+                "bearer": asyncio.create_task(collect(client, "/v1/players/me/stream",
+                                                      bearer(tokens["access_token"]), frames["bearer"])),
+                "first token": asyncio.create_task(collect(client, "/v1/players/me/stream", who["headers"],
+                                                           frames["first token"]))}
+            await wait_for(lambda: all(frames.values()), timeout=60)
+            assert (await client.delete(f"/v1/players/me/apps/{app['client_id']}",
+                                        headers=who["headers"])).status_code == 204
+            await wait_for(lambda: tasks["ticket"].done() and tasks["bearer"].done(), timeout=60)
+            assert not tasks["first token"].done()  # the player's own stream goes on
+            tasks["first token"].cancel()
