@@ -163,6 +163,11 @@ def type_document(doc: dict[str, Any], games: Mapping[str, Game]) -> None:
               for ref in refs_in(op.get("requestBody", {}))}
     for name in reachable(schemas, bodies | {"Command"} | set(option_schemas(games))):
         defaults_described(schemas[name])
+    tournament_clock = schemas.get("TournamentCreate", {}).get("properties", {}).get("time_control")
+    if tournament_clock is not None:  # decoded as a game's time control (an empty object: no clock)
+        tournament_clock.clear()
+        tournament_clock.update({"description": "a game `time_control`, put on every game ({}: none)",
+                                 "anyOf": [{"$ref": REF + "TimeControl"}, {"type": "object", "maxProperties": 0}]})
     for component in ("GameCreate", "TournamentCreate"):
         by_kind(schemas, component, options_components(games))
     kind_enum(schemas, games)
