@@ -171,7 +171,10 @@ class Multiplexed:
         self.services, self.hub, self.viewer, self.request = services, hub, viewer, request
         self.heartbeat, self.closing = heartbeat, closing
         self.positions: list[int | None] = list(request.after)
-        self.cursor: int | None = (request.personal_after or 0) if request.personal else None
+        # a fresh connection's announcement covers everything until now: its cursor starts there
+        fresh = int(time.time() * 1000)
+        self.cursor: int | None = None if not request.personal else \
+            fresh if request.personal_after is None else request.personal_after
         self.queue: asyncio.Queue[tuple[int, Any, int | None]] = asyncio.Queue(QUEUE_MAX)
 
     def __aiter__(self) -> AsyncIterator[bytes]:

@@ -6,6 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,7 +21,8 @@ from tests.service.test_hidden_information import dealt_in, secrets_of
 from tests.service.test_personal_stream import game_with
 from tests.service.test_sse import add, base_url, wait_for  # noqa: F401 - base_url: the fixture
 from tests.support.api import player, started_game
-from tests.support.live import sse_events
+from tests.conftest import fresh_database
+from tests.support.live import free_port, sse_events, wait_healthy
 
 pytestmark = pytest.mark.xdist_group("live")
 MUX = "/v1/stream"
@@ -259,3 +266,37 @@ async def test_a_sealed_duplicate_deal_stays_sealed_until_its_last_table_ends(ba
         await play_to_the_end(c, second["game_id"], seats[second["game_id"]])
         body = await mux_text(c, url.replace("&personal=true", ""), {})
         assert body.startswith("200") and seed in body
+
+
+def test_idle_it_sends_heartbeats_and_a_stopping_server_ends_it_with_an_end_frame():
+    port = free_port()
+    with fresh_database("stela_mux_stop") as dsn:
+        env = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(port), "STELA_LOG_LEVEL": "warning",
+               "STELA_METRICS_PORT": "0", "STELA_HEARTBEAT_SECONDS": "0.5"}
+        env.pop("REDIS_URL", None)
+        server = subprocess.Popen([str(Path(sys.executable).with_name("stela")), "serve"], env=env,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}", server)
+            got = asyncio.run(_follow_until_stopped(f"http://127.0.0.1:{port}", server))
+        finally:
+            server.terminate()
+            server.wait(30)
+    assert frames(got)[-1] == {"type": "end", "reason": "closing"}
+    last = [m for m in got if "data" in m][-1]
+    assert last.get("retry") == "2000" and "id" not in last
+
+
+async def _follow_until_stopped(url: str, server: subprocess.Popen) -> list:
+    got: list = []
+    async with httpx.AsyncClient(base_url=url) as client:
+        ann, bob = await player(client, "Ann"), await player(client, "Bob")
+        game_id = (await client.post("/v1/games", headers=ann["headers"], json={"kind": "coatl", "seats": 2})).json()["id"]
+        task = asyncio.create_task(follow(client, f"{MUX}?games={game_id}&personal=true", ann["headers"], got))
+        await wait_for(lambda: frames(got, "ready"))
+        personal = int(last_id(got).split(".")[-1][1:])
+        assert abs(personal - time.time() * 1000) < 60_000, "a fresh cursor is the time of the connection"
+        await wait_for(lambda: any(m.get("comment") == "heartbeat" for m in got), timeout=5)
+        server.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(task, 20)
+    return got
