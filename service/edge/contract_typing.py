@@ -139,7 +139,7 @@ def frame_schemas() -> dict[str, Any]:
                                                   "EndFrame", "PersonalFrame", "SnapshotMessage")}
     frames["PersonalNotice"] = {**components["Notice"], "title": "PersonalNotice"}
     command_list = {"type": "array", "items": {"$ref": REF + "Command"}}
-    for name in ("TurnFrame", "PersonalFrame"):
+    for name in ("TurnFrame", "PersonalFrame", "PersonalNotice"):
         frames[name]["properties"]["commands"] = {**command_list, "description": "the seat's legal commands at "
                                                   "`version` (with `legal=true`, when it is the seat's turn)"}
     for schema in frames.values():

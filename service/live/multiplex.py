@@ -261,13 +261,20 @@ class Multiplexed:
             await self.put(PERSONAL, "error")
 
     async def _notice(self, notice: Notice) -> PersonalFrame:
-        fields = msgspec.structs.asdict(notice)
-        if not (self.request.legal and notice.your_turn):
-            return PersonalFrame(**fields)
-        repository = self.services.repository
-        loaded = repository.peek(notice.game_id)
-        if loaded is None or loaded.state.version != notice.version:
-            current, state = await repository.state_at(notice.game_id, notice.version)
-            loaded = Loaded(current.table, state)
-        seat = loaded.table.seat_of(loaded.state, self.viewer.player_id)
-        return PersonalFrame(**fields, commands=legal_commands(loaded, seat))
+        if not self.request.legal:
+            return PersonalFrame(**msgspec.structs.asdict(notice))
+        assert self.viewer.player_id is not None
+        return await with_commands(self.services.repository, self.viewer.player_id, notice)
+
+
+async def with_commands(repository: Any, player_id: str, notice: Notice) -> PersonalFrame:
+    """`notice` with, when it says it is the player's turn, the seat's legal commands at its version."""
+    fields = msgspec.structs.asdict(notice)
+    if not notice.your_turn:
+        return PersonalFrame(**fields)
+    loaded = repository.peek(notice.game_id)
+    if loaded is None or loaded.state.version != notice.version:
+        current, state = await repository.state_at(notice.game_id, notice.version)
+        loaded = Loaded(current.table, state)
+    seat = loaded.table.seat_of(loaded.state, player_id)
+    return PersonalFrame(**fields, commands=legal_commands(loaded, seat))
