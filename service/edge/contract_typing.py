@@ -10,7 +10,7 @@
   `kind` (`GameCreate.tikal`: `{kind: "tikal", options?: tikal.TikalOptions, ...}`).
 - **Every stream has the real schema of its frames** (docs/streams.md): the game stream a snapshot
   (`GameOut`, or `SnapshotMessage` with `frames=message`) or an `Event`; the personal stream a
-  `PersonalNotice`; the tournament stream its `TournamentView` or a `TournamentEventOut`; the
+  `PersonalNotice`; the tournament stream its `TournamentView` or a `TournamentEvent`; the
   multiplexed stream a `StreamFrame`, discriminated by `type`.
 - **Every response under /v1 names the RateLimit fields** (and a 429 `Retry-After`).
 """
@@ -36,7 +36,7 @@ STREAMS = {  # operation id -> the schema of the `data` of each of its frames
                    "description": "the `data` of each frame: the snapshot (`GameOut`; `SnapshotMessage` with "
                                   "`frames=message`), then one `Event` per frame"},
     "streamMyGames": {"$ref": REF + "PersonalNotice", "description": "the `data` of each frame"},
-    "streamTournament": {"oneOf": [{"$ref": REF + "TournamentView"}, {"$ref": REF + "TournamentEventOut"}],
+    "streamTournament": {"oneOf": [{"$ref": REF + "TournamentView"}, {"$ref": REF + "TournamentEvent"}],
                          "description": "the `data` of each frame: the snapshot (`TournamentView`), then one "
                                         "event per frame"},
     "streamMany": {"$ref": REF + "StreamFrame", "description": "the `data` of each frame (docs/streams.md)"},
