@@ -28,7 +28,7 @@ ANY_TOKEN = ""  # the operation takes any valid token, whatever its scopes (a to
 SCOPES: dict[str, str] = {
     **dict.fromkeys(("getGame", "getBoardPicture", "getEvents", "exportGame", "getLegalCommands", "streamGame",
                      "createGameStreamTicket", "getGameAtVersion", "getMe", "streamMyGames",
-                     "createPersonalStreamTicket"), READ),
+                     "createPersonalStreamTicket", "createStreamTicket", "streamMany"), READ),
     **dict.fromkeys(("createGame", "sendCommand", "joinGame", "leaveGame", "startGame", "registerForTournament",
                      "withdrawFromTournament"), PLAY),
     **dict.fromkeys(("createTournament", "startTournament", "addTournamentBots"), ORGANISE),
