@@ -120,13 +120,24 @@ def stela_services() -> dict[str, dict]:
 
 
 def test_compose_services():
-    assert set(services()) == {"postgres", "redis", "api-1", "api-2", "proxy", "projector"}
+    assert set(services()) == {"postgres", "redis", "api-1", "api-2", "proxy", "projector", "bots"}
     assert services()["postgres"]["image"].split(":")[1].startswith("15")
     assert services()["redis"]["image"].split(":")[1].startswith("7")
-    assert set(stela_services()) == {"api-1", "api-2", "projector"}
+    assert set(stela_services()) == {"api-1", "api-2", "projector", "bots"}
     for name in ("api-1", "api-2"):
         assert services()[name]["command"] == ["serve"]
     assert services()["projector"]["command"] == ["projector"]
+
+
+def test_compose_bot_worker_is_opt_in_and_talks_to_the_proxy():
+    bots = services()["bots"]
+    assert bots["profiles"] == ["bots"]  # it needs the admin token: never started by a plain `up`
+    assert bots["command"][0] == "bot-worker"
+    url = urlsplit(bots["command"][bots["command"].index("--url") + 1])
+    listen = nginx().child("http").child("server").child("listen").args[0]
+    assert (url.hostname, url.port) == ("proxy", int(listen))
+    assert environment(bots)["STELA_ADMIN_TOKEN"] == "${STELA_ADMIN_TOKEN:-}"
+    assert bots["healthcheck"] == {"disable": True}
 
 
 def test_compose_only_the_proxy_is_published():
