@@ -6,10 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test install bench chaos chaos-short fuzz openapi simulate clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]' -e 'clients/python[test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/stela serve
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider tests clients/python/tests
 	$(BIN)/python bench/run.py --short
 
 bench: $(STAMP)
