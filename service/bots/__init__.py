@@ -1,14 +1,15 @@
 """Bots as API clients and the load generator: `stela bot` and `stela loadtest`.
 
-Everything here talks to a running service over HTTP and SSE only, like any third-party client:
-no in-process shortcut (`client` HTTP, `sse` the stream reader, `strategies` random and greedy —
+Everything here talks to a running service over HTTP and SSE only, like any third-party client, through
+the Python SDK (`clients/python`, package `stela_client`): no in-process shortcut (`client` the
+SDK client with JSON-shaped answers for the strategies, `strategies` random and greedy —
 greedy asks each kind's scorer, `domain/<kind>/bot.py` reached through the catalogue as
 `Game.bot_scores`, to judge moves from the seat's own view and /legal only —, `play` one seat of one game, `bot` finding and playing games,
 `loadtest` the generator).
 `add_parsers` registers both subcommands on the `stela` parser.
 
 The server never imports its clients: this package imports nothing of the service but itself
-and `service.ops`.
+and `service.ops` (and, outside the service, the SDK `stela_client`).
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ from service.ops.arguments import key_values
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    import httpx
+    from stela_client import Client
 
     from service.bots.bot import Bot, Seeker
     from service.bots.client import ApiClient
     from service.bots.strategies import make_strategy
 
     async def run() -> int:
-        async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
-            api = ApiClient(http, args.token)
+        async with Client(args.url, args.token) as sdk:
+            api = ApiClient(sdk)
             seeker = None
             if args.join_open or args.create:
                 seeker = Seeker(api, join_open=args.join_open, create=args.create, seats=args.seats,

@@ -135,7 +135,7 @@ class _HttpxStream:
 
     async def chunks(self) -> AsyncIterator[bytes]:
         try:
-            async for chunk in self._resp.aiter_raw():
+            async for chunk in self._resp.aiter_bytes():
                 yield chunk
         except self._failures as exc:
             raise TransportError(f"{type(exc).__name__}: {exc}") from exc

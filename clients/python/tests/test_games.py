@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sdk_play import play_out, seated
+from tests.e2e.sdk_support import play_out, seated
 
 from stela_client import Client, EventFrame, GameEnded, Snapshot
 

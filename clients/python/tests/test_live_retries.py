@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 
 import pytest
-from sdk_play import seated
+from tests.e2e.sdk_support import seated
 
 from stela_client import (
     AiohttpTransport, Backoff, Client, RateLimited, Response, TransportError, VersionConflict, GameState,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from sdk_play import play, seated
+from tests.e2e.sdk_support import play, seated
 
 from stela_client import Client, EventFrame, GameEnded, Snapshot
 

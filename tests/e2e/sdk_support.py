@@ -1,15 +1,18 @@
-"""Playing through the SDK in tests: seat players and play random legal commands to the end."""
+"""Playing through the Python SDK (`stela_client`) in tests: seat players, play random legal commands.
+
+Used by the end-to-end tests and by the SDK's own tests (`clients/python/tests`)."""
 
 from __future__ import annotations
 
 import random
 
-from stela_client import Client, Game, VersionConflict
+from stela_client import Client, Game, Transport, VersionConflict
 
 
-async def seated(url: str, kind: str, seats: int, options: dict[str, object] | None = None) -> tuple[str, list[Client]]:
+async def seated(url: str, kind: str, seats: int, options: dict[str, object] | None = None,
+                 transport: Transport | None = None) -> tuple[str, list[Client]]:
     """A started game of `kind` with `seats` new players (client i sits at seat i); its id and the clients."""
-    players = [Client(url) for _ in range(seats)]
+    players = [Client(url, transport=transport) for _ in range(seats)]
     for i, player in enumerate(players):
         await player.register(f"p{i}")
     game = await players[0].create_game(kind, seats, options)
