@@ -12,7 +12,9 @@ import asyncio
 import pytest
 from tests.e2e.sdk_support import play_out, seated
 
-from stela_client import Client, EventFrame, GameEnded, Snapshot
+from stela_client import (
+    Client, Conflict, EventFrame, GameEnded, InvalidRequest, NotFound, Snapshot, Unauthorized,
+)
 
 KINDS = {"coatl": 2, "goldmine": 3, "tikal": 2, "tobago": 2}
 
@@ -63,3 +65,36 @@ async def test_a_whole_game_of_every_kind_is_played_through_the_sdk(server, kind
 async def test_every_kind_the_server_hosts_is_played_above(server):
     async with Client(server.url) as anyone:
         assert {k["kind"] for k in await anyone.kinds()} == set(KINDS)
+
+
+async def test_sign_in_with_a_token_rotate_it_and_the_old_one_is_refused_with_a_typed_error(server):
+    async with Client(server.url) as ann:
+        player = await ann.register("Ann")
+        async with Client(server.url, token=player.token) as again:
+            assert (await again.me()).id == player.id
+            new = await again.rotate_token()
+            with pytest.raises(Unauthorized) as refused:
+                await ann.me()  # still holds the old token
+            assert refused.value.status == 401 and refused.value.code == "unauthorized"
+            assert refused.value.problem["status"] == 401
+            ann.token = new
+            assert (await ann.me()).name == "Ann"
+            await again.revoke_token()
+            with pytest.raises(Unauthorized):
+                await ann.me()
+
+
+async def test_refusals_arrive_as_their_family_with_the_problem_attached(server):
+    game_id, (ann, bob) = await seated(server.url, "coatl", 2)
+    try:
+        with pytest.raises(NotFound) as missing:
+            await ann.game("no-such-game")
+        assert missing.value.code == "game_not_found"
+        with pytest.raises(Conflict) as taken:
+            await bob.join(game_id, 0)
+        assert taken.value.status == 409
+        with pytest.raises(InvalidRequest) as bad:
+            await ann.command(game_id, {"type": "coatl.NoSuchCommand"}, None)
+        assert bad.value.status in (400, 422) and bad.value.problem["detail"]
+    finally:
+        await asyncio.gather(ann.close(), bob.close())
