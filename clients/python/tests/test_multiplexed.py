@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 from stela_client import (
     Client, EventFrame, GameEnded, Ready, Snapshot, TransportError, Turn, Unavailable, VersionConflict,
@@ -110,6 +111,28 @@ async def test_watch_adds_a_game_to_an_open_stream_without_sending_anything_twic
         assert kinds == ["Snapshot", "Turn", "Turn"]  # only the new game has a snapshot; nothing came twice
         assert [f.game_id for f in got if isinstance(f, Snapshot)] == [second]
         assert {f.game_id for f in got if isinstance(f, Turn)} == {first, second} and stream.connects == 2
+    finally:
+        await stream.aclose()
+        await asyncio.gather(ann.close(), bob.close())
+
+
+async def test_an_expired_ticket_is_renewed_when_the_stream_reconnects(own_server):
+    own_server.env["STELA_TICKET_TTL_SECONDS"] = "1"
+    own_server.start()
+    first, (ann, bob) = await seated(own_server.url, "coatl", 2)
+    second, _ = await _with_seat(bob, ann)
+    stream = ann.stream([first], ticket=True)
+    try:
+        while not isinstance(await asyncio.wait_for(anext(stream), 60), Ready):
+            pass
+        issued = time.time()
+        while time.time() < issued + 2.5:  # the ticket (1 s, whole seconds) has expired by then
+            await asyncio.sleep(0.1)
+        stream.watch(second)  # reconnects with the expired ticket: refused, renewed, in
+        while not isinstance(frame := await asyncio.wait_for(anext(stream), 60), Snapshot):
+            pass
+        assert frame.game_id == second and stream.connects == 2
+        assert [type(r).__name__ for r in stream.refusals] == ["Unauthorized"]
     finally:
         await stream.aclose()
         await asyncio.gather(ann.close(), bob.close())
