@@ -118,9 +118,8 @@ class Follower(Generic[F]):
                 failures, last_error = failures + 1, exc
             if failures > self.max_failures and last_error is not None:
                 raise last_error
-            backoff = self.client.backoff
-            wait = backoff.delay(failures, told, self.client.counters.rng) if failures else backoff.base
-            await asyncio.sleep(wait)
+            # a clean close (a restart's `end`) waits `base` plus jitter, so a crowd does not come back at once
+            await asyncio.sleep(self.client.backoff.delay(max(failures, 1), told, self.client.counters.rng))
 
     async def _connect(self) -> Any:
         path, params = self.target()
