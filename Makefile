@@ -37,6 +37,7 @@ fuzz: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/stela openapi
+	$(BIN)/python clients/python/generate.py
 
 simulate: $(STAMP)
 	for g in tikal coatl tobago goldmine; do $(BIN)/stela simulate --game $$g --games 100 --seed 1 --fast; done

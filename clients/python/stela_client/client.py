@@ -150,10 +150,11 @@ class Client:
         """Every kind with its option, command, event and view schemas and rule-violation codes."""
         return await self.call("GET", "/v1/kinds", list[dict[str, Any]])
 
-    async def create_game(self, kind: str, seats: int, options: Mapping[str, Any] | None = None, *,
+    async def create_game(self, kind: str, seats: int, options: Mapping[str, Any] | msgspec.Struct | None = None, *,
                           join: bool = True, time_control: Mapping[str, Any] | None = None,
                           key: str | None = None) -> m.Game:
-        body: dict[str, Any] = {"kind": kind, "seats": seats, "options": dict(options or {}), "join": join}
+        chosen = msgspec.to_builtins(options) if isinstance(options, msgspec.Struct) else dict(options or {})
+        body: dict[str, Any] = {"kind": kind, "seats": seats, "options": chosen, "join": join}
         if time_control:
             body["time_control"] = dict(time_control)
         return await self.call("POST", "/v1/games", m.Game, body=body, key=key or _key())
@@ -182,16 +183,19 @@ class Client:
     async def legal(self, game_id: str) -> m.Legal:
         return await self.call("GET", path_of("v1", "games", game_id, "legal"), m.Legal)
 
-    async def command(self, game_id: str, command: Mapping[str, Any], expected_version: int | None = None, *,
+    async def command(self, game_id: str, command: Mapping[str, Any] | msgspec.Struct,
+                      expected_version: int | None = None, *,
                       key: str | None = None, include: Iterable[str] = (), dry_run: bool = False) -> m.CommandResult:
         """Post one command as decided at `expected_version` (a different version: `VersionConflict`).
 
         The `Idempotency-Key` (`key`, else a fresh one) makes a retry after a lost answer safe: the
         server replays the first result. `include` asks for `"legal"` and/or `"view"` after the command.
+        `command` is a JSON object (as `legal` lists them) or a typed command of `stela_client.kinds`.
         """
+        sent = command if isinstance(command, msgspec.Struct) else dict(command)
         params = {"include": ",".join(include) or None, "dry_run": True if dry_run else None}
         return await self.call("POST", path_of("v1", "games", game_id, "commands"), m.CommandResult,
-                               body={"command": dict(command), "expected_version": expected_version},
+                               body={"command": sent, "expected_version": expected_version},
                                params=params, key=key or _key())
 
     async def resign(self, game_id: str, *, key: str | None = None) -> m.CommandResult:
