@@ -74,10 +74,12 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     return 1 if out["errors"] else 0
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    from service.bots.loadtest import MODES
+MODES = ("free", "tournament")  # the load generator's schedules (`service.bots.loadtest.MODES`)
 
-    """Register `stela bot` and `stela loadtest` on the `stela` parser."""
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Register `stela bot` and `stela loadtest` on the `stela` parser. Nothing here imports the SDK:
+    `stela serve` runs where only the service is installed (the container image)."""
     s = sub.add_parser("bot", help="play this player's games over HTTP + SSE (random or greedy)")
     s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
     s.add_argument("--token", required=True, help="the player's bearer token")

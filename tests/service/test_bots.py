@@ -204,3 +204,19 @@ async def test_the_bots_client_over_the_sdks_aiohttp_transport_speaks_the_api(ba
         await stream.aclose()
         assert isinstance(first, Snapshot) and first.game.id == game["id"]
         assert not isinstance(first, EventFrame)
+
+
+def test_the_stela_command_line_builds_without_the_sdk_and_names_the_load_generators_modes():
+    """`stela serve` must start where only the service is installed (the container image has no SDK)."""
+    import subprocess
+    import sys
+
+    from service.bots import MODES
+    from service.bots.loadtest import MODES as SCHEDULES
+
+    assert set(MODES) == set(SCHEDULES)
+    code = ("import sys; sys.modules['stela_client'] = None\n"
+            "from service.cli.main import parser\nparser().parse_args(['serve'])\n"
+            "assert 'service.bots.loadtest' not in sys.modules")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
