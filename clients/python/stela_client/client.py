@@ -226,10 +226,12 @@ class Client:
         """The game's frames (`Snapshot`, then `EventFrame`s) as this caller may see them, resuming by itself."""
         return GameStream(self, game_id, last_event_id=last_event_id, ticket=ticket, read_timeout=read_timeout)
 
-    def personal_stream(self, *, last_event_id: str | None = None, ticket: bool = False,
+    def personal_stream(self, *, legal: bool = False, last_event_id: str | None = None, ticket: bool = False,
                         read_timeout: float = 60.0) -> PersonalStream:
-        """Notices (`GameState`, `GameStarted`, `YourTurn`, `GameEnded`) about every game of this player."""
-        return PersonalStream(self, last_event_id=last_event_id, ticket=ticket, read_timeout=read_timeout)
+        """Notices (`GameState`, `GameStarted`, `YourTurn`, `GameEnded`) about every game of this player;
+        with `legal`, a notice of this player's turn carries the seat's legal commands."""
+        return PersonalStream(self, legal=legal, last_event_id=last_event_id, ticket=ticket,
+                              read_timeout=read_timeout)
 
     def stream(self, games: Iterable[str] = (), *, personal: bool = False, legal: bool = False,
                ticket: bool = False, read_timeout: float = 60.0) -> MultiStream:

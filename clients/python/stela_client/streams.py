@@ -209,10 +209,15 @@ class GameStream(Follower[m.GameFrame]):
 
 
 class PersonalStream(Follower[m.NoticeFrame]):
-    """The caller's games: `GameState` for each on (re)connect, then `GameStarted`, `YourTurn`, `GameEnded`."""
+    """The caller's games: `GameState` for each on (re)connect, then `GameStarted`, `YourTurn`, `GameEnded`;
+    with `legal` a notice of the caller's turn carries its legal commands (`commands`)."""
+
+    def __init__(self, client: Client, *, legal: bool = False, **kw: Any) -> None:
+        super().__init__(client, **kw)
+        self.legal = legal
 
     def target(self) -> tuple[str, dict[str, Any]]:
-        return "/v1/players/me/stream", {}
+        return "/v1/players/me/stream", {"legal": True if self.legal else None}
 
     async def fetch_ticket(self) -> m.Ticket:
         return await self.client.personal_ticket()

@@ -36,7 +36,9 @@ async def follow_to_end(client: Client, game_id: str) -> list[int]:
 
 
 async def personal_until_ended(client: Client, game_id: str) -> GameEnded:
-    async for notice in client.personal_stream(ticket=True):
+    async for notice in client.personal_stream(ticket=True, legal=True):
+        if notice.your_turn and notice.status == "active":
+            assert notice.commands is not None  # legal=true: the turn's notice carries the legal commands
         if isinstance(notice, GameEnded) and notice.game_id == game_id:
             return notice
     raise AssertionError("the personal stream ended")
