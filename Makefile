@@ -6,10 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test install bench chaos chaos-short fuzz openapi simulate cert clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]' -e 'clients/python[test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/stela serve
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider tests clients/python/tests
 	$(BIN)/python bench/run.py --short
 
 bench: $(STAMP)
@@ -37,6 +37,7 @@ fuzz: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/stela openapi
+	$(BIN)/python clients/python/generate.py
 
 simulate: $(STAMP)
 	for g in tikal coatl tobago goldmine; do $(BIN)/stela simulate --game $$g --games 100 --seed 1 --fast; done

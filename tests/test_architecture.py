@@ -27,6 +27,9 @@ DOMAIN_ALLOWED = {"msgspec", "domain", "__future__", "typing", "typing_extension
 # the service's sub-packages, lowest first: each may import its own package and those before it only
 SERVICE_LAYERS = ("web", "ops", "store", "commands", "live", "workers", "container", "edge", "bots", "cli")
 SERVICE_ALLOWED_BELOW = {"bots": {"bots", "ops"}}  # the server's clients know nothing of the server
+# the Python SDK (clients/python): the bots speak through it, nothing else of the service imports it, and it
+# imports nothing of the project (a third party's client knows the API, not the server)
+SDK, SDK_DIR, SDK_USERS = "stela_client", Path("clients/python/stela_client"), ("service.bots",)
 APP_STATE_READERS = {"service/container.py", "service/edge/app.py", "service/edge/lifespan.py"}
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
@@ -255,11 +258,24 @@ def _names_app(node: ast.AST) -> bool:
     return False
 
 
+def sdk_imports(root: Path) -> list[str]:
+    """Imports of the SDK from the service outside `SDK_USERS`, and of the project from the SDK."""
+    bad = [f"{path.relative_to(root)}:{line} imports {target}"
+           for name, path in modules(root).items() if not name.startswith(SDK_USERS)
+           for target, line in imported(name, path) if target.split(".")[0] == SDK]
+    for path in sorted((root / SDK_DIR).rglob("*.py")):
+        name = ".".join(path.relative_to(root / SDK_DIR.parent).with_suffix("").parts)
+        bad += [f"{path.relative_to(root)}:{line} imports {target}" for target, line in imported(name, path)
+                if target.split(".")[0] in PACKAGES]
+    return bad
+
+
 RULES = {
     "cycles": cycles, "upward_imports": upward_imports, "games_outside_catalogue": game_imports_outside_the_catalogue,
     "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
+    "sdk_imports": sdk_imports,
 }
 
 
@@ -311,6 +327,8 @@ PLANTED = {
     "games_importing_each_other": {**GAME, "domain/coatl/rules.py": "from domain.tikal import game\n"},
     "projections_importing_the_service": {"projections/runner.py": "from service.store import postgres\n"},
     "app_state_readers": {"service/edge/routes.py": "def f(request):\n    return request.app.state.services\n"},
+    "sdk_imports": {"service/edge/app.py": "from stela_client import Client\n",
+                    "clients/python/stela_client/client.py": "from service.ops import settings\n"},
 }
 
 
@@ -323,6 +341,15 @@ def test_a_bots_package_may_not_import_the_server(tmp_path):
     root = _tree(tmp_path, {"service/bots/b.py": "from service.commands import pipeline\n",
                             "service/commands/pipeline.py": ""})
     assert upward_imports(root)
+
+
+def test_the_sdk_rule_sees_each_side_and_lets_the_bots_use_the_sdk(tmp_path):
+    for sub in "abc":
+        (tmp_path / sub).mkdir()
+    assert sdk_imports(_tree(tmp_path / "a", {"service/edge/app.py": "import stela_client.models\n"}))
+    assert sdk_imports(_tree(tmp_path / "b", {"clients/python/stela_client/m.py": "import domain.kernel\n"}))
+    assert not sdk_imports(_tree(tmp_path / "c", {"service/bots/play.py": "from stela_client import Client\n",
+                                                  "clients/python/stela_client/m.py": "import msgspec\n"}))
 
 
 def test_the_rules_accept_a_clean_tree(tmp_path):

@@ -1,14 +1,15 @@
 """Bots as API clients and the load generator: `stela bot` and `stela loadtest`.
 
-Everything here talks to a running service over HTTP and SSE only, like any third-party client:
-no in-process shortcut (`client` HTTP, `sse` the stream reader, `strategies` random and greedy —
+Everything here talks to a running service over HTTP and SSE only, like any third-party client, through
+the Python SDK (`clients/python`, package `stela_client`): no in-process shortcut (`client` the
+SDK client with JSON-shaped answers for the strategies, `strategies` random and greedy —
 greedy asks each kind's scorer, `domain/<kind>/bot.py` reached through the catalogue as
 `Game.bot_scores`, to judge moves from the seat's own view and /legal only —, `play` one seat of one game, `bot` finding and playing games,
 `loadtest` the generator, `runner` the worker that plays bots players ask for).
 `add_parsers` registers both subcommands on the `stela` parser.
 
 The server never imports its clients: this package imports nothing of the service but itself
-and `service.ops`.
+and `service.ops` (and, outside the service, the SDK `stela_client`).
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ from service.ops.arguments import key_values
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    import httpx
+    from stela_client import Client
 
     from service.bots.bot import Bot, Seeker
     from service.bots.client import ApiClient
     from service.bots.strategies import make_strategy
 
     async def run() -> int:
-        async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
-            api = ApiClient(http, args.token)
+        async with Client(args.url, args.token) as sdk:
+            api = ApiClient(sdk)
             seeker = None
             if args.join_open or args.create:
                 seeker = Seeker(api, join_open=args.join_open, create=args.create, seats=args.seats,
@@ -92,10 +93,12 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     return 1 if out["errors"] else 0
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    from service.bots.loadtest import MODES
+MODES = ("free", "tournament")  # the load generator's schedules (`service.bots.loadtest.MODES`)
 
-    """Register `stela bot` and `stela loadtest` on the `stela` parser."""
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Register `stela bot` and `stela loadtest` on the `stela` parser. Nothing here imports the SDK:
+    `stela serve` runs where only the service is installed (the container image)."""
     s = sub.add_parser("bot", help="play this player's games over HTTP + SSE (random or greedy)")
     s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
     s.add_argument("--token", required=True, help="the player's bearer token")

@@ -11,17 +11,16 @@ whenever it plays nothing, so a few bots started together play each other.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from service.bots.client import ApiClient, ApiError
+from stela_client import GameEnded, StelaError
+
+from service.bots.client import ApiClient
 from service.bots.play import Observer, SeatPlayer
-from service.bots.sse import StreamGone, follow
 from service.bots.strategies import Strategy
 
 LIVE = ("open", "active")
-PERSONAL_STREAM = "/v1/players/me/stream"
 
 
 class Discovery(Protocol):
@@ -73,24 +72,23 @@ class PersonalStreamDiscovery:
         return await PollingDiscovery(self.api, self.player_id).live() | self.pushed
 
     async def _follow(self) -> None:
+        stream = self.api.sdk.personal_stream()
+        stream.on_connect = self._connected
         try:
-            async for message in follow(self.api.http, PERSONAL_STREAM, self.api.auth):
-                self.available = True
-                try:
-                    frame = json.loads(message.data)
-                except ValueError:
-                    continue
-                game_id = frame.get("game_id") if isinstance(frame, dict) else None
-                if not isinstance(game_id, str):
-                    continue
-                if frame.get("type") == "game.ended":
-                    self.pushed.discard(game_id)
+            async for notice in stream:
+                if isinstance(notice, GameEnded):
+                    self.pushed.discard(notice.game_id)
                 else:
-                    self.pushed.add(game_id)
+                    self.pushed.add(notice.game_id)
                 assert self.news is not None
                 self.news.set()
-        except StreamGone:
+        except StelaError as exc:  # refused for good (retrying cannot mend it): plain polling
+            if not 400 <= exc.status < 500:
+                raise
             self.available = False
+
+    def _connected(self) -> None:
+        self.available = True
 
     async def close(self) -> None:
         if self._task is not None:
@@ -116,7 +114,7 @@ class Seeker:
                     continue
                 try:
                     return await self.api.join(item["id"])
-                except ApiError as exc:
+                except StelaError as exc:
                     if exc.status not in (409, 404):  # taken meanwhile, or we sit there already
                         raise
         if self.create:

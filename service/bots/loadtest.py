@@ -25,11 +25,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stela_client import AiohttpTransport, Client
 
-from service.bots.aio import AioHttp
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer, TurnPlayer
-from service.bots.sse import follow
 from service.bots.strategies import RandomStrategy
 
 
@@ -101,13 +100,13 @@ def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -
 
 @contextlib.asynccontextmanager
 async def players_on(urls: list[str], count: int) -> AsyncIterator[list[ApiClient]]:
-    """`count` clients (not yet registered), spread over `urls` round-robin, one aiohttp session per URL
-    (`AioHttp`: httpx cost the bots more CPU than the service spent on their commands)."""
-    sessions = [AioHttp(url) for url in urls]
+    """`count` SDK clients (not yet registered), spread over `urls` round-robin, one aiohttp transport per
+    URL shared by its clients (httpx cost the bots more CPU than the service spent on their commands)."""
+    transports = [AiohttpTransport() for _ in urls]
     try:
-        yield [ApiClient(sessions[i % len(sessions)]) for i in range(count)]  # type: ignore[arg-type]
+        yield [ApiClient(Client(urls[i % len(urls)], transport=transports[i % len(urls)])) for i in range(count)]
     finally:
-        await asyncio.gather(*(s.aclose() for s in sessions))
+        await asyncio.gather(*(t.close() for t in transports))
 
 
 async def register(clients: list[ApiClient], width: int) -> None:
@@ -116,7 +115,7 @@ async def register(clients: list[ApiClient], width: int) -> None:
 
     async def one(i: int) -> None:
         async with gate:
-            await clients[i].register(f"bot-{i}")
+            await clients[i].sdk.register(f"bot-{i}")
 
     await asyncio.gather(*(one(i) for i in range(len(clients))))
 
@@ -130,10 +129,10 @@ async def free_games(config: Config, clients: list[ApiClient], recorder: Recorde
         seated = [clients[(index * config.seats + s) % len(clients)] for s in range(config.seats)]
 
         async def play() -> None:
-            game_id = (await seated[0].create(config.kind, config.seats, config.options))["id"]
+            game_id = (await seated[0].sdk.create_game(config.kind, config.seats, config.options)).id
             for seat, api in enumerate(seated[1:], start=1):
-                await api.join(game_id, seat)
-            await seated[0].start(game_id)
+                await api.sdk.join(game_id, seat)
+            await seated[0].sdk.start(game_id)
             await _seats(config, game_id, seated, f"{index}", recorder)
 
         async with gate:
@@ -149,17 +148,16 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
     Each player follows only its personal stream and acts when it says "your turn" (`TurnPlayer`);
     the organiser follows the tournament stream until the tournament has ended.
     """
-    organiser = clients[0]
-    created = await organiser.request("POST", "/v1/tournaments", json={
-        "kind": config.kind, "name": "loadtest", "options": config.options, "seats": config.seats,
-        "rounds": config.rounds, "time_control": config.time_control})
-    recorder.tournament_id = created["tournament_id"]
-    path = f"/v1/tournaments/{created['tournament_id']}"
+    organiser = clients[0].sdk
+    created = await organiser.create_tournament(config.kind, name="loadtest", options=config.options,
+                                                seats=config.seats, rounds=config.rounds,
+                                                time_control=config.time_control)
+    tid = recorder.tournament_id = created["tournament_id"]
     gate = asyncio.Semaphore(max(config.concurrency, 1))
 
     async def register(api: ApiClient) -> dict[str, Any]:
         async with gate:
-            return await api.request("POST", f"{path}/register", json={})
+            return await api.sdk.register_for(tid)
 
     await asyncio.gather(*(register(api) for api in clients))
     players = [TurnPlayer(api, RandomStrategy(random.Random(f"{config.seed}:{i}")), recorder)
@@ -167,13 +165,11 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
     running = [asyncio.create_task(p.run()) for p in players]
     try:
         await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
-        await organiser.request("POST", f"{path}/start")
-        async for message in follow(organiser.http, f"{path}/stream", organiser.auth):
-            if message.event == "tournament.ResultRecorded":
+        await organiser.start_tournament(tid)
+        async for event in organiser.tournament_stream(tid):  # ends after tournament.TournamentEnded
+            if event.type == "tournament.ResultRecorded":
                 recorder.games_done += 1
                 tick()
-            elif message.event == "tournament.TournamentEnded":
-                break
     finally:
         for task in running:
             task.cancel()

@@ -1,7 +1,8 @@
 """Playing games over HTTP: one seat of one game from its SSE stream (`SeatPlayer`), or every game of a
 player from the personal stream (`TurnPlayer`, what the load generator's tournament uses).
 
-A `SeatPlayer` keeps one SSE connection to its game. Every message that may have changed whose turn
+Both speak through the Python SDK (`stela_client`, via `ApiClient.sdk`): its typed answers and its
+streams, which resume by themselves. A `SeatPlayer` keeps one SSE connection to its game. Every frame that may have changed whose turn
 it is (any event it did not cause itself) wakes the acting loop, which asks `GET /legal`: an empty
 list means not now; otherwise the strategy picks a command, posted with the version it was chosen
 at and a fresh `Idempotency-Key`, and with `include=legal`, so the answer brings the next legal
@@ -13,17 +14,16 @@ taken, the player starts it (any seated player may). A slow safety poll covers a
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import uuid
 from typing import Any, Protocol
 
-from service.bots.client import ApiClient, ApiError
-from service.bots.sse import follow
+from stela_client import CommandResult, Conflict, EventFrame, GameEnded, Legal, NoticeFrame, Snapshot, VersionConflict, YourTurn
+
+from service.bots.client import ApiClient
 from service.bots.strategies import Strategy
 
 ENDED = {"table.GameEnded": "finished", "table.GameAborted": "aborted"}
-PERSONAL_STREAM = "/v1/players/me/stream"
 SAFETY_POLL = 10.0
 
 
@@ -35,11 +35,28 @@ class Observer(Protocol):
     def conflicted(self) -> None: ...
 
 
-async def following(api: ApiClient, game_id: str, legal: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+async def following(api: ApiClient, game_id: str, legal: Legal, result: CommandResult) -> Legal:
     """The seat's legal commands after its command's `result` (asked with `include=legal`; else fetched)."""
-    if result.get("legal") is None:
-        return await api.legal(game_id)
-    return {"seat": legal["seat"], "version": result["version"], "commands": result["legal"]}
+    if result.legal is None:
+        return await api.sdk.legal(game_id)
+    return Legal(seat=legal.seat, version=result.version, commands=result.legal)
+
+
+async def step(api: ApiClient, strategy: Strategy, game_id: str, legal: Legal,
+               observer: Observer | None) -> CommandResult | None:
+    """The strategy's choice among `legal`, posted with a fresh key (None: a version conflict, decide again)."""
+    shown = {"seat": legal.seat, "version": legal.version, "commands": legal.commands}  # JSON, as the wire has it
+    command = await strategy.choose(api, game_id, shown)
+    sent = time.perf_counter()
+    try:
+        result = await api.sdk.command(game_id, command, legal.version, key=uuid.uuid4().hex, include=("legal",))
+    except VersionConflict:
+        if observer is not None:
+            observer.conflicted()
+        return None
+    if observer is not None and legal.seat is not None:
+        observer.commanded(game_id, legal.seat, result.version, sent, time.perf_counter())
+    return result
 
 
 class SeatPlayer:
@@ -63,7 +80,7 @@ class SeatPlayer:
                 try:
                     await asyncio.wait_for(self._wake.wait(), SAFETY_POLL)
                 except TimeoutError:
-                    self.status = (await self.api.game(self.game_id))["status"]
+                    self.status = (await self.api.sdk.game(self.game_id)).status
                 if self._failure is not None:
                     raise self._failure
                 self._wake.clear()
@@ -78,64 +95,49 @@ class SeatPlayer:
 
     async def _follow(self) -> None:
         try:
-            async for message in self.api.stream(self.game_id):
+            async for frame in self.api.sdk.game_stream(self.game_id):
                 at = time.perf_counter()
-                version = int(message.id) if message.id and message.id.isdigit() else None
-                if message.event == "snapshot":
-                    game = json.loads(message.data)
-                    self.status, self.seat = game["status"], game["your_seat"]
-                elif message.event in ENDED:
-                    self.status = ENDED[message.event]
-                elif message.event == "table.GameStarted":
-                    self.status = "active"
-                if version is not None and self.observer is not None and message.event != "snapshot":
-                    self.observer.delivered(self.game_id, self.seat, version, at)
-                if version is None or version > self._own_upto or self.status != "active":
+                if isinstance(frame, Snapshot):
+                    self.status, self.seat, version = frame.game.status, frame.game.your_seat, frame.game.version
+                elif isinstance(frame, EventFrame):
+                    version = frame.event.version
+                    if frame.event.type in ENDED:
+                        self.status = ENDED[frame.event.type]
+                    elif frame.event.type == "table.GameStarted":
+                        self.status = "active"
+                    if self.observer is not None:
+                        self.observer.delivered(self.game_id, self.seat, version, at)
+                if version > self._own_upto or self.status != "active":
                     self._wake.set()
         except Exception as exc:  # noqa: BLE001 - handed to the acting loop, which raises it
             self._failure = exc
             self._wake.set()
 
     async def _start_if_full(self) -> None:
-        game = await self.api.game(self.game_id)
-        self.status = game["status"]
-        if self.status == "open" and all(s["player_id"] for s in game["seats"]):
+        game = await self.api.sdk.game(self.game_id)
+        self.status = game.status
+        if self.status == "open" and all(s.player_id for s in game.seats):
             try:
-                game = await self.api.start(self.game_id)
-                self.status = game["status"]
-            except ApiError as exc:
-                if exc.status != 409:  # another seat started it first
-                    raise
+                self.status = (await self.api.sdk.start(self.game_id)).status
+            except Conflict:  # another seat started it first
+                pass
 
     async def _act(self) -> None:
         """Send commands while the seat may act; returns when it may not (or the game is over)."""
-        legal = await self.api.legal(self.game_id)
-        while self.status == "active":
-            if not legal["commands"]:
-                return
+        legal = await self.api.sdk.legal(self.game_id)
+        while self.status == "active" and legal.commands:
             if self.commands >= self.max_commands:
                 raise RuntimeError(f"game {self.game_id}: no end after {self.commands} commands")
-            command = await self.strategy.choose(self.api, self.game_id, legal)
-            sent = time.perf_counter()
-            try:
-                result = await self.api.command(self.game_id, command, legal["version"], key=uuid.uuid4().hex,
-                                                legal=True)
-            except ApiError as exc:
-                if exc.status == 409 and exc.code == "version_conflict":
-                    if self.observer is not None:
-                        self.observer.conflicted()
-                    legal = await self.api.legal(self.game_id)
-                    continue
-                raise
-            answered = time.perf_counter()
+            result = await step(self.api, self.strategy, self.game_id, legal, self.observer)
+            if result is None:
+                legal = await self.api.sdk.legal(self.game_id)
+                continue
             self.commands += 1
-            self._own_upto = max(self._own_upto, result["version"])
-            if self.observer is not None:
-                self.observer.commanded(self.game_id, legal["seat"], result["version"], sent, answered)
-            if result["status"] != "active":
-                self.status = result["status"]
+            self._own_upto = max(self._own_upto, result.version)
+            if result.status != "active":
+                self.status = result.status
                 return
-            if legal["seat"] not in result["to_act"]:
+            if legal.seat not in result.to_act:
                 return
             legal = await following(self.api, self.game_id, legal, result)
 
@@ -166,26 +168,27 @@ class TurnPlayer:
     async def run(self) -> None:
         """Follow the personal stream until cancelled."""
         watchdog = asyncio.create_task(self._watch())
+        stream = self.api.sdk.personal_stream()
+        stream.on_connect = self.connected.set
         try:
-            async for message in follow(self.api.http, PERSONAL_STREAM, self.api.auth,
-                                        on_connect=self.connected.set):
-                self._notice(json.loads(message.data), time.perf_counter())
+            async for notice in stream:
+                self._notice(notice, time.perf_counter())
         finally:
             watchdog.cancel()
             for task in [watchdog, *self._acting.values()]:
                 task.cancel()
             await asyncio.gather(watchdog, *self._acting.values(), return_exceptions=True)
 
-    def _notice(self, notice: dict[str, Any], at: float) -> None:
-        game_id = notice["game_id"]
-        if notice["type"] == "game.ended" or notice["status"] in ENDED.values():
+    def _notice(self, notice: NoticeFrame, at: float) -> None:
+        game_id = notice.game_id
+        if isinstance(notice, GameEnded) or notice.status in ENDED.values():
             self.ended.add(game_id)
             self._heard.pop(game_id, None)
             return
         self._heard[game_id] = time.monotonic()
-        if notice["status"] == "active" and notice["your_turn"]:
-            if self.observer is not None and notice["type"] == "game.your_turn":
-                self.observer.delivered(game_id, None, notice["version"], at)
+        if notice.status == "active" and notice.your_turn:
+            if self.observer is not None and isinstance(notice, YourTurn):
+                self.observer.delivered(game_id, None, notice.version, at)
             self._wake(game_id)
 
     def _wake(self, game_id: str) -> None:
@@ -215,26 +218,16 @@ class TurnPlayer:
 
     async def _act(self, game_id: str) -> None:
         """Send commands while the seat may act, each answer bringing the next legal commands."""
-        legal = await self.api.legal(game_id)
-        while legal["commands"]:
+        legal = await self.api.sdk.legal(game_id)
+        while legal.commands:
             if self.commands >= self.max_commands:
                 raise RuntimeError(f"no end after {self.commands} commands")
-            command = await self.strategy.choose(self.api, game_id, legal)
-            sent = time.perf_counter()
-            try:
-                result = await self.api.command(game_id, command, legal["version"], key=uuid.uuid4().hex,
-                                                legal=True)
-            except ApiError as exc:
-                if exc.status == 409 and exc.code == "version_conflict":
-                    if self.observer is not None:
-                        self.observer.conflicted()
-                    legal = await self.api.legal(game_id)
-                    continue
-                raise
+            result = await step(self.api, self.strategy, game_id, legal, self.observer)
+            if result is None:
+                legal = await self.api.sdk.legal(game_id)
+                continue
             self.commands += 1
-            if self.observer is not None:
-                self.observer.commanded(game_id, legal["seat"], result["version"], sent, time.perf_counter())
-            if result["status"] != "active":
+            if result.status != "active":
                 self.ended.add(game_id)
                 return
             legal = await following(self.api, game_id, legal, result)

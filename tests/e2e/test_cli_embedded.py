@@ -4,14 +4,15 @@ logs on stderr)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
+from stela_client import Client
 
 from tests.support.live import free_port, wait_healthy
 
@@ -20,18 +21,17 @@ pytestmark = pytest.mark.xdist_group("embedded")
 STELA = str(Path(sys.executable).with_name("stela"))
 
 
-def finished_game(url: str) -> str:
-    """A two-seat game, created, joined, started and ended by a resignation; its id."""
-    with httpx.Client(base_url=url, headers={"Content-Type": "application/json"}) as client:
-        tokens = [client.post("/v1/players", json={"name": name}).json()["token"] for name in ("Ann", "Bob")]
-        auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
-        game_id = client.post("/v1/games", json={"kind": "coatl", "seats": 2}, headers=auth[0]).json()["id"]
-        assert client.post(f"/v1/games/{game_id}/join", json={}, headers=auth[1]).status_code == 200
-        assert client.post(f"/v1/games/{game_id}/start", headers=auth[0]).status_code == 200
-        done = client.post(f"/v1/games/{game_id}/commands", json={"command": {"type": "table.Resign"}},
-                           headers=auth[0])
-        assert done.status_code == 200 and done.json()["status"] == "finished", done.text
-    return game_id
+async def finished_game(url: str) -> str:
+    """A two-seat game, created, joined, started and ended by a resignation (through the SDK); its id."""
+    async with Client(url) as ann, Client(url) as bob:
+        await ann.register("Ann")
+        await bob.register("Bob")
+        game = await ann.create_game("coatl", 2)
+        await bob.join(game.id)
+        await ann.start(game.id)
+        done = await ann.resign(game.id)
+        assert done.status == "finished", done
+    return game.id
 
 
 def test_serve_logs_its_address_and_export_then_verify_works_with_the_embedded_database(tmp_path):
@@ -45,7 +45,7 @@ def test_serve_logs_its_address_and_export_then_verify_works_with_the_embedded_d
         server = subprocess.Popen([STELA, "serve"], env=env, cwd=tmp_path, stdout=sink, stderr=sink)
         try:
             wait_healthy(f"http://127.0.0.1:{port}", server, timeout=120)  # the first start runs initdb
-            game_id = finished_game(f"http://127.0.0.1:{port}")
+            game_id = asyncio.run(finished_game(f"http://127.0.0.1:{port}"))
         finally:
             server.terminate()
             server.wait(60)

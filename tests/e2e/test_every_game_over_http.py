@@ -1,25 +1,39 @@
-"""Every hosted game, played to the end through the HTTP API, exports a log that verifies offline."""
+"""Every hosted game, played to the end through the Python SDK against a served app, exports a log that
+verifies offline."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.catalog import GAMES
 from service.commands.verify import parse_ndjson, verify_log
-from tests.support.api import play_to_end, started_game
+from service.edge.app import create_app
+from tests.e2e.sdk_support import play_out, seated
+from tests.support.live import serving
 
 KINDS = sorted(GAMES)
+pytestmark = pytest.mark.xdist_group("live")
+
+
+@pytest.fixture
+def url(settings, games):
+    with serving(create_app(settings, games=games)) as served:
+        yield served
 
 
 @pytest.mark.parametrize("kind", KINDS)
-async def test_a_full_game_over_http_ends_with_an_outcome_and_a_verifiable_export(client, kind):
+async def test_a_full_game_over_http_ends_with_an_outcome_and_a_verifiable_export(url, kind):
     players = GAMES[kind].max_players if kind != "goldmine" else 4
-    game_id, seated = await started_game(client, kind, players)
-    final = await play_to_end(client, game_id, seated, seed=7, max_commands=20000)
-    assert final["status"] == "finished"
-    assert len(final["outcome"]["scores"]) == players and final["outcome"]["winners"]
-    export = await client.get(f"/v1/games/{game_id}/export")
-    assert export.status_code == 200
-    report = verify_log(parse_ndjson(export.content), GAMES)
+    game_id, seated_players = await seated(url, kind, players)
+    try:
+        final = await play_out(game_id, seated_players, seed=7)
+        assert final.status == "finished" and final.outcome is not None
+        assert len(final.outcome.scores) == players and final.outcome.winners
+        report = verify_log(parse_ndjson(await seated_players[0].export(game_id)), GAMES)
+    finally:
+        for player in seated_players:
+            await player.close()
     assert report.ok, report.problems[:5]
-    assert report.outcome == {k: final["outcome"][k] for k in report.outcome}
+    outcome = msgspec.to_builtins(final.outcome)
+    assert report.outcome == {k: outcome[k] for k in report.outcome}

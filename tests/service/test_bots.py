@@ -1,4 +1,6 @@
-"""Bots and the load generator against a real server in a thread, over HTTP and SSE only."""
+"""Bots and the load generator against a real server in a thread, over HTTP and SSE only, through the SDK.
+
+(The SDK's own rules, SSE parsing, retries and resumption, are tested in `clients/python/tests`.)"""
 
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ import pytest
 from service.edge.app import create_app
 from service.bots import add_parsers
 from service.bots.bot import Bot, PersonalStreamDiscovery, Seeker
-from service.bots.client import ApiClient, ApiError, retry_after
+from stela_client import Client, EventFrame, Snapshot, StelaError
+
+from service.bots.client import ApiClient
 from service.bots.headtohead import head_to_head
 from service.bots.loadtest import Config, percentile, run
-from service.bots.sse import Message, SseParser, follow
 from service.bots.strategies import make_strategy
 from tests.support.live import serving
 
@@ -40,32 +43,11 @@ def own_base_url(settings, games):
             yield url
 
 
-def test_the_parser_skips_comments_joins_data_lines_and_keeps_the_last_id():
-    parser = SseParser()
-    stream = (": heartbeat\n\nretry: 2000\nid: 7\nevent: snapshot\ndata: {\"a\":\ndata:  1}\n\n"
-              "data: no id here\n\nid: 8\nevent: tally.Added\ndata: x\r\n\r\nid: 9\n\n")
-    got = [m for chunk in (stream[:13], stream[13:40], stream[40:]) for m in parser.feed(chunk)]
-    assert got == [Message("snapshot", '{"a":\n 1}', "7"), Message("message", "no id here", "7"),
-                   Message("tally.Added", "x", "8")]
-    assert parser.comments == ["heartbeat"] and parser.retry_ms == 2000
-    assert parser.last_id == "9"  # an id without data dispatches nothing but still counts
-
-
-def test_the_parser_handles_a_crlf_split_across_chunks_and_bare_cr():
-    parser = SseParser()
-    got = list(parser.feed("data: one\r")) + list(parser.feed("\n\r\ndata: two\r\r"))
-    assert [m.data for m in got] == ["one", "two"]
-
-
-def test_retry_after_reads_seconds_and_caps_them():
-    assert retry_after("2") == 2.0 and retry_after(None, 0.5) == 0.5
-    assert retry_after("3600") == 30.0 and retry_after("soon", 1.0) == 1.0
-
-
 async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_means_polling():
-    frames = (b'id: 1\ndata: {"type": "game.started", "game_id": "g1"}\n\n: heartbeat\n\n'
-              b'id: 2\ndata: {"type": "game.your_turn", "game_id": "g2"}\n\n'
-              b'id: 3\ndata: {"type": "game.ended", "game_id": "g1"}\n\n')
+    rest = b'"kind": "tally", "status": "active", "version": 3, "to_act": [0], "your_turn": true}\n\n'
+    frames = (b'id: 1\ndata: {"type": "game.started", "game_id": "g1", ' + rest + b': heartbeat\n\n'
+              b'id: 2\ndata: {"type": "game.your_turn", "game_id": "g2", ' + rest +
+              b'id: 3\ndata: {"type": "game.ended", "game_id": "g1", ' + rest)
 
     def handler(with_stream: bool):
         def answer(request: httpx.Request) -> httpx.Response:
@@ -73,7 +55,7 @@ async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_me
                 if not with_stream:
                     return httpx.Response(404, json={"code": "not_found"})
                 return httpx.Response(200, content=frames, headers={"content-type": "text/event-stream"})
-            return httpx.Response(200, json={"items": [], "next_cursor": None})
+            return httpx.Response(200, json={"items": [], "next_cursor": None, "player_id": "p1"})
         return answer
 
     for with_stream, expected in ((True, {"g2"}), (False, set())):
@@ -86,24 +68,6 @@ async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_me
                 await asyncio.sleep(0.01)
             assert await discovery.live() == expected and discovery.available is with_stream
             await discovery.close()
-
-
-async def test_the_client_waits_out_429_and_503_and_resends_a_command_with_the_same_key():
-    answers = [httpx.Response(429, headers={"Retry-After": "0"}, json={"code": "rate_limited"}),
-               httpx.Response(503, headers={"Retry-After": "0"}, json={"code": "unavailable"}),
-               httpx.Response(409, json={"code": "version_conflict", "current_version": 9})]
-    keys: list[str | None] = []
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        keys.append(request.headers.get("Idempotency-Key"))
-        return answers.pop(0)
-
-    async with httpx.AsyncClient(base_url="http://bots.test", transport=httpx.MockTransport(answer)) as http:
-        api = ApiClient(http, "t")
-        with pytest.raises(ApiError) as refused:
-            await api.command("g", {"type": "tally.Roll"}, 8, key="k1")
-    assert refused.value.status == 409 and refused.value.code == "version_conflict"
-    assert keys == ["k1", "k1", "k1"] and api.counters.throttled == 2
 
 
 def test_percentiles_are_nearest_rank():
@@ -122,31 +86,27 @@ async def started(api: httpx.AsyncClient, seats: int, options: dict) -> tuple[st
     return game_id, players
 
 
-async def test_follow_reconnects_with_last_event_id_and_misses_nothing(base_url):
+async def test_a_stream_resumed_with_last_event_id_misses_nothing(base_url):
     async with httpx.AsyncClient(base_url=base_url) as http:
         game_id, players = await started(http, 2, {"target": 500})
         versions: list[int] = []
-        connects = 0
-
-        def connected() -> None:
-            nonlocal connects
-            connects += 1
 
         async def read(until: int) -> None:
-            async for message in follow(http, f"/v1/games/{game_id}/stream", players[0].auth,
-                                        last_id=str(versions[-1]) if versions else None, on_connect=connected):
-                versions.append(int(message.id))
+            stream = players[0].sdk.game_stream(game_id, last_event_id=str(versions[-1]) if versions else None)
+            async for frame in stream:
+                versions.append(frame.game.version if isinstance(frame, Snapshot) else frame.event.version)
                 if versions[-1] >= until:
+                    await stream.aclose()
                     return
 
         head = (await players[0].game(game_id))["version"]
         await asyncio.wait_for(read(head), 30)  # the snapshot
         for i in range(4):  # sent while nobody listens: the resumed stream must replay them
-            legal = await players[i % 2].legal(game_id)
-            await players[i % 2].command(game_id, legal["commands"][0], legal["version"])
+            legal = await players[i % 2].sdk.legal(game_id)
+            await players[i % 2].sdk.command(game_id, legal.commands[0], legal.version)
         last = (await players[0].game(game_id))["version"]
         await asyncio.wait_for(read(last), 30)
-        assert versions == list(range(head, last + 1)) and connects == 2
+        assert versions == list(range(head, last + 1))
 
 
 async def test_two_random_bots_play_a_whole_game_over_http_and_sse(own_base_url):
@@ -222,18 +182,15 @@ def test_two_stela_bot_commands_find_each_other_and_print_their_results(own_base
     assert [s["games"] for s in summaries] == [1, 1] and sum(s["won"] for s in summaries) == 1
 
 
-async def test_the_aiohttp_transport_speaks_the_api_like_httpx(base_url):
-    """The load generator's `AioHttp` answers `ApiClient` and `follow` as httpx does: JSON bodies and queries,
-    problems as `ApiError` with their code, and the SSE stream read across its frames."""
-    from service.bots.aio import AioHttp
-
-    http = AioHttp(base_url)
-    try:
-        api = ApiClient(http)  # type: ignore[arg-type]
+async def test_the_bots_client_over_the_sdks_aiohttp_transport_speaks_the_api(base_url):
+    """`ApiClient` over the SDK's default transport (what the load generator uses): JSON bodies and queries,
+    problems as typed errors with their code, and a game's stream read through its first frames."""
+    async with Client(base_url) as sdk:
+        api = ApiClient(sdk)
         await api.register("Ana")
         game = await api.create("tally", 2, {"target": 9})
-        with pytest.raises(ApiError) as refused:
-            await api.request("POST", f"/v1/games/{game['id']}/join", json={"seat": 0})
+        with pytest.raises(StelaError) as refused:
+            await api.join(game["id"], 0)
         assert refused.value.status == 409 and refused.value.code
         listed: list = []
         deadline = asyncio.get_running_loop().time() + 30
@@ -242,25 +199,24 @@ async def test_the_aiohttp_transport_speaks_the_api_like_httpx(base_url):
             listed = await api.games(kind="tally", limit=5)  # params reach the query string
             await asyncio.sleep(0.02)
         assert {g["kind"] for g in listed} == {"tally"}
-        stream = follow(http, f"/v1/games/{game['id']}/stream", api.auth)  # type: ignore[arg-type]
+        stream = sdk.game_stream(game["id"])
         first = await asyncio.wait_for(anext(stream), 30)
         await stream.aclose()
-        assert first.event == "snapshot" and json.loads(first.data)["id"] == game["id"]
-    finally:
-        await http.aclose()
+        assert isinstance(first, Snapshot) and first.game.id == game["id"]
+        assert not isinstance(first, EventFrame)
 
 
-async def test_the_aiohttp_transport_turns_a_refused_connection_into_httpx_transport_error():
-    """`ApiClient` retries only `httpx.TransportError`: aiohttp's failures must arrive as one."""
-    from service.bots.aio import AioHttp
-    from tests.support.live import free_port
+def test_the_stela_command_line_builds_without_the_sdk_and_names_the_load_generators_modes():
+    """`stela serve` must start where only the service is installed (the container image has no SDK)."""
+    import subprocess
+    import sys
 
-    http = AioHttp(f"http://127.0.0.1:{free_port()}")  # nothing listens there
-    try:
-        with pytest.raises(httpx.TransportError):
-            await http.request("GET", "/v1/kinds")
-        with pytest.raises(httpx.TransportError):
-            async with http.stream("GET", "/v1/kinds"):
-                pass
-    finally:
-        await http.aclose()
+    from service.bots import MODES
+    from service.bots.loadtest import MODES as SCHEDULES
+
+    assert set(MODES) == set(SCHEDULES)
+    code = ("import sys; sys.modules['stela_client'] = None\n"
+            "from service.cli.main import parser\nparser().parse_args(['serve'])\n"
+            "assert 'service.bots.loadtest' not in sys.modules")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
