@@ -82,9 +82,13 @@ def defaults_described(schema: dict[str, Any]) -> None:
 
 
 def kind_enum(schemas: dict[str, Any], games: Mapping[str, Game]) -> None:
-    """The `Kind` enum, referred to by every `kind` property that is a plain string."""
+    """The `Kind` enum, referred to by every `kind` property of the API's own schemas that is a plain
+    string. A game's own components (named `<kind>.<Struct>`) are left alone: their `kind` fields are
+    the game's own (a tile's kind in Gold Mine and Tikal), not a game kind."""
     schemas["Kind"] = {"type": "string", "enum": sorted(games), "description": "a game kind (see listKinds)"}
     for name, schema in schemas.items():
+        if name.split(".", 1)[0] in games:
+            continue
         for field in _KIND_FIELDS:
             prop = schema.get("properties", {}).get(field) if isinstance(schema, dict) else None
             if isinstance(prop, dict) and prop.get("type") == "string" and "enum" not in prop:

@@ -514,7 +514,7 @@ class GoldmineTileFace(msgspec.Struct, kw_only=True):
 
     design: str
     id: str
-    kind: Literal["coatl", "goldmine", "tikal", "tobago"]
+    kind: str
     paths: list[GoldminePathFace]
 
 
@@ -611,7 +611,7 @@ class TikalTileSpec(msgspec.Struct, kw_only=True):
     the printed temple value; `masks` the face-down treasure tokens a ruins receives."""
 
     id: str
-    kind: Literal["coatl", "goldmine", "tikal", "tobago"]
+    kind: str
     letter: str
     masks: int | UnsetType = UNSET
     stones: list[int]
@@ -629,7 +629,7 @@ class TikalSpaceView(msgspec.Struct, kw_only=True):
     explorers: list[int]
     guard: int | None
     guard_is_leader: bool | None
-    kind: Literal["coatl", "goldmine", "tikal", "tobago"]
+    kind: str
     leaders: list[bool]
     q: int
     r: int

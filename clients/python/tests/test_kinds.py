@@ -21,12 +21,7 @@ import generate  # noqa: E402
 
 KINDS = {"coatl": kinds.CoatlView, "goldmine": kinds.GoldmineView, "tikal": kinds.TikalView,
          "tobago": kinds.TobagoView}
-# A known contract bug (found by this test): the document's new top-level `Kind` schema (the game kinds) took
-# the name of the tile `Kind` of goldmine and tikal, so their tiles' `kind` ("entrance", "temple") is documented
-# as a game kind. Strict: once the document is fixed this passes, and the marker must go.
-SCHEMA_NAME_CLASH = pytest.mark.xfail(strict=True, raises=msgspec.ValidationError,
-                                      reason="tile kinds documented as #/components/schemas/Kind (the game kinds)")
-CASES = [pytest.param(k, marks=SCHEMA_NAME_CLASH) if k in ("goldmine", "tikal") else k for k in sorted(KINDS)]
+CASES = sorted(KINDS)
 
 
 def test_kinds_py_is_generated_from_the_document_and_in_sync():

@@ -45,7 +45,8 @@ class TokenCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class TokenOut(msgspec.Struct, kw_only=True):
     id: str
-    kind: Annotated[str, Meta(description="`session` (a sign-in), `personal` or `oauth` (an app's)")]
+    kind: Annotated[Literal["session", "personal", "oauth"], Meta(
+        description="`session` (a sign-in), `personal` or `oauth` (an app's)")]
     name: str
     scopes: list[str]
     client_id: str | None
