@@ -42,8 +42,10 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
-  /** connections opened so far (the first included) */
+  /** connections the driver opened so far (the first included) */
   opens = 0;
+  /** connections that reached `open`, the carrier's own reconnects (EventSource's) included */
+  connects = 0;
   state: StreamState = "connecting";
 
   protected constructor(http: Http, options: StreamOptions = {}) {
@@ -117,6 +119,7 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
     this.connection = this.carrier(request, {
       onOpen: () => {
         if (generation !== this.generation) return;
+        this.connects += 1;
         this.failures = 0;
         this.setState("open");
       },
