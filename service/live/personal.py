@@ -33,8 +33,9 @@ from domain.table import SeatTaken, TableState
 from service.live.fanout import Broker
 from service.commands.repository import GameRepository, Loaded, decode
 from service.commands.views import OutcomeOut
-from service.live.personal_frames import Connection, Kind, Notice, Seen, appends, games_of, millis
-from service.live.sse import RETRY_MS
+from service.live.personal_frames import (CONNECTED, IDLE, WOKEN, Connection, Kind, Marker, Notice, Seen, appends,
+                                          games_of, millis)
+from service.live.sse import RETRY_MS, frame
 from service.ops.stopping import cancel_within
 from service.store.protocol import StoredEvent
 
@@ -43,6 +44,7 @@ RESUME_MARGIN_MS = 5_000  # events may commit a little out of time order; re-ann
 POLL_DEGRADED = 1.0  # seconds between polls of followed games while Redis is degraded
 _OVER = ("finished", "aborted")
 _SEAT_TAKEN = SeatTaken.__struct_config__.tag
+_encode = msgspec.json.encode
 
 
 class PersonalHub:
@@ -109,34 +111,49 @@ class PersonalHub:
     async def stream(self, player_id: str, last_event_id: int | None, heartbeat: float,
                      closing: asyncio.Event | None = None) -> AsyncIterator[bytes]:
         """The personal SSE byte stream of `player_id`."""
+        cursor = last_event_id or 0
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        async with contextlib.aclosing(self.notices(player_id, last_event_id, heartbeat)) as notices:
+            async for item in notices:
+                if closing is not None and closing.is_set():
+                    break
+                if item is IDLE:
+                    yield b": heartbeat\n\n"
+                elif isinstance(item, tuple):
+                    cursor = max(cursor, item[0])
+                    yield frame(None, _encode(item[1]), cursor)
+        yield f"retry: {RETRY_MS}\n: reconnect with Last-Event-ID\n\n".encode()
+
+    async def notices(self, player_id: str, last_event_id: int | None,
+                      idle: float) -> AsyncIterator[tuple[int, Notice] | Marker]:
+        """`player_id`'s notices, each with the time (ms) of the newest event it reflects: the `game.state`
+        announcement of a (re)connection, `CONNECTED`, then each notice as it happens; `IDLE` after `idle`
+        seconds without one, `WOKEN` when the process wakes its connections (look at what ends them).
+        Ends when the connection fell `QUEUE_MAX` notices behind (the client resumes from its cursor)."""
         conn = Connection(player_id)
         self.connections.setdefault(player_id, set()).add(conn)
         self._ensure_task()
         try:
-            yield f"retry: {RETRY_MS}\n\n".encode()
             for at_ms, notice in await self._connect(conn, last_event_id):
-                yield conn.render(at_ms, notice)
-            while not conn.overflowed and (closing is None or not closing.is_set()):
+                yield at_ms, notice
+            yield CONNECTED
+            while not conn.overflowed:
                 try:
-                    async with asyncio.timeout(heartbeat):
+                    async with asyncio.timeout(idle):
                         item = await conn.queue.get()
                 except TimeoutError:
-                    yield b": heartbeat\n\n"
+                    yield IDLE
                     continue
                 if item is None:
-                    continue  # woken: look at `closing`
-                at_ms, notice = item
-                if notice.version <= conn.announced.get(notice.game_id, 0):
-                    continue  # already shown by the connect announcement
-                yield conn.render(at_ms, notice)
-            yield f"retry: {RETRY_MS}\n: reconnect with Last-Event-ID\n\n".encode()
+                    yield WOKEN
+                elif item[1].version > conn.announced.get(item[1].game_id, 0):  # else shown on connect
+                    yield item
         finally:
             self._leave(conn)
 
     async def _connect(self, conn: Connection, resume: int | None) -> list[tuple[int, Notice]]:
         """The `game.state` notices a new connection starts with; its games join the followed set."""
         since = None if resume is None else resume - RESUME_MARGIN_MS
-        conn.cursor = resume or 0
         out = []
         self._connecting += 1
         try:

@@ -1,6 +1,6 @@
 """The personal stream's frames and per-connection queue: the `Notice` a player receives, what the
 hub remembers of each game (`Seen`) and of each player's games (`Membership`), and a
-`Connection`'s bounded queue and never-decreasing cursor (see `service.live.personal`).
+`Connection`'s bounded queue (see `service.live.personal`).
 """
 
 from __future__ import annotations
@@ -13,12 +13,25 @@ import msgspec
 
 from service.commands.repository import Loaded
 from service.commands.views import OutcomeOut
-from service.live.sse import frame
 from service.store.protocol import StoredEvent
 
 Kind = Literal["game.state", "game.started", "game.your_turn", "game.ended"]
 QUEUE_MAX = 1000  # notices a slow connection may hold before it is closed (the client resumes)
-_encode = msgspec.json.encode
+
+
+class Marker:
+    """A step of `PersonalHub.notices` that is not a notice."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+CONNECTED = Marker("connected")  # the (re)connection's announcement is done
+IDLE = Marker("idle")  # nothing for a heartbeat interval
+WOKEN = Marker("woken")  # the process woke its connections: the stream may have to end
 
 
 class Notice(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -72,12 +85,11 @@ async def games_of(store: Any, player_id: str) -> list[Membership]:
 
 
 class Connection:
-    """One personal stream's queue of frames and its cursor."""
+    """One personal stream's queue of notices."""
 
     def __init__(self, player_id: str) -> None:
         self.player_id = player_id
         self.queue: asyncio.Queue[tuple[int, Notice] | None] = asyncio.Queue(QUEUE_MAX)
-        self.cursor = 0
         self.announced: dict[str, int] = {}  # game id -> version already shown on connect
         self.overflowed = False
 
@@ -86,7 +98,3 @@ class Connection:
             self.queue.put_nowait((at_ms, notice))
         except asyncio.QueueFull:
             self.overflowed = True  # closed; the client resumes from its cursor and misses nothing
-
-    def render(self, at_ms: int, notice: Notice) -> bytes:
-        self.cursor = max(self.cursor, at_ms)
-        return frame(None, _encode(notice), self.cursor)

@@ -1,7 +1,7 @@
 """Stream tickets: how a browser's `EventSource`, which cannot send headers, follows a seat.
 
 A ticket is `<payload>.<signature>`, both base64url: the payload names the player, the scope
-(one game id, or `me` for the personal stream), the expiry (Unix seconds) and the token it was
+(one game id, `me` for the personal stream, `*` for the multiplexed stream), the expiry (Unix seconds) and the token it was
 issued with (`credential`: a keyed tag of that token's digest, never the digest); the signature
 is HMAC-SHA256 over the payload with the deployment's ticket key. Replicas agree because they
 share the key (from `STELA_TICKET_SECRET`, or generated once and kept in PostgreSQL). A
@@ -27,6 +27,7 @@ from service.commands.exceptions import Unauthorized
 from service.store.protocol import EventStore
 
 PERSONAL = "me"
+MULTIPLEXED = "*"  # the scope of a ticket for the multiplexed stream (any set of games; not a game id)
 TTL_DEFAULT = 3600
 MIN_SECRET = 16
 # replicas without STELA_TICKET_SECRET share a key generated once: the first to start inserts it

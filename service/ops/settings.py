@@ -22,6 +22,7 @@
 | STELA_METRICS_PORT | 9100 | where `stela serve` serves `/metrics` (its own port, not the API's; 0 = off) |
 | STELA_STREAM_RATE_LIMIT | 120 | stream openings per minute per client (a budget apart from STELA_RATE_LIMIT; 0 = off) |
 | STELA_MAX_STREAMS_PER_CLIENT | 50 | open SSE streams per player or anonymous address in one process (0 = no cap) |
+| STELA_STREAM_MAX_GAMES | 32 | games one multiplexed stream (`GET /v1/stream`) may follow |
 | STELA_DB_COMMAND_TIMEOUT | 10 | seconds a database statement may wait (a locked table answers 503 instead of hanging) |
 | STELA_DRAIN_SECONDS | 10 | how long SIGTERM waits for requests in flight (those still running are answered 503) |
 """
@@ -56,6 +57,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     metrics_port: int = 9100
     stream_rate_limit: int = 120
     max_streams_per_client: int = 50
+    stream_max_games: int = 32
     db_command_timeout: float = 10.0
     drain_seconds: float = 10.0
 
@@ -94,6 +96,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             metrics_port=int(get("STELA_METRICS_PORT") or 9100),
             stream_rate_limit=int(get("STELA_STREAM_RATE_LIMIT") or 120),
             max_streams_per_client=int(get("STELA_MAX_STREAMS_PER_CLIENT") or 50),
+            stream_max_games=int(get("STELA_STREAM_MAX_GAMES") or 32),
             db_command_timeout=float(get("STELA_DB_COMMAND_TIMEOUT") or 10),
             drain_seconds=float(get("STELA_DRAIN_SECONDS") or 10),
         )

@@ -1,4 +1,5 @@
-"""Live streams: a game's SSE stream, the personal stream, and the tickets a browser opens them with.
+"""Live streams: a game's SSE stream, the personal stream, the multiplexed stream (several games and the
+personal notices on one connection; its protocol is docs/streams.md), and the tickets a browser opens them with.
 
 A browser's `EventSource` cannot send `Authorization`, so a player first asks (with its bearer
 token) for a short-lived, read-only ticket scoped to one stream and passes it as `?ticket=`;
@@ -23,14 +24,16 @@ from litestar.response import Stream
 
 from service.container import Services
 from service.edge.errors import responses
-from service.commands.exceptions import BadLastEventId, PlayerNotFound
+from service.commands.exceptions import BadLastEventId, InvalidRequest, PlayerNotFound
 from service.commands.players import Viewer, bearer
 from service.live.revocation import StreamEnd
 from service.store.protocol import token_hash
 from service.edge.schemas import NO_NUL, no_body
 from service.live.sse import LiveStream, game_stream
 from service.commands.visibility import look
-from service.live.tickets import InvalidTicket
+from service.live.multiplex import Multiplexed, Request as MultiplexRequest
+from service.live.multiplex_frames import ID_MAX, parse_after, parse_games, parse_id
+from service.live.tickets import MULTIPLEXED, InvalidTicket
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=20, required=False,
@@ -41,6 +44,23 @@ Ticket = Annotated[str | None, QueryParameter(max_length=512, pattern=NO_NUL, re
 FramesParam = Annotated[Literal["named", "message"], QueryParameter(
     description="`named` (default): each frame has an `event:` line; `message`: every frame is a default "
                 "`message` event whose data carries its `type`")]
+GamesParam = Annotated[str | None, QueryParameter(
+    max_length=8192, pattern=NO_NUL, required=False,
+    description="the games to follow, comma-separated ids (at most STELA_STREAM_MAX_GAMES, default 32); their order "
+                "is the order of the positions in the SSE id")]
+AfterParam = Annotated[str | None, QueryParameter(
+    max_length=8192, pattern=NO_NUL, required=False,
+    description="explicit resume positions `<game id>:<version>,...` (ignored when Last-Event-ID is sent)")]
+PersonalAfter = Annotated[int | None, QueryParameter(
+    ge=0, required=False, description="explicit resume cursor of the personal notices (ignored when "
+                                      "Last-Event-ID is sent)")]
+PersonalParam = Annotated[bool, QueryParameter(
+    description="also send the caller's personal notices (game.state, game.started, game.your_turn, game.ended)")]
+LegalParam = Annotated[bool, QueryParameter(
+    description="`turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands")]
+PositionsId = Annotated[str | None, HeaderParameter(
+    name="Last-Event-ID", max_length=ID_MAX, required=False,
+    description="resume every game and the personal notices after these positions (an id this stream sent)")]
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 SSE_RESPONSE = ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
                             description="an event stream")
@@ -59,6 +79,19 @@ PERSONAL_SSE_DOC = (
     "joined later), `game.started`, `game.your_turn` (the caller's seat must act now), `game.ended`. The "
     "`id` is a cursor (milliseconds of the newest event reflected); reconnecting with `Last-Event-ID` "
     "re-announces the state of every open or active game and of every game that ended since then.")
+
+MULTIPLEXED_SSE_DOC = (
+    "`text/event-stream` of several games (`games`, at most 32) and, with `personal=true`, the caller's personal "
+    "notices, on one connection: the protocol is docs/streams.md. Every frame is a default `message` event whose "
+    "data has a `type`: `snapshot` `{game_id, game}`, `event` `{game_id, event}`, `turn` `{game_id, version, status, "
+    "to_act, your_seat, your_turn, commands?}` (after each game's catch-up and each batch of its events; "
+    "`commands`, the seat's legal commands, with `legal=true` when it is its turn), the personal notices "
+    "(`game.*`), `ready` once everything has caught up, and `end` `{reason}` before the server closes it. The "
+    "`id` holds every position: one per game in the order of `games` (a version, or `_` before its snapshot), "
+    "then `p<cursor>` with `personal=true`, joined by `.`; `Last-Event-ID` resumes each game exactly, `after` "
+    "and `personal_after` do the same for a new connection. The viewer is the `?ticket=` holder (see "
+    "createStreamTicket), else the bearer token's player, else a spectator; each game is shown exactly as its "
+    "own stream shows it to that viewer.")
 
 
 class TicketOut(msgspec.Struct, kw_only=True):
@@ -89,8 +122,38 @@ class StreamController(Controller):
           responses=responses(400, 401))
     async def personal_ticket(self, request: Request, viewer: NamedDependency[Viewer],
                               services: NamedDependency[Services]) -> TicketOut:
-        await no_body(request)
-        return await _issue(services, viewer.require_player().id, None, request)
+        return await _players_ticket(services, viewer, None, request)
+
+    @post("/stream-tickets", operation_id="createStreamTicket", status_code=201,
+          summary="A ticket to follow the multiplexed stream with EventSource", tags=["play"],
+          security=[{"bearer": []}], description="A short-lived, read-only ticket for `GET /v1/stream?ticket=…` "
+                                                 "(any set of games, seen as the caller sees them).",
+          responses=responses(400, 401))
+    async def multiplexed_ticket(self, request: Request, viewer: NamedDependency[Viewer],
+                                 services: NamedDependency[Services]) -> TicketOut:
+        return await _players_ticket(services, viewer, MULTIPLEXED, request)
+
+    @get("/stream", operation_id="streamMany", summary="Several games and the personal notices on one connection "
+                                                       "(Server-Sent Events)",
+         description=MULTIPLEXED_SSE_DOC, tags=["play"],
+         responses={200: SSE_RESPONSE, **responses(400, 401, 403, 404)})
+    async def multiplexed(self, request: Request, viewer: NamedDependency[Viewer],
+                          services: NamedDependency[Services], games: GamesParam = None, personal: PersonalParam = False,
+                          legal: LegalParam = False, ticket: Ticket = None, after: AfterParam = None,
+                          personal_after: PersonalAfter = None, last_event_id: PositionsId = None) -> Stream:
+        viewer, end = await _opener(services, request, viewer, ticket, MULTIPLEXED)
+        names = parse_games(games, services.settings.stream_max_games, personal)
+        if personal:
+            viewer.require_player()
+        if last_event_id:
+            positions, cursor = parse_id(last_event_id, len(names), personal)
+        else:
+            positions, cursor = parse_after(after, names), personal_after
+        for game_id, position in zip(names, positions, strict=True):
+            await _may_follow(services, game_id, viewer, position, BadLastEventId if last_event_id else InvalidRequest)
+        wanted = MultiplexRequest(games=names, after=positions, personal=personal, personal_after=cursor, legal=legal)
+        body = Multiplexed(services, services.personal, viewer, wanted, services.settings.heartbeat_seconds, end)
+        return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
     @get("/games/{game_id:str}/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)",
          description=GAME_SSE_DOC, tags=["play"], responses={200: SSE_RESPONSE, **responses(400, 401, 403, 404)})
@@ -129,6 +192,12 @@ async def _issue(services: Services, player_id: str, game_id: str | None, reques
     return TicketOut(ticket=ticket, expires_at=datetime.fromtimestamp(expires, UTC).isoformat())
 
 
+async def _players_ticket(services: Services, viewer: Viewer, scope: str | None, request: Request) -> TicketOut:
+    """A ticket for a stream that is not one game's (the personal stream: None; the multiplexed one)."""
+    await no_body(request)
+    return await _issue(services, viewer.require_player().id, scope, request)
+
+
 def _digest(request: Request) -> str | None:
     token = bearer(request.headers.get("authorization"))
     return token_hash(token) if token else None
@@ -148,6 +217,17 @@ async def _opener(services: Services, request: Request, viewer: Viewer, ticket: 
     if viewer.player is None or digest is None:
         return viewer, services.closing
     return viewer, services.revocations.watch(viewer.player.id, digest)
+
+
+async def _may_follow(services: Services, game_id: str, viewer: Viewer, position: int | None,
+                      ahead: type[InvalidRequest]) -> None:
+    """404 for an unknown game, 403 for a sealed deal, 400 (`ahead`) for a position past the game's version."""
+    loaded = await services.repository.cached(game_id)
+    if position is not None and position > loaded.state.version:
+        loaded = await services.repository.load(game_id)
+        if position > loaded.state.version:
+            raise ahead(f"the position of game {game_id} must be a version in 0..{loaded.state.version}")
+    await look(services.seals, game_id, loaded.table, loaded.state, viewer)
 
 
 def _int(value: str | None, what: str) -> int | None:
