@@ -531,6 +531,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Several games and the personal notices on one connection (Server-Sent Events)
+         * @description `text/event-stream` of several games (`games`, at most 32) and, with `personal=true`, the caller's personal notices, on one connection: the protocol is docs/streams.md. Every frame is a default `message` event whose data has a `type`: `snapshot` `{game_id, game}`, `event` `{game_id, event}`, `turn` `{game_id, version, status, to_act, your_seat, your_turn, commands?}` (after each game's catch-up and each batch of its events; `commands`, the seat's legal commands, with `legal=true` when it is its turn), the personal notices (`game.*`), `ready` once everything has caught up, and `end` `{reason}` before the server closes it. The `id` holds every position: one per game in the order of `games` (a version, or `_` before its snapshot), then `p<cursor>` with `personal=true`, joined by `.`; `Last-Event-ID` resumes each game exactly, `after` and `personal_after` do the same for a new connection. The viewer is the `?ticket=` holder (see createStreamTicket), else the bearer token's player, else a spectator; each game is shown exactly as its own stream shows it to that viewer.
+         */
+        get: operations["streamMany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stream-tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket to follow the multiplexed stream with EventSource
+         * @description A short-lived, read-only ticket for `GET /v1/stream?ticket=…` (any set of games, seen as the caller sees them).
+         */
+        post: operations["createStreamTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments": {
         parameters: {
             query?: never;
@@ -6508,6 +6548,152 @@ export interface operations {
             };
             /** @description Bad request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    streamMany: {
+        parameters: {
+            query?: {
+                /** @description the games to follow, comma-separated ids (at most STELA_STREAM_MAX_GAMES, default 32); their order is the order of the positions in the SSE id */
+                games?: string | null;
+                /** @description also send the caller's personal notices (game.state, game.started, game.your_turn, game.ended) */
+                personal?: boolean;
+                /** @description `turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands */
+                legal?: boolean;
+                /** @description a stream ticket (for EventSource, which cannot send Authorization); never a bearer token */
+                ticket?: string | null;
+                /** @description explicit resume positions `<game id>:<version>,...` (ignored when Last-Event-ID is sent) */
+                after?: string | null;
+                /** @description explicit resume cursor of the personal notices (ignored when Last-Event-ID is sent) */
+                personal_after?: number | null;
+            };
+            header?: {
+                /** @description resume every game and the personal notices after these positions (an id this stream sent) */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["GameOut"] | components["schemas"]["Event"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    createStreamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketOut"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

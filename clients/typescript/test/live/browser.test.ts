@@ -100,3 +100,28 @@ test("per-game EventSource streams and the personal stream resume across a resta
   assert.ok(notices.some((n) => n.type === "game.ended" && n.game_id === gameId), "the personal stream saw the end");
   await page.close();
 });
+
+test("one multiplexed EventSource per viewer follows two games and the personal notices across a restart", async () => {
+  const page = await openPage();
+  const { games } = (await page.evaluate(`window.stela.setup(${JSON.stringify(server.url)}, "coatl", 2, "multiplex")`)) as
+    { games: string[] };
+  await playAcrossRestart(page);
+  const report = await caughtUp(page, games);
+  await page.evaluate("window.stela.closeAll()");
+  await page.screenshot({ path: "../../build/screenshots/sdk-typescript-multiplexed.png", fullPage: true });
+  assert.deepEqual(report.errors, []);
+  for (const [name, seat] of [["seat 0", 0], ["seat 1", 1], ["spectator", null]] as const) {
+    const follower = report.followers[name]!;
+    assert.ok(follower.connects >= 2, `${name} reconnected after the restart (${follower.connects})`);
+    assert.equal(follower.opens, 1, `${name}: EventSource resumed by itself, on one connection`);
+    for (const gameId of games) await assertExactlyOnce(follower, gameId, seat);
+    const types = new Set(follower.frames.map((f) => f.type as string));
+    assert.ok(types.has("turn") && types.has("ready"), [...types].join(","));
+  }
+  const seat0 = report.followers["seat 0"]!.frames as unknown as Array<{ type: string; game_id: string; commands?: unknown[]; your_turn?: boolean }>;
+  for (const gameId of games) {
+    assert.ok(seat0.some((n) => n.type === "game.ended" && n.game_id === gameId), "the personal notices came too");
+  }
+  assert.ok(seat0.some((f) => f.type === "turn" && f.your_turn && Array.isArray(f.commands)), "turns carry legal commands");
+  await page.close();
+});
