@@ -5,7 +5,8 @@ the document the framework generates types them as `unknown`. `enrich` adds each
 msgspec types as components named by their wire tags (`tikal.PlaceTile`, `table.GameCreated`;
 nested structs `tikal.Space`), the unions `Command` and `Event` discriminated by `type` and
 `View` discriminated by `kind`, and points the schemas of getGame, getLegalCommands,
-sendCommand, getEvents and the SSE stream at them, so a generated client types them. The app
+sendCommand, getEvents and the SSE streams at them, so a generated client types them; then
+`service.edge.contract_typing` makes the document right for generators with default settings. The app
 serves the enriched document through its render plugins (`Typed`).
 """
 
@@ -22,6 +23,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.kernel import Game
 from domain.table import Resign, TableEvent
+from service.edge.contract_typing import type_document
 
 REF = "#/components/schemas/"
 # bounds of request-body fields that the framework leaves out of the document (it skips a bound of 0
@@ -172,14 +174,7 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
         for branch in [field, *field.get("oneOf", []), *field.get("anyOf", [])]:
             if branch.get("type") == "number":
                 branch.update(bounds)
-    for path in doc.get("paths", {}).values():
-        for operation in path.values():
-            content = operation.get("responses", {}).get("200", {}).get("content", {}) \
-                if isinstance(operation, dict) else {}
-            if "text/event-stream" in content:
-                content["text/event-stream"]["schema"] = {
-                    "description": "the `data` of each frame: `snapshot` frames carry the game as in getGame, "
-                                   "event frames an Event", "oneOf": [{"$ref": REF + "GameOut"}, event]}
+    type_document(doc, games)
     return doc
 
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from service.commands.repository import Loaded
-from service.commands.views import OutcomeOut
+from service.commands.views import OutcomeOut, Status
 from service.store.protocol import StoredEvent
 
 Kind = Literal["game.state", "game.started", "game.your_turn", "game.ended"]
@@ -40,7 +40,7 @@ class Notice(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     type: Kind
     game_id: str
     kind: str
-    status: str
+    status: Status
     version: int
     to_act: list[int]
     your_turn: bool

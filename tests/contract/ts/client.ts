@@ -10,6 +10,7 @@ type Game = Schemas["GameOut"];
 
 export const commands: Command[] = [
   { type: "tikal.PlaceTile", q: 1, r: -1, rotation: 2 },
+  { type: "tikal.PlaceTile", q: 0, r: 1 },  // rotation has a default: optional in a request
   { type: "tikal.EndTurn" },
   { type: "coatl.TakeProphecy", card: null },
   { type: "tobago.EndTurn" },
