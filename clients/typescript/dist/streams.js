@@ -28,9 +28,6 @@ function admit(positions, gameId, event) {
     positions[gameId] = event.version;
     return true;
 }
-function endedByRevocation(frame) {
-    return frame.type === "end" && frame.reason === "revoked";
-}
 const PAGE = 1000;
 const REVOKED = new UnauthorizedError({
     type: "about:blank", title: "Unauthorized", status: 401, code: "unauthorized",
@@ -82,7 +79,7 @@ export class MultiStream extends ResumableStream {
         if (cursor !== undefined)
             this.personalCursor = cursor;
         if (frame.type === "end") {
-            if (endedByRevocation(frame))
+            if (frame.reason === "revoked")
                 this.fail(REVOKED);
             return [];
         }

@@ -17,7 +17,7 @@ import { UnauthorizedError } from "./errors.js";
 import type { Http } from "./http.js";
 import type { SseMessage, SseRequest } from "./sse.js";
 import { ResumableStream, type StreamOptions } from "./stream.js";
-import type { EndFrame, Event, EventPage, Frame, Game, GameFrame, PersonalNotice, Positions,
+import type { Event, EventPage, Frame, Game, GameFrame, PersonalNotice, Positions, StreamFrame,
               Ticket } from "./types.js";
 
 export interface MultiStreamOptions extends StreamOptions {
@@ -44,10 +44,6 @@ function admit(positions: Positions, gameId: string, event: Event): boolean {
   if (held !== undefined && event.version <= held) return false;
   positions[gameId] = event.version;
   return true;
-}
-
-function endedByRevocation(frame: Frame | EndFrame): boolean {
-  return frame.type === "end" && (frame as EndFrame).reason === "revoked";
 }
 
 const PAGE = 1000;
@@ -103,11 +99,11 @@ export class MultiStream extends ResumableStream<Frame> {
   }
 
   protected accept(message: SseMessage): Frame[] {
-    const frame = JSON.parse(message.data) as Frame | EndFrame;
+    const frame = JSON.parse(message.data) as StreamFrame;
     const cursor = personalCursorIn(message.id);
     if (cursor !== undefined) this.personalCursor = cursor;
     if (frame.type === "end") {
-      if (endedByRevocation(frame)) this.fail(REVOKED);
+      if (frame.reason === "revoked") this.fail(REVOKED);
       return [];
     }
     if (frame.type === "snapshot") {

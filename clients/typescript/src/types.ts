@@ -16,6 +16,7 @@ export type CommandResult = Schemas["CommandResult"];
 export type Legal = Schemas["LegalOut"];
 export type EventPage = Schemas["EventPage"];
 export type Ticket = Schemas["TicketOut"];
+export type Kind = Schemas["Kind"];
 export type PlayerCreated = Schemas["PlayerCreated"];
 export type Me = Schemas["Me"];
 
@@ -33,27 +34,16 @@ export type QueryOf<Op extends keyof operations> =
 export type Positions = Record<string, number>;
 
 /** The personal stream's notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`). */
-export interface PersonalNotice {
-  type: "game.state" | "game.started" | "game.your_turn" | "game.ended";
-  game_id: string;
-  kind: string;
-  status: Game["status"];
-  version: number;
-  to_act: number[];
-  your_turn: boolean;
-  outcome?: Game["outcome"];
-  /** with `legal: true` on the multiplexed stream, when `your_turn` */
-  commands?: Command[];
-}
+export type PersonalNotice = Schemas["PersonalNotice"];
 
-/** Frames of the multiplexed stream (docs/streams.md), and of a game stream in the same shapes. */
-export type SnapshotFrame = { type: "snapshot"; game_id: string; game: Game };
-export type EventFrame = { type: "event"; game_id: string; event: Event };
-export type TurnFrame = {
-  type: "turn"; game_id: string; version: number; status: Game["status"]; to_act: number[];
-  your_seat: number | null; your_turn: boolean; commands?: Command[];
-};
-export type ReadyFrame = { type: "ready"; games: Positions; personal: number | null };
-export type EndFrame = { type: "end"; reason: "closing" | "revoked" | "lagging" | string };
+/** Frames of the multiplexed stream (docs/streams.md); a game stream's frames come in the same shapes. */
+export type StreamFrame = Schemas["StreamFrame"];
+export type SnapshotFrame = Schemas["SnapshotFrame"];
+export type EventFrame = Schemas["EventFrame"];
+export type TurnFrame = Schemas["TurnFrame"];
+export type ReadyFrame = Schemas["ReadyFrame"];
+export type EndFrame = Schemas["EndFrame"];
+export type PersonalFrame = Schemas["PersonalFrame"];
 export type GameFrame = SnapshotFrame | EventFrame;
-export type Frame = SnapshotFrame | EventFrame | TurnFrame | ReadyFrame | PersonalNotice;
+/** What a `MultiStream` delivers: every frame but `end`, which the stream acts on itself. */
+export type Frame = Exclude<StreamFrame, EndFrame>;

@@ -739,6 +739,19 @@ export interface components {
             day: string;
             events: number;
         };
+        /**
+         * EndFrame
+         * @description The server closes the stream now (no `id`); see docs/streams.md for each reason.
+         */
+        EndFrame: {
+            /** @enum {unknown} */
+            reason: "closing" | "error" | "lagging" | "revoked";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end";
+        };
         /** @description an event as a reader receives it: {version, type, data, at} */
         Event: components["schemas"]["Event.coatl.ActionBegun"] | components["schemas"]["Event.coatl.CoatlClosed"] | components["schemas"]["Event.coatl.CoatlCompleted"] | components["schemas"]["Event.coatl.CoatlStarted"] | components["schemas"]["Event.coatl.DeckReshuffled"] | components["schemas"]["Event.coatl.DiscRefilled"] | components["schemas"]["Event.coatl.EndTriggered"] | components["schemas"]["Event.coatl.ForetellingUsed"] | components["schemas"]["Event.coatl.GameFinished"] | components["schemas"]["Event.coatl.GameSetUp"] | components["schemas"]["Event.coatl.OpeningHandKept"] | components["schemas"]["Event.coatl.OpeningHandsSettled"] | components["schemas"]["Event.coatl.PerfectChoiceUsed"] | components["schemas"]["Event.coatl.PieceAdded"] | components["schemas"]["Event.coatl.PiecesTaken"] | components["schemas"]["Event.coatl.PriestsDutyUsed"] | components["schemas"]["Event.coatl.ProphecyDiscarded"] | components["schemas"]["Event.coatl.ProphecyPlayed"] | components["schemas"]["Event.coatl.ProphecyTaken"] | components["schemas"]["Event.coatl.RowRefilled"] | components["schemas"]["Event.coatl.TemplePlayed"] | components["schemas"]["Event.coatl.TurnEnded"] | components["schemas"]["Event.coatl.TurnStarted"] | components["schemas"]["Event.goldmine.ChallengeResolved"] | components["schemas"]["Event.goldmine.CoinLeft"] | components["schemas"]["Event.goldmine.CoinPlaced"] | components["schemas"]["Event.goldmine.CoinTaken"] | components["schemas"]["Event.goldmine.CoinsPassed"] | components["schemas"]["Event.goldmine.DeadCaveFound"] | components["schemas"]["Event.goldmine.DiceRolled"] | components["schemas"]["Event.goldmine.FirstPlayerChosen"] | components["schemas"]["Event.goldmine.GameSetUp"] | components["schemas"]["Event.goldmine.HandsDealt"] | components["schemas"]["Event.goldmine.PirateEscaped"] | components["schemas"]["Event.goldmine.PirateMoved"] | components["schemas"]["Event.goldmine.ScoutMapLaid"] | components["schemas"]["Event.goldmine.Stayed"] | components["schemas"]["Event.goldmine.TileDrawn"] | components["schemas"]["Event.goldmine.TilePlaced"] | components["schemas"]["Event.goldmine.TileReturned"] | components["schemas"]["Event.goldmine.TilesShuffled"] | components["schemas"]["Event.goldmine.TurnCapReached"] | components["schemas"]["Event.goldmine.TurnEnded"] | components["schemas"]["Event.table.ClockSet"] | components["schemas"]["Event.table.GameAborted"] | components["schemas"]["Event.table.GameCreated"] | components["schemas"]["Event.table.GameEnded"] | components["schemas"]["Event.table.GameStarted"] | components["schemas"]["Event.table.SeatLeft"] | components["schemas"]["Event.table.SeatResigned"] | components["schemas"]["Event.table.SeatTaken"] | components["schemas"]["Event.table.SeedRevealed"] | components["schemas"]["Event.table.TimedOut"] | components["schemas"]["Event.tikal.AuctionOpened"] | components["schemas"]["Event.tikal.AuctionWon"] | components["schemas"]["Event.tikal.BidMade"] | components["schemas"]["Event.tikal.BidPassed"] | components["schemas"]["Event.tikal.CampBuilt"] | components["schemas"]["Event.tikal.GameFinished"] | components["schemas"]["Event.tikal.GameSetUp"] | components["schemas"]["Event.tikal.GuardPlaced"] | components["schemas"]["Event.tikal.LevelUncovered"] | components["schemas"]["Event.tikal.PhaseStarted"] | components["schemas"]["Event.tikal.PieceEntered"] | components["schemas"]["Event.tikal.PieceMoved"] | components["schemas"]["Event.tikal.PlayerScored"] | components["schemas"]["Event.tikal.ScoringRoundEnded"] | components["schemas"]["Event.tikal.ScoringRoundStarted"] | components["schemas"]["Event.tikal.StackShuffled"] | components["schemas"]["Event.tikal.TileDrawn"] | components["schemas"]["Event.tikal.TilePlaced"] | components["schemas"]["Event.tikal.TileTaken"] | components["schemas"]["Event.tikal.TilesRevealed"] | components["schemas"]["Event.tikal.TreasureDug"] | components["schemas"]["Event.tikal.TreasureTraded"] | components["schemas"]["Event.tikal.TurnEnded"] | components["schemas"]["Event.tobago.AmuletCollected"] | components["schemas"]["Event.tobago.AmuletSpent"] | components["schemas"]["Event.tobago.AmuletsAppeared"] | components["schemas"]["Event.tobago.AtvPlaced"] | components["schemas"]["Event.tobago.CandidateRemoved"] | components["schemas"]["Event.tobago.CardPassed"] | components["schemas"]["Event.tobago.CardRevealed"] | components["schemas"]["Event.tobago.CardTaken"] | components["schemas"]["Event.tobago.ClueDeckReshuffled"] | components["schemas"]["Event.tobago.CluePlayed"] | components["schemas"]["Event.tobago.CluesDrawn"] | components["schemas"]["Event.tobago.CurseStruck"] | components["schemas"]["Event.tobago.DecksShuffled"] | components["schemas"]["Event.tobago.Drove"] | components["schemas"]["Event.tobago.GameFinished"] | components["schemas"]["Event.tobago.HandExchanged"] | components["schemas"]["Event.tobago.HuntSkipped"] | components["schemas"]["Event.tobago.IslandBuilt"] | components["schemas"]["Event.tobago.RoseDoubled"] | components["schemas"]["Event.tobago.RosesSwapped"] | components["schemas"]["Event.tobago.ShareEnded"] | components["schemas"]["Event.tobago.ShareShuffled"] | components["schemas"]["Event.tobago.TreasureCollected"] | components["schemas"]["Event.tobago.TreasureDeckReshuffled"] | components["schemas"]["Event.tobago.TreasuresDrawn"] | components["schemas"]["Event.tobago.TurnEnded"];
         /** coatl.ActionBegun */
@@ -2067,30 +2080,124 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
+        /**
+         * EventFrame
+         * @description One event of a game as the viewer may see it (the game stream's event data).
+         */
+        EventFrame: {
+            event: components["schemas"]["Event"];
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "event";
+        };
         /** EventPage */
         EventPage: {
             events: components["schemas"]["Event"][];
             version: number;
         };
-        /** GameCreate */
-        GameCreate: {
+        /**
+         * GameCreate
+         * @description one variant per kind, discriminated by `kind`
+         */
+        GameCreate: components["schemas"]["GameCreate.coatl"] | components["schemas"]["GameCreate.goldmine"] | components["schemas"]["GameCreate.tikal"] | components["schemas"]["GameCreate.tobago"];
+        /** GameCreate.coatl */
+        "GameCreate.coatl": {
+            /** @description seat the creator at the first free seat. Default: `true`. */
+            join?: boolean;
             /**
-             * @description seat the creator at the first free seat
-             * @default true
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            join: boolean;
-            /** @example tikal */
-            kind: string;
+            kind: "coatl";
+            /** @description the kind's options (see its options_schema) */
+            options?: components["schemas"]["coatl.CoatlOptions"];
             /**
-             * @description the kind's options (see its options_schema)
+             * @description number of seats
+             * @example 3
+             */
+            seats: number;
+            /**
+             * @description put every seat on a clock: a deadline per command, or a total per seat with an increment; a seat past its deadline is timed out by the platform (the kind's timeout rule plays for it)
              * @example {
-             *       "edition": "classic",
-             *       "variant": "auction"
+             *       "per_move_seconds": 60
+             *     }
+             * @example {
+             *       "increment_seconds": 5,
+             *       "total_seconds": 600
              *     }
              */
-            options?: {
-                [key: string]: unknown;
-            };
+            time_control?: components["schemas"]["TimeControl"] | null;
+        };
+        /** GameCreate.goldmine */
+        "GameCreate.goldmine": {
+            /** @description seat the creator at the first free seat. Default: `true`. */
+            join?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "goldmine";
+            /** @description the kind's options (see its options_schema) */
+            options?: components["schemas"]["goldmine.GoldmineOptions"];
+            /**
+             * @description number of seats
+             * @example 3
+             */
+            seats: number;
+            /**
+             * @description put every seat on a clock: a deadline per command, or a total per seat with an increment; a seat past its deadline is timed out by the platform (the kind's timeout rule plays for it)
+             * @example {
+             *       "per_move_seconds": 60
+             *     }
+             * @example {
+             *       "increment_seconds": 5,
+             *       "total_seconds": 600
+             *     }
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
+        };
+        /** GameCreate.tikal */
+        "GameCreate.tikal": {
+            /** @description seat the creator at the first free seat. Default: `true`. */
+            join?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tikal";
+            /** @description the kind's options (see its options_schema) */
+            options?: components["schemas"]["tikal.TikalOptions"];
+            /**
+             * @description number of seats
+             * @example 3
+             */
+            seats: number;
+            /**
+             * @description put every seat on a clock: a deadline per command, or a total per seat with an increment; a seat past its deadline is timed out by the platform (the kind's timeout rule plays for it)
+             * @example {
+             *       "per_move_seconds": 60
+             *     }
+             * @example {
+             *       "increment_seconds": 5,
+             *       "total_seconds": 600
+             *     }
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
+        };
+        /** GameCreate.tobago */
+        "GameCreate.tobago": {
+            /** @description seat the creator at the first free seat. Default: `true`. */
+            join?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tobago";
+            /** @description the kind's options (see its options_schema) */
+            options?: components["schemas"]["tobago.TobagoOptions"];
             /**
              * @description number of seats
              * @example 3
@@ -2112,7 +2219,7 @@ export interface components {
         GameItem: {
             created_at: string;
             id: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             open_seats: number;
             seats: components["schemas"]["Seat"][];
             status: string;
@@ -2126,7 +2233,7 @@ export interface components {
             avg_events: number;
             avg_seconds: number;
             games: number;
-            kind: string;
+            kind: components["schemas"]["Kind"];
         };
         /** GameList */
         GameList: {
@@ -2137,7 +2244,7 @@ export interface components {
         GameOut: {
             clock?: components["schemas"]["ClockOut"] | null;
             id: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             options: {
                 [key: string]: unknown;
             };
@@ -2168,6 +2275,11 @@ export interface components {
             /** @description the seat to take (0-based); default the first free one */
             seat?: number | null;
         };
+        /**
+         * @description a game kind (see listKinds)
+         * @enum {string}
+         */
+        Kind: "coatl" | "goldmine" | "tikal" | "tobago";
         /** KindOut */
         KindOut: {
             /** @description every rule-violation code (the kind's and table.*) and its meaning */
@@ -2182,7 +2294,7 @@ export interface components {
             event_schema: {
                 [key: string]: unknown;
             };
-            kind: string;
+            kind: components["schemas"]["Kind"];
             max_players: number;
             min_players: number;
             options_schema: {
@@ -2201,7 +2313,7 @@ export interface components {
         /** KindStatus */
         KindStatus: {
             games: number;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             status: string;
         };
         /**
@@ -2226,7 +2338,7 @@ export interface components {
         /** Leaderboard */
         Leaderboard: {
             items: components["schemas"]["Rating"][];
-            kind: string;
+            kind: components["schemas"]["Kind"];
             next_cursor: string | null;
         };
         /** LegalOut */
@@ -2248,6 +2360,46 @@ export interface components {
             ranks: number[];
             scores: number[];
             winners: number[];
+        };
+        /**
+         * PersonalFrame
+         * @description A personal notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`); with
+         *         `legal=true` a notice with `your_turn` carries the seat's legal commands at `version`.
+         */
+        PersonalFrame: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
+            game_id: string;
+            kind: components["schemas"]["Kind"];
+            /** @description Default: `null`. */
+            outcome?: components["schemas"]["OutcomeOut"] | null;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.ended" | "game.started" | "game.state" | "game.your_turn";
+            version: number;
+            your_turn: boolean;
+        };
+        /**
+         * PersonalNotice
+         * @description One frame of the personal stream.
+         */
+        PersonalNotice: {
+            game_id: string;
+            kind: components["schemas"]["Kind"];
+            /** @description Default: `null`. */
+            outcome?: components["schemas"]["OutcomeOut"] | null;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /** @enum {unknown} */
+            type: "game.ended" | "game.started" | "game.state" | "game.your_turn";
+            version: number;
+            your_turn: boolean;
         };
         /** PlatformStats */
         PlatformStats: {
@@ -2275,7 +2427,7 @@ export interface components {
             created_at: string;
             ended_at: string | null;
             game_id: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             name: string;
             rank: number | null;
             score: number | null;
@@ -2318,14 +2470,29 @@ export interface components {
             sigma: number;
             wins: number;
         };
+        /**
+         * ReadyFrame
+         * @description Every game has caught up (and the personal notices announced): live from here on.
+         */
+        ReadyFrame: {
+            games: {
+                [key: string]: number;
+            };
+            personal: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ready";
+        };
         /** RegisterRequest */
         RegisterRequest: {
             /** @description display name; default the player's */
             name?: string | null;
             /** @description register someone else (the organiser or an admin only) */
             player_id?: string | null;
-            /** @default 1500 */
-            rating: number;
+            /** @description Default: `1500`. */
+            rating?: number;
         };
         /** RoundView */
         RoundView: {
@@ -2345,6 +2512,28 @@ export interface components {
             player_id: string | null;
             seat: number;
         };
+        /**
+         * SnapshotFrame
+         * @description A game as getGame shows it to the viewer: first, for a game without a resume position.
+         */
+        SnapshotFrame: {
+            game: components["schemas"]["GameOut"];
+            game_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "snapshot";
+        };
+        /**
+         * SnapshotMessage
+         * @description The first frame in `message` style: the game as getGame shows it to the viewer.
+         */
+        SnapshotMessage: {
+            game: components["schemas"]["GameOut"];
+            /** @enum {unknown} */
+            type: "snapshot";
+        };
         /** Standing */
         Standing: {
             active: boolean;
@@ -2360,6 +2549,11 @@ export interface components {
             reached: number;
             tiebreaks?: number[];
         };
+        /**
+         * StreamFrame
+         * @description the `data` of a frame of the multiplexed stream (docs/streams.md)
+         */
+        StreamFrame: components["schemas"]["SnapshotFrame"] | components["schemas"]["EventFrame"] | components["schemas"]["TurnFrame"] | components["schemas"]["ReadyFrame"] | components["schemas"]["EndFrame"] | components["schemas"]["PersonalFrame"];
         /** TableView */
         TableView: {
             game_id: string;
@@ -2375,59 +2569,182 @@ export interface components {
         };
         /** TimeControl */
         TimeControl: {
-            /**
-             * @description consecutive timeouts after which the seat is abandoned and the game ends
-             * @default 3
-             */
-            abandon_after: number;
-            /**
-             * @description seconds added to a seat's total after each of its commands
-             * @default 0
-             */
-            increment_seconds: number;
+            /** @description consecutive timeouts after which the seat is abandoned and the game ends. Default: `3`. */
+            abandon_after?: number;
+            /** @description seconds added to a seat's total after each of its commands. Default: `0`. */
+            increment_seconds?: number;
             /** @description seconds for each command a seat must make (per-move deadline) */
             per_move_seconds?: number | null;
             /** @description each seat's total thinking time (a chess clock) */
             total_seconds?: number | null;
         };
-        /** TournamentCreate */
-        TournamentCreate: {
-            /**
-             * @description single elimination: how many of a table go through
-             * @default 1
-             */
-            advance: number;
+        /**
+         * TournamentCreate
+         * @description one variant per kind, discriminated by `kind`
+         */
+        TournamentCreate: components["schemas"]["TournamentCreate.coatl"] | components["schemas"]["TournamentCreate.goldmine"] | components["schemas"]["TournamentCreate.tikal"] | components["schemas"]["TournamentCreate.tobago"];
+        /** TournamentCreate.coatl */
+        "TournamentCreate.coatl": {
+            /** @description single elimination: how many of a table go through. Default: `1`. */
+            advance?: number;
             /** @description what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win */
             bye_points?: number | null;
-            /** @default false */
-            duplicate: boolean;
+            /** @description Default: `false`. */
+            duplicate?: boolean;
             /**
-             * @default swiss
+             * @description Default: `"swiss"`.
              * @enum {string}
              */
-            format: "swiss" | "round_robin" | "single_elimination";
-            /** @example coatl */
-            kind: string;
-            /** @default 0 */
-            max_players: number;
-            /** @default 0 */
-            min_players: number;
-            /** @default  */
-            name: string;
+            format?: "swiss" | "round_robin" | "single_elimination";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "coatl";
+            /** @description Default: `0`. */
+            max_players?: number;
+            /** @description Default: `0`. */
+            min_players?: number;
+            /** @description Default: `""`. */
+            name?: string;
             /** @description the kind's options, passed on to every game */
-            options?: {
+            options?: components["schemas"]["coatl.CoatlOptions"];
+            /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
+            rounds?: number;
+            /** @description players per table. Default: `4`. */
+            seats?: number;
+            /**
+             * @description tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating
+             * @example [
+             *       "sonneborn_berger",
+             *       "buchholz",
+             *       "head_to_head"
+             *     ]
+             */
+            tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
+            /** @description a game `time_control`, put on every game */
+            time_control?: {
                 [key: string]: unknown;
             };
+        };
+        /** TournamentCreate.goldmine */
+        "TournamentCreate.goldmine": {
+            /** @description single elimination: how many of a table go through. Default: `1`. */
+            advance?: number;
+            /** @description what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win */
+            bye_points?: number | null;
+            /** @description Default: `false`. */
+            duplicate?: boolean;
             /**
-             * @description Swiss rounds (round robin: 0 = every pair once)
-             * @default 3
+             * @description Default: `"swiss"`.
+             * @enum {string}
              */
-            rounds: number;
+            format?: "swiss" | "round_robin" | "single_elimination";
             /**
-             * @description players per table
-             * @default 4
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            seats: number;
+            kind: "goldmine";
+            /** @description Default: `0`. */
+            max_players?: number;
+            /** @description Default: `0`. */
+            min_players?: number;
+            /** @description Default: `""`. */
+            name?: string;
+            /** @description the kind's options, passed on to every game */
+            options?: components["schemas"]["goldmine.GoldmineOptions"];
+            /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
+            rounds?: number;
+            /** @description players per table. Default: `4`. */
+            seats?: number;
+            /**
+             * @description tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating
+             * @example [
+             *       "sonneborn_berger",
+             *       "buchholz",
+             *       "head_to_head"
+             *     ]
+             */
+            tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
+            /** @description a game `time_control`, put on every game */
+            time_control?: {
+                [key: string]: unknown;
+            };
+        };
+        /** TournamentCreate.tikal */
+        "TournamentCreate.tikal": {
+            /** @description single elimination: how many of a table go through. Default: `1`. */
+            advance?: number;
+            /** @description what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win */
+            bye_points?: number | null;
+            /** @description Default: `false`. */
+            duplicate?: boolean;
+            /**
+             * @description Default: `"swiss"`.
+             * @enum {string}
+             */
+            format?: "swiss" | "round_robin" | "single_elimination";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tikal";
+            /** @description Default: `0`. */
+            max_players?: number;
+            /** @description Default: `0`. */
+            min_players?: number;
+            /** @description Default: `""`. */
+            name?: string;
+            /** @description the kind's options, passed on to every game */
+            options?: components["schemas"]["tikal.TikalOptions"];
+            /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
+            rounds?: number;
+            /** @description players per table. Default: `4`. */
+            seats?: number;
+            /**
+             * @description tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating
+             * @example [
+             *       "sonneborn_berger",
+             *       "buchholz",
+             *       "head_to_head"
+             *     ]
+             */
+            tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
+            /** @description a game `time_control`, put on every game */
+            time_control?: {
+                [key: string]: unknown;
+            };
+        };
+        /** TournamentCreate.tobago */
+        "TournamentCreate.tobago": {
+            /** @description single elimination: how many of a table go through. Default: `1`. */
+            advance?: number;
+            /** @description what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win */
+            bye_points?: number | null;
+            /** @description Default: `false`. */
+            duplicate?: boolean;
+            /**
+             * @description Default: `"swiss"`.
+             * @enum {string}
+             */
+            format?: "swiss" | "round_robin" | "single_elimination";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tobago";
+            /** @description Default: `0`. */
+            max_players?: number;
+            /** @description Default: `0`. */
+            min_players?: number;
+            /** @description Default: `""`. */
+            name?: string;
+            /** @description the kind's options, passed on to every game */
+            options?: components["schemas"]["tobago.TobagoOptions"];
+            /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
+            rounds?: number;
+            /** @description players per table. Default: `4`. */
+            seats?: number;
             /**
              * @description tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating
              * @example [
@@ -2461,7 +2778,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             format: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             name: string;
             organiser: string;
             players: number;
@@ -2482,7 +2799,7 @@ export interface components {
             bye_points: number;
             duplicate: boolean;
             format: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             name: string;
             organiser: string;
             /** @default 1 */
@@ -2499,6 +2816,27 @@ export interface components {
             status: "registration" | "running" | "finished";
             tiebreaks?: string[];
             tournament_id: string;
+        };
+        /**
+         * TurnFrame
+         * @description Who must act in a game at `version` (after its catch-up and after each batch of its events);
+         *         `commands`: the viewer's seat's legal commands then, with `legal=true` when it is its turn.
+         */
+        TurnFrame: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
+            game_id: string;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn";
+            version: number;
+            your_seat: number | null;
+            your_turn: boolean;
         };
         /** @description the caller's view of a game, one envelope for every kind */
         View: components["schemas"]["coatl.CoatlView"] | components["schemas"]["goldmine.GoldmineView"] | components["schemas"]["tikal.TikalView"] | components["schemas"]["tobago.TobagoView"];
@@ -2559,6 +2897,15 @@ export interface components {
         "coatl.CoatlCompleted.data": {
             coatl: number;
             seat: number;
+        };
+        /** CoatlOptions */
+        "coatl.CoatlOptions": {
+            /** @description Add the 6 promo prophecy cards and 5 promo temple cards. Default: `false`. */
+            promo_cards?: boolean;
+            /** @description Choose the first player at random instead of seat 0. Default: `false`. */
+            random_first_player?: boolean;
+            /** @description Each player gets the three sacrifice tokens (Perfect Choice, Foretelling, Priest's Duty); the rulebook advises leaving them out of a first game. Default: `true`. */
+            sacrifice_tokens?: boolean;
         };
         /** CoatlStarted */
         "coatl.CoatlStarted.data": {
@@ -2686,8 +3033,8 @@ export interface components {
          * @description Opening hand: keep these (at most 3) of the dealt cards, discard the rest.
          */
         "coatl.KeepProphecies": {
-            /** @default [] */
-            cards: number[];
+            /** @description Default: `[]`. */
+            cards?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2927,8 +3274,8 @@ export interface components {
          * @description Take a prophecy card: `card` from the row, or the top of the deck when `card` is None.
          */
         "coatl.TakeProphecy": {
-            /** @default null */
-            card: number | null;
+            /** @description Default: `null`. */
+            card?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3072,8 +3419,8 @@ export interface components {
          * @description Explore: draw from the stack, or (five_tiles) play `tile` from your hand.
          */
         "goldmine.Explore": {
-            /** @default null */
-            tile: string | null;
+            /** @description Default: `null`. */
+            tile?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3102,26 +3449,14 @@ export interface components {
          * @description Variants of Gold Mine; {} is the basic game.
          */
         "goldmine.GoldmineOptions": {
-            /**
-             * @description Alliances: seats i and i+n/2 form a team that wins together with 12 (4 players) or 8 (6 players) coins (4 or 6 players)
-             * @default false
-             */
-            alliances: boolean;
-            /**
-             * @description Five tiles: each player holds 1 cavern, 2 secret-passage and 2 mud tiles face up and may explore with one instead of drawing (2-4 players, needs mud)
-             * @default false
-             */
-            five_tiles: boolean;
-            /**
-             * @description Stall guard: after this many rounds (every seat one turn) the game ends by coins, then fewest steps to the entrance (0 = no guard)
-             * @default 200
-             */
-            max_rounds: number;
-            /**
-             * @description Mud puddles: a pirate entering a path with mud stops there (also when moved by bats)
-             * @default false
-             */
-            mud: boolean;
+            /** @description Alliances: seats i and i+n/2 form a team that wins together with 12 (4 players) or 8 (6 players) coins (4 or 6 players) Default: `false`. */
+            alliances?: boolean;
+            /** @description Five tiles: each player holds 1 cavern, 2 secret-passage and 2 mud tiles face up and may explore with one instead of drawing (2-4 players, needs mud) Default: `false`. */
+            five_tiles?: boolean;
+            /** @description Stall guard: after this many rounds (every seat one turn) the game ends by coins, then fewest steps to the entrance (0 = no guard) Default: `200`. */
+            max_rounds?: number;
+            /** @description Mud puddles: a pirate entering a path with mud stops there (also when moved by bats) Default: `false`. */
+            mud?: boolean;
         };
         /**
          * GoldmineView
@@ -3372,7 +3707,7 @@ export interface components {
         "goldmine.TileFace": {
             design: string;
             id: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             paths: components["schemas"]["goldmine.PathFace"][];
         };
         /**
@@ -3437,7 +3772,7 @@ export interface components {
         "table.GameCreated.data": {
             /** @default null */
             created_by: string | null;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             options: Record<string, never>;
             seats: number;
             /** @default null */
@@ -3610,12 +3945,12 @@ export interface components {
          * @description Move one piece between the base camp and your own camps: 1 AP.
          */
         "tikal.CampMove": {
-            /** @default null */
-            explorer: number | null;
+            /** @description Default: `null`. */
+            explorer?: number | null;
             from_q: number;
             from_r: number;
-            /** @default false */
-            leader: boolean;
+            /** @description Default: `false`. */
+            leader?: boolean;
             to_q: number;
             to_r: number;
             /**
@@ -3629,10 +3964,10 @@ export interface components {
          * @description Dig the top treasure token of the ruins on (q, r) with a piece that has not dug there this turn: 3 AP.
          */
         "tikal.DigTreasure": {
-            /** @default null */
-            explorer: number | null;
-            /** @default false */
-            leader: boolean;
+            /** @description Default: `null`. */
+            explorer?: number | null;
+            /** @description Default: `false`. */
+            leader?: boolean;
             q: number;
             r: number;
             /**
@@ -3657,8 +3992,8 @@ export interface components {
          * @description Bring a new explorer (or the leader) onto the base camp or one of your camps: 1 AP.
          */
         "tikal.EnterPiece": {
-            /** @default false */
-            leader: boolean;
+            /** @description Default: `false`. */
+            leader?: boolean;
             q: number;
             r: number;
             /**
@@ -3741,12 +4076,12 @@ export interface components {
          * @description Walk one piece along path stones to a reachable space: 1 AP per stone of the cheapest path.
          */
         "tikal.MovePiece": {
-            /** @default null */
-            explorer: number | null;
+            /** @description Default: `null`. */
+            explorer?: number | null;
             from_q: number;
             from_r: number;
-            /** @default false */
-            leader: boolean;
+            /** @description Default: `false`. */
+            leader?: boolean;
             to_q: number;
             to_r: number;
             /**
@@ -3809,8 +4144,8 @@ export interface components {
          *         when one is there, else the leader. `legal` names the choice.
          */
         "tikal.PlaceGuard": {
-            /** @default null */
-            leader: boolean | null;
+            /** @description Default: `null`. */
+            leader?: boolean | null;
             q: number;
             r: number;
             /**
@@ -3826,8 +4161,8 @@ export interface components {
         "tikal.PlaceTile": {
             q: number;
             r: number;
-            /** @default 0 */
-            rotation: number;
+            /** @description Default: `0`. */
+            rotation?: number;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3902,7 +4237,7 @@ export interface components {
             explorers: number[];
             guard: number | null;
             guard_is_leader: boolean | null;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             leaders: boolean[];
             q: number;
             r: number;
@@ -3931,6 +4266,21 @@ export interface components {
              * @enum {string}
              */
             type: "tikal.TakeTile";
+        };
+        /** TikalOptions */
+        "tikal.TikalOptions": {
+            /**
+             * @description original: the Ravensburger rules; classic: the 2018 Tikal Classic board (printed volcano, volcano-next-to-volcano rule) and its tie-break (highest guarded temple) Default: `"original"`.
+             * @enum {unknown}
+             */
+            edition?: "classic" | "original";
+            /** @description draw the first player at random instead of seat 0. Default: `false`. */
+            random_first?: boolean;
+            /**
+             * @description standard: draw the next tile each turn; auction: the tactical version, the revealed tiles are auctioned for victory points (everybody starts with 20) Default: `"standard"`.
+             * @enum {unknown}
+             */
+            variant?: "auction" | "standard";
         };
         /** TikalView */
         "tikal.TikalView": {
@@ -4000,7 +4350,7 @@ export interface components {
          */
         "tikal.TileSpec": {
             id: string;
-            kind: string;
+            kind: components["schemas"]["Kind"];
             letter: string;
             /** @default 0 */
             masks: number;
@@ -4077,10 +4427,10 @@ export interface components {
          * @description Uncover the next level of the temple on (q, r) with a piece that has not done so there this turn: 2 AP.
          */
         "tikal.UncoverLevel": {
-            /** @default null */
-            explorer: number | null;
-            /** @default false */
-            leader: boolean;
+            /** @description Default: `null`. */
+            explorer?: number | null;
+            /** @description Default: `false`. */
+            leader?: boolean;
             q: number;
             r: number;
             /**
@@ -4266,8 +4616,8 @@ export interface components {
         };
         /** ExchangeClues */
         "tobago.ExchangeClues": {
-            /** @default false */
-            amulet: boolean;
+            /** @description Default: `false`. */
+            amulet?: boolean;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4313,6 +4663,25 @@ export interface components {
             number,
             string
         ];
+        /**
+         * LandmarkSpec
+         * @description Explicit landmark hexes as (q, r); statues as (q, r, facing 0..5 = N, NE, SE, S, SW, NW).
+         */
+        "tobago.LandmarkSpec": {
+            huts: [
+                number,
+                number
+            ][];
+            palms: [
+                number,
+                number
+            ][];
+            statues: [
+                number,
+                number,
+                number
+            ][];
+        };
         /**
          * Landmarks
          * @description Hex indices of the 4 huts, 3 palms and 3 statues (statue facings live in the state: they turn).
@@ -4362,8 +4731,8 @@ export interface components {
         };
         /** PlayClue */
         "tobago.PlayClue": {
-            /** @default false */
-            amulet: boolean;
+            /** @description Default: `false`. */
+            amulet?: boolean;
             card: string;
             map: number;
             /**
@@ -4494,50 +4863,34 @@ export interface components {
          * @description A Tobago table's options (the rulebook's curse variants combine freely).
          */
         "tobago.TobagoOptions": {
+            /** @description amulets may also double a rose or swap roses. Default: `false`. */
+            advanced_amulets?: boolean;
             /**
-             * @description amulets may also double a rose or swap roses
-             * @default false
-             */
-            advanced_amulets: boolean;
-            /**
-             * @description curse cards in the treasure deck (variant c: 1)
-             * @default 2
+             * @description curse cards in the treasure deck (variant c: 1) Default: `2`.
              * @enum {unknown}
              */
-            curse_cards: 1 | 2;
+            curse_cards?: 1 | 2;
             /**
-             * @description curses are shuffled into this many bottom cards
-             * @default 27
+             * @description curses are shuffled into this many bottom cards. Default: `27`.
              * @enum {unknown}
              */
-            curse_depth: 21 | 27;
+            curse_depth?: 21 | 27;
             /**
-             * @description standard: a curse stops the share; continue: penalty, share goes on (variant a); amulet_holders: amulet holders pay an amulet and keep sharing (variant b)
-             * @default standard
+             * @description standard: a curse stops the share; continue: penalty, share goes on (variant a); amulet_holders: amulet holders pay an amulet and keep sharing (variant b) Default: `"standard"`.
              * @enum {unknown}
              */
-            curse_effect: "amulet_holders" | "continue" | "standard";
+            curse_effect?: "amulet_holders" | "continue" | "standard";
+            /** @description a triggered curse is shuffled back into the deck. Default: `false`. */
+            curse_returns?: boolean;
             /**
-             * @description a triggered curse is shuffled back into the deck
-             * @default false
-             */
-            curse_returns: boolean;
-            /**
-             * @description classic: sides A+B+C from the data file; generated: a new island from the seed
-             * @default classic
+             * @description classic: sides A+B+C from the data file; generated: a new island from the seed. Default: `"classic"`.
              * @enum {unknown}
              */
-            island: "classic" | "generated";
-            /**
-             * @description explicit landmark hexes (classic island only); default: placed at random
-             * @default null
-             */
-            landmarks: components["schemas"]["LandmarkSpec"] | null;
-            /**
-             * @description draw the first player instead of seat 0
-             * @default false
-             */
-            random_first_seat: boolean;
+            island?: "classic" | "generated";
+            /** @description explicit landmark hexes (classic island only); default: placed at random. Default: `null`. */
+            landmarks?: components["schemas"]["tobago.LandmarkSpec"] | null;
+            /** @description draw the first player instead of seat 0. Default: `false`. */
+            random_first_seat?: boolean;
         };
         /**
          * TobagoView
@@ -5649,7 +6002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["GameOut"] | components["schemas"]["Event"];
+                    "text/event-stream": components["schemas"]["GameOut"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["Event"];
                 };
             };
             /** @description Bad request */
@@ -6205,7 +6558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["GameOut"] | components["schemas"]["Event"];
+                    "text/event-stream": components["schemas"]["PersonalNotice"];
                 };
             };
             /** @description Bad request */
@@ -6606,7 +6959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["GameOut"] | components["schemas"]["Event"];
+                    "text/event-stream": components["schemas"]["StreamFrame"];
                 };
             };
             /** @description Bad request */
@@ -7187,7 +7540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["GameOut"] | components["schemas"]["Event"];
+                    "text/event-stream": components["schemas"]["TournamentView"] | components["schemas"]["TournamentEventOut"];
                 };
             };
             /** @description Bad request */

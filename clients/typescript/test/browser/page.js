@@ -25,7 +25,7 @@ function record(name, stream) {
 
 async function newGame(kind) {
   const [ann, bob] = state.seats;
-  const game = await ann.createGame({ kind, seats: 2, join: true });
+  const game = await ann.createGame({ kind, seats: 2 });
   await bob.join(game.id);
   await ann.start(game.id);
   state.games.push(game.id);

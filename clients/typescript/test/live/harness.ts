@@ -3,7 +3,7 @@
 // DATABASE_URL (an empty PostgreSQL database); tests/sdk_typescript/ sets both.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { StelaClient, VersionConflictError, type Event, type Game } from "../../src/index.js";
+import { StelaClient, VersionConflictError, type Event, type Game, type Kind } from "../../src/index.js";
 
 export function required(name: string): string {
   const value = process.env[name];
@@ -65,10 +65,10 @@ export class Server {
 }
 
 /** Two registered players at a started game of `kind`. */
-export async function twoPlayerGame(api: string, kind: string, options: Record<string, unknown> = {}) {
+export async function twoPlayerGame(api: string, kind: Kind) {
   const ann = await StelaClient.register(api, "Ann");
   const bob = await StelaClient.register(api, "Bob");
-  const game = await ann.client.createGame({ kind, seats: 2, options, join: true });
+  const game = await ann.client.createGame({ kind, seats: 2 });
   await bob.client.join(game.id);
   await ann.client.start(game.id);
   return { gameId: game.id, seats: [ann.client, bob.client], players: [ann.player.id, bob.player.id] };

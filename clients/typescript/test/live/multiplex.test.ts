@@ -19,7 +19,7 @@ test("one connection per viewer follows several games exactly once across a rest
   await server.start();
   const first = await twoPlayerGame(server.url, "coatl");
   const seats = first.seats;
-  const second = await seats[0]!.createGame({ kind: "coatl", seats: 2, join: true });
+  const second = await seats[0]!.createGame({ kind: "coatl", seats: 2 });
   await seats[1]!.join(second.id);
   await seats[0]!.start(second.id);
   const games = [first.gameId, second.id];
