@@ -38,8 +38,12 @@ export interface SseConnection {
     close(): void;
 }
 export type SseCarrier = (request: SseRequest, handlers: SseHandlers) => SseConnection;
-/** The fetch carrier: one request, read to its end; any fetch works (Node's, a browser's). */
-export declare function fetchCarrier(fetcher?: typeof fetch): SseCarrier;
+/**
+ * The fetch carrier: one request, read to its end; any fetch works (Node's, a browser's). A
+ * connection silent for `idleMs` (the server sends a heartbeat every 15 s by default) is taken
+ * for dead, as a connection lost without a FIN would otherwise hang forever.
+ */
+export declare function fetchCarrier(fetcher?: typeof fetch, idleMs?: number): SseCarrier;
 interface EventSourceLike {
     readyState: number;
     onopen: ((this: EventSourceLike, ev: Event) => unknown) | null;
@@ -56,7 +60,7 @@ type EventSourceClass = new (url: string) => EventSourceLike;
  */
 export declare function eventSourceCarrier(Source?: EventSourceClass, fetcher?: typeof fetch): SseCarrier;
 /** The browser's EventSource when there is one, else fetch. */
-export declare function defaultCarrier(fetcher?: typeof fetch): {
+export declare function defaultCarrier(fetcher?: typeof fetch, idleMs?: number): {
     carrier: SseCarrier;
     native: boolean;
 };

@@ -70,11 +70,20 @@ export class SseParser {
 async function refusal(response) {
     return errorFromProblem(await problemFrom(response), parseRetryAfter(response.headers.get("Retry-After")));
 }
-/** The fetch carrier: one request, read to its end; any fetch works (Node's, a browser's). */
-export function fetchCarrier(fetcher = globalThis.fetch.bind(globalThis)) {
+/**
+ * The fetch carrier: one request, read to its end; any fetch works (Node's, a browser's). A
+ * connection silent for `idleMs` (the server sends a heartbeat every 15 s by default) is taken
+ * for dead, as a connection lost without a FIN would otherwise hang forever.
+ */
+export function fetchCarrier(fetcher = globalThis.fetch.bind(globalThis), idleMs = 60_000) {
     return (request, handlers) => {
         const abort = new AbortController();
         let closed = false;
+        let idle;
+        const alive = () => {
+            clearTimeout(idle);
+            idle = setTimeout(() => abort.abort(new Error(`no bytes for ${idleMs} ms`)), idleMs);
+        };
         const run = async () => {
             const response = await fetcher(request.url, {
                 headers: { ...request.headers, Accept: "text/event-stream" }, signal: abort.signal, cache: "no-store",
@@ -85,6 +94,7 @@ export function fetchCarrier(fetcher = globalThis.fetch.bind(globalThis)) {
             const parser = new SseParser(request.headers["Last-Event-ID"] ?? "");
             const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
             for (;;) {
+                alive();
                 const { done, value } = await reader.read();
                 if (done || closed)
                     break;
@@ -97,13 +107,15 @@ export function fetchCarrier(fetcher = globalThis.fetch.bind(globalThis)) {
             if (!closed)
                 handlers.onDrop(undefined);
         };
+        alive();
         run().catch((cause) => {
             if (!closed)
-                handlers.onDrop(new NetworkError(`stream ${request.url}: ${String(cause)}`, cause));
-        });
+                handlers.onDrop(new NetworkError(`stream ${request.url}: ${String(abort.signal.reason ?? cause)}`, cause));
+        }).finally(() => clearTimeout(idle));
         return {
             close() {
                 closed = true;
+                clearTimeout(idle);
                 abort.abort();
             },
         };
@@ -155,9 +167,9 @@ async function probe(fetcher, url) {
     }
 }
 /** The browser's EventSource when there is one, else fetch. */
-export function defaultCarrier(fetcher) {
+export function defaultCarrier(fetcher, idleMs) {
     if (typeof globalThis.EventSource === "function") {
         return { carrier: eventSourceCarrier(undefined, fetcher), native: true };
     }
-    return { carrier: fetchCarrier(fetcher), native: false };
+    return { carrier: fetchCarrier(fetcher, idleMs), native: false };
 }

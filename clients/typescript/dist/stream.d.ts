@@ -7,6 +7,8 @@ export interface StreamOptions {
     transport?: "auto" | "eventsource" | "fetch";
     /** reconnect back-off (attempts are unlimited: a stream retries until closed or refused for good) */
     retry?: Partial<RetryPolicy>;
+    /** fetch carrier: a connection silent this long is dropped and resumed (default 60 s; heartbeats come every 15 s) */
+    idleTimeoutMs?: number;
 }
 export interface StreamHandlers<F> {
     frame?: (frame: F) => void;

@@ -31,7 +31,7 @@ export class ResumableStream {
         this.policy = { ...DEFAULT_RETRY, ...options.retry };
         const transport = options.transport ?? "auto";
         if (transport === "fetch") {
-            this.carrier = fetchCarrier();
+            this.carrier = fetchCarrier(undefined, options.idleTimeoutMs);
             this.native = false;
         }
         else if (transport === "eventsource") {
@@ -39,7 +39,7 @@ export class ResumableStream {
             this.native = true;
         }
         else {
-            ({ carrier: this.carrier, native: this.native } = defaultCarrier());
+            ({ carrier: this.carrier, native: this.native } = defaultCarrier(undefined, options.idleTimeoutMs));
         }
     }
     /** Listen; returns a function that removes the listener. */

@@ -97,11 +97,20 @@ async function refusal(response: Response): Promise<Error> {
   return errorFromProblem(await problemFrom(response), parseRetryAfter(response.headers.get("Retry-After")));
 }
 
-/** The fetch carrier: one request, read to its end; any fetch works (Node's, a browser's). */
-export function fetchCarrier(fetcher: typeof fetch = globalThis.fetch.bind(globalThis)): SseCarrier {
+/**
+ * The fetch carrier: one request, read to its end; any fetch works (Node's, a browser's). A
+ * connection silent for `idleMs` (the server sends a heartbeat every 15 s by default) is taken
+ * for dead, as a connection lost without a FIN would otherwise hang forever.
+ */
+export function fetchCarrier(fetcher: typeof fetch = globalThis.fetch.bind(globalThis), idleMs = 60_000): SseCarrier {
   return (request, handlers) => {
     const abort = new AbortController();
     let closed = false;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const alive = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(() => abort.abort(new Error(`no bytes for ${idleMs} ms`)), idleMs);
+    };
     const run = async (): Promise<void> => {
       const response = await fetcher(request.url, {
         headers: { ...request.headers, Accept: "text/event-stream" }, signal: abort.signal, cache: "no-store",
@@ -111,6 +120,7 @@ export function fetchCarrier(fetcher: typeof fetch = globalThis.fetch.bind(globa
       const parser = new SseParser(request.headers["Last-Event-ID"] ?? "");
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
+        alive();
         const { done, value } = await reader.read();
         if (done || closed) break;
         for (const message of parser.feed(value)) {
@@ -120,12 +130,14 @@ export function fetchCarrier(fetcher: typeof fetch = globalThis.fetch.bind(globa
       }
       if (!closed) handlers.onDrop(undefined);
     };
+    alive();
     run().catch((cause: unknown) => {
-      if (!closed) handlers.onDrop(new NetworkError(`stream ${request.url}: ${String(cause)}`, cause));
-    });
+      if (!closed) handlers.onDrop(new NetworkError(`stream ${request.url}: ${String(abort.signal.reason ?? cause)}`, cause));
+    }).finally(() => clearTimeout(idle));
     return {
       close() {
         closed = true;
+        clearTimeout(idle);
         abort.abort();
       },
     };
@@ -187,9 +199,9 @@ async function probe(fetcher: typeof fetch, url: string): Promise<unknown> {
 }
 
 /** The browser's EventSource when there is one, else fetch. */
-export function defaultCarrier(fetcher?: typeof fetch): { carrier: SseCarrier; native: boolean } {
+export function defaultCarrier(fetcher?: typeof fetch, idleMs?: number): { carrier: SseCarrier; native: boolean } {
   if (typeof (globalThis as { EventSource?: unknown }).EventSource === "function") {
     return { carrier: eventSourceCarrier(undefined, fetcher), native: true };
   }
-  return { carrier: fetchCarrier(fetcher), native: false };
+  return { carrier: fetchCarrier(fetcher, idleMs), native: false };
 }

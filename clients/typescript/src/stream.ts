@@ -19,6 +19,8 @@ export interface StreamOptions {
   transport?: "auto" | "eventsource" | "fetch";
   /** reconnect back-off (attempts are unlimited: a stream retries until closed or refused for good) */
   retry?: Partial<RetryPolicy>;
+  /** fetch carrier: a connection silent this long is dropped and resumed (default 60 s; heartbeats come every 15 s) */
+  idleTimeoutMs?: number;
 }
 
 export interface StreamHandlers<F> {
@@ -53,13 +55,13 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     const transport = options.transport ?? "auto";
     if (transport === "fetch") {
-      this.carrier = fetchCarrier();
+      this.carrier = fetchCarrier(undefined, options.idleTimeoutMs);
       this.native = false;
     } else if (transport === "eventsource") {
       this.carrier = eventSourceCarrier();
       this.native = true;
     } else {
-      ({ carrier: this.carrier, native: this.native } = defaultCarrier());
+      ({ carrier: this.carrier, native: this.native } = defaultCarrier(undefined, options.idleTimeoutMs));
     }
   }
 

@@ -164,3 +164,20 @@ test("a refused token ends a ticketed stream: the ticket request itself is refus
     delete (globalThis as { EventSource?: unknown }).EventSource;
   }
 });
+
+test("a fetch stream silent past its idle timeout is dropped and resumed from its position", async () => {
+  const { server, client } = await serve((req, res, i) => {
+    if (i === 0) return sse(res, [["1", { type: "snapshot", game_id: "g1", game: game("g1", 1) }]], false); // then silence
+    sse(res, [["2", ev("g1", 2)]], false);
+  });
+  const stream = client.follow({ games: ["g1"], transport: "fetch", idleTimeoutMs: 300, retry: FAST });
+  const frames: string[] = [];
+  const errors: string[] = [];
+  stream.on("frame", (f) => frames.push(describe(f)));
+  stream.on("error", (e) => errors.push(String(e)));
+  await until(() => frames.length === 2, "the resumed frame");
+  stream.close();
+  assert.deepEqual(frames, ["g1:snap@1", "g1@2"]);
+  assert.equal(server.seen[1]!.url.searchParams.get("after"), "g1:1");
+  assert.match(errors[0]!, /no bytes for 300 ms/);
+});
