@@ -31,6 +31,8 @@ export async function until<T>(check: () => T | Promise<T>, what: string, deadli
 
 export class Server {
   url = "";
+  /** more environment for the next starts (say, a short STELA_TICKET_TTL_SECONDS) */
+  env: Record<string, string> = {};
   private proc: ChildProcess | undefined;
   private port = 0;
   private metricsPort = 0;
@@ -45,6 +47,7 @@ export class Server {
       ...process.env, DATABASE_URL: required("DATABASE_URL"), STELA_PORT: String(this.port),
       STELA_METRICS_PORT: String(this.metricsPort), STELA_LOG_LEVEL: "warning", STELA_HEARTBEAT_SECONDS: "1",
       STELA_RATE_LIMIT: "0", // a script plays far faster than any person clicks
+      ...this.env,
     };
     delete env["REDIS_URL"];
     const proc = spawn(required("STELA_BIN"), ["serve"], { env, stdio: ["ignore", "ignore", "inherit"] });
@@ -55,11 +58,11 @@ export class Server {
     }, "stela serve to start", 60_000);
   }
 
-  async stop(): Promise<void> {
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
     const proc = this.proc;
     if (!proc || proc.exitCode !== null) return;
     const exited = new Promise((resolve) => proc.once("exit", resolve));
-    proc.kill("SIGTERM");
+    proc.kill(signal);
     await exited;
   }
 }
