@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench chaos chaos-short fuzz openapi simulate clean
+.PHONY: run test install bench chaos chaos-short fuzz openapi simulate cert clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ openapi: $(STAMP)
 
 simulate: $(STAMP)
 	for g in tikal coatl tobago goldmine; do $(BIN)/stela simulate --game $$g --games 100 --seed 1 --fast; done
+
+# a local certificate for the compose proxy's HTTPS/HTTP2 port (deploy/compose.tls.yml): data/certs/
+cert:
+	sh deploy/make-cert.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -19,6 +19,7 @@ from service.edge.dependencies import DEPENDENCIES
 from service.edge.middleware import cross_origin, json_only, parse_networks
 from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
+from service.edge.favicon import favicon
 from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
 from service.edge.ratelimit import Counters, rate_limit
@@ -73,7 +74,8 @@ def allow_fix(app: ASGIApp) -> ASGIApp:
     return middleware
 
 
-EXPOSED = ["Location", "X-Request-ID", "Retry-After", "Idempotent-Replayed", "RateLimit-Limit"]
+EXPOSED = ["Location", "X-Request-ID", "Retry-After", "Idempotent-Replayed", "RateLimit-Limit", "RateLimit",
+           "RateLimit-Policy"]
 
 
 def cors_config(settings: Settings) -> CORSConfig:
@@ -133,6 +135,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
                            TournamentController, healthz, readyz, ReadModelController,
                            command_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
+    handlers.append(favicon)
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,

@@ -40,9 +40,11 @@ STREAMS = {  # operation id -> the schema of the `data` of each of its frames
                                         "event per frame"},
     "streamMany": {"$ref": REF + "StreamFrame", "description": "the `data` of each frame (docs/streams.md)"},
 }
+# one schema per `type` (a generator may not map several tags to one schema): the personal notices each get one
+_NOTICES = {"game.state": "GameStateFrame", "game.started": "GameStartedFrame", "game.your_turn": "GameYourTurnFrame",
+            "game.ended": "GameEndedFrame"}
 _FRAMES = {"snapshot": "SnapshotFrame", "event": "EventFrame", "turn": "TurnFrame", "ready": "ReadyFrame",
-           "end": "EndFrame", **{t: "PersonalFrame" for t in ("game.state", "game.started", "game.your_turn",
-                                                               "game.ended")}}
+           "end": "EndFrame", **_NOTICES}
 _KIND_FIELDS = ("kind",)
 
 
@@ -144,11 +146,19 @@ def frame_schemas() -> dict[str, Any]:
         defaults_described(schema)
     text = json.dumps(frames).replace(f'"{REF}WireEvent"', f'"{REF}Event"')
     frames = json.loads(text)
-    frames["StreamFrame"] = {
-        "title": "StreamFrame", "description": "the `data` of a frame of the multiplexed stream (docs/streams.md)",
-        "oneOf": [{"$ref": REF + n} for n in dict.fromkeys(_FRAMES.values())],
-        "discriminator": {"propertyName": "type", "mapping": {t: REF + n for t, n in _FRAMES.items()}}}
+    personal = frames["PersonalFrame"]
+    for tag, name in _NOTICES.items():
+        frames[name] = {**copy.deepcopy(personal), "title": name,
+                        "properties": {**copy.deepcopy(personal["properties"]), "type": {"enum": [tag]}}}
+    frames["PersonalFrame"] = _union("PersonalFrame", "a personal notice on the multiplexed stream", _NOTICES)
+    frames["StreamFrame"] = _union("StreamFrame", "the `data` of a frame of the multiplexed stream (docs/streams.md)",
+                                   _FRAMES)
     return frames
+
+
+def _union(title: str, description: str, mapping: dict[str, str]) -> dict[str, Any]:
+    return {"title": title, "description": description, "oneOf": [{"$ref": REF + n} for n in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": {t: REF + n for t, n in mapping.items()}}}
 
 
 def type_document(doc: dict[str, Any], games: Mapping[str, Game]) -> None:
@@ -163,6 +173,11 @@ def type_document(doc: dict[str, Any], games: Mapping[str, Game]) -> None:
               for ref in refs_in(op.get("requestBody", {}))}
     for name in reachable(schemas, bodies | {"Command"} | set(option_schemas(games))):
         defaults_described(schemas[name])
+    tournament_clock = schemas.get("TournamentCreate", {}).get("properties", {}).get("time_control")
+    if tournament_clock is not None:  # decoded as a game's time control (an empty object: no clock)
+        tournament_clock.clear()
+        tournament_clock.update({"description": "a game `time_control`, put on every game ({}: none)",
+                                 "anyOf": [{"$ref": REF + "TimeControl"}, {"type": "object", "maxProperties": 0}]})
     for component in ("GameCreate", "TournamentCreate"):
         by_kind(schemas, component, options_components(games))
     kind_enum(schemas, games)

@@ -185,21 +185,23 @@ async def _preflight(config: CORSConfig, scope: Scope, send: Send, origin: str) 
     wanted = [h.strip() for h in asked.get(b"access-control-request-headers", "").split(",") if h.strip()]
     failures = []
     if not config.is_allow_all_methods and method and method not in config.allow_methods:
-        failures.append("method")
+        failures.append(f"the method {method} (allowed: {', '.join(sorted(set(config.allow_methods)))})")
     headers = dict(config.preflight_headers)
     if not config.is_origin_allowed(origin):
-        failures.append("Origin")
+        failures.append(f"the Origin {origin} (see STELA_CORS_ORIGINS)")
     elif headers.get("Access-Control-Allow-Origin") != "*":
         headers["Access-Control-Allow-Origin"] = origin
     if wanted and config.is_allow_all_headers:
         headers["Access-Control-Allow-Headers"] = ", ".join(sorted(set(wanted) | DEFAULT_ALLOWED_CORS_HEADERS))
     elif wanted:
         known = {h.lower() for h in (*config.allow_headers, *DEFAULT_ALLOWED_CORS_HEADERS)}
-        if any(h.lower() not in known for h in wanted):
-            failures.append("headers")
+        refused = [h for h in wanted if h.lower() not in known]
+        if refused:
+            failures.append(f"the request headers {', '.join(refused)} (allowed: "
+                            f"{', '.join(sorted(set(config.allow_headers)))})")
     if failures:
         await send_problem(scope, send, PreflightRefused(
-            f"this preflight asks for a {', '.join(failures)} the API does not allow across origins"))
+            f"this preflight asks for {'; '.join(failures)}, which the API does not allow across origins"))
         return
     await send({"type": "http.response.start", "status": 204, "headers": _encoded(headers)})
     await send({"type": "http.response.body", "body": b""})

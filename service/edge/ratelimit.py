@@ -5,7 +5,13 @@ already knows is the player's; any other request's is the client address (`servi
 behind trusted proxies only, so a client cannot pick its own). Opening a stream (a path ending
 in `/stream`) draws from a separate, generous budget so a browser's reconnects are never refused
 by a busy API budget, and open streams are capped per bucket. CORS preflights (OPTIONS) are
-never limited. Every refusal is a 429 problem with `Retry-After`.
+never limited. Every refusal is a 429 problem with `Retry-After`: the seconds until the window
+ends (at the open-stream cap, `STREAM_RETRY`).
+
+Every response of a limited request, 200s included, says where its bucket stands in the IETF
+RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "api";q=600;w=60`
+(the budget it draws from: `api`, or `streams` for stream openings; its quota and window) and
+`RateLimit: "api";r=599;t=42` (what is left of it in this window, and the seconds until the window ends).
 
 With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`): each
 request adds its hit to the bucket's window counter in Redis and reads the sum in one atomic
@@ -39,7 +45,7 @@ from service.edge.errors import RateLimited, send_problem
 
 log = structlog.get_logger("stela.ratelimit")
 WINDOW = 60
-EXCLUDED = ("/healthz", "/readyz", "/metrics", "/schema")
+EXCLUDED = ("/healthz", "/readyz", "/metrics", "/schema", "/favicon.ico")
 _MAX_BUCKETS = 100_000  # beyond this, forget buckets whose window has passed
 _REDIS_PAUSE = 5.0  # seconds without trying Redis after it failed
 STREAM_RETRY = 5  # Retry-After when the open-stream cap is reached
@@ -177,6 +183,19 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int) -> Send:
+    """`send`, with the RateLimit-Policy and RateLimit fields added to the response's head."""
+    fields = [(b"ratelimit-policy", f'"{policy}";q={quota};w={WINDOW}'.encode()),
+              (b"ratelimit", f'"{policy}";r={remaining};t={reset}'.encode())]
+
+    async def sending(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *fields]}
+        await send(message)
+
+    return sending
+
+
 def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trusted: tuple[Network, ...],
                counters: Counters, known_player: Callable[[str | None], str | None]) -> Any:
     """ASGI middleware factory: the budgets above; `known_player` maps an Authorization header to
@@ -201,10 +220,11 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
             if budget > 0:
                 now = time.time()
                 count = await counters.hit(("s:" if stream else "r:") + bucket, now, budget)
+                reset = max(1, math.ceil((int(now // WINDOW) + 1) * WINDOW - now))
+                send = _announcing(send, "streams" if stream else "api", budget, max(0, budget - count), reset)
                 if count > budget:
-                    retry = max(1, math.ceil((int(now // WINDOW) + 1) * WINDOW - now))
                     await send_problem(scope, send, RateLimited(
-                        "too many requests; retry after Retry-After seconds", retry, budget))
+                        "too many requests; retry after Retry-After seconds", reset, budget))
                     return
             if not stream or max_streams <= 0:
                 await app(scope, receive, send)

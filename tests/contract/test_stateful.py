@@ -108,6 +108,10 @@ def test_the_documented_time_control_refuses_unknown_fields_as_the_server_does()
     import json
 
     schemas = json.loads(document)["components"]["schemas"]
-    ref = schemas["GameCreate"]["properties"]["time_control"]
-    names = [r["$ref"].rsplit("/", 1)[-1] for r in ref.get("anyOf", ref.get("oneOf", [ref])) if "$ref" in r]
-    assert names and all(schemas[n].get("additionalProperties") is False for n in names), names
+    variants = [r["$ref"].rsplit("/", 1)[-1] for r in schemas["GameCreate"]["oneOf"]]  # one per kind
+    for body in [schemas[v] for v in variants]:
+        ref = body["properties"]["time_control"]
+        names = [r["$ref"].rsplit("/", 1)[-1] for r in ref.get("anyOf", ref.get("oneOf", [ref])) if "$ref" in r]
+        assert names and all(schemas[n].get("additionalProperties") is False for n in names), names
+    clock = schemas["TournamentCreate.coatl"]["properties"]["time_control"]
+    assert {"$ref": "#/components/schemas/TimeControl"} in clock["anyOf"]

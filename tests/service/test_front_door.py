@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import struct
 import time
+import zlib
 import uuid
 
 import msgspec
@@ -232,3 +234,46 @@ async def test_a_preflight_for_a_header_the_api_does_not_allow_is_refused_as_a_p
     assert resp.headers["content-type"].startswith("application/problem+json")
     body = resp.json()
     assert body["code"] == "cors_preflight_refused" and body["status"] == 400 and "headers" in body["detail"]
+    assert "x-secret-sauce" in body["detail"], "the refused header is named"
+    assert "idempotency-key" in body["detail"].lower(), "and those allowed"
+
+
+async def test_every_limited_response_carries_the_ietf_ratelimit_fields_and_429_retries_when_the_window_ends(
+        settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=3, stream_rate_limit=5), games=games)
+    async with AsyncTestClient(app) as client:
+        answers = [await client.get("/v1/kinds", headers={"Origin": ORIGIN}) for _ in range(4)]
+        health = await client.get("/healthz")
+        streamed = await client.get("/v1/games/nope/stream")
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    # the clock stands at 30 s into a minute (`one_rate_limit_window`): the window ends in 30 s
+    assert [a.headers["ratelimit"] for a in answers] == ['"api";r=2;t=30', '"api";r=1;t=30', '"api";r=0;t=30',
+                                                       '"api";r=0;t=30']
+    assert all(a.headers["ratelimit-policy"] == '"api";q=3;w=60' for a in answers)
+    assert answers[-1].headers["retry-after"] == "30"
+    exposed = answers[0].headers["access-control-expose-headers"].lower()
+    assert "ratelimit" in exposed.split(", ") and "ratelimit-policy" in exposed
+    assert "ratelimit" not in health.headers, "health checks are not limited"
+    assert streamed.status_code == 404 and streamed.headers["ratelimit"] == '"streams";r=4;t=30'
+    assert streamed.headers["ratelimit-policy"] == '"streams";q=5;w=60'
+
+
+async def test_a_refused_preflight_names_the_method_and_origin_it_refuses(settings, games):
+    app = create_app(msgspec.structs.replace(settings, cors_origins="https://board.example"), games=games)
+    async with AsyncTestClient(app) as client:
+        origin = await client.options("/v1/kinds", headers={"Origin": "https://evil.example",
+                                                             "Access-Control-Request-Method": "GET"})
+    assert origin.status_code == 400 and "https://evil.example" in origin.json()["detail"]
+
+
+async def test_the_favicon_is_an_icon_a_browser_reads(client):
+    resp = await client.get("/favicon.ico")
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("image/x-icon")
+    reserved, kind, count = struct.unpack("<HHH", resp.content[:6])
+    width, height, _, _, _, bits, size, offset = struct.unpack("<BBBBHHII", resp.content[6:22])
+    assert (reserved, kind, count, width, height, bits) == (0, 1, 1, 32, 32, 32)
+    image = resp.content[offset:offset + size]
+    assert image.startswith(b"\x89PNG\r\n\x1a\n") and len(resp.content) == offset + size
+    pixels = zlib.decompress(image[image.index(b"IDAT") + 4:image.index(b"IEND") - 8])
+    assert len(pixels) == 32 * (1 + 32 * 4) and len(set(pixels)) > 3, "a picture, not a blank"
+    assert "ratelimit" not in resp.headers
