@@ -22,7 +22,17 @@ console.log("legal", JSON.stringify(legal.commands[0]));
 const result = await ann.command(game.id, legal.commands[0]!, { expectedVersion: legal.version, include: ["view", "legal"] });
 console.log("played", JSON.stringify({ version: result.version, events: result.events.map((e) => e.type),
                                         phase: result.view?.phase, legal: result.legal?.length }));
-// follow live: a snapshot first, then each event (the SDK resumes after any disconnect)
+// (Cóatl opens with a simultaneous choice: Ann has chosen, so she has no legal command until Bob has too)
+// several games and your turns on one connection: snapshot, turn (with legal commands), then ready
+const many = bob.follow({ games: [game.id], personal: true, legal: true });
+const seen: string[] = [];
+for await (const frame of many) {
+  seen.push(frame.type === "turn" ? `turn:${frame.commands?.length ?? 0}` : frame.type);
+  if (frame.type === "ready") break;
+}
+many.close();
+console.log("multiplexed", seen.join(" "));
+// follow one game live: a snapshot first, then each event (the SDK resumes after any disconnect)
 const stream = bob.followGame(game.id);
 for await (const frame of stream as AsyncIterable<GameFrame>) {
   console.log("frame", frame.type, frame.type === "snapshot" ? frame.game.version : frame.event.version);

@@ -2215,6 +2215,29 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
+        /**
+         * GameEndedFrame
+         * @description A personal notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`); with
+         *         `legal=true` a notice with `your_turn` carries the seat's legal commands at `version`.
+         */
+        GameEndedFrame: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
+            game_id: string;
+            kind: components["schemas"]["Kind"];
+            /** @description Default: `null`. */
+            outcome?: components["schemas"]["OutcomeOut"] | null;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.ended";
+            version: number;
+            your_turn: boolean;
+        };
         /** GameItem */
         GameItem: {
             created_at: string;
@@ -2258,6 +2281,75 @@ export interface components {
             version: number;
             view: components["schemas"]["View"] | null;
             your_seat: number | null;
+        };
+        /**
+         * GameStartedFrame
+         * @description A personal notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`); with
+         *         `legal=true` a notice with `your_turn` carries the seat's legal commands at `version`.
+         */
+        GameStartedFrame: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
+            game_id: string;
+            kind: components["schemas"]["Kind"];
+            /** @description Default: `null`. */
+            outcome?: components["schemas"]["OutcomeOut"] | null;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.started";
+            version: number;
+            your_turn: boolean;
+        };
+        /**
+         * GameStateFrame
+         * @description A personal notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`); with
+         *         `legal=true` a notice with `your_turn` carries the seat's legal commands at `version`.
+         */
+        GameStateFrame: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
+            game_id: string;
+            kind: components["schemas"]["Kind"];
+            /** @description Default: `null`. */
+            outcome?: components["schemas"]["OutcomeOut"] | null;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.state";
+            version: number;
+            your_turn: boolean;
+        };
+        /**
+         * GameYourTurnFrame
+         * @description A personal notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`); with
+         *         `legal=true` a notice with `your_turn` carries the seat's legal commands at `version`.
+         */
+        GameYourTurnFrame: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
+            game_id: string;
+            kind: components["schemas"]["Kind"];
+            /** @description Default: `null`. */
+            outcome?: components["schemas"]["OutcomeOut"] | null;
+            /** @enum {unknown} */
+            status: "aborted" | "active" | "finished" | "open";
+            to_act: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.your_turn";
+            version: number;
+            your_turn: boolean;
         };
         /** Health */
         Health: {
@@ -2363,27 +2455,9 @@ export interface components {
         };
         /**
          * PersonalFrame
-         * @description A personal notice (`game.state`, `game.started`, `game.your_turn`, `game.ended`); with
-         *         `legal=true` a notice with `your_turn` carries the seat's legal commands at `version`.
+         * @description a personal notice on the multiplexed stream
          */
-        PersonalFrame: {
-            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
-            commands?: components["schemas"]["Command"][];
-            game_id: string;
-            kind: components["schemas"]["Kind"];
-            /** @description Default: `null`. */
-            outcome?: components["schemas"]["OutcomeOut"] | null;
-            /** @enum {unknown} */
-            status: "aborted" | "active" | "finished" | "open";
-            to_act: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "game.ended" | "game.started" | "game.state" | "game.your_turn";
-            version: number;
-            your_turn: boolean;
-        };
+        PersonalFrame: components["schemas"]["GameStateFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["GameYourTurnFrame"] | components["schemas"]["GameEndedFrame"];
         /**
          * PersonalNotice
          * @description One frame of the personal stream.
@@ -2553,7 +2627,7 @@ export interface components {
          * StreamFrame
          * @description the `data` of a frame of the multiplexed stream (docs/streams.md)
          */
-        StreamFrame: components["schemas"]["SnapshotFrame"] | components["schemas"]["EventFrame"] | components["schemas"]["TurnFrame"] | components["schemas"]["ReadyFrame"] | components["schemas"]["EndFrame"] | components["schemas"]["PersonalFrame"];
+        StreamFrame: components["schemas"]["SnapshotFrame"] | components["schemas"]["EventFrame"] | components["schemas"]["TurnFrame"] | components["schemas"]["ReadyFrame"] | components["schemas"]["EndFrame"] | components["schemas"]["GameStateFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["GameYourTurnFrame"] | components["schemas"]["GameEndedFrame"];
         /** TableView */
         TableView: {
             game_id: string;
@@ -2622,10 +2696,8 @@ export interface components {
              *     ]
              */
             tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
-            /** @description a game `time_control`, put on every game */
-            time_control?: {
-                [key: string]: unknown;
-            };
+            /** @description a game `time_control`, put on every game ({}: none) */
+            time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** TournamentCreate.goldmine */
         "TournamentCreate.goldmine": {
@@ -2666,10 +2738,8 @@ export interface components {
              *     ]
              */
             tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
-            /** @description a game `time_control`, put on every game */
-            time_control?: {
-                [key: string]: unknown;
-            };
+            /** @description a game `time_control`, put on every game ({}: none) */
+            time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** TournamentCreate.tikal */
         "TournamentCreate.tikal": {
@@ -2710,10 +2780,8 @@ export interface components {
              *     ]
              */
             tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
-            /** @description a game `time_control`, put on every game */
-            time_control?: {
-                [key: string]: unknown;
-            };
+            /** @description a game `time_control`, put on every game ({}: none) */
+            time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** TournamentCreate.tobago */
         "TournamentCreate.tobago": {
@@ -2754,10 +2822,8 @@ export interface components {
              *     ]
              */
             tiebreaks?: ("buchholz" | "median_buchholz" | "sonneborn_berger" | "head_to_head" | "rating" | "draw")[] | null;
-            /** @description a game `time_control`, put on every game */
-            time_control?: {
-                [key: string]: unknown;
-            };
+            /** @description a game `time_control`, put on every game ({}: none) */
+            time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** TournamentEventOut */
         TournamentEventOut: {

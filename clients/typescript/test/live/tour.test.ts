@@ -24,5 +24,10 @@ test("the README's API tour runs through the SDK", async () => {
   const played = JSON.parse(lines["played"]!) as { version: number; events: string[]; phase: string; legal: number };
   assert.ok(played.version > 0 && played.events.length > 0 && typeof played.phase === "string");
   assert.equal(typeof played.legal, "number");
+  const multiplexed = lines["multiplexed"]!.split(" ");
+  assert.equal(multiplexed[0], "snapshot");
+  assert.equal(multiplexed.at(-1), "ready");
+  assert.ok(multiplexed.some((t) => /^turn:[1-9]/.test(t)), `Bob's turn with his legal commands: ${multiplexed}`);
+  assert.ok(multiplexed.includes("game.state"), "the personal notices of Bob's games");
   assert.match(lines["frame"]!, new RegExp(`^snapshot ${played.version}$`), "the stream starts with the game as it is");
 });
