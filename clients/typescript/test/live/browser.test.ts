@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { StelaClient, type Event, type GameFrame } from "../../src/index.js";
 import { launch, staticOrigin } from "./browser.js";
-import { eventsAsSeat, Server, until } from "./harness.js";
+import { eventsAsSeat, saysEnded, Server, until } from "./harness.js";
 
 interface Follower { frames: Array<GameFrame & { game_id: string }>; opens: number; connects: number; errors: unknown[];
                      positions: Record<string, number> }
@@ -79,7 +79,7 @@ async function assertExactlyOnce(follower: Follower, gameId: string, seat: numbe
                    "this seat's view of every event, once, in order");
 }
 
-test("per-game EventSource streams and the personal stream resume across a restart in Chromium", async () => {
+test("per-game EventSource streams and the personal stream resume across a restart in Chromium", { timeout: 600_000 }, async () => {
   const page = await openPage();
   const { games } = (await page.evaluate(`window.stela.setup(${JSON.stringify(server.url)}, "coatl", 1, "game")`)) as
     { games: string[] };
@@ -97,11 +97,11 @@ test("per-game EventSource streams and the personal stream resume across a resta
   }
   await assertExactlyOnce(report.followers["spectator"]!, gameId, null);
   const notices = report.followers["personal 0"]!.frames as unknown as Array<{ type: string; game_id: string }>;
-  assert.ok(notices.some((n) => n.type === "game.ended" && n.game_id === gameId), "the personal stream saw the end");
+  assert.ok(notices.some((n) => saysEnded(n, gameId)), "the personal stream saw the end");
   await page.close();
 });
 
-test("one multiplexed EventSource per viewer follows two games and the personal notices across a restart", async () => {
+test("one multiplexed EventSource per viewer follows two games and the personal notices across a restart", { timeout: 600_000 }, async () => {
   // tickets live 1 s: after the restart EventSource's own reconnect is refused (401), and the SDK
   // must open a new connection with a fresh ticket and its positions (after=)
   server.env = { STELA_TICKET_TTL_SECONDS: "1" };
@@ -127,7 +127,7 @@ test("one multiplexed EventSource per viewer follows two games and the personal 
   }
   const seat0 = report.followers["seat 0"]!.frames as unknown as Array<{ type: string; game_id: string; commands?: unknown[]; your_turn?: boolean }>;
   for (const gameId of games) {
-    assert.ok(seat0.some((n) => n.type === "game.ended" && n.game_id === gameId), "the personal notices came too");
+    assert.ok(seat0.some((n) => saysEnded(n, gameId)), "the personal notices came too");
   }
   assert.ok(seat0.some((f) => f.type === "turn" && f.your_turn && Array.isArray(f.commands)), "turns carry legal commands");
   await page.close();

@@ -5,6 +5,26 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { StelaClient, VersionConflictError, type Event, type Game, type Kind } from "../../src/index.js";
 
+/** Streams a test opened: closed after it whatever happened, or they would keep the test process alive. */
+const opened: Array<{ close(): void }> = [];
+
+export function track<S extends { close(): void }>(stream: S): S {
+  opened.push(stream);
+  return stream;
+}
+
+export function closeTracked(): void {
+  for (const stream of opened.splice(0)) stream.close();
+}
+
+/**
+ * A personal notice saying the game is over: `game.ended` when it ends while connected, or the
+ * `game.state` (status finished) a resumed connection re-announces when it ended meanwhile.
+ */
+export function saysEnded(notice: { type: string; game_id?: string; status?: string }, gameId: string): boolean {
+  return notice.game_id === gameId && (notice.type === "game.ended" || (notice.type === "game.state" && notice.status === "finished"));
+}
+
 export function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} must be set for the live tests (tests/sdk_typescript/ sets it)`);
@@ -105,11 +125,15 @@ export async function play(seats: StelaClient[], gameId: string, limit: number, 
   return "active";
 }
 
-/** Every event after `after` as `seat` received it (the log is public once the game is over). */
-export async function eventsAsSeat(client: StelaClient, gameId: string, after: number, seat: number): Promise<Event[]> {
+/**
+ * Every event after `after` as `seat` received it (the log is public once the game is over), or
+ * with `seat` null the whole log as it is public now.
+ */
+export async function eventsAsSeat(client: StelaClient, gameId: string, after: number, seat: number | null):
+    Promise<Event[]> {
   const events: Event[] = [];
   for (;;) {
-    const page = await client.events(gameId, { after, as_seat: seat });
+    const page = await client.events(gameId, seat === null ? { after } : { after, as_seat: seat });
     if (after >= page.version) return events;
     events.push(...page.events);
     after = Math.min(after + 1000, page.version);

@@ -3,10 +3,13 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { StelaClient, type GameFrame, type GameStream, type PersonalNotice } from "../../src/index.js";
-import { eventsAsSeat, play, seeded, Server, twoPlayerGame, until } from "./harness.js";
+import { closeTracked, eventsAsSeat, play, saysEnded, seeded, Server, track, twoPlayerGame, until } from "./harness.js";
 
 const server = new Server();
-after(() => server.stop());
+after(() => {
+  closeTracked();
+  return server.stop();
+});
 
 function record(stream: GameStream): GameFrame[] {
   const frames: GameFrame[] = [];
@@ -15,14 +18,14 @@ function record(stream: GameStream): GameFrame[] {
   return frames;
 }
 
-test("a game played through the SDK is followed exactly once per seat across a server restart", async () => {
+test("a game played through the SDK is followed exactly once per seat across a server restart", { timeout: 600_000 }, async () => {
   await server.start();
   const { gameId, seats } = await twoPlayerGame(server.url, "coatl");
   const spectator = new StelaClient({ baseUrl: server.url });
-  const streams = [...seats, spectator].map((client) => client.followGame(gameId, { transport: "fetch" }));
+  const streams = [...seats, spectator].map((client) => track(client.followGame(gameId, { transport: "fetch" })));
   const frames = streams.map(record);
   const notices: PersonalNotice[] = [];
-  const personal = seats[0]!.followPersonal({ transport: "fetch" });
+  const personal = track(seats[0]!.followPersonal({ transport: "fetch" }));
   personal.on("frame", (notice) => notices.push(notice));
   const random = seeded(7);
 
@@ -35,7 +38,7 @@ test("a game played through the SDK is followed exactly once per seat across a s
 
   const final = (await spectator.game(gameId)).version;
   await until(() => streams.every((s) => (s.position ?? 0) >= final), "every stream to reach the end");
-  await until(() => notices.some((n) => n.type === "game.ended" && n.game_id === gameId), "the personal end notice");
+  await until(() => notices.some((n) => saysEnded(n, gameId)), "the personal end notice");
   for (const stream of [...streams, personal]) stream.close();
 
   for (const [seat, list] of frames.slice(0, 2).entries()) {

@@ -10,7 +10,7 @@ const TOUR = fileURLToPath(new URL("../../examples/tour.js", import.meta.url)); 
 const server = new Server();
 after(() => server.stop());
 
-test("the README's API tour runs through the SDK", async () => {
+test("the README's API tour runs through the SDK", { timeout: 300_000 }, async () => {
   await server.start();
   const { stdout } = await promisify(execFile)(process.execPath, [TOUR, server.url], { timeout: 120_000 });
   const lines = Object.fromEntries(stdout.trim().split("\n").map((line) => {
