@@ -23,6 +23,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.kernel import Game
 from domain.table import Resign, TableEvent
+from domain.tournament import TournamentEvent
 from service.edge.contract_typing import type_document
 
 REF = "#/components/schemas/"
@@ -116,11 +117,7 @@ def typed_components(games: Mapping[str, Game]) -> dict[str, dict[str, Any]]:
                        _union_members(game.command_type), _union_members(game.event_type), game.view_type))
     for owner, types, command_types, event_types, view_type in groups:
         _, components = _named(types, owner)
-        for cls in event_types:
-            tag = cls.__struct_config__.tag
-            components[f"{tag}.data"] = _untagged(components.pop(tag))
-            events[tag] = f"Event.{tag}"
-            schemas[f"Event.{tag}"] = _envelope(tag, f"{REF}{tag}.data")
+        _events(event_types, components, schemas, events)
         for cls in command_types:
             commands[cls.__struct_config__.tag] = cls.__struct_config__.tag
         if view_type is not None:
@@ -130,6 +127,30 @@ def typed_components(games: Mapping[str, Game]) -> dict[str, dict[str, Any]]:
     schemas["Command"] = _one_of("type", commands, "a command: {\"type\": \"<kind>.<Name>\", ...fields}")
     schemas["Event"] = _one_of("type", events, "an event as a reader receives it: {version, type, data, at}")
     schemas["View"] = _one_of("kind", views, "the caller's view of a game, one envelope for every kind")
+    return schemas
+
+
+def _events(event_types: list[type], components: dict[str, Any], schemas: dict[str, Any],
+            events: dict[str, str]) -> None:
+    """Each event struct as an envelope `Event.<tag>` with its `data` (`<tag>.data`); `events` maps tag -> name."""
+    for cls in event_types:
+        tag = cls.__struct_config__.tag
+        components[f"{tag}.data"] = _untagged(components.pop(tag))
+        events[tag] = f"Event.{tag}"
+        schemas[f"Event.{tag}"] = _envelope(tag, f"{REF}{tag}.data")
+
+
+def tournament_components() -> dict[str, dict[str, Any]]:
+    """A tournament's events as readers receive them (`TournamentEvent`, discriminated by `type`; secrets are
+    null until the end)."""
+    schemas: dict[str, dict[str, Any]] = {}
+    events: dict[str, str] = {}
+    _, components = _named([TournamentEvent], "tournament")
+    _events(_union_members(TournamentEvent), components, schemas, events)
+    for name, schema in components.items():
+        schemas.setdefault(name, schema)
+    schemas["TournamentEvent"] = _one_of("type", events, "a tournament event as a reader receives it: "
+                                                        "{version, type, data, at}")
     return schemas
 
 
@@ -144,6 +165,7 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
     doc = copy.deepcopy(document)
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(typed_components(games))
+    schemas.update(tournament_components())
     command, event, view = ({"$ref": REF + n} for n in ("Command", "Event", "View"))
 
     def prop(component: str, name: str, schema: dict[str, Any]) -> None:
@@ -159,6 +181,7 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
     prop("CommandResult", "view", {"oneOf": [view, {"type": "null"}]})
     prop("CommandResult", "legal", {"oneOf": [{"type": "array", "items": command}, {"type": "null"}]})
     prop("EventPage", "events", {"type": "array", "items": event})
+    prop("TournamentEvents", "events", {"type": "array", "items": {"$ref": REF + "TournamentEvent"}})
     schemas.pop("WireEvent", None)
     text = msgspec.json.encode(doc).decode().replace(f'"{REF}WireEvent"', f'"{REF}Event"')
     doc = msgspec.json.decode(text)

@@ -10,8 +10,9 @@
   `kind` (`GameCreate.tikal`: `{kind: "tikal", options?: tikal.TikalOptions, ...}`).
 - **Every stream has the real schema of its frames** (docs/streams.md): the game stream a snapshot
   (`GameOut`, or `SnapshotMessage` with `frames=message`) or an `Event`; the personal stream a
-  `PersonalNotice`; the tournament stream its `TournamentView` or a `TournamentEventOut`; the
+  `PersonalNotice`; the tournament stream its `TournamentView` or a `TournamentEvent`; the
   multiplexed stream a `StreamFrame`, discriminated by `type`.
+- **Every response under /v1 names the RateLimit fields** (and a 429 `Retry-After`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ STREAMS = {  # operation id -> the schema of the `data` of each of its frames
                    "description": "the `data` of each frame: the snapshot (`GameOut`; `SnapshotMessage` with "
                                   "`frames=message`), then one `Event` per frame"},
     "streamMyGames": {"$ref": REF + "PersonalNotice", "description": "the `data` of each frame"},
-    "streamTournament": {"oneOf": [{"$ref": REF + "TournamentView"}, {"$ref": REF + "TournamentEventOut"}],
+    "streamTournament": {"oneOf": [{"$ref": REF + "TournamentView"}, {"$ref": REF + "TournamentEvent"}],
                          "description": "the `data` of each frame: the snapshot (`TournamentView`), then one "
                                         "event per frame"},
     "streamMany": {"$ref": REF + "StreamFrame", "description": "the `data` of each frame (docs/streams.md)"},
@@ -139,7 +140,7 @@ def frame_schemas() -> dict[str, Any]:
                                                   "EndFrame", "PersonalFrame", "SnapshotMessage")}
     frames["PersonalNotice"] = {**components["Notice"], "title": "PersonalNotice"}
     command_list = {"type": "array", "items": {"$ref": REF + "Command"}}
-    for name in ("TurnFrame", "PersonalFrame"):
+    for name in ("TurnFrame", "PersonalFrame", "PersonalNotice"):
         frames[name]["properties"]["commands"] = {**command_list, "description": "the seat's legal commands at "
                                                   "`version` (with `legal=true`, when it is the seat's turn)"}
     for schema in frames.values():
@@ -159,6 +160,31 @@ def frame_schemas() -> dict[str, Any]:
 def _union(title: str, description: str, mapping: dict[str, str]) -> dict[str, Any]:
     return {"title": title, "description": description, "oneOf": [{"$ref": REF + n} for n in mapping.values()],
             "discriminator": {"propertyName": "type", "mapping": {t: REF + n for t, n in mapping.items()}}}
+
+
+RATE_HEADERS = {
+    "RateLimit-Policy": {"description": "the budget this request draws from (IETF draft-ietf-httpapi-ratelimit-headers): "
+                                        "`\"api\";q=600;w=60`, or `\"streams\";q=...` for stream openings; absent when "
+                                        "rate limiting is off", "schema": {"type": "string"}},
+    "RateLimit": {"description": "what is left of that budget in this window and the seconds until it ends: "
+                                 "`\"api\";r=597;t=42`", "schema": {"type": "string"}},
+}
+
+
+def rate_limit_headers(doc: dict[str, Any]) -> None:
+    """Every response of a rate-limited path (all of /v1) names the RateLimit fields; a 429 also Retry-After."""
+    headers = doc["components"].setdefault("headers", {})
+    headers.update(copy.deepcopy(RATE_HEADERS))
+    headers["Retry-After"] = {"description": "seconds until the window ends (at the open-stream cap: a few seconds)",
+                              "schema": {"type": "integer", "minimum": 1}}
+    for path, operations in doc.get("paths", {}).items():
+        if not path.startswith("/v1/"):
+            continue
+        for operation in operations.values():
+            for status, response in (operation.get("responses", {}) if isinstance(operation, dict) else {}).items():
+                named = response.setdefault("headers", {})
+                for name in (*RATE_HEADERS, *(("Retry-After",) if status == "429" else ())):
+                    named.setdefault(name, {"$ref": f"#/components/headers/{name}"})
 
 
 def type_document(doc: dict[str, Any], games: Mapping[str, Game]) -> None:
@@ -181,6 +207,7 @@ def type_document(doc: dict[str, Any], games: Mapping[str, Game]) -> None:
     for component in ("GameCreate", "TournamentCreate"):
         by_kind(schemas, component, options_components(games))
     kind_enum(schemas, games)
+    rate_limit_headers(doc)
     for path in doc.get("paths", {}).values():
         for operation in path.values():
             frames = STREAMS.get(operation.get("operationId", "")) if isinstance(operation, dict) else None

@@ -171,7 +171,10 @@ class Multiplexed:
         self.services, self.hub, self.viewer, self.request = services, hub, viewer, request
         self.heartbeat, self.closing = heartbeat, closing
         self.positions: list[int | None] = list(request.after)
-        self.cursor: int | None = (request.personal_after or 0) if request.personal else None
+        # a fresh connection's announcement covers everything until now: its cursor starts there
+        fresh = int(time.time() * 1000)
+        self.cursor: int | None = None if not request.personal else \
+            fresh if request.personal_after is None else request.personal_after
         self.queue: asyncio.Queue[tuple[int, Any, int | None]] = asyncio.Queue(QUEUE_MAX)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
@@ -258,13 +261,20 @@ class Multiplexed:
             await self.put(PERSONAL, "error")
 
     async def _notice(self, notice: Notice) -> PersonalFrame:
-        fields = msgspec.structs.asdict(notice)
-        if not (self.request.legal and notice.your_turn):
-            return PersonalFrame(**fields)
-        repository = self.services.repository
-        loaded = repository.peek(notice.game_id)
-        if loaded is None or loaded.state.version != notice.version:
-            current, state = await repository.state_at(notice.game_id, notice.version)
-            loaded = Loaded(current.table, state)
-        seat = loaded.table.seat_of(loaded.state, self.viewer.player_id)
-        return PersonalFrame(**fields, commands=legal_commands(loaded, seat))
+        if not self.request.legal:
+            return PersonalFrame(**msgspec.structs.asdict(notice))
+        assert self.viewer.player_id is not None
+        return await with_commands(self.services.repository, self.viewer.player_id, notice)
+
+
+async def with_commands(repository: Any, player_id: str, notice: Notice) -> PersonalFrame:
+    """`notice` with, when it says it is the player's turn, the seat's legal commands at its version."""
+    fields = msgspec.structs.asdict(notice)
+    if not notice.your_turn:
+        return PersonalFrame(**fields)
+    loaded = repository.peek(notice.game_id)
+    if loaded is None or loaded.state.version != notice.version:
+        current, state = await repository.state_at(notice.game_id, notice.version)
+        loaded = Loaded(current.table, state)
+    seat = loaded.table.seat_of(loaded.state, player_id)
+    return PersonalFrame(**fields, commands=legal_commands(loaded, seat))

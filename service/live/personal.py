@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -109,8 +109,9 @@ class PersonalHub:
 
     # -- connections -------------------------------------------------------------------
     async def stream(self, player_id: str, last_event_id: int | None, heartbeat: float,
-                     closing: asyncio.Event | None = None) -> AsyncIterator[bytes]:
-        """The personal SSE byte stream of `player_id`."""
+                     closing: asyncio.Event | None = None,
+                     decorate: Callable[[Notice], Awaitable[Any]] | None = None) -> AsyncIterator[bytes]:
+        """The personal SSE byte stream of `player_id`; `decorate` turns each notice into what is sent."""
         cursor = last_event_id or 0
         yield f"retry: {RETRY_MS}\n\n".encode()
         async with contextlib.aclosing(self.notices(player_id, last_event_id, heartbeat)) as notices:
@@ -121,7 +122,7 @@ class PersonalHub:
                     yield b": heartbeat\n\n"
                 elif isinstance(item, tuple):
                     cursor = max(cursor, item[0])
-                    yield frame(None, _encode(item[1]), cursor)
+                    yield frame(None, _encode(item[1] if decorate is None else await decorate(item[1])), cursor)
         yield f"retry: {RETRY_MS}\n: reconnect with Last-Event-ID\n\n".encode()
 
     async def notices(self, player_id: str, last_event_id: int | None,

@@ -30,7 +30,7 @@ import msgspec
 from litestar.response import Stream
 from litestar.response.streaming import ASGIStreamingResponse
 
-from domain.table import SeatTaken, Table
+from domain.table import SeatLeft, SeatTaken, Table
 from service.live.follower import HEARTBEAT, LAGGED, Batch, Follower, Inbox, Signal
 from service.commands.players import Viewer
 from service.commands.repository import platform_event
@@ -129,7 +129,14 @@ class GameConnection:
         stored = await self.services.store.read_stream(self.game_id, after=self.last, upto=upto)
         if stored:
             self.last = stored[-1].version
+            self._seated(stored)
         return self._render(stored, self.seat, self.public, self.sealed)
+
+    def _seated(self, events: list[StoredEvent]) -> None:
+        """The viewer's seat after `events` (seats change only before the start, before any secret is dealt,
+        so the seat after them is the one to show all of them as)."""
+        if self.viewer.player_id is not None:
+            self.seat = seats_taken(events).get(self.viewer.player_id, self.seat)
 
     async def _chunks(self) -> AsyncIterator[bytes]:
         services, game_id, viewer, closing = self.services, self.game_id, self.viewer, self.closing
@@ -171,10 +178,9 @@ class GameConnection:
                                 inbox.items[0].first == self.last + 1:  # queued behind: one send for all
                             out += self._batch(inbox.items.popleft())
                     else:  # joined mid-batch, or a gap only a read can fill
-                        if viewer.player_id is not None:
-                            self.seat = item.derived("seats", seats_taken).get(viewer.player_id, self.seat)
                         missed = [] if item.first <= self.last + 1 else await services.store.read_stream(
                             game_id, after=self.last, upto=item.first - 1)
+                        self._seated(missed + item.events)
                         out = self._render(missed + [e for e in item.events if e.version > self.last], self.seat,
                                            self.public, self.sealed)
                         self.last = item.last
@@ -270,13 +276,17 @@ def game_stream(services: Sources, game_id: str, viewer: Viewer, last_event_id: 
     return GameConnection(services, game_id, viewer, last_event_id, heartbeat, poll_degraded, closing, frames)
 
 
-def seats_taken(events: list[StoredEvent]) -> dict[str, int]:
-    """Player id -> seat for each seat taken in `events` (a viewer who sits down sees as that seat)."""
-    taken = {}
+def seats_taken(events: list[StoredEvent]) -> dict[str, int | None]:
+    """Player id -> seat after `events` for each player who took or gave up a seat in them: a viewer who sits
+    down sees as that seat from then on, and one who gives it up (None) no longer does (the seat may go to
+    another player, whose secrets it is dealt)."""
+    taken: dict[str, int | None] = {}
     for event in events:
         decoded = platform_event(event)
         if isinstance(decoded, SeatTaken):
             taken[decoded.player_id] = decoded.seat
+        elif isinstance(decoded, SeatLeft):
+            taken[decoded.player_id] = None
     return taken
 
 

@@ -47,7 +47,7 @@ async def test_frames_of_every_stream_match_the_document(settings, games):
             got: dict[str, list] = {name: [] for name in ("named", "message", "personal", "tournament", "many")}
             opened = {
                 "named": f"/v1/games/{game_id}/stream", "message": f"/v1/games/{game_id}/stream?frames=message",
-                "personal": "/v1/players/me/stream", "tournament": f"/v1/tournaments/{tournament}/stream",
+                "personal": "/v1/players/me/stream?legal=true", "tournament": f"/v1/tournaments/{tournament}/stream",
                 "many": f"/v1/stream?games={game_id}&personal=true&legal=true"}
             tasks = [asyncio.create_task(follow(client, path, bob["headers"], got[name]))
                      for name, path in opened.items()]
@@ -76,6 +76,7 @@ async def test_frames_of_every_stream_match_the_document(settings, games):
                              "game.ended"}, types
             assert any(f["type"] == "turn" and f.get("commands") for f in got["many"])
             assert {f["type"] for f in got["personal"]} >= {"game.state", "game.your_turn", "game.ended"}
+            assert all(("commands" in f) == f["your_turn"] for f in got["personal"] if f["status"] == "active")
 
 
 def test_a_frame_the_document_does_not_describe_is_refused(games):

@@ -145,3 +145,19 @@ async def test_an_idle_personal_stream_makes_no_query(settings, games):
             await wait_for(lambda: has(got, "game.your_turn", game_id))
             task.cancel()
             assert app.state.services.personal.queries == 0
+
+
+async def test_with_legal_a_notice_of_your_turn_carries_the_seats_legal_commands(base_url):
+    async with httpx.AsyncClient(base_url=base_url) as client:
+        ann, bob = await player(client, "Ann"), await player(client, "Bob")
+        game_id = await game_with(client, [ann, bob])
+        got: list = []
+        task = asyncio.create_task(collect(client, ME + "?legal=true", bob["headers"], got))
+        await wait_for(lambda: has(got, "game.state", game_id))
+        assert "commands" not in notices(got)[0], "not Bob's turn: no commands"
+        v = await add(client, game_id, ann)
+        await wait_for(lambda: has(got, "game.your_turn", game_id, version=v))
+        task.cancel()
+        legal = (await client.get(f"/v1/games/{game_id}/legal", headers=bob["headers"])).json()
+        turn = next(n for n in notices(got) if n["type"] == "game.your_turn")
+        assert legal["version"] == v and turn["commands"] == legal["commands"] != []

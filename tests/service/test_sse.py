@@ -103,3 +103,32 @@ async def test_stream_of_an_unknown_game_is_a_404_problem(base_url):
         for bad in ("x", "-1", "999"):
             resp = await client.get(f"/v1/games/{game_id}/stream", headers={"Last-Event-ID": bad})
             assert resp.status_code == 400 and resp.json()["code"] == "bad_last_event_id"
+
+
+async def test_a_viewer_who_gives_up_a_seat_stops_seeing_as_that_seat(base_url):
+    """Ann sits at seat 1 and follows the game, leaves before the start, and Cid takes seat 1: the secret
+    dealt to seat 1 at the start is Cid's, and neither Ann's game stream nor her multiplexed one shows it."""
+    from tests.service.test_hidden_information import dealt_in, secrets_of
+    from tests.support.api import player
+
+    async with httpx.AsyncClient(base_url=base_url) as client:
+        host, ann, cid = await player(client, "Host"), await player(client, "Ann"), await player(client, "Cid")
+        game_id = (await client.post("/v1/games", headers=host["headers"], json={
+            "kind": "tally", "seats": 2, "options": {"target": 100}})).json()["id"]
+        assert (await client.post(f"/v1/games/{game_id}/join", headers=ann["headers"], json={})).status_code == 200
+        single, many = [], []
+        tasks = [asyncio.create_task(collect(client, f"/v1/games/{game_id}/stream", ann["headers"], single)),
+                 asyncio.create_task(collect(client, f"/v1/stream?games={game_id}", ann["headers"], many))]
+        await wait_for(lambda: any(m.get("event") == "snapshot" for m in single) and any("data" in m for m in many))
+        assert (await client.post(f"/v1/games/{game_id}/leave", headers=ann["headers"])).status_code == 200
+        assert (await client.post(f"/v1/games/{game_id}/join", headers=cid["headers"], json={})).status_code == 200
+        assert (await client.post(f"/v1/games/{game_id}/start", headers=host["headers"])).status_code == 200
+        await wait_for(lambda: any(m.get("event") == "tally.SecretsDealt" for m in single) and
+                       any("tally.SecretsDealt" in m.get("data", "") for m in many))
+        for task in tasks:
+            task.cancel()
+        dealt, _ = await secrets_of(client, game_id)
+        for message in single + many:
+            for secrets in dealt_in(message.get("data") or "null"):
+                shown = secrets if isinstance(secrets, list) else [secrets]
+                assert all(v is None for v in shown), f"Ann saw {shown} (dealt {dealt})"

@@ -6,6 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,7 +21,8 @@ from tests.service.test_hidden_information import dealt_in, secrets_of
 from tests.service.test_personal_stream import game_with
 from tests.service.test_sse import add, base_url, wait_for  # noqa: F401 - base_url: the fixture
 from tests.support.api import player, started_game
-from tests.support.live import sse_events
+from tests.conftest import fresh_database
+from tests.support.live import free_port, sse_events, wait_healthy
 
 pytestmark = pytest.mark.xdist_group("live")
 MUX = "/v1/stream"
@@ -259,3 +266,78 @@ async def test_a_sealed_duplicate_deal_stays_sealed_until_its_last_table_ends(ba
         await play_to_the_end(c, second["game_id"], seats[second["game_id"]])
         body = await mux_text(c, url.replace("&personal=true", ""), {})
         assert body.startswith("200") and seed in body
+
+
+def stela_serve(dsn: str, port: int) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": dsn, "STELA_PORT": str(port), "STELA_LOG_LEVEL": "warning",
+           "STELA_METRICS_PORT": "0", "STELA_HEARTBEAT_SECONDS": "0.5"}
+    env.pop("REDIS_URL", None)
+    server = subprocess.Popen([str(Path(sys.executable).with_name("stela")), "serve"], env=env,
+                              stderr=subprocess.DEVNULL)
+    wait_healthy(f"http://127.0.0.1:{port}", server)
+    return server
+
+
+def test_heartbeats_an_end_frame_when_the_server_stops_and_each_game_resumed_after_its_restart():
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with fresh_database("stela_mux_stop") as dsn:
+        server = stela_serve(dsn, port)
+        try:
+            got, games, players = asyncio.run(_follow_until_stopped(url, server))
+            server.wait(30)
+            server = stela_serve(dsn, port)
+            again, moved = asyncio.run(_resume_after_restart(url, games, players, last_id(got)))
+        finally:
+            server.terminate()
+            server.wait(30)
+    assert frames(got)[-1] == {"type": "end", "reason": "closing"}
+    last = [m for m in got if "data" in m][-1]
+    assert last.get("retry") == "2000" and "id" not in last
+    assert not frames(again, "snapshot") and events_of(again, games[1]) == []
+    assert moved and events_of(again, games[0]) == moved, "exactly the events after the position the id held"
+
+
+async def _two_coatl_games(client: httpx.AsyncClient) -> tuple[list[str], list[dict]]:
+    ann, bob = await player(client, "Ann"), await player(client, "Bob")
+    games = []
+    for _ in range(2):
+        game_id = (await client.post("/v1/games", headers=ann["headers"], json={"kind": "coatl", "seats": 2})).json()["id"]
+        await client.post(f"/v1/games/{game_id}/join", headers=bob["headers"], json={})
+        assert (await client.post(f"/v1/games/{game_id}/start", headers=ann["headers"])).status_code == 200
+        games.append(game_id)
+    return games, [ann, bob]
+
+
+async def _follow_until_stopped(url: str, server: subprocess.Popen) -> tuple[list, list[str], list[dict]]:
+    got: list = []
+    async with httpx.AsyncClient(base_url=url) as client:
+        games, players = await _two_coatl_games(client)
+        task = asyncio.create_task(follow(client, f"{MUX}?games={','.join(games)}&personal=true",
+                                          players[0]["headers"], got))
+        await wait_for(lambda: frames(got, "ready"))
+        personal = int(last_id(got).split(".")[-1][1:])
+        assert abs(personal - time.time() * 1000) < 60_000, "a fresh cursor is the time of the connection"
+        await wait_for(lambda: any(m.get("comment") == "heartbeat" for m in got), timeout=5)
+        server.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(task, 20)
+    return got, games, players
+
+
+async def _resume_after_restart(url: str, games: list[str], players: list[dict], seen: str) -> tuple[list, list[int]]:
+    """Both seats choose their opening prophecies in the first game, then Ann reconnects with `seen`; also
+    the versions of the events Ann may see after the position `seen` held (the events endpoint's answer)."""
+    again: list = []
+    async with httpx.AsyncClient(base_url=url) as client:
+        for who in players:
+            legal = (await client.get(f"/v1/games/{games[0]}/legal", headers=who["headers"])).json()
+            done = await client.post(f"/v1/games/{games[0]}/commands", headers=who["headers"], json={
+                "command": legal["commands"][0], "expected_version": legal["version"]})
+            assert done.status_code == 200, done.text
+        task = asyncio.create_task(follow(client, f"{MUX}?games={','.join(games)}&personal=true",
+                                          {**players[0]["headers"], "Last-Event-ID": seen}, again))
+        await wait_for(lambda: frames(again, "ready"))
+        task.cancel()
+        after = seen.split(".")[0]
+        shown = (await client.get(f"/v1/games/{games[0]}/events?after={after}", headers=players[0]["headers"])).json()
+    return again, [e["version"] for e in shown["events"]]

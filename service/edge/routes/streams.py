@@ -12,6 +12,7 @@ on any replica (`service.live.revocation`).
 from __future__ import annotations
 
 import asyncio
+import functools
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -31,7 +32,7 @@ from service.store.protocol import token_hash
 from service.edge.schemas import NO_NUL, no_body
 from service.live.sse import LiveStream, game_stream
 from service.commands.visibility import look
-from service.live.multiplex import Multiplexed, Request as MultiplexRequest
+from service.live.multiplex import Multiplexed, Request as MultiplexRequest, with_commands
 from service.live.multiplex_frames import ID_MAX, parse_after, parse_games, parse_id
 from service.live.tickets import MULTIPLEXED, InvalidTicket
 
@@ -78,7 +79,9 @@ PERSONAL_SSE_DOC = (
     "your_turn, outcome?}`, `type` one of `game.state` (on connect: each open or active game; and a game "
     "joined later), `game.started`, `game.your_turn` (the caller's seat must act now), `game.ended`. The "
     "`id` is a cursor (milliseconds of the newest event reflected); reconnecting with `Last-Event-ID` "
-    "re-announces the state of every open or active game and of every game that ended since then.")
+    "re-announces the state of every open or active game and of every game that ended since then. With "
+    "`legal=true` a notice with `your_turn: true` also carries `commands`, the seat's legal commands at its "
+    "`version`.")
 
 MULTIPLEXED_SSE_DOC = (
     "`text/event-stream` of several games (`games`, at most 32) and, with `personal=true`, the caller's personal "
@@ -178,11 +181,12 @@ class StreamController(Controller):
          description=PERSONAL_SSE_DOC, tags=["players"], security=[{"bearer": []}],
          responses={200: SSE_RESPONSE, **responses(400, 401)})
     async def personal(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
-                       last_event_id: LastEventId = None, ticket: Ticket = None) -> Stream:
+                       last_event_id: LastEventId = None, ticket: Ticket = None, legal: LegalParam = False) -> Stream:
         viewer, end = await _opener(services, request, viewer, ticket, None)
         player = viewer.require_player()
         resume = _int(last_event_id, "a cursor from this stream")
-        body = services.personal.stream(player.id, resume, services.settings.heartbeat_seconds, end)
+        decorate = functools.partial(with_commands, services.repository, player.id) if legal else None
+        body = services.personal.stream(player.id, resume, services.settings.heartbeat_seconds, end, decorate)
         return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
 

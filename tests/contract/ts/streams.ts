@@ -33,7 +33,12 @@ export function onPersonal(frame: PersonalFrame): boolean {
 }
 
 export function onTournament(frame: TournamentFrame): string {
-  return "type" in frame && typeof frame.type === "string" && "data" in frame ? frame.type : "snapshot";
+  if (!("data" in frame)) return "snapshot";
+  switch (frame.type) {
+    case "tournament.RoundPaired": return `round ${frame.data.round}: ${frame.data.tables.length} tables`;
+    case "tournament.TournamentEnded": return "ended";
+    default: return frame.type;
+  }
 }
 
 export const create: Schemas["GameCreate"] = { kind: "tikal", seats: 3, options: { variant: "auction" } };
