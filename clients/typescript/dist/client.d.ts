@@ -54,6 +54,8 @@ export declare class StelaClient {
     me(): Promise<Me>;
     /** Rotate the token: the old one (and its tickets and streams) stops working at once. */
     rotateToken(): Promise<string>;
+    /** Revoke the token: it, its tickets and its streams stop working; this client is anonymous after. */
+    revokeToken(): Promise<void>;
     kinds(): Promise<Kinds>;
     kind(kind: string): Promise<Kind>;
     listGames(query?: QueryOf<"listGames">): Promise<GameList>;
@@ -83,9 +85,10 @@ export declare class StelaClient {
     followGame(id: string, options?: StreamOptions & {
         position?: number;
     }): GameStream;
-    /** Follow the caller's notices (started, your turn, ended) for all their games. */
+    /** Follow the caller's notices (started, your turn, ended) for all their games (`legal`: your-turn notices carry the commands). */
     followPersonal(options?: StreamOptions & {
         cursor?: number;
+        legal?: boolean;
     }): PersonalStream;
 }
 export {};

@@ -50,6 +50,11 @@ export class StelaClient {
         this.http.token = data.token;
         return data.token;
     }
+    /** Revoke the token: it, its tickets and its streams stop working; this client is anonymous after. */
+    async revokeToken() {
+        await this.http.request("DELETE", "/v1/players/me/token", { retry: "safe" });
+        this.http.token = undefined;
+    }
     kinds() {
         return this.get("/v1/kinds");
     }
@@ -111,7 +116,7 @@ export class StelaClient {
     followGame(id, options = {}) {
         return new GameStream(this.http, id, options);
     }
-    /** Follow the caller's notices (started, your turn, ended) for all their games. */
+    /** Follow the caller's notices (started, your turn, ended) for all their games (`legal`: your-turn notices carry the commands). */
     followPersonal(options = {}) {
         return new PersonalStream(this.http, options);
     }

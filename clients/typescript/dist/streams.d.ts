@@ -46,8 +46,10 @@ export declare class GameStream extends ResumableStream<GameFrame> {
 }
 export declare class PersonalStream extends ResumableStream<PersonalNotice> {
     cursor: number | undefined;
+    private readonly legal;
     constructor(http: Http, options?: StreamOptions & {
         cursor?: number;
+        legal?: boolean;
     });
     protected request(): Promise<SseRequest>;
     protected accept(message: SseMessage): PersonalNotice[];

@@ -175,21 +175,24 @@ export class GameStream extends ResumableStream {
 }
 export class PersonalStream extends ResumableStream {
     cursor;
+    legal;
     constructor(http, options = {}) {
         super(http, options);
         this.cursor = options.cursor;
+        this.legal = options.legal ?? false;
         this.start();
     }
     async request() {
         const path = "/v1/players/me/stream";
+        const legal = this.legal ? "true" : undefined;
         if (this.native) {
             const ticket = (await this.http.request("POST", "/v1/players/me/stream-tickets", { retry: "safe" })).data;
-            return { url: this.http.url(path, { ticket: ticket.ticket }), headers: {} };
+            return { url: this.http.url(path, { ticket: ticket.ticket, legal }), headers: {} };
         }
         const headers = this.http.headers();
         if (this.cursor !== undefined)
             headers["Last-Event-ID"] = String(this.cursor);
-        return { url: this.http.url(path), headers };
+        return { url: this.http.url(path, { legal }), headers };
     }
     accept(message) {
         if (/^\d+$/.test(message.id))

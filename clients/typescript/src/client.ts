@@ -94,6 +94,12 @@ export class StelaClient {
     return data.token;
   }
 
+  /** Revoke the token: it, its tickets and its streams stop working; this client is anonymous after. */
+  async revokeToken(): Promise<void> {
+    await this.http.request<undefined>("DELETE", "/v1/players/me/token", { retry: "safe" });
+    this.http.token = undefined;
+  }
+
   kinds(): Promise<Kinds> {
     return this.get("/v1/kinds");
   }
@@ -171,8 +177,8 @@ export class StelaClient {
     return new GameStream(this.http, id, options);
   }
 
-  /** Follow the caller's notices (started, your turn, ended) for all their games. */
-  followPersonal(options: StreamOptions & { cursor?: number } = {}): PersonalStream {
+  /** Follow the caller's notices (started, your turn, ended) for all their games (`legal`: your-turn notices carry the commands). */
+  followPersonal(options: StreamOptions & { cursor?: number; legal?: boolean } = {}): PersonalStream {
     return new PersonalStream(this.http, options);
   }
 }

@@ -200,22 +200,25 @@ export class GameStream extends ResumableStream<GameFrame> {
 
 export class PersonalStream extends ResumableStream<PersonalNotice> {
   cursor: number | undefined;
+  private readonly legal: boolean;
 
-  constructor(http: Http, options: StreamOptions & { cursor?: number } = {}) {
+  constructor(http: Http, options: StreamOptions & { cursor?: number; legal?: boolean } = {}) {
     super(http, options);
     this.cursor = options.cursor;
+    this.legal = options.legal ?? false;
     this.start();
   }
 
   protected async request(): Promise<SseRequest> {
     const path = "/v1/players/me/stream";
+    const legal = this.legal ? "true" : undefined;
     if (this.native) {
       const ticket = (await this.http.request<Ticket>("POST", "/v1/players/me/stream-tickets", { retry: "safe" })).data;
-      return { url: this.http.url(path, { ticket: ticket.ticket }), headers: {} };
+      return { url: this.http.url(path, { ticket: ticket.ticket, legal }), headers: {} };
     }
     const headers = this.http.headers();
     if (this.cursor !== undefined) headers["Last-Event-ID"] = String(this.cursor);
-    return { url: this.http.url(path), headers };
+    return { url: this.http.url(path, { legal }), headers };
   }
 
   protected accept(message: SseMessage): PersonalNotice[] {

@@ -418,7 +418,7 @@ export interface paths {
         };
         /**
          * The caller's games, live (Server-Sent Events)
-         * @description `text/event-stream` of the caller's games (bearer token, or `?ticket=` from createPersonalStreamTicket). Every frame is a default `message` event with data `{type, game_id, kind, status, version, to_act, your_turn, outcome?}`, `type` one of `game.state` (on connect: each open or active game; and a game joined later), `game.started`, `game.your_turn` (the caller's seat must act now), `game.ended`. The `id` is a cursor (milliseconds of the newest event reflected); reconnecting with `Last-Event-ID` re-announces the state of every open or active game and of every game that ended since then.
+         * @description `text/event-stream` of the caller's games (bearer token, or `?ticket=` from createPersonalStreamTicket). Every frame is a default `message` event with data `{type, game_id, kind, status, version, to_act, your_turn, outcome?}`, `type` one of `game.state` (on connect: each open or active game; and a game joined later), `game.started`, `game.your_turn` (the caller's seat must act now), `game.ended`. The `id` is a cursor (milliseconds of the newest event reflected); reconnecting with `Last-Event-ID` re-announces the state of every open or active game and of every game that ended since then. With `legal=true` a notice with `your_turn: true` also carries `commands`, the seat's legal commands at its `version`.
          */
         get: operations["streamMyGames"];
         put?: never;
@@ -2079,6 +2079,110 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
+        /** tournament.PlayerRegistered */
+        "Event.tournament.PlayerRegistered": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PlayerRegistered.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PlayerRegistered";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.PlayerWithdrew */
+        "Event.tournament.PlayerWithdrew": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PlayerWithdrew.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PlayerWithdrew";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.ResultRecorded */
+        "Event.tournament.ResultRecorded": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.ResultRecorded.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.ResultRecorded";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.RoundPaired */
+        "Event.tournament.RoundPaired": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.RoundPaired.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.RoundPaired";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.SeedRevealed */
+        "Event.tournament.SeedRevealed": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.SeedRevealed.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.SeedRevealed";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.TournamentCreated */
+        "Event.tournament.TournamentCreated": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.TournamentCreated.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.TournamentCreated";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.TournamentEnded */
+        "Event.tournament.TournamentEnded": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.TournamentEnded.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.TournamentEnded";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.TournamentStarted */
+        "Event.tournament.TournamentStarted": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.TournamentStarted.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.TournamentStarted";
+            /** @description the stream version */
+            version: number;
+        };
         /**
          * EventFrame
          * @description One event of a game as the viewer may see it (the game stream's event data).
@@ -2462,6 +2566,8 @@ export interface components {
          * @description One frame of the personal stream.
          */
         PersonalNotice: {
+            /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
+            commands?: components["schemas"]["Command"][];
             game_id: string;
             kind: components["schemas"]["Kind"];
             /** @description Default: `null`. */
@@ -2824,6 +2930,8 @@ export interface components {
             /** @description a game `time_control`, put on every game ({}: none) */
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
+        /** @description a tournament event as a reader receives it: {version, type, data, at} */
+        TournamentEvent: components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
         /** TournamentEventOut */
         TournamentEventOut: {
             at: string;
@@ -2835,7 +2943,7 @@ export interface components {
         };
         /** TournamentEvents */
         TournamentEvents: {
-            events: components["schemas"]["TournamentEventOut"][];
+            events: components["schemas"]["TournamentEvent"][];
             version: number;
         };
         /** TournamentItem */
@@ -5043,11 +5151,111 @@ export interface components {
             seat: number;
             steps_left: number;
         };
+        /**
+         * PairedTable
+         * @description One game of a round: `players` in seat order (seat 0 first); `seed` is the game's secret seed (hex).
+         */
+        "tournament.PairedTable": {
+            game_id: string;
+            players: string[];
+            /** @default null */
+            seed: string | null;
+            table: number;
+        };
+        /** PlayerRegistered */
+        "tournament.PlayerRegistered.data": {
+            name: string;
+            player_id: string;
+            rating: number;
+        };
+        /** PlayerWithdrew */
+        "tournament.PlayerWithdrew.data": {
+            player_id: string;
+        };
+        /**
+         * ResultRecorded
+         * @description A table's game ended: `ranks`, `scores` and the rank `points` per seat, in seat order.
+         */
+        "tournament.ResultRecorded.data": {
+            /** @default [] */
+            advancing: string[];
+            game_id: string;
+            players: string[];
+            points: number[];
+            ranks: number[];
+            round: number;
+            scores: number[];
+            table: number;
+        };
+        /**
+         * RoundPaired
+         * @description Round `round` (1-based) begins: its tables, and the players with a bye (each credited `bye_points`).
+         */
+        "tournament.RoundPaired.data": {
+            /** @default 0 */
+            bye_points: number;
+            /** @default [] */
+            byes: string[];
+            round: number;
+            tables: components["schemas"]["tournament.PairedTable"][];
+        };
+        /** SeedRevealed */
+        "tournament.SeedRevealed.data": {
+            seed: string;
+        };
+        /** TournamentCreated */
+        "tournament.TournamentCreated.data": {
+            advance: number;
+            /** @default null */
+            bye_points: number | null;
+            duplicate: boolean;
+            /** @enum {unknown} */
+            format: "round_robin" | "single_elimination" | "swiss";
+            kind: components["schemas"]["Kind"];
+            max_players: number;
+            min_players: number;
+            min_seats: number;
+            name: string;
+            options: Record<string, never>;
+            organiser: string;
+            /** @default 1 */
+            pairing: number;
+            rounds: number;
+            seats: number;
+            /** @default null */
+            seed: string | null;
+            seed_commitment: string;
+            /** @default null */
+            tiebreaks: ("buchholz" | "draw" | "head_to_head" | "median_buchholz" | "rating" | "sonneborn_berger")[] | null;
+            time_control: Record<string, never>;
+            tournament_id: string;
+        };
+        /**
+         * TournamentEnded
+         * @description The final order, best first (every entrant, withdrawn ones included).
+         */
+        "tournament.TournamentEnded.data": {
+            standings: string[];
+        };
+        /**
+         * TournamentStarted
+         * @description `draw` is every entrant in the seeded draw order (the last tie-break), drawn from the Rng.
+         */
+        "tournament.TournamentStarted.data": {
+            draw: string[];
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description what is left of that budget in this window and the seconds until it ends: `"api";r=597;t=42` */
+        RateLimit: string;
+        /** @description the budget this request draws from (IETF draft-ietf-httpapi-ratelimit-headers): `"api";q=600;w=60`, or `"streams";q=...` for stream openings; absent when rate limiting is off */
+        "RateLimit-Policy": string;
+        /** @description seconds until the window ends (at the open-stream cap: a few seconds) */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -5121,6 +5329,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5130,6 +5340,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5139,6 +5351,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,6 +5362,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,6 +5374,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5184,6 +5403,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5193,6 +5414,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,6 +5425,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5211,6 +5436,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5220,6 +5447,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5229,6 +5458,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5238,6 +5469,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5247,6 +5481,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,6 +5506,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5279,6 +5517,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5288,6 +5528,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5297,6 +5539,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5306,6 +5550,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5315,6 +5561,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5324,6 +5573,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5347,6 +5598,8 @@ export interface operations {
             /** @description SVG */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,6 +5609,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5365,6 +5620,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5374,6 +5631,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,6 +5642,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5653,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,6 +5665,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5436,6 +5702,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5445,6 +5713,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +5724,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,6 +5735,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +5746,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5481,6 +5757,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5490,6 +5768,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5499,6 +5779,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5508,6 +5791,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,6 +5821,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5545,6 +5832,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5554,6 +5843,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5563,6 +5854,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5572,6 +5865,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,6 +5876,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,6 +5888,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5613,6 +5913,8 @@ export interface operations {
             /** @description the log */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,6 +5924,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,6 +5935,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,6 +5946,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,6 +5957,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +5968,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5667,6 +5980,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5697,6 +6012,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5706,6 +6023,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5715,6 +6034,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5724,6 +6045,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5733,6 +6056,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5742,6 +6067,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5751,6 +6078,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5760,6 +6090,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5786,6 +6118,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5795,6 +6129,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5804,6 +6140,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5813,6 +6151,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5822,6 +6162,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5831,6 +6173,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5840,6 +6184,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5849,6 +6195,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5858,6 +6207,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6232,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,6 +6243,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5899,6 +6254,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,6 +6265,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5917,6 +6276,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5926,6 +6287,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5935,6 +6299,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,6 +6327,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5970,6 +6338,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,6 +6349,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5988,6 +6360,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5997,6 +6371,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6006,6 +6382,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6015,6 +6393,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6024,6 +6404,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +6416,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6064,6 +6449,8 @@ export interface operations {
             /** @description an event stream */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6073,6 +6460,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6082,6 +6471,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6091,6 +6482,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6100,6 +6493,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6109,6 +6504,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6118,6 +6516,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6141,6 +6541,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6150,6 +6552,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6159,6 +6563,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +6574,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +6585,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +6597,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6213,6 +6626,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,6 +6637,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,6 +6648,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6240,6 +6659,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,6 +6670,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6258,6 +6681,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6267,6 +6693,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6287,6 +6715,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6296,6 +6726,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6305,6 +6738,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6327,6 +6762,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6336,6 +6773,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6345,6 +6784,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6354,6 +6795,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6363,6 +6807,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,6 +6831,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "cache-control"?: string;
                     [name: string]: unknown;
                 };
@@ -6397,6 +6845,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6406,6 +6856,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6415,6 +6867,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +6879,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +6908,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +6919,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,6 +6930,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6478,6 +6941,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6487,6 +6952,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6496,6 +6964,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6520,6 +6990,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6529,6 +7001,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +7012,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +7024,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +7046,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +7057,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6585,6 +7068,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6594,6 +7080,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,6 +7095,8 @@ export interface operations {
             query?: {
                 /** @description a stream ticket (for EventSource, which cannot send Authorization); never a bearer token */
                 ticket?: string | null;
+                /** @description `turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands */
+                legal?: boolean;
             };
             header?: {
                 /** @description resume after this id */
@@ -6620,6 +7110,8 @@ export interface operations {
             /** @description an event stream */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6629,6 +7121,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6638,6 +7132,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6647,6 +7143,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6656,6 +7155,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6676,6 +7177,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6685,6 +7188,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6694,6 +7199,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6703,6 +7210,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6712,6 +7222,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6732,6 +7244,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6741,6 +7255,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6750,6 +7266,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6759,6 +7278,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6779,6 +7300,8 @@ export interface operations {
             /** @description Request fulfilled, nothing follows */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6786,6 +7309,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,6 +7320,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6804,6 +7332,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +7357,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6836,6 +7368,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +7379,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6854,6 +7390,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6863,6 +7402,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +7431,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,6 +7442,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +7453,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6917,6 +7464,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6926,6 +7475,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6935,6 +7487,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6958,6 +7512,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +7523,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6976,6 +7534,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6985,6 +7546,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,6 +7584,8 @@ export interface operations {
             /** @description an event stream */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7030,6 +7595,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7606,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7048,6 +7617,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,6 +7628,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7066,6 +7639,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,6 +7651,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7095,6 +7673,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7104,6 +7684,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7113,6 +7695,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7122,6 +7706,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7131,6 +7718,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,6 +7746,8 @@ export interface operations {
             /** @description one page */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,6 +7757,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7175,6 +7768,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7184,6 +7779,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7791,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,6 +7817,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7226,6 +7828,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,6 +7839,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7244,6 +7850,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +7861,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7262,6 +7872,8 @@ export interface operations {
             /** @description Unprocessable content */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7271,6 +7883,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7280,6 +7895,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,6 +7920,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7312,6 +7931,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7321,6 +7942,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,6 +7953,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7339,6 +7965,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,6 +7992,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7373,6 +8003,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7382,6 +8014,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7391,6 +8025,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7400,6 +8037,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7427,6 +8066,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7436,6 +8077,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +8088,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7454,6 +8099,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,6 +8110,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7472,6 +8121,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +8132,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7490,6 +8144,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,6 +8169,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7522,6 +8180,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +8191,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7540,6 +8202,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7549,6 +8213,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7558,6 +8224,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7567,6 +8235,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7576,6 +8247,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7602,15 +8275,19 @@ export interface operations {
             /** @description an event stream */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["TournamentView"] | components["schemas"]["TournamentEventOut"];
+                    "text/event-stream": components["schemas"]["TournamentView"] | components["schemas"]["TournamentEvent"];
                 };
             };
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7620,6 +8297,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7629,6 +8308,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,6 +8320,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,6 +8349,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7674,6 +8360,8 @@ export interface operations {
             /** @description Bad request */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7683,6 +8371,8 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7692,6 +8382,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7701,6 +8393,8 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7710,6 +8404,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7719,6 +8415,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,6 +8427,8 @@ export interface operations {
             /** @description Service unavailable */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

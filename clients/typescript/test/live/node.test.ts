@@ -25,7 +25,7 @@ test("a game played through the SDK is followed exactly once per seat across a s
   const streams = [...seats, spectator].map((client) => track(client.followGame(gameId, { transport: "fetch" })));
   const frames = streams.map(record);
   const notices: PersonalNotice[] = [];
-  const personal = track(seats[0]!.followPersonal({ transport: "fetch" }));
+  const personal = track(seats[0]!.followPersonal({ transport: "fetch", legal: true }));
   personal.on("frame", (notice) => notices.push(notice));
   const random = seeded(7);
 
@@ -40,6 +40,7 @@ test("a game played through the SDK is followed exactly once per seat across a s
   await until(() => streams.every((s) => (s.position ?? 0) >= final), "every stream to reach the end");
   await until(() => notices.some((n) => saysEnded(n, gameId)), "the personal end notice");
   for (const stream of [...streams, personal]) stream.close();
+  assert.ok(notices.some((n) => n.your_turn && (n.commands?.length ?? 0) > 0), "your-turn notices carry the commands");
 
   for (const [seat, list] of frames.slice(0, 2).entries()) {
     assert.ok(streams[seat]!.opens >= 2, "the stream reconnected after the restart");

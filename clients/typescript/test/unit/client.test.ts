@@ -136,3 +136,20 @@ test("errors are typed by code first, then by status; a non-problem body still b
   assert.equal((gateway as { code: string }).code, "http_502");
   assert.equal((gateway as { status: number }).status, 502);
 });
+
+test("rotating the token switches to the new one; revoking it leaves the client anonymous", async () => {
+  const { server, client } = await serve((req, res) => {
+    if (req.method === "POST") return json(res, 201, { token: "rotated" });
+    if (req.method === "DELETE") { res.writeHead(204); return res.end(); }
+    json(res, 200, { id: "p1", name: "Ann" });
+  });
+  assert.equal(await client.rotateToken(), "rotated");
+  await client.me();
+  await client.revokeToken();
+  assert.equal(client.token, undefined);
+  assert.deepEqual(server.seen.map((s) => [s.method, s.url.pathname, s.headers["authorization"]]), [
+    ["POST", "/v1/players/me/token", "Bearer tok"],
+    ["GET", "/v1/players/me", "Bearer rotated"],
+    ["DELETE", "/v1/players/me/token", "Bearer rotated"],
+  ]);
+});
