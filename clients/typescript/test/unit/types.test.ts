@@ -1,7 +1,7 @@
 // The SDK's signatures carry the generated types: documented bodies compile, misused ones do not.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ function tsc(source: string): string {
   const done = spawnSync(join(ROOT, "node_modules/.bin/tsc"),
                          ["--noEmit", "--strict", "--skipLibCheck", "--target", "ES2022", "--module", "NodeNext",
                           "--moduleResolution", "NodeNext", join(dir, "check.ts")], { encoding: "utf8" });
+  rmSync(dir, { recursive: true, force: true });
   return done.stdout + done.stderr;
 }
 
