@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench chaos chaos-short fuzz openapi simulate cert clean
+.PHONY: run test install bench chaos chaos-short fuzz openapi sdk-ts simulate cert clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ fuzz: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/stela openapi
 	$(BIN)/python clients/python/generate.py
+
+# after `make openapi`: the TypeScript SDK's generated types and its checked-in dist/ (tests fail until then)
+sdk-ts:
+	cd clients/typescript && (test -d node_modules || npm ci --no-audit --no-fund) && npm run generate && npm run build
 
 simulate: $(STAMP)
 	for g in tikal coatl tobago goldmine; do $(BIN)/stela simulate --game $$g --games 100 --seed 1 --fast; done

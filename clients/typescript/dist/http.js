@@ -1,0 +1,105 @@
+/**
+ * One HTTP exchange with the API, retried when that is safe. What is safe depends on the request:
+ *
+ * - `safe` (reads, stream tickets): retried on a network error, 429, 502, 503 and 504;
+ * - `keyed` (a POST carrying an `Idempotency-Key`): the same, with the same key every time, so the
+ *   server replays the first answer instead of acting twice; also 409 `too_much_contention`
+ *   (nothing was appended). A 409 `version_conflict` or a rule violation is never retried;
+ * - `unsafe` (registration, token rotation): retried only on 429, which refuses before acting.
+ *
+ * Every wait honours the server's `Retry-After`. Refusals become typed errors (`errors.ts`).
+ */
+import { errorFromProblem, NetworkError, problemFrom } from "./errors.js";
+import { DEFAULT_RETRY, delayMs, parseRetryAfter, sleep } from "./retry.js";
+const RETRYABLE_STATUS = {
+    safe: new Set([429, 502, 503, 504]),
+    keyed: new Set([429, 502, 503, 504]),
+    unsafe: new Set([429]),
+};
+export class Http {
+    baseUrl;
+    token;
+    policy;
+    fetcher;
+    onRetry;
+    constructor(options) {
+        this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+        this.token = options.token;
+        this.policy = { ...DEFAULT_RETRY, ...options.retry };
+        // bound: a bare `fetch` stored on an object and called as a method is an illegal invocation in browsers
+        this.fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
+        this.onRetry = options.onRetry;
+    }
+    /** The absolute URL of `path` with `query` (undefined and null values left out). */
+    url(path, query) {
+        const url = new URL(this.baseUrl + path);
+        for (const [name, value] of Object.entries(query ?? {})) {
+            if (value !== undefined && value !== null)
+                url.searchParams.set(name, String(value));
+        }
+        return url.toString();
+    }
+    /** Headers every request carries: JSON, and the bearer token when there is one. */
+    headers(extra) {
+        const headers = { Accept: "application/json", ...extra };
+        if (this.token)
+            headers["Authorization"] = `Bearer ${this.token}`;
+        return headers;
+    }
+    /** Send the request, retrying as its class allows; resolves with the decoded 2xx body. */
+    async request(method, path, options) {
+        const url = this.url(path, options.query);
+        const headers = this.headers(options.headers);
+        let body;
+        if (options.body !== undefined) {
+            body = JSON.stringify(options.body);
+            headers["Content-Type"] = "application/json";
+        }
+        for (let attempt = 0;; attempt++) {
+            const last = attempt + 1 >= this.policy.maxAttempts;
+            let response;
+            try {
+                response = await this.fetcher(url, { method, headers, body, signal: options.signal });
+            }
+            catch (cause) {
+                if (options.signal?.aborted)
+                    throw cause;
+                const error = new NetworkError(`${method} ${path}: no answer (${String(cause)})`, cause);
+                if (options.retry === "unsafe" || last)
+                    throw error;
+                await this.wait(method, path, attempt, undefined, "network error", options.signal);
+                continue;
+            }
+            if (response.ok) {
+                const text = await response.text();
+                return { data: (text ? JSON.parse(text) : undefined), response };
+            }
+            const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+            const error = errorFromProblem(await problemFrom(response), retryAfter);
+            if (last || !this.retryable(options.retry, error) ||
+                (retryAfter !== undefined && retryAfter > this.policy.maxRetryAfterMs)) {
+                throw error;
+            }
+            await this.wait(method, path, attempt, retryAfter, `${error.status} ${error.code}`, options.signal);
+        }
+    }
+    retryable(kind, error) {
+        if (kind === "keyed" && error.code === "too_much_contention")
+            return true;
+        return RETRYABLE_STATUS[kind].has(error.status);
+    }
+    async wait(method, path, attempt, retryAfter, reason, signal) {
+        const ms = delayMs(attempt, this.policy, retryAfter);
+        this.onRetry?.({ method, path, attempt: attempt + 1, delayMs: ms, reason });
+        await sleep(ms, signal);
+    }
+}
+/** A fresh idempotency key (UUID v4 from `crypto.getRandomValues`, which also works outside secure contexts). */
+export function newIdempotencyKey() {
+    const bytes = new Uint8Array(16);
+    globalThis.crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

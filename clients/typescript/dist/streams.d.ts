@@ -1,0 +1,56 @@
+import type { Http } from "./http.js";
+import type { SseMessage, SseRequest } from "./sse.js";
+import { ResumableStream, type StreamOptions } from "./stream.js";
+import type { Frame, GameFrame, PersonalNotice, Positions } from "./types.js";
+export interface MultiStreamOptions extends StreamOptions {
+    games?: string[];
+    /** also the caller's personal notices (needs a token) */
+    personal?: boolean;
+    /** `turn` frames (and `your_turn` notices) carry the seat's legal commands */
+    legal?: boolean;
+    /** resume positions to start from (a game without one starts with its snapshot) */
+    positions?: Positions;
+    /** resume cursor of the personal notices */
+    personalCursor?: number;
+}
+export declare class MultiStream extends ResumableStream<Frame> {
+    private games;
+    private readonly personal;
+    private readonly legal;
+    /** per game, the version of the last event or snapshot delivered */
+    readonly positions: Positions;
+    personalCursor: number | undefined;
+    constructor(http: Http, options: MultiStreamOptions);
+    /** The games followed now. */
+    get following(): readonly string[];
+    /** Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. */
+    setGames(games: string[]): void;
+    protected request(): Promise<SseRequest>;
+    protected accept(message: SseMessage): Frame[];
+}
+export declare class GameStream extends ResumableStream<GameFrame> {
+    readonly gameId: string;
+    private readonly positions;
+    /** frames that arrived while the events missed were being read */
+    private held;
+    constructor(http: Http, gameId: string, options?: StreamOptions & {
+        position?: number;
+    });
+    /** The version of the last event or snapshot delivered. */
+    get position(): number | undefined;
+    protected request(): Promise<SseRequest>;
+    protected accept(message: SseMessage): GameFrame[];
+    private admitFrame;
+    /** Deliver the events in (from, to] from `/events`, then what arrived meanwhile. */
+    private fillGap;
+}
+export declare class PersonalStream extends ResumableStream<PersonalNotice> {
+    cursor: number | undefined;
+    private readonly legal;
+    constructor(http: Http, options?: StreamOptions & {
+        cursor?: number;
+        legal?: boolean;
+    });
+    protected request(): Promise<SseRequest>;
+    protected accept(message: SseMessage): PersonalNotice[];
+}

@@ -1,0 +1,202 @@
+/**
+ * The three stream kinds on the resumable driver:
+ *
+ * - `MultiStream`, `GET /v1/stream`: several games and the personal notices on one connection
+ *   (docs/streams.md). Positions are kept per game from the frames themselves; a new connection
+ *   sends them as `after=` and `personal_after=` (EventSource's own reconnects send `Last-Event-ID`).
+ * - `GameStream`, `GET /v1/games/{id}/stream?frames=message`: one game, delivered in the same
+ *   frame shapes (`snapshot`, `event`). A fetch reconnect sends `Last-Event-ID`; a new EventSource
+ *   cannot, so the snapshot it starts with is replaced by the events missed, read from `/events`.
+ * - `PersonalStream`, `GET /v1/players/me/stream`: the caller's notices, resumed by cursor.
+ *
+ * Each drops an event it already delivered (versions can skip: an event a viewer may not see is
+ * not sent at all), so a listener sees every event of a game exactly once, in version order,
+ * across any reconnect.
+ */
+import { UnauthorizedError } from "./errors.js";
+import { ResumableStream } from "./stream.js";
+/** The personal cursor in a multiplexed `id` (`13.4._.p1764215000123`), if any. */
+function personalCursorIn(id) {
+    const element = id.split(".").find((part) => part.startsWith("p"));
+    return element && /^p\d+$/.test(element) ? Number(element.slice(1)) : undefined;
+}
+/** True (and the position advanced) for an event newer than the game's position: exactly once, in order. */
+function admit(positions, gameId, event) {
+    const held = positions[gameId];
+    if (held !== undefined && event.version <= held)
+        return false;
+    positions[gameId] = event.version;
+    return true;
+}
+const PAGE = 1000;
+const REVOKED = new UnauthorizedError({
+    type: "about:blank", title: "Unauthorized", status: 401, code: "unauthorized",
+    detail: "the token this stream was opened with was revoked or rotated",
+});
+export class MultiStream extends ResumableStream {
+    games;
+    personal;
+    legal;
+    /** per game, the version of the last event or snapshot delivered */
+    positions;
+    personalCursor;
+    constructor(http, options) {
+        super(http, options);
+        this.games = [...(options.games ?? [])];
+        this.personal = options.personal ?? false;
+        this.legal = options.legal ?? false;
+        this.positions = { ...options.positions };
+        this.personalCursor = options.personalCursor;
+        this.start();
+    }
+    /** The games followed now. */
+    get following() {
+        return this.games;
+    }
+    /** Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. */
+    setGames(games) {
+        this.games = [...games];
+        this.reconnect();
+    }
+    async request() {
+        const held = this.games.filter((g) => this.positions[g] !== undefined);
+        const query = {
+            games: this.games.join(","),
+            personal: this.personal ? "true" : undefined,
+            legal: this.legal ? "true" : undefined,
+            after: held.length ? held.map((g) => `${g}:${this.positions[g]}`).join(",") : undefined,
+            personal_after: this.personal ? this.personalCursor : undefined,
+            ticket: undefined,
+        };
+        if (this.native && this.http.token) {
+            query.ticket = (await this.http.request("POST", "/v1/stream-tickets", { retry: "safe" })).data.ticket;
+        }
+        return { url: this.http.url("/v1/stream", query), headers: this.native ? {} : this.http.headers() };
+    }
+    accept(message) {
+        const frame = JSON.parse(message.data);
+        const cursor = personalCursorIn(message.id);
+        if (cursor !== undefined)
+            this.personalCursor = cursor;
+        if (frame.type === "end") {
+            if (frame.reason === "revoked")
+                this.fail(REVOKED);
+            return [];
+        }
+        if (frame.type === "snapshot") {
+            this.positions[frame.game_id] = frame.game.version;
+        }
+        else if (frame.type === "event") {
+            if (!admit(this.positions, frame.game_id, frame.event))
+                return [];
+        }
+        else if (frame.type === "ready" && frame.personal !== null) {
+            this.personalCursor = frame.personal;
+        }
+        return [frame];
+    }
+}
+export class GameStream extends ResumableStream {
+    gameId;
+    positions = {};
+    /** frames that arrived while the events missed were being read */
+    held;
+    constructor(http, gameId, options = {}) {
+        super(http, options);
+        this.gameId = gameId;
+        if (options.position !== undefined)
+            this.positions[gameId] = options.position;
+        this.start();
+    }
+    /** The version of the last event or snapshot delivered. */
+    get position() {
+        return this.positions[this.gameId];
+    }
+    async request() {
+        const path = `/v1/games/${encodeURIComponent(this.gameId)}/stream`;
+        if (this.native) {
+            const ticket = this.http.token
+                ? (await this.http.request("POST", `${path}-tickets`, { retry: "safe" })).data.ticket : undefined;
+            return { url: this.http.url(path, { frames: "message", ticket }), headers: {} };
+        }
+        const headers = this.http.headers();
+        if (this.position !== undefined)
+            headers["Last-Event-ID"] = String(this.position);
+        return { url: this.http.url(path, { frames: "message" }), headers };
+    }
+    accept(message) {
+        const data = JSON.parse(message.data);
+        const frame = data.type === "snapshot"
+            ? { type: "snapshot", game_id: this.gameId, game: data.game }
+            : { type: "event", game_id: this.gameId, event: data };
+        if (this.held) {
+            this.held.push(frame);
+            return [];
+        }
+        return this.admitFrame(frame);
+    }
+    admitFrame(frame) {
+        if (frame.type === "event") {
+            return admit(this.positions, this.gameId, frame.event) ? [frame] : [];
+        }
+        const held = this.position;
+        if (held === undefined) {
+            this.positions[this.gameId] = frame.game.version;
+            return [frame];
+        }
+        if (frame.game.version > held)
+            this.fillGap(held, frame.game.version);
+        return []; // the listener already has the game: it gets the events missed instead
+    }
+    /** Deliver the events in (from, to] from `/events`, then what arrived meanwhile. */
+    fillGap(from, to) {
+        this.held = [];
+        const path = `/v1/games/${encodeURIComponent(this.gameId)}/events`;
+        const read = async () => {
+            const events = [];
+            // a page covers the versions (after, after + limit]; hidden events leave holes in it
+            for (let after = from; after < to; after = Math.min(after + PAGE, to)) {
+                const query = { after, limit: PAGE };
+                const page = (await this.http.request("GET", path, { query, retry: "safe" })).data;
+                events.push(...page.events.filter((e) => e.version <= to));
+            }
+            return events;
+        };
+        read().then((events) => {
+            const missed = events.map((event) => ({ type: "event", game_id: this.gameId, event }));
+            const queued = [...missed, ...(this.held ?? [])];
+            this.held = undefined;
+            this.deliver(queued.flatMap((frame) => this.admitFrame(frame)));
+        }, (error) => {
+            this.held = undefined;
+            this.fail(error);
+        });
+    }
+}
+export class PersonalStream extends ResumableStream {
+    cursor;
+    legal;
+    constructor(http, options = {}) {
+        super(http, options);
+        this.cursor = options.cursor;
+        this.legal = options.legal ?? false;
+        this.start();
+    }
+    async request() {
+        const path = "/v1/players/me/stream";
+        const legal = this.legal ? "true" : undefined;
+        if (this.native) {
+            const ticket = (await this.http.request("POST", "/v1/players/me/stream-tickets", { retry: "safe" })).data;
+            return { url: this.http.url(path, { ticket: ticket.ticket, legal }), headers: {} };
+        }
+        const headers = this.http.headers();
+        if (this.cursor !== undefined)
+            headers["Last-Event-ID"] = String(this.cursor);
+        return { url: this.http.url(path, { legal }), headers };
+    }
+    accept(message) {
+        if (/^\d+$/.test(message.id))
+            this.cursor = Number(message.id);
+        return [JSON.parse(message.data)];
+    }
+}

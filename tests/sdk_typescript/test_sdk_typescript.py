@@ -1,0 +1,66 @@
+"""The TypeScript SDK (clients/typescript) passes its own suites, run from here so `make test` runs them.
+
+`npm ci` installs the pinned dependencies from the package's lock file (again only when the lock
+changes), `npm test` type-checks the SDK, its tests and examples (strict), checks that the generated
+types match openapi/openapi.json and that the checked-in dist/ is the build of src/, and runs the
+unit tests; `npm run test:live` then runs
+the SDK against a live `stela serve` on a fresh database: in Node, in Debian's Chromium from
+another origin (both with a restart mid-game), and the README's API tour (examples/tour.ts).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import fresh_database
+
+# one xdist worker runs the module: its fixture installs node_modules in place, once
+pytestmark = pytest.mark.xdist_group("typescript-sdk")
+
+PACKAGE = Path(__file__).parents[2] / "clients" / "typescript"
+STAMP = PACKAGE / "node_modules" / ".stela-installed-lock"
+
+
+def npm(*args: str, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["npm", *args], cwd=PACKAGE, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture(scope="module")
+def package() -> Path:
+    assert shutil.which("npm"), "Node.js and npm are needed (this machine's kind has them)"
+    lock = (PACKAGE / "package-lock.json").read_text()
+    if not STAMP.exists() or STAMP.read_text() != lock:
+        done = npm("ci", "--no-audit", "--no-fund")
+        assert done.returncode == 0, done.stdout + done.stderr
+        STAMP.write_text(lock)
+    done = npm("test")  # type-check, drift checks of the generated types and of dist/, unit tests
+    assert done.returncode == 0, done.stdout[-20000:] + done.stderr[-5000:]
+    assert "# fail 0" in done.stdout or "ℹ fail 0" in done.stdout, done.stdout[-3000:]
+    return PACKAGE
+
+
+def test_the_sdk_builds_and_passes_its_unit_tests(package: Path) -> None:
+    """dist/ is an ES module with its declarations: the names a front end imports are there."""
+    script = "import('./dist/index.js').then(m => console.log(Object.keys(m).sort().join(' ')))"
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=package, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    names = done.stdout.split()
+    for name in ("StelaClient", "MultiStream", "GameStream", "VersionConflictError", "RuleViolationError"):
+        assert name in names
+    assert (package / "dist" / "index.d.ts").exists()
+
+
+def test_the_sdk_against_a_live_server_in_node_and_in_chromium_and_the_readme_tour(package: Path) -> None:
+    with fresh_database("stela_sdk_ts") as dsn:
+        env = {"DATABASE_URL": dsn, "STELA_BIN": str(Path(sys.executable).with_name("stela"))}
+        done = npm("run", "test:live", env=env, timeout=900)
+    assert done.returncode == 0, done.stdout[-20000:] + done.stderr[-5000:]
+    assert "ℹ fail 0" in done.stdout and "ℹ pass 0" not in done.stdout, done.stdout[-3000:]
