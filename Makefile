@@ -38,8 +38,9 @@ fuzz: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/stela openapi
 	$(BIN)/python clients/python/generate.py
+	$(MAKE) sdk-ts
 
-# after `make openapi`: the TypeScript SDK's generated types and its checked-in dist/ (tests fail until then)
+# the TypeScript SDK's generated types and its checked-in dist/ (`make openapi` runs it; its tests fail until then)
 sdk-ts:
 	cd clients/typescript && (test -d node_modules || npm ci --no-audit --no-fund) && npm run generate && npm run build
 

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth 2.0 authorization server metadata (RFC 8414) */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -15,6 +32,26 @@ export interface paths {
         get: operations["health"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The token endpoint (RFC 6749)
+         * @description `grant_type=authorization_code` (with `code`, `redirect_uri`, `client_id`, `code_verifier`) or `grant_type=refresh_token` (with `refresh_token`, `client_id`; the refresh token is rotated). Errors are RFC 6749 5.2 JSON (`error`, `error_description`).
+         */
+        post: operations["oauthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -41,6 +78,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bots/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lease bots to play (bot workers)
+         * @description For `stela bot-worker`, with the admin token: the worker's own bots and free ones, leased for `lease_seconds` (ask again well before it ends). A bot the worker holds no token for comes with a fresh one; any older token of the bot stops working.
+         */
+        post: operations["leaseBots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/{bot_id}/done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A bot's game or tournament is over (bot workers) */
+        post: operations["finishBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games": {
         parameters: {
             query?: never;
@@ -56,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Creates a game of `kind` with `seats` seats and `options` (see the kind's `options_schema`). The creator takes the first seat unless `join` is false. The response carries `Location`.
+         * @description Creates a game of `kind` with `seats` seats and `options` (see the kind's `options_schema`). The creator takes the first seat unless `join` is false; `bots` fill the next seats with bots. The response carries `Location`.
          */
         post: operations["createGame"];
         delete?: never;
@@ -74,7 +148,7 @@ export interface paths {
         };
         /**
          * A game as the caller sees it
-         * @description Seated players get their seat's view, everyone else the spectator view. `to_act` lists the seats that must act now. A game of a duplicate deal still being played at another table is shown only to its own seats (403 `deal_sealed`).
+         * @description Seated players get their seat's view, everyone else the spectator view. `to_act` lists the seats that must act now. A game of a duplicate deal still being played at another table is shown only to its own seats (403 `deal_sealed`). Answered from this replica's cache when it knows the game is current there; `min_version` asks for a state at least that new.
          */
         get: operations["getGame"];
         put?: never;
@@ -208,7 +282,7 @@ export interface paths {
         };
         /**
          * The caller's legal commands now
-         * @description Every command the caller's seat may send now; each can be posted back unchanged.
+         * @description Every command the caller's seat may send now; each can be posted back unchanged. Answered from this replica's cache when it knows the game is current there (no query); `min_version` asks for a state at least that new (say, the version a stream frame announced), read from the database if the cache is older.
          */
         get: operations["getLegalCommands"];
         put?: never;
@@ -373,6 +447,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an app (a public OAuth client)
+         * @description Its redirect URIs must match exactly when used; each is https, or http on a loopback host. The app uses PKCE (S256) and no secret.
+         */
+        post: operations["registerApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an authorization request asks
+         * @description For the consent page: send the app's authorization request's query string unchanged (response_type=code, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method=S256). An invalid request is a 422 `oauth.<RFC 6749 error>`.
+         */
+        get: operations["describeAuthorization"];
+        put?: never;
+        /**
+         * The player allows or denies an app
+         * @description Answers where to send the browser: the app's redirect URI with `code` and `state` when allowed, with `error=access_denied` when denied.
+         */
+        post: operations["decideAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players": {
         parameters: {
             query?: never;
@@ -404,6 +522,63 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps acting for the caller */
+        get: operations["listAuthorizedApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/apps/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an app's access
+         * @description Every token of the app for the caller stops working; their stream tickets are refused at once and the streams opened with them end within a second.
+         */
+        delete: operations["revokeAuthorizedApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the caller's password
+         * @description After this the player can sign in with its name (case-folded) and this password. Names are logins: a name another account signs in with is refused (409 `name_taken`).
+         */
+        post: operations["setPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -461,14 +636,58 @@ export interface paths {
         put?: never;
         /**
          * A new token; the old one stops working
-         * @description Returns a new bearer token (shown only here). The token used for this call is revoked: at once on this server, within seconds on every replica; its stream tickets are refused at once and the streams opened with it or them end within a second, everywhere.
+         * @description Returns a new first token (every scope; shown only here). The token used for this call, and the previous first token, are revoked: at once on this server, within seconds on every replica; its stream tickets are refused at once and the streams opened with it or them end within a second, everywhere.
          */
         post: operations["rotateToken"];
         /**
          * Revoke the caller's token
-         * @description No token works for this player afterwards (at once here, within seconds everywhere); its stream tickets are refused at once and its open streams end within a second.
+         * @description The token used for this call stops working (at once here, within seconds everywhere): the player's first token (then it has none until it rotates one with another token) or any other (a session, a personal or an app's token; docs/accounts.md). Its stream tickets are refused at once and its open streams end within a second.
          */
         delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tokens
+         * @description Every live token but the player's first: sign-ins, personal access tokens and apps' tokens (never the tokens themselves).
+         */
+        get: operations["listAccessTokens"];
+        put?: never;
+        /**
+         * A personal access token with scopes
+         * @description Scopes: `read` (views, events, streams), `play` (create, join, start games and send commands), `tournaments:organise` (create and run tournaments). Shown once.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one token
+         * @description The token stops working (at once here, within seconds everywhere); its stream tickets are refused at once and the streams opened with it or them end within a second.
+         */
+        delete: operations["revokeAccessToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -505,6 +724,26 @@ export interface paths {
         get: operations["listPlayerGames"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in by name and password for a fresh token
+         * @description A new bearer token with every scope, valid 30 days, listed among the caller's tokens. A wrong name and a wrong password are refused alike (401 `sign_in_failed`) after the same work; repeated failures for a name or from an address are refused for a while (429 `sign_in_throttled` with Retry-After).
+         */
+        post: operations["signIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -609,6 +848,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register bots in a tournament (organiser)
+         * @description Each bot is a new player, registered by the organiser like anyone it registers; a bot worker plays its games through the API.
+         */
+        post: operations["addTournamentBots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/events": {
         parameters: {
             query?: never;
@@ -701,6 +960,36 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AppCreate */
+        AppCreate: {
+            name: string;
+            redirect_uris: string[];
+            scopes: ("read" | "play" | "tournaments:organise")[];
+        };
+        /** AppOut */
+        AppOut: {
+            client_id: string;
+            name: string;
+            redirect_uris: string[];
+            scopes: string[];
+        };
+        /** AuthorizedApp */
+        AuthorizedApp: {
+            client_id: string;
+            name: string;
+            scopes: string[];
+            since: string;
+        };
+        /** BotSpec */
+        BotSpec: {
+            /**
+             * @description greedy: the kind's heuristic. Default: `"greedy"`.
+             * @enum {string}
+             */
+            strategy?: "random" | "greedy";
+            /** @description 1 (mostly random moves) to 5 (always the strategy's) Default: `3`. */
+            strength?: number;
+        };
         /** ClockOut */
         ClockOut: {
             /** @description when each acting seat times out (null: not acting) */
@@ -734,10 +1023,24 @@ export interface components {
             /** @description with include=view: the caller's view after the command */
             view?: components["schemas"]["View"] | null;
         };
+        /** Consent */
+        Consent: {
+            client_id: string;
+            /** @description the app's name, as its owner registered it */
+            name: string;
+            redirect_uri: string;
+            scopes: string[];
+        };
         /** DayEvents */
         DayEvents: {
             day: string;
             events: number;
+        };
+        /** Decision */
+        Decision: {
+            allow: boolean;
+            /** @description the authorization request's query string, as received */
+            request: string;
         };
         /**
          * EndFrame
@@ -2209,6 +2512,16 @@ export interface components {
         GameCreate: components["schemas"]["GameCreate.coatl"] | components["schemas"]["GameCreate.goldmine"] | components["schemas"]["GameCreate.tikal"] | components["schemas"]["GameCreate.tobago"];
         /** GameCreate.coatl */
         "GameCreate.coatl": {
+            /**
+             * @description fill seats with bots, one per entry, after the creator: `strategy` random or greedy (the kind's heuristic), `strength` 1 to 5 (how often the strategy's choice is played rather than a random legal one: n in 5). A bot worker plays them through the API like any client; the game starts once full.
+             * @example [
+             *       {
+             *         "strategy": "greedy",
+             *         "strength": 3
+             *       }
+             *     ]
+             */
+            bots?: components["schemas"]["BotSpec"][];
             /** @description seat the creator at the first free seat. Default: `true`. */
             join?: boolean;
             /**
@@ -2237,6 +2550,16 @@ export interface components {
         };
         /** GameCreate.goldmine */
         "GameCreate.goldmine": {
+            /**
+             * @description fill seats with bots, one per entry, after the creator: `strategy` random or greedy (the kind's heuristic), `strength` 1 to 5 (how often the strategy's choice is played rather than a random legal one: n in 5). A bot worker plays them through the API like any client; the game starts once full.
+             * @example [
+             *       {
+             *         "strategy": "greedy",
+             *         "strength": 3
+             *       }
+             *     ]
+             */
+            bots?: components["schemas"]["BotSpec"][];
             /** @description seat the creator at the first free seat. Default: `true`. */
             join?: boolean;
             /**
@@ -2265,6 +2588,16 @@ export interface components {
         };
         /** GameCreate.tikal */
         "GameCreate.tikal": {
+            /**
+             * @description fill seats with bots, one per entry, after the creator: `strategy` random or greedy (the kind's heuristic), `strength` 1 to 5 (how often the strategy's choice is played rather than a random legal one: n in 5). A bot worker plays them through the API like any client; the game starts once full.
+             * @example [
+             *       {
+             *         "strategy": "greedy",
+             *         "strength": 3
+             *       }
+             *     ]
+             */
+            bots?: components["schemas"]["BotSpec"][];
             /** @description seat the creator at the first free seat. Default: `true`. */
             join?: boolean;
             /**
@@ -2293,6 +2626,16 @@ export interface components {
         };
         /** GameCreate.tobago */
         "GameCreate.tobago": {
+            /**
+             * @description fill seats with bots, one per entry, after the creator: `strategy` random or greedy (the kind's heuristic), `strength` 1 to 5 (how often the strategy's choice is played rather than a random legal one: n in 5). A bot worker plays them through the API like any client; the game starts once full.
+             * @example [
+             *       {
+             *         "strategy": "greedy",
+             *         "strength": 3
+             *       }
+             *     ]
+             */
+            bots?: components["schemas"]["BotSpec"][];
             /** @description seat the creator at the first free seat. Default: `true`. */
             join?: boolean;
             /**
@@ -2537,11 +2880,39 @@ export interface components {
             kind: components["schemas"]["Kind"];
             next_cursor: string | null;
         };
+        /** Lease */
+        Lease: {
+            bot_id: string;
+            game_id: string | null;
+            lease_seconds: number;
+            name: string;
+            player_id: string;
+            strategy: string;
+            strength: number;
+            token: string | null;
+            tournament_id: string | null;
+        };
+        /** LeaseRequest */
+        LeaseRequest: {
+            /** @description bots the worker holds a token for already */
+            have?: string[];
+            /** @description Default: `30.0`. */
+            lease_seconds?: number;
+            /** @description at most this many bots. Default: `50`. */
+            max?: number;
+            /** @description the worker's stable name */
+            worker: string;
+        };
         /** LegalOut */
         LegalOut: {
             commands: components["schemas"]["Command"][];
             seat: number | null;
             version: number;
+        };
+        /** LoginOut */
+        LoginOut: {
+            /** @description the name to sign in with (the player's name, case-folded) */
+            login: string;
         };
         /** Me */
         Me: {
@@ -2556,6 +2927,10 @@ export interface components {
             ranks: number[];
             scores: number[];
             winners: number[];
+        };
+        /** PasswordSet */
+        PasswordSet: {
+            password: string;
         };
         /**
          * PersonalFrame
@@ -2665,6 +3040,10 @@ export interface components {
              */
             type: "ready";
         };
+        /** Redirect */
+        Redirect: {
+            redirect_to: string;
+        };
         /** RegisterRequest */
         RegisterRequest: {
             /** @description display name; default the player's */
@@ -2691,6 +3070,32 @@ export interface components {
             name: string | null;
             player_id: string | null;
             seat: number;
+        };
+        /** SessionOut */
+        SessionOut: {
+            client_id: string | null;
+            created_at: string;
+            expires_at: string | null;
+            id: string;
+            /**
+             * @description `session` (a sign-in), `personal` or `oauth` (an app's)
+             * @enum {string}
+             */
+            kind: "session" | "personal" | "oauth";
+            name: string;
+            player_id: string;
+            scopes: string[];
+            /** @description bearer token; shown once, stored hashed */
+            token: string;
+        };
+        /** SignIn */
+        SignIn: {
+            /**
+             * @description display name
+             * @example Ada
+             */
+            name: string;
+            password: string;
         };
         /**
          * SnapshotFrame
@@ -2757,6 +3162,87 @@ export interface components {
             per_move_seconds?: number | null;
             /** @description each seat's total thinking time (a chess clock) */
             total_seconds?: number | null;
+        };
+        /** TokenCreate */
+        TokenCreate: {
+            expires_in_days?: number | null;
+            /** @description what the token is for */
+            name: string;
+            scopes: ("read" | "play" | "tournaments:organise")[];
+        };
+        /** TokenCreated */
+        TokenCreated: {
+            client_id: string | null;
+            created_at: string;
+            expires_at: string | null;
+            id: string;
+            /**
+             * @description `session` (a sign-in), `personal` or `oauth` (an app's)
+             * @enum {string}
+             */
+            kind: "session" | "personal" | "oauth";
+            name: string;
+            scopes: string[];
+            /** @description bearer token; shown once, stored hashed */
+            token: string;
+        };
+        /** TokenError */
+        TokenError: {
+            /**
+             * @description RFC 6749 5.2
+             * @example invalid_grant
+             */
+            error: string;
+            error_description?: string | null;
+        };
+        /** TokenForm */
+        TokenForm: {
+            client_id?: string | string[] | null;
+            code?: string | string[] | null;
+            code_verifier?: string | string[] | null;
+            /**
+             * @example authorization_code
+             * @example refresh_token
+             */
+            grant_type?: string | string[] | null;
+            redirect_uri?: string | string[] | null;
+            refresh_token?: string | string[] | null;
+            scope?: string | string[] | null;
+        };
+        /** TokenOut */
+        TokenOut: {
+            client_id: string | null;
+            created_at: string;
+            expires_at: string | null;
+            id: string;
+            /**
+             * @description `session` (a sign-in), `personal` or `oauth` (an app's)
+             * @enum {string}
+             */
+            kind: "session" | "personal" | "oauth";
+            name: string;
+            scopes: string[];
+        };
+        /** TokenResponse */
+        TokenResponse: {
+            access_token: string;
+            expires_in: number;
+            refresh_token: string;
+            scope: string;
+            /** @example Bearer */
+            token_type: string;
+        };
+        /** TournamentBots */
+        TournamentBots: {
+            /** @description how many bots to register. Default: `1`. */
+            count?: number;
+            /**
+             * @description greedy: the kind's heuristic. Default: `"greedy"`.
+             * @enum {string}
+             */
+            strategy?: "random" | "greedy";
+            /** @description 1 (mostly random moves) to 5 (always the strategy's) Default: `3`. */
+            strength?: number;
         };
         /**
          * TournamentCreate
@@ -3881,7 +4367,7 @@ export interface components {
         "goldmine.TileFace": {
             design: string;
             id: string;
-            kind: components["schemas"]["Kind"];
+            kind: string;
             paths: components["schemas"]["goldmine.PathFace"][];
         };
         /**
@@ -4411,7 +4897,7 @@ export interface components {
             explorers: number[];
             guard: number | null;
             guard_is_leader: boolean | null;
-            kind: components["schemas"]["Kind"];
+            kind: string;
             leaders: boolean[];
             q: number;
             r: number;
@@ -4524,7 +5010,7 @@ export interface components {
          */
         "tikal.TileSpec": {
             id: string;
-            kind: components["schemas"]["Kind"];
+            kind: string;
             letter: string;
             /** @default 0 */
             masks: number;
@@ -5261,6 +5747,46 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
     health: {
         parameters: {
             query?: never;
@@ -5277,6 +5803,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenForm"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    /** @description no-store */
+                    "Cache-Control"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description RFC 6749 5.2 error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenError"];
+                };
+            };
+            /** @description invalid_client */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenError"];
                 };
             };
         };
@@ -5306,6 +5876,178 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    leaseBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaseRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    finishBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description bot id (its player id) */
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
         };
@@ -5494,7 +6236,10 @@ export interface operations {
     };
     getGame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer from a state at least this new (read from the database when the cache is older) */
+                min_version?: number | null;
+            };
             header?: never;
             path: {
                 /** @description game id */
@@ -6220,7 +6965,10 @@ export interface operations {
     };
     getLegalCommands: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer from a state at least this new (read from the database when the cache is older) */
+                min_version?: number | null;
+            };
             header?: never;
             path: {
                 /** @description game id */
@@ -6975,6 +7723,281 @@ export interface operations {
             };
         };
     };
+    registerApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppOut"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    describeAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Consent"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    decideAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Decision"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redirect"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
     createPlayer: {
         parameters: {
             query?: never;
@@ -7057,6 +8080,256 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    listAuthorizedApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizedApp"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    revokeAuthorizedApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the app's client_id */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordSet"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginOut"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7343,6 +8616,245 @@ export interface operations {
             };
         };
     };
+    listAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    revokeAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description token id */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
     getPlayer: {
         parameters: {
             query?: never;
@@ -7464,6 +8976,77 @@ export interface operations {
             };
             /** @description Unprocessable content */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignIn"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7942,6 +9525,113 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    addTournamentBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentBots"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
