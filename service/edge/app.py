@@ -22,6 +22,7 @@ from service.edge.lifespan import lifespan
 from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
 from service.edge.ratelimit import Counters, rate_limit
+from service.edge.routes.arenas import ArenaController
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
@@ -48,6 +49,7 @@ def openapi_config(games: dict[str, Game]) -> OpenAPIConfig:
         components=Components(security_schemes={
             "bearer": SecurityScheme(type="http", scheme="bearer", description="token from POST /v1/players")}),
         tags=[Tag(name="players"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
+              Tag(name="arenas"),
               Tag(name="leaderboards"),
               Tag(name="stats"), Tag(name="ops")],
         use_handler_docstrings=False, create_examples=False)
@@ -130,7 +132,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_stop": [], **(extra or {})})
     handlers: list[Any] = [PlayerController, KindController, GameController, PlayController, StreamController,
-                           TournamentController, healthz, readyz, ReadModelController,
+                           TournamentController, ArenaController, healthz, readyz, ReadModelController,
                            command_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
