@@ -62,6 +62,7 @@ def test_an_arena_is_organised_joined_paired_and_followed_live_in_the_browser(si
         assert httpx.get(f"{site}/v1/arenas/{arena_id}").json()["standings"][1]["presence"] in ("paused", "active")
         bob.click("#a-join")
         wait_until(bob, lambda: bob.locator("#a-pause").count(), "Bob back in the arena")
+        assert "null" not in watcher.text_content("main")
         screenshot(watcher, "web-arena.png")
     finally:
         for c in contexts:

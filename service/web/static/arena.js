@@ -119,12 +119,12 @@ function render(root, a, countdown, act) {
     h("td", { class: "points", text: String(s.points) }), h("td", { class: "games", text: String(s.games) }),
     h("td", { class: "fire", text: s.fire ? "on fire" : "" }), h("td", { class: "sheet", text: s.sheet.slice(-10).join(" ") }),
     h("td", { class: "presence", text: s.playing ? "playing" : s.presence })));
-  root.replaceChildren(h("h1", { text: a.name || `${a.kind} arena` }),
+  root.replaceChildren(...[h("h1", { text: a.name || `${a.kind} arena` }),
     h("p", { text: `${a.kind}, ${a.seats} per game, ${a.players} players, ${a.games} games (${a.running} running)` +
       (a.berserk ? ", berserk allowed" : "") }),
     countdown, playing, h("div", { class: "actions" }, ...buttons),
     h("table", { id: "a-standings" }, h("caption", { text: "Standings: 2 a win, 1 a draw, doubled on a streak of two wins" }),
       h("thead", {}, h("tr", {}, ...["#", "Player", "Points", "Games", "Streak", "Last games", ""].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, ...rows)),
-    a.seed ? h("p", { id: "a-seed", text: `Seed: ${a.seed}` }) : null);
+    a.seed ? h("p", { id: "a-seed", text: `Seed: ${a.seed}` }) : null].filter(Boolean));
 }
