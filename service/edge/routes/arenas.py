@@ -108,7 +108,11 @@ class ArenaController(Controller):
     dependencies = {"arenas": Provide(provide_arenas, sync_to_thread=False)}
 
     @post("/", operation_id="createArena", summary="Create an arena (the caller organises it)", status_code=201,
-          description=VIEW_DOC, responses={**responses(400, 401, 404, 409, 422)}, security=[{"bearer": []}])
+          description=VIEW_DOC, responses={201: ResponseSpec(
+              data_container=A.ArenaView, generate_examples=False, description="the new arena",
+              examples=[Example(summary="created", value=msgspec.to_builtins(msgspec.structs.replace(
+                  _EXAMPLE, players=0, games=0, running=0, standings=[], version=1)))]),
+              **responses(400, 401, 404, 409, 422)}, security=[{"bearer": []}])
     async def create(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
                      data: JSONBody[ArenaCreate]) -> A.ArenaView:
         data = await strictly(request, ArenaCreate)
