@@ -14,6 +14,7 @@ from litestar.response import Stream
 from msgspec import Meta
 
 import domain.arena as A
+from domain.clock import TimeControl
 from service.commands.arenas import Arenas, redacted
 from service.commands.exceptions import BadLastEventId, Unavailable
 from service.commands.players import Viewer
@@ -59,9 +60,8 @@ class ArenaCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["coatl"])]
     name: Annotated[str, Meta(max_length=200, examples=["Hourly coatl arena"])] = ""
     options: Annotated[dict[str, Any], Meta(description="the kind's options, passed on to every game")] = {}
-    time_control: Annotated[dict[str, Any], Meta(description=(
-        "a game `time_control`, put on every game; berserk needs `total_seconds`"),
-        examples=[{"total_seconds": 180, "increment_seconds": 2}])] = {}
+    time_control: Annotated[TimeControl | None, Meta(description=(
+        "a game `time_control`, put on every game; berserk needs `total_seconds`"))] = None
     seats: Annotated[int, Meta(ge=2, le=6, description="players per game (within the kind's range)")] = 2
     minutes: Annotated[int, Meta(ge=1, le=1440, description="how long the arena runs")] = 60
     starts_in_seconds: Annotated[int, Meta(ge=0, le=86_400, description="the start, from now")] = 0
@@ -116,8 +116,9 @@ class ArenaController(Controller):
     async def create(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
                      data: JSONBody[ArenaCreate]) -> A.ArenaView:
         data = await strictly(request, ArenaCreate)
-        berserk = data.berserk if data.berserk is not None else bool(data.time_control.get("total_seconds"))
-        command = A.CreateArena(kind=data.kind, name=data.name, options=data.options, time_control=data.time_control,
+        clock = msgspec.to_builtins(data.time_control) if data.time_control is not None else {}
+        berserk = data.berserk if data.berserk is not None else bool(clock.get("total_seconds"))
+        command = A.CreateArena(kind=data.kind, name=data.name, options=data.options, time_control=clock,
                                 seats=data.seats, minutes=data.minutes, berserk=berserk)
         return A.view(await arenas.create(viewer, command, data.starts_in_seconds))
 
