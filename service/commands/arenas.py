@@ -28,7 +28,7 @@ import domain.arena as A
 from domain.clock import ClockSet
 from domain.kernel import RuleViolation
 from domain.table import Table, TableState
-from service.commands.exceptions import Forbidden, InvalidOptions, InvalidRequest, NotFound, Unauthorized, unknown_field
+from service.commands.exceptions import Forbidden, InvalidOptions, NotFound, Unauthorized
 from service.commands.loop import Command, CommandLoop, Policy, fingerprint
 from service.commands.pipeline import GAMES, now_ms
 from service.commands.players import Viewer
@@ -122,8 +122,8 @@ class Arenas:
             arena_id = str(uuid.uuid4())
             command = msgspec.structs.replace(command, starts_at_ms=now_ms() + 1000 * starts_in_seconds)
             events = A.create(arena_id, player.id, command, os.urandom(32))
-        except RuleViolation as exc:
-            raise InvalidRequest(exc.message) if unknown_field(exc) else InvalidOptions(exc) from exc
+        except RuleViolation as exc:  # options are an open object in the document: a kind's refusal is a 422
+            raise InvalidOptions(exc) from exc
         meta = Metadata(actor=player.id, command=msgspec.to_builtins(command))
         return (await self.loop.open(stream_of(arena_id), CODEC, events, meta)).state
 

@@ -70,7 +70,8 @@ async def finish(api: AsyncTestClient, game_id: str, players: dict[str, dict[str
 async def test_create_refuses_what_cannot_run(api):
     org = await player(api, "Org")
     bad = [({"kind": "nope"}, 404), ({"kind": "tally", "seats": 7}, 400),
-           ({"kind": "tally", "berserk": True}, 422), ({"kind": "tally", "surprise": 1}, 400)]
+           ({"kind": "tally", "berserk": True}, 422), ({"kind": "tally", "surprise": 1}, 400),
+           ({"kind": "tally", "options": {"surprise": 1}}, 422), ({"kind": "tally", "time_control": {"x": 1}}, 400)]
     for body, status in bad:
         r = await api.post("/v1/arenas", headers=auth(org), json=body)
         assert r.status_code == status, (body, r.text)
