@@ -55,15 +55,20 @@ async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder
         async with gate:
             await api.request("POST", f"{path}/join", json={})
 
-    try:
-        await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
-        await asyncio.gather(*(join(api) for api in clients))
+    async def watch() -> None:  # opened before anyone joins, so it hears every game scored
         async for message in follow(organiser.http, f"{path}/stream", organiser.auth):
             if message.event == "arena.GameScored":
                 recorder.games_done += 1
             elif message.event == "arena.ArenaEnded":
-                break
+                return
+
+    watching = asyncio.create_task(watch())
+    try:
+        await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
+        await asyncio.gather(*(join(api) for api in clients))
+        await watching
     finally:
+        watching.cancel()
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
