@@ -116,7 +116,8 @@ class ArenaController(Controller):
     async def create(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
                      data: JSONBody[ArenaCreate]) -> A.ArenaView:
         data = await strictly(request, ArenaCreate)
-        clock = msgspec.to_builtins(data.time_control) if data.time_control is not None else {}
+        clock = {k: v for k, v in msgspec.to_builtins(data.time_control).items() if v is not None} \
+            if data.time_control is not None else {}
         berserk = data.berserk if data.berserk is not None else bool(clock.get("total_seconds"))
         command = A.CreateArena(kind=data.kind, name=data.name, options=data.options, time_control=clock,
                                 seats=data.seats, minutes=data.minutes, berserk=berserk)

@@ -44,8 +44,8 @@ function createForm(kinds) {
     ev.preventDefault();
     const seconds = Number(clock.input.value);
     const body = { kind: f.kind(), name: name.input.value.trim(), options: f.options(), seats: f.seats(),
-      minutes: Number(minutes.input.value), time_control: seconds ? { total_seconds: seconds } : {},
-      berserk: seconds > 0 && berserk.input.checked };
+      minutes: Number(minutes.input.value), berserk: seconds > 0 && berserk.input.checked };
+    if (seconds) body.time_control = { total_seconds: seconds };
     try {
       const arena = await post("/v1/arenas", body);
       location.hash = `#/arena/${arena.arena_id}`;
