@@ -22,6 +22,7 @@ import structlog
 from domain.kernel import Game
 from projections.base import Projection
 from projections.runner import Projector
+from service.commands.arenas import Arenas
 from service.commands.pipeline import CommandPipeline
 from service.commands.accounts import Accounts
 from service.commands.accounts_bots import Bots
@@ -42,6 +43,7 @@ from service.ops.stopping import stop_bounded
 from service.store.embedded import EmbeddedPostgres
 from service.store.postgres import PostgresStore
 from service.store.protocol import EventStore
+from service.workers.arenas import ArenaWorker
 from service.workers.projector import wake_on_appends
 from service.workers.results import WAKE_DELAY, ResultRunner
 from service.workers.timeouts import TimeoutWorker
@@ -86,6 +88,9 @@ class Services:
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
         self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None
+        # arenas (docs/arena.md): their own aggregate, and the process manager that pairs, records and closes
+        self.arenas = Arenas(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
+        self.arena_worker = ArenaWorker(pg, self.arenas) if self.arenas is not None else None
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)
 
@@ -107,10 +112,13 @@ class Services:
             wake_on_appends(self.tournament_results.wake, self.broker, WAKE_DELAY)
         if self.timeouts is not None:
             await self.timeouts.start()
+        if self.arena_worker is not None:
+            await self.arena_worker.start()
+            wake_on_appends(self.arena_worker.wake, self.broker, WAKE_DELAY)
 
     async def stop_workers(self) -> None:
         """Stop the workers in the reverse order, each within a bound (one stuck is logged and left)."""
-        workers: list[Periodic | Projector | None] = [self.timeouts, self.tournament_results, self.projector]
+        workers: list[Periodic | Projector | None] = [self.arena_worker, self.timeouts, self.tournament_results, self.projector]
         for worker in workers:
             if worker is not None:
                 await stop_bounded(f"{type(worker).__qualname__}.stop", worker.stop)

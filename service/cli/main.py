@@ -71,7 +71,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from domain.arena import SeedRevealed as ArenaSeed
     from domain.tournament.events import SeedRevealed as TournamentSeed
+    from service.commands.arenas import verify_arena
     from service.commands.repository import platform_event
     from service.commands.tournaments import verify_tournament
     from service.commands.verify import parse_ndjson, verify_log
@@ -87,6 +89,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     if game_id.startswith("tournament-"):
                         if any(e.type == TOURNAMENT_SEED for e in events):
                             reports.append(verify_tournament([(e.type, e.data) for e in events]))
+                    elif game_id.startswith("arena-"):  # an arena is verified once it has ended (docs/arena.md)
+                        if any(e.type == ArenaSeed.__struct_config__.tag for e in events):
+                            reports.append(verify_arena([(e.type, e.data) for e in events]))
                     elif any(isinstance(platform_event(e), SeedRevealed) for e in events):
                         reports.append(verify_log(events, GAMES))
                 after = ids[-1]

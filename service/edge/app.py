@@ -24,6 +24,7 @@ from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
 from service.edge.ratelimit import Counters, rate_limit
 from service.edge.routes.accounts import AccountController
+from service.edge.routes.arenas import ArenaController
 from service.edge.routes.bots import BotController
 from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, form_route
 from service.edge.routes.games import GameController
@@ -54,7 +55,8 @@ def openapi_config(games: dict[str, Game]) -> OpenAPIConfig:
                 "a token from POST /v1/players (every scope), POST /v1/sessions (every scope) or POST "
                 "/v1/players/me/tokens (its scopes); the scope an operation needs is in its requirement")),
             "oauth": OAUTH_SCHEME}),
-        tags=[Tag(name="players"), Tag(name="accounts"), Tag(name="oauth"), Tag(name="bots"), Tag(name="kinds"), Tag(name="games"), Tag(name="play"), Tag(name="tournaments"),
+        tags=[Tag(name="players"), Tag(name="accounts"), Tag(name="oauth"), Tag(name="bots"), Tag(name="kinds"),
+              Tag(name="games"), Tag(name="play"), Tag(name="tournaments"), Tag(name="arenas"),
               Tag(name="leaderboards"),
               Tag(name="stats"), Tag(name="ops")],
         use_handler_docstrings=False, create_examples=False)
@@ -137,8 +139,9 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     stela_logging.configure(settings.log_level)
     state = State({"settings": settings, "games": dict(GAMES if games is None else games), "store": store,
                    "metrics": Metrics(), "on_stop": [], **(extra or {})})
-    handlers: list[Any] = [PlayerController, AccountController, *OAUTH_HANDLERS, BotController, KindController, GameController, PlayController, StreamController,
-                           TournamentController, healthz, readyz, ReadModelController,
+    handlers: list[Any] = [PlayerController, AccountController, *OAUTH_HANDLERS, BotController, KindController,
+                           GameController, PlayController, StreamController, TournamentController, ArenaController,
+                           healthz, readyz, ReadModelController,
                            command_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
     handlers.append(favicon)

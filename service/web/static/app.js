@@ -6,6 +6,7 @@ import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { showTournaments, showTournament } from "./tournaments.js";
+import { showArenas, showArena } from "./arena.js";
 
 let stop = () => {};
 
@@ -22,6 +23,8 @@ async function route() {
     else if (page === "replay" && id) stop = (await showReplay(root, id)) || stop;
     else if (page === "tournament" && id) stop = (await showTournament(root, id)) || stop;
     else if (page === "tournaments") stop = (await showTournaments(root)) || stop;
+    else if (page === "arena" && id) stop = (await showArena(root, id)) || stop;
+    else if (page === "arenas") stop = (await showArenas(root)) || stop;
     else stop = (await showLobby(root)) || stop;
     root.dataset.page = page || "lobby";
     if (document.activeElement === document.body) root.focus();  // screen readers start at the new page

@@ -1,0 +1,80 @@
+"""Arena commands: imperative, sent by the organiser, a player or the platform.
+
+`CreateArena` is decided by `create()` (the service supplies the id, the secret seed and the time
+of creation); every other command goes through `decide()`. `Pair`, `Close` and `RecordResult` come
+from the platform (the arena process manager), which hands in the time as `at_ms`: the domain reads
+no clock, so replaying a command with its recorded time decides the same again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import msgspec
+
+from domain.kernel import Outcome
+
+
+class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    pass
+
+
+class CreateArena(_Command, tag="arena.CreateArena"):
+    """Open an arena of `kind` at `seats` players a game, from `starts_at_ms` for `minutes` minutes.
+
+    `options` and `time_control` are opaque here and passed on to every game. `berserk` lets a
+    player halve their own clock in a game for a bonus point on a win (it needs a chess clock,
+    `time_control.total_seconds`; the service checks it).
+    """
+
+    kind: str
+    name: str = ""
+    options: dict[str, Any] = {}
+    time_control: dict[str, Any] = {}
+    seats: int = 2
+    minutes: int = 10
+    starts_at_ms: int = 0
+    berserk: bool = True
+
+
+class Join(_Command, tag="arena.Join"):
+    """Take part (or come back after a pause) under a display name and rating."""
+
+    name: str
+    rating: int = 1500
+
+
+class Pause(_Command, tag="arena.Pause"):
+    """Stop being paired (a running game is played out); `Join` resumes with the points kept."""
+
+
+class Leave(_Command, tag="arena.Leave"):
+    """Stop for good: never paired again; the points already scored stay in the standings."""
+
+
+class Berserk(_Command, tag="arena.Berserk"):
+    """Halve one's own clock in `game_id` (before one's first move there) for a bonus point on a win."""
+
+    game_id: str
+
+
+class Pair(_Command, tag="arena.Pair"):
+    """Platform: pair the players free at `at_ms` (refused when nobody can be paired)."""
+
+    at_ms: int
+
+
+class Close(_Command, tag="arena.Close"):
+    """Platform: the arena's time is up at `at_ms`; games running finish and count."""
+
+    at_ms: int
+
+
+class RecordResult(_Command, tag="arena.RecordResult"):
+    """Platform: the outcome of one of the arena's games (None: aborted, it scores nothing)."""
+
+    game_id: str
+    outcome: Optional[Outcome] = None
+
+
+ArenaCommand = Union[Join, Pause, Leave, Berserk, Pair, Close, RecordResult]

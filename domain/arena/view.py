@@ -1,0 +1,130 @@
+"""What leaves the arena domain: its public view (live standings), redacted events and the wire codec.
+
+Everything about an arena is public except its secrets, the arena seed (`ArenaCreated.seed`) and
+the game seeds (`ArenaGame.seed`), both stripped by `redact` until the arena has ended. `actions`
+says what a player may do now, by asking `decide` itself, so it never offers what would be refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import msgspec
+
+from domain.arena.commands import ArenaCommand, Berserk, Join, Leave, Pause
+from domain.arena.events import ArenaCreated, ArenaEvent, PlayersPaired
+from domain.arena.rules import decide, final_order
+from domain.arena.state import ArenaState, Presence, Status
+from domain.kernel import RuleViolation
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True):
+    rank: int
+    player_id: str
+    name: str
+    rating: int
+    points: int
+    games: int
+    wins: int
+    streak: int
+    fire: bool
+    berserks: int
+    presence: Presence
+    playing: Optional[str]
+    sheet: list[int]
+
+
+class ArenaView(msgspec.Struct, frozen=True, kw_only=True):
+    """The public picture of an arena: settings, times, and the live standings (best first)."""
+
+    arena_id: str
+    organiser: str
+    name: str
+    kind: str
+    seats: int
+    options: dict[str, Any]
+    time_control: dict[str, Any]
+    berserk: bool
+    starts_at_ms: int
+    ends_at_ms: int
+    status: Status
+    players: int
+    games: int
+    running: int
+    standings: list[Standing]
+    seed_commitment: str
+    version: int
+    seed: Optional[str] = None
+
+
+def standings(state: ArenaState) -> list[Standing]:
+    """Every player, best first (the final order's rule); equal points and wins share a rank."""
+    out: list[Standing] = []
+    previous: Optional[tuple[int, int]] = None
+    for i, pid in enumerate(state.final or final_order(state)):
+        p = state.players[pid]
+        key = (p.points, p.wins)
+        rank = out[-1].rank if previous == key and out else i + 1
+        previous = key
+        out.append(Standing(rank=rank, player_id=pid, name=p.name, rating=p.rating, points=p.points, games=p.games,
+                            wins=p.wins, streak=p.streak, fire=p.fire, berserks=p.berserks, presence=p.presence,
+                            playing=p.playing, sheet=list(p.sheet)))
+    return out
+
+
+def view(state: ArenaState) -> ArenaView:
+    """The arena as anyone may see it (the seed only once revealed)."""
+    s = state.settings
+    return ArenaView(arena_id=s.arena_id, organiser=s.organiser, name=s.name, kind=s.kind, seats=s.seats,
+                     options=s.options, time_control=s.time_control, berserk=s.berserk,
+                     starts_at_ms=s.starts_at_ms, ends_at_ms=s.ends_at_ms, status=state.status,
+                     players=len(state.players), games=len(state.games), running=state.running,
+                     standings=standings(state), seed_commitment=s.seed_commitment, version=state.version,
+                     seed=state.seed if state.revealed else None)
+
+
+def actions(state: ArenaState, player_id: str) -> list[str]:
+    """What `player_id` may do now ("join", "pause", "leave", "berserk:<game id>"), as `decide` answers."""
+    offered: list[tuple[str, ArenaCommand]] = [("join", Join(name="")), ("pause", Pause()), ("leave", Leave())]
+    playing = state.players[player_id].playing if player_id in state.players else None
+    if playing is not None:
+        offered.append((f"berserk:{playing}", Berserk(game_id=playing)))
+    allowed = []
+    for name, command in offered:
+        try:
+            decide(state, player_id, command)
+        except RuleViolation:
+            continue
+        allowed.append(name)
+    return allowed
+
+
+def redact(event: ArenaEvent, public: bool) -> ArenaEvent:
+    """`event` as readers may see it; `public` (the arena has ended) shows everything."""
+    if public:
+        return event
+    if isinstance(event, ArenaCreated):
+        return msgspec.structs.replace(event, seed=None)
+    if isinstance(event, PlayersPaired):
+        return msgspec.structs.replace(event, games=[msgspec.structs.replace(g, seed=None) for g in event.games])
+    return event
+
+
+_EVENTS = msgspec.json.Decoder(ArenaEvent)
+
+
+def event_type(event: ArenaEvent) -> str:
+    """The stored type tag of `event` ("arena.PlayersPaired")."""
+    return type(event).__struct_config__.tag  # type: ignore[return-value]
+
+
+def event_data(event: ArenaEvent) -> dict[str, Any]:
+    """`event` as a JSON object without its "type" (the store keeps the type apart)."""
+    data = msgspec.to_builtins(event)
+    data.pop("type", None)
+    return data
+
+
+def decode_event(type_: str, data: dict[str, Any]) -> ArenaEvent:
+    """The event stored as (`type_`, `data`); raises msgspec.ValidationError."""
+    return _EVENTS.decode(msgspec.json.encode({**data, "type": type_}))

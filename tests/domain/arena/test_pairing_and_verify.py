@@ -1,0 +1,72 @@
+"""Properties over thousands of random arenas: no immediate rematches, every player in one game at a time,
+points as the scoring rule says, and `verify` accepting every arena and catching any tampering."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+import domain.arena as A
+from tests.domain.arena.support import random_arena
+
+
+def _walk(events):
+    """Check the invariants while folding; the final state."""
+    state = None
+    for event in events:
+        if isinstance(event, A.PlayersPaired):
+            seen: set[str] = set()
+            for game in event.games:
+                assert not seen & set(game.players), "a player in two games of one pairing"
+                seen |= set(game.players)
+                for pid in game.players:
+                    p = state.players[pid]
+                    assert p.playing is None and p.presence == "active"
+                    assert set(p.last_opponents) != set(game.players) - {pid}, "same opponents twice in a row"
+        state = A.evolve(state, event)
+    return state
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_random_arenas_never_repeat_opponents_in_a_row_and_verify(seats):
+    rnd = random.Random(seats)
+    for _ in range(150 if seats == 2 else 60):
+        events = random_arena(rnd, seats, rnd.randint(seats, 14), 250)
+        state = _walk(events)
+        report = A.verify(events)
+        assert report.ok, report.problems
+        assert state.finished and state.running == 0
+        for p in state.players.values():
+            assert p.points == sum(p.sheet) and p.playing is None
+
+
+def test_verify_reads_the_public_log_after_the_end():
+    events = random_arena(random.Random(3), 2, 8, 200)
+    public = [A.decode_event(A.event_type(e), A.event_data(A.redact(e, True))) for e in events]
+    assert A.verify(public).ok
+
+
+def test_verify_catches_a_changed_pairing_result_or_seed():
+    rnd = random.Random(11)
+    events = random_arena(rnd, 2, 8, 200)
+    paired = next(i for i, e in enumerate(events) if isinstance(e, A.PlayersPaired))
+    swapped = list(events)
+    games = list(events[paired].games)
+    games[0] = msgspec.structs.replace(games[0], players=list(reversed(games[0].players)))
+    swapped[paired] = msgspec.structs.replace(events[paired], games=games)
+    assert not A.verify(swapped).ok
+    scored = next(i for i, e in enumerate(events) if isinstance(e, A.GameScored) and not e.aborted)
+    bumped = list(events)
+    bumped[scored] = msgspec.structs.replace(events[scored], points=[p + 1 for p in events[scored].points])
+    assert not A.verify(bumped).ok
+    reseeded = [msgspec.structs.replace(events[0], seed="00" * 32), *events[1:]]
+    assert not A.verify(reseeded).ok
+
+
+def test_an_unfinished_arena_does_not_verify():
+    events = random_arena(random.Random(5), 2, 6, 100)
+    ended = next(i for i, e in enumerate(events) if isinstance(e, A.ArenaEnded))
+    report = A.verify(events[:ended])
+    assert not report.ok

@@ -1,0 +1,212 @@
+"""Arenas over HTTP on PostgreSQL: players join and are paired by themselves, results score with streaks,
+berserk halves a clock in the game, pause and leave, the end at the fixed time, and the audit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from litestar.testing import AsyncTestClient
+
+import domain.arena as A
+from service.commands.arenas import stream_of, verify_arena
+from service.commands.verify import parse_ndjson, verify_log
+from service.edge.app import create_app
+from service.workers import arenas as worker_module
+
+TC = {"total_seconds": 600}
+
+
+@pytest.fixture
+async def api(settings, games) -> AsyncIterator[AsyncTestClient]:
+    async with AsyncTestClient(create_app(settings, games=games), timeout=30) as c:
+        yield c
+
+
+async def player(api: Any, name: str) -> dict[str, str]:
+    r = await api.post("/v1/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return {"id": r.json()["id"], "auth": f"Bearer {r.json()['token']}", "name": name}
+
+
+def auth(p: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": p["auth"]}
+
+
+async def until(check, timeout: float = 60.0) -> Any:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (found := await check()):
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def arena(api: AsyncTestClient, arena_id: str) -> dict[str, Any]:
+    r = await api.get(f"/v1/arenas/{arena_id}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def finish(api: AsyncTestClient, game_id: str, players: dict[str, dict[str, str]], winner: str | None = None):
+    """Play a tally game to its end (`winner`, when given, brings the counter to the target)."""
+    while True:
+        game = (await api.get(f"/v1/games/{game_id}")).json()
+        if game["status"] != "active":
+            return game
+        seat = game["to_act"][0]
+        who = players[game["seats"][seat]["player_id"]]
+        total, target = game["view"]["total"], game["view"]["target"]
+        amount = 1 if winner is not None and who["id"] != winner and target - total <= 4 else 3
+        r = await api.post(f"/v1/games/{game_id}/commands", headers=auth(who),
+                           json={"command": {"type": "tally.Add", "amount": min(amount, max(1, target - total))}})
+        assert r.status_code in (200, 409), r.text
+
+
+async def test_create_refuses_what_cannot_run(api):
+    org = await player(api, "Org")
+    bad = [({"kind": "nope"}, 404), ({"kind": "tally", "seats": 7}, 400),
+           ({"kind": "tally", "berserk": True}, 422), ({"kind": "tally", "surprise": 1}, 400),
+           ({"kind": "tally", "options": {"surprise": 1}}, 422), ({"kind": "tally", "time_control": {"x": 1}}, 400)]
+    for body, status in bad:
+        r = await api.post("/v1/arenas", headers=auth(org), json=body)
+        assert r.status_code == status, (body, r.text)
+        assert r.headers["content-type"].startswith("application/problem+json")
+    assert (await api.post("/v1/arenas", json={"kind": "tally"})).status_code == 401
+    assert (await api.get("/v1/arenas/6f1c2e3d-0000-4000-8000-000000000000")).status_code == 404
+
+
+async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifies(api, settings, games, monkeypatch):
+    org = await player(api, "Org")
+    r = await api.post("/v1/arenas", headers=auth(org), json={
+        "kind": "tally", "name": "Blitz", "seats": 2, "minutes": 1, "time_control": TC, "options": {"target": 12}})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    arena_id = view["arena_id"]
+    assert view["berserk"] and view["status"] == "open" and view["ends_at_ms"] - view["starts_at_ms"] == 60_000
+    assert view["seed"] is None
+    players = {p["id"]: p for p in [await player(api, n) for n in ("Ann", "Ben", "Cy", "Di")]}
+    for p in players.values():
+        r = await api.post(f"/v1/arenas/{arena_id}/join", headers=auth(p), json={"rating": 1500})
+        assert r.status_code == 200, r.text
+    again = await api.post(f"/v1/arenas/{arena_id}/join", headers=auth(next(iter(players.values()))), json={})
+    assert again.status_code == 409 and again.json()["code"] == "arena.already_playing"
+
+    async def all_playing():
+        v = await arena(api, arena_id)
+        return v if v["running"] == 2 else None
+
+    view = await all_playing() or await until(all_playing)
+    first = {s["player_id"]: s["playing"] for s in view["standings"]}
+    # berserk: before one's first move, once, only in one's own game; the clock is halved in the game
+    game_id = first[next(iter(players))]
+    game = (await api.get(f"/v1/games/{game_id}")).json()
+    late = next(s for s in game["seats"] if s["seat"] == 1)["player_id"]
+    stranger = next(pid for pid in players if first[pid] != game_id)
+    r = await api.post(f"/v1/arenas/{arena_id}/games/{game_id}/berserk", headers=auth(players[stranger]))
+    assert r.status_code == 403, r.text
+    r = await api.post(f"/v1/arenas/{arena_id}/games/{game_id}/berserk", headers=auth(players[late]))
+    assert r.status_code == 200, r.text
+    r = await api.post(f"/v1/arenas/{arena_id}/games/{game_id}/berserk", headers=auth(players[late]))
+    assert r.status_code == 409 and r.json()["code"] == "arena.already_berserk"
+    events = (await api.get(f"/v1/games/{game_id}/events")).json()["events"]
+    clocks = [e["data"] for e in events if e["type"] == "table.ClockSet"]
+    assert clocks[-1]["remaining_ms"] == [600_000, 300_000]
+    # the berserker wins its game; everyone else's games end too
+    await finish(api, game_id, players, winner=late)
+    for pid, gid in first.items():
+        if gid != game_id:
+            await finish(api, gid, players)
+
+    async def scored():
+        v = await arena(api, arena_id)
+        return v if v["games"] >= 2 and sum(s["games"] for s in v["standings"]) == 4 else None
+
+    view = await until(scored)
+    points = {s["player_id"]: s["points"] for s in view["standings"]}
+    assert points[late] == 3  # a win (2) and the berserk bonus (1)
+    # everyone free again is paired again, never against the same opponent; pausing takes one out
+    r = await api.post(f"/v1/arenas/{arena_id}/pause", headers=auth(players[stranger]))
+    assert r.status_code in (200, 409), r.text
+
+    async def repaired():
+        v = await arena(api, arena_id)
+        return v if v["games"] > 2 or v["running"] else None
+
+    view = await until(repaired)
+    standing = {s["player_id"]: s for s in view["standings"]}
+    assert standing[stranger]["presence"] == "paused"
+    # the end: the worker's clock passes the end time; running games finish and count, then the arena ends
+    monkeypatch.setattr(worker_module, "now_ms", lambda: view["ends_at_ms"] + 1)
+
+    async def closed():
+        v = await arena(api, arena_id)
+        return v if v["status"] != "open" else None
+
+    view = await until(closed)
+    assert (await api.post(f"/v1/arenas/{arena_id}/join", headers=auth(players[stranger]), json={})).json()["code"] \
+        == "arena.closed"
+    for s in view["standings"]:
+        if s["playing"]:
+            await finish(api, s["playing"], players)
+
+    async def finished():
+        v = await arena(api, arena_id)
+        return v if v["status"] == "finished" else None
+
+    view = await until(finished)
+    assert view["seed"] is not None and view["running"] == 0
+    public = (await api.get(f"/v1/arenas/{arena_id}/events")).json()["events"]
+    report = verify_arena([(e["type"], e["data"]) for e in public])
+    assert report.ok and report.finished and report.games_checked >= 2, report.problems
+    conn = await asyncpg.connect(settings.database_url)
+    try:
+        stored = await conn.fetch("SELECT game_id FROM arena_games WHERE arena_id = $1", arena_id)
+        assert len(stored) == view["games"]
+        assert not await conn.fetchval("SELECT count(*) FROM tournament_games WHERE tournament_id = $1",
+                                       stream_of(arena_id))
+    finally:
+        await conn.close()
+    for row in stored:  # every game verifies, the berserk one (its halved clock) included
+        log = (await api.get(f"/v1/games/{row['game_id']}/export")).content
+        report = verify_log(parse_ndjson(log), games)
+        assert report.ok, report.problems
+
+
+@pytest.mark.xdist_group("live")
+async def test_the_arena_stream_sends_a_snapshot_then_events_and_standings(settings, games):
+    from tests.support.live import serving, sse_events
+
+    async def collect(http: httpx.AsyncClient, arena_id: str, out: list[dict[str, str]]) -> None:
+        async with http.stream("GET", f"/v1/arenas/{arena_id}/stream") as resp:
+            assert resp.status_code == 200, await resp.aread()
+            async for message in sse_events(resp):
+                out.append(message)
+
+    async def seen(messages: list[dict[str, str]], event: str) -> bool:
+        return any(m.get("event") == event for m in messages)
+
+    with serving(create_app(settings, games=games)) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            org, ann, ben = [await player(http, n) for n in ("Org", "Ann", "Ben")]
+            r = await http.post("/v1/arenas", headers=auth(org), json={"kind": "tally", "minutes": 5})
+            arena_id = r.json()["arena_id"]
+            frames: list[dict[str, str]] = []
+            task = asyncio.create_task(collect(http, arena_id, frames))
+            await until(lambda: seen(frames, "snapshot"))
+            for p in (ann, ben):
+                joined = await http.post(f"/v1/arenas/{arena_id}/join", headers=auth(p), json={})
+                assert joined.status_code == 200, joined.text
+            await until(lambda: seen(frames, "arena.PlayersPaired"))
+            await until(lambda: seen(frames, "standings"))
+            task.cancel()
+            paired = next(json.loads(m["data"]) for m in frames if m.get("event") == "arena.PlayersPaired")
+            assert all(g["seed"] is None for g in paired["data"]["games"])  # seeds stay secret while it runs
+            standings = [json.loads(m["data"]) for m in frames if m.get("event") == "standings"][-1]
+            assert {s["player_id"] for s in standings["standings"]} == {ann["id"], ben["id"]}
+            listed = (await http.get("/v1/arenas")).json()["items"]
+            assert any(a["arena_id"] == arena_id for a in listed)
