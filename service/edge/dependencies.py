@@ -27,7 +27,7 @@ from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Viewer
 ANY_TOKEN = ""  # the operation takes any valid token, whatever its scopes (a token revoking itself)
 SCOPES: dict[str, str] = {
     **dict.fromkeys(("getGame", "getBoardPicture", "getEvents", "exportGame", "getLegalCommands", "streamGame",
-                     "createGameStreamTicket", "getGameAtVersion", "getMe", "streamMyGames",
+                     "createGameStreamTicket", "getGameAtVersion", "getMe", "streamMyGames", "getTournament",
                      "createPersonalStreamTicket", "createStreamTicket", "streamMany", "listArenas", "getArena",
                      "getArenaEvents", "streamArena"), READ),
     **dict.fromkeys(("createGame", "sendCommand", "joinGame", "leaveGame", "startGame", "registerForTournament",
