@@ -80,6 +80,11 @@ class ApiClient:
     async def legal(self, game_id: str) -> Json:
         return _json(await self.sdk.legal(game_id))
 
+    async def request(self, method: str, path: str, json: Any = None, params: dict[str, Any] | None = None,
+                      key: str | None = None) -> Any:
+        """Any endpoint the SDK has no method for (the bot worker's leases): its decoded JSON answer."""
+        return await self.sdk.json(method, path, body=json, params=params, key=key)
+
     @property
     def http(self) -> Reader:
         """Plain GETs through the SDK, answered as `content` bytes and `json()` (what `bench.tournament`'s
