@@ -188,7 +188,7 @@ class Arenas:
             folded = table.fold(begun, folded)
             batches.append((begun, Metadata(actor=s.organiser, command_id=new_command_id(),
                                             to_act=table.to_act(folded))))
-            games.append(NewGame(game_id=game.game_id, kind=s.kind, tournament_id=stream_of(s.arena_id),
+            games.append(NewGame(game_id=game.game_id, kind=s.kind, tournament_id=s.arena_id, link="arena",
                                  round=game.number, batches=[
                 ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
             started[game.game_id] = folded

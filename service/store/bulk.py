@@ -1,7 +1,9 @@
-"""Bulk writes beside the one-statement append: every game of a tournament round in one transaction.
+"""Bulk writes beside the one-statement append: every game of a tournament round (or of an arena's
+pairing) in one transaction.
 
 `create_games` writes whole new streams (their hash chains computed here, as the
-append does) and links each to its tournament in `tournament_games`, on the
+append does) and links each to its owner (a tournament's in `tournament_games`, an
+arena's in `arena_games`, as `NewGame.link` says), on the
 connection and in the transaction of `PostgresStore.append`, which appends the
 tournament's `RoundPaired` in the same transaction: a round's pairing and its games
 commit together or not at all, so nobody ever reads a pairing whose games do not exist.
@@ -45,8 +47,12 @@ async def create_games(conn: Any, games: Sequence[NewGame]) -> dict[str, list[St
                                [r[5] for r in rows], [r[6] for r in rows])
     await conn.executemany("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)",
                            [(g.game_id, g.kind) for g in fresh])
-    await conn.executemany("INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",
-                           [(g.game_id, g.tournament_id, g.round) for g in fresh])
+    links = {"tournament": "INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",
+             "arena": "INSERT INTO arena_games (game_id, arena_id, number) VALUES ($1, $2, $3)"}
+    for link, statement in links.items():
+        linked = [(g.game_id, g.tournament_id, g.round) for g in fresh if g.link == link]
+        if linked:
+            await conn.executemany(statement, linked)
     assigned = {(r[0], r[1]): r for r in records}
     stored: dict[str, list[StoredEvent]] = {}
     for s, v, t, d, m, p, h in rows:

@@ -13,7 +13,7 @@ import hashlib
 import random
 from datetime import datetime
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -76,14 +76,17 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class NewGame(msgspec.Struct, frozen=True, kw_only=True):
-    """A game stream written whole with an append (a tournament round's games): its batches of events in
-    order, each with the metadata of its decision, and the tournament round it belongs to."""
+    """A game stream written whole with an append (a tournament round's games, an arena's pairing): its
+    batches of events in order, each with the metadata of its decision, and what it belongs to: the
+    tournament `tournament_id` and its `round` (`link` "tournament", in `tournament_games`), or the arena
+    `tournament_id` and its game number `round` (`link` "arena", in `arena_games`: no tournament's)."""
 
     game_id: str
     kind: str
     batches: list[tuple[list[NewEvent], Metadata]]
     tournament_id: str
     round: int
+    link: Literal["tournament", "arena"] = "tournament"
 
 
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
