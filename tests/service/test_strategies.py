@@ -77,3 +77,4 @@ def test_the_win_rate_interval_is_wilsons():
 def test_an_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
         make_strategy("minimax", 1)
+
