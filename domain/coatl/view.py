@@ -78,7 +78,7 @@ class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
     board: tuple[Piece, ...]
     coatls: tuple[BuiltCoatl, ...]
     tokens: tuple[Token, ...]
-    hand_size: int
+    hand_size: Optional[int]  # null: another seat's opening hand once it chose (how many it kept is secret)
     temple_count: int
     decided: bool
     completed: int
@@ -112,6 +112,16 @@ def _built(coatl: Coatl) -> BuiltCoatl:
                       value=coatl_value(coatl))
 
 
+def _hand_size(state: CoatlState, s: int, seat: Optional[int]) -> Optional[int]:
+    """How many prophecy cards seat `s` holds as `seat` may know it. In the opening a seat holds its
+    deal (3 to 6 cards) until it chooses, then the at most 3 it kept: its own view says how many,
+    the others' say null (the choice is secret until every seat has chosen)."""
+    h = state.hidden
+    if state.phase != "opening" or (s == seat and state.players[s].decided):
+        return len(h.hands[s])
+    return None if state.players[s].decided else len(h.dealt[s])
+
+
 def view(state: CoatlState, seat: Optional[int]) -> CoatlView:
     """Everything `seat` (None = spectator) may see now."""
     h = state.hidden
@@ -119,7 +129,7 @@ def view(state: CoatlState, seat: Optional[int]) -> CoatlView:
     opening = state.phase == "opening"
     players = tuple(PlayerView(
         seat=s, board=p.board, tokens=p.tokens, decided=p.decided, completed=completed(p), score=scores[s],
-        coatls=tuple(_built(c) for c in p.coatls), hand_size=len(h.dealt[s]) if opening else len(h.hands[s]),
+        coatls=tuple(_built(c) for c in p.coatls), hand_size=_hand_size(state, s, seat),
         temple_count=len(h.temples[s]), hand=_cards(h.hands[s]) if s == seat else None,
         temples=_temples(h.temples[s]) if s == seat else None,
         dealt=_cards(h.dealt[s]) if s == seat and opening else None) for s, p in enumerate(state.players))

@@ -103,10 +103,16 @@ def _leads_on(tile: str, rotation: int, side: int) -> bool:
     return path is not None and len(path_sides(tile, rotation, path)) >= 2
 
 
+_LAST_FRONTIER: list = [None, 0, []]
+"""The last board asked (held, so its id stays its own), its size and its frontier."""
+
+
 def frontier(board: Cells) -> list[tuple[int, int]]:
-    """Empty cells sharing a side with a placed tile, sorted."""
-    empty = {(x + dx, y + dy) for (x, y) in board for dx, dy in DELTA}
-    return sorted(c for c in empty if c not in board)
+    """Empty cells sharing a side with a placed tile, sorted; the caller must not change the list."""
+    if _LAST_FRONTIER[0] is not board or _LAST_FRONTIER[1] != len(board):
+        empty = {(x + dx, y + dy) for (x, y) in board for dx, dy in DELTA}
+        _LAST_FRONTIER[:] = [board, len(board), sorted(c for c in empty if c not in board)]
+    return _LAST_FRONTIER[2]
 
 
 def placements(board: Cells, tile: str) -> list[tuple[int, int, int]]:

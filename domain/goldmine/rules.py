@@ -42,8 +42,18 @@ def on_secret(state: GoldmineState) -> bool:
     return spec(cells(state)[(x, y)], path).secret
 
 
+_LAST_DESTINATIONS: list = [None, []]
+"""The last state asked and its destinations: `legal` asks once per candidate Move."""
+
+
 def destinations(state: GoldmineState) -> list[Pos]:
-    """Every Move target in the current phase (Stay is always the other choice)."""
+    """Every Move target in the current phase (Stay is always the other choice); not to be changed."""
+    if _LAST_DESTINATIONS[0] is not state:
+        _LAST_DESTINATIONS[:] = [state, _destinations(state)]
+    return _LAST_DESTINATIONS[1]
+
+
+def _destinations(state: GoldmineState) -> list[Pos]:
     board = cells(state)
     here = position(state.pirates[state.mover])
     if state.phase == "step":

@@ -15,7 +15,7 @@ import msgspec
 
 from domain.goldmine.components import TileFace, face
 from domain.goldmine.events import GoldmineEvent, TileReturned, TilesShuffled
-from domain.goldmine.rules import to_act
+from domain.goldmine.rules import destinations, to_act
 from domain.goldmine.options import GoldmineOptions
 from domain.goldmine.state import GoldmineState, Pirate
 from domain.kernel import View
@@ -33,7 +33,14 @@ class PlacedTile(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GoldmineView(View, frozen=True, kw_only=True, tag="goldmine"):
-    """What any seat (or a spectator) sees of the game; `scores` are the coins each pirate holds."""
+    """What any seat (or a spectator) sees of the game; `scores` are the coins each pirate holds.
+
+    `die` is the die the turn's pending or last move was rolled for (0 before any roll this turn,
+    and after a secret-passage roll that opened the passage). `steps_left` is how many tile-steps
+    the pirate to move (`mover`) may still take now: the die while a rolled, bonus or bats move is
+    pending; 1 for the optional step onto a just explored tile when its path connects; else 0
+    (the move made, the secret passage open, the action).
+    """
 
     options: GoldmineOptions
     seats: int
@@ -47,12 +54,23 @@ class GoldmineView(View, frozen=True, kw_only=True, tag="goldmine"):
     current: int
     drawn: TileFace | None
     die: int
+    steps_left: int
     chooser: int
     mover: int
     turns: int
     winners: list[int]
     capped: bool
     dead_cave: bool
+
+
+STEPPING = ("roll_move", "bonus", "bats_move")
+
+
+def steps_left(state: GoldmineState) -> int:
+    """Tile-steps the mover may still take now (see `GoldmineView`)."""
+    if state.phase in STEPPING:
+        return state.die
+    return 1 if state.phase == "step" and destinations(state) else 0
 
 
 def view(state: GoldmineState, seat: int | None) -> GoldmineView:
@@ -63,7 +81,7 @@ def view(state: GoldmineState, seat: int | None) -> GoldmineView:
         board=[PlacedTile(x=c.x, y=c.y, rotation=c.rotation, coin=c.coin, tile=face(c.tile)) for c in state.board],
         pirates=list(state.pirates), hands=[[face(t) for t in hand] for hand in state.hands],
         stack_size=len(state.hidden.stack), scout_left=len(state.hidden.scout), first=state.first,
-        current=state.current, drawn=face(state.drawn) if state.drawn else None, die=state.die,
+        current=state.current, drawn=face(state.drawn) if state.drawn else None, die=state.die, steps_left=steps_left(state),
         chooser=state.chooser, mover=state.mover, turns=state.turns, winners=list(state.winners),
         capped=state.capped, dead_cave=state.dead_cave)
 

@@ -45,17 +45,37 @@ def treasure_points(counts: list[int]) -> int:
 
 
 class Board:
-    """The placed spaces of the view by coordinates, and cheapest stone costs between them."""
+    """The placed spaces of the view by coordinates, and cheapest stone costs between them.
+
+    The paths depend only on where tiles lie and their stones, so the costs are kept per layout
+    (`_LAYOUTS`, the last few) across decisions: a turn of ten action points reuses them.
+    """
 
     def __init__(self, spaces: dict[Coord, Json]) -> None:
         self.spaces = spaces
-        self._costs: dict[Coord, dict[Coord, int]] = {}
+        layout = tuple(sorted((c, s["kind"], tuple(s["stones"])) for c, s in spaces.items()))
+        self._costs: dict[Coord, dict[Coord, int]] = _LAYOUTS.pop(layout, None) or {}
+        _LAYOUTS[layout] = self._costs
+        while len(_LAYOUTS) > 8:
+            del _LAYOUTS[next(iter(_LAYOUTS))]
+        self._adjacent: dict[Coord, list[tuple[Coord, int]]] = {}
+        self._pulls: dict[tuple[Coord, bool], float] = {}
+        self._nearest: dict[Coord, list[tuple[int, int, list[int | None]]]] = {}
 
     def edge(self, a: Json, edge: int) -> int:
         b = self.spaces.get(neighbour(a["q"], a["r"], edge))
         if b is None or a["kind"] == "volcano" or b["kind"] == "volcano":
             return 0
         return a["stones"][edge] + b["stones"][(edge + 3) % 6]
+
+    def adjacent(self, here: Coord) -> list[tuple[Coord, int]]:
+        """The spaces one path away from `here`, with the stones that path costs."""
+        out = self._adjacent.get(here)
+        if out is None:
+            space = self.spaces[here]
+            out = [(neighbour(*here, e), step) for e in range(6) if (step := self.edge(space, e))]
+            self._adjacent[here] = out
+        return out
 
     def costs(self, start: Coord) -> dict[Coord, int]:
         """Cheapest stone cost from `start` to every reachable space (start included, 0)."""
@@ -65,26 +85,24 @@ class Board:
                 cost, here = heapq.heappop(heap)
                 if cost > best[here]:
                     continue
-                for e in range(6):
-                    step = self.edge(self.spaces[here], e)
-                    there = neighbour(*here, e)
-                    if step and cost + step < best.get(there, 1 << 30):
+                for there, step in self.adjacent(here):
+                    if cost + step < best.get(there, 1 << 30):
                         best[there] = cost + step
                         heapq.heappush(heap, (cost + step, there))
             self._costs[start] = best
         return self._costs[start]
 
 
-def standing(seat: int, spaces: dict[Coord, Json]) -> float:
-    """Temple points `seat` would score now, less (`OTHERS` of) what the others would."""
-    total = 0.0
-    for space in spaces.values():
-        owner = controller(space)
-        if owner == seat:
-            total += space["value"]
-        elif owner is not None:
-            total -= OTHERS * space["value"]
-    return total
+_LAYOUTS: dict[tuple[Any, ...], dict[Coord, dict[Coord, int]]] = {}
+
+
+def _worth(seat: int, space: Json) -> float:
+    """What `space` adds to `seat`'s standing at the next scoring: its value if the seat controls it,
+    less `OTHERS` of it if another seat does (a move changes only its two spaces' worth)."""
+    owner = controller(space)
+    if owner == seat:
+        return space["value"]
+    return 0.0 if owner is None else -OTHERS * space["value"]
 
 
 def _moved(space: Json, seat: int, delta: int, leader: bool) -> Json:
@@ -98,6 +116,9 @@ def _moved(space: Json, seat: int, delta: int, leader: bool) -> Json:
 
 def _pull(board: Board, at: Coord, leader: bool) -> float:
     """How much a piece standing on `at` could still matter: unguarded temples close by, by value."""
+    key = (at, leader)
+    if key in board._pulls:
+        return board._pulls[key]
     weight = 3 if leader else 1
     best = 0.0
     for coord, cost in board.costs(at).items():
@@ -106,26 +127,25 @@ def _pull(board: Board, at: Coord, leader: bool) -> float:
             best = max(best, space["value"] / (1 + cost))
         elif space["kind"] == "ruins" and space["tokens"]:
             best = max(best, 1.5 / (1 + cost))
-    return PULL * weight * best
+    board._pulls[key] = out = PULL * weight * best
+    return out
 
 
 def scores(view: Json, seat: int, commands: list[Json]) -> list[float]:
     board = Board({(s["q"], s["r"]): s for s in view["board"]})
-    base = standing(seat, board.spaces)
     me = view["players"][seat]
-    return [_score(view, board, seat, me, base, c) for c in commands]
+    return [_score(view, board, seat, me, c) for c in commands]
 
 
-def _score(view: Json, board: Board, seat: int, me: Json, base: float, command: Json) -> float:
+def _score(view: Json, board: Board, seat: int, me: Json, command: Json) -> float:
     kind = command["type"].split(".", 1)[1]
     if kind in ("MovePiece", "CampMove"):
         start, end = (command["from_q"], command["from_r"]), (command["to_q"], command["to_r"])
         leader = command["leader"]
-        spaces = dict(board.spaces)
-        spaces[start] = _moved(spaces[start], seat, -1, leader)
-        spaces[end] = _moved(spaces[end], seat, +1, leader)
+        before, after = board.spaces[start], board.spaces[end]
         cost = 1 if kind == "CampMove" else board.costs(start).get(end, 10)
-        gain = standing(seat, spaces) - base
+        gain = (_worth(seat, _moved(before, seat, -1, leader)) + _worth(seat, _moved(after, seat, +1, leader))
+                - _worth(seat, before) - _worth(seat, after))
         return gain + _pull(board, end, leader) - _pull(board, start, leader) - AP_VALUE * cost
     if kind == "EnterPiece":
         at = (command["q"], command["r"])
@@ -170,16 +190,39 @@ def _placement(view: Json, board: Board, seat: int, command: Json) -> float:
         return 0.0
     at = (command["q"], command["r"])
     stones = rotated(tuple(tile["stones"]), command["rotation"])
-    placed = dict(board.spaces)
-    placed[at] = {"q": at[0], "r": at[1], "kind": tile["kind"], "stones": stones, "value": tile["value"],
-                  "explorers": [0] * len(view["players"]), "leaders": [False] * len(view["players"]),
-                  "guard": None, "tokens": tile["masks"], "camp": None}
-    near = Board(placed).costs(at)
+    seats = len(view["players"])
 
     def closest(who: int) -> int:
-        return min((cost for coord, cost in near.items() if coord != at and
-                    (placed[coord]["explorers"][who] or placed[coord]["leaders"][who] or
-                     placed[coord]["kind"] == "base_camp" or placed[coord]["camp"] == who)), default=20)
+        """The cheapest path from the new tile to a space where `who` stands or may enter (20: none).
 
-    others = min((closest(s) for s in range(len(view["players"])) if s != seat), default=20)
+        A shortest path from the new tile leaves it once, through a neighbour, and goes on over
+        the board as it lies, so it costs the path's stones plus that neighbour's own costs."""
+        reached = [step + near[who] for edge, facing, near in _nearest(board, at, seats)
+                   if (step := stones[edge] + facing) and near[who] is not None]
+        return min(reached, default=20)
+
+    others = min((closest(s) for s in range(seats) if s != seat), default=20)
     return (others - closest(seat)) * 0.1 + 0.01 * sum(stones)
+
+
+def _nearest(board: Board, at: Coord, seats: int) -> list[tuple[int, int, list[int | None]]]:
+    """For each neighbour of the empty space `at`: the edge towards it, its stones facing `at`, and
+    per seat the cheapest cost from it to a space the seat occupies or may enter from (None: none)."""
+    if at not in board._nearest:
+        out = []
+        for edge in range(6):
+            there = neighbour(*at, edge)
+            space = board.spaces.get(there)
+            if space is None or space["kind"] == "volcano":
+                continue
+            costs = board.costs(there)
+            near = [min((cost for coord, cost in costs.items() if _home(board.spaces[coord], who)), default=None)
+                    for who in range(seats)]
+            out.append((edge, space["stones"][(edge + 3) % 6], near))
+        board._nearest[at] = out
+    return board._nearest[at]
+
+
+def _home(space: Json, who: int) -> bool:
+    return bool(space["explorers"][who] or space["leaders"][who] or space["kind"] == "base_camp"
+                or space["camp"] == who)

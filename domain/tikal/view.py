@@ -8,6 +8,9 @@ printed data inline (`TileSpec`: type, stones per side, value, masks). Treasures
 held are counts per kind, in the order of the components' `treasure_kinds`, and, in
 `treasures_held`, each kind held with its printed data (`TreasureSpec`) and its points.
 A guarded space says whether its guard is the leader (`guard_is_leader`).
+`ap_left` is what the current seat may still spend this turn: the whole 10 while its tile is still to
+be taken or placed (the turn's action points follow the placement and none are spent yet), what is
+left during its 10-AP phase, and 0 in an auction (bids spend none) or once the game is over.
 Every seat and the spectator get the same view. `StackShuffled` is blanked for all.
 """
 
@@ -18,7 +21,8 @@ from typing import Literal, Optional
 import msgspec
 
 from domain.kernel import View
-from domain.tikal.components import TREASURE_KINDS, TREASURE_SCORES, TileSpec, TreasureSpec, printed, treasure
+from domain.tikal.components import (ACTION_POINTS, TREASURE_KINDS, TREASURE_SCORES, TileSpec, TreasureSpec, printed,
+                                     treasure)
 from domain.tikal.events import StackShuffled, TikalEvent
 from domain.tikal.state import Auction, Mark, Player, Space, TikalState, next_letter
 
@@ -87,12 +91,19 @@ def _held(player: Player) -> list[HeldTreasure]:
             for kind, n in zip(TREASURE_KINDS, player.treasures) if n]
 
 
+def ap_left(state: TikalState) -> int:
+    """Action points the current seat may still spend this turn (see the module's docstring)."""
+    if state.phase in ("place", "take"):
+        return ACTION_POINTS
+    return state.ap if state.phase == "actions" else 0
+
+
 def view(state: TikalState, seat: Optional[int]) -> TikalView:
     """The public table as `seat` (None = spectator) sees it; never the hidden stack or tokens."""
     return TikalView(
         seat=seat, phase=state.phase, to_act=[] if state.phase == "over" else [state.current],
         scores=[p.score for p in state.players], variant=state.variant, edition=state.edition,
-        current=state.current, ap_left=state.ap, board=[_space(s) for s in state.board], players=list(state.players),
+        current=state.current, ap_left=ap_left(state), board=[_space(s) for s in state.board], players=list(state.players),
         treasure_counts=[sum(p.treasures) for p in state.players],
         treasures_held=[_held(p) for p in state.players],
         level_supply={str(v + 2): n for v, n in enumerate(state.levels)},

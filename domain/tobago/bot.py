@@ -5,7 +5,9 @@ ATVs, the share's face-up card and the seat's own clue hand. Clue cards are judg
 pure clue masks over that public island (what a client holding the rulebook would compute).
 Priorities: collect a treasure; drive onto a map's last candidate; play the clue that shrinks a map the
 most (a rose there is a card at its share), best one that leaves a single candidate within reach;
-otherwise drive towards the maps nearest to being solved. Amulets are kept (a curse takes one instead
+otherwise drive towards the maps nearest to being solved. A drive is the turn's action only when it
+brings the ATV closer; when nothing gains, exchanging the clue hand does (new cards, so the game moves
+on: two seats once drove back and forth between a map's last two candidates for ever). Amulets are kept (a curse takes one instead
 of the best treasure) unless spending one finds a treasure now. A share card is taken when it is worth
 at least `TAKE_AT` gold or fewer cards remain than the seat's roses still waiting.
 
@@ -87,8 +89,9 @@ def _score(view: Json, table: Table, here: float, command: Json) -> float:
         return table.pull(command["hex"]) - sum(table.geo.steps_from(command["hex"])) / table.geo.n
     if kind == "StartHunt":
         return -table.after_clue(view["hunt_map"], command["card"])
-    if kind == "Drive":
-        return _drive(table, here, command["hex"]) + (0.0 if acted else 5.0)
+    if kind == "Drive":  # as the turn's action only when it gains: else exchanging cards moves the game on
+        gain = _drive(table, here, command["hex"])
+        return gain + (5.0 if not acted and gain > 0 else 0.0)
     if kind == "AmuletStep":
         return 400.0 if _last_candidate(table, command["hex"]) else SPEND
     if kind == "PlayClue":

@@ -264,7 +264,7 @@ def _turn_options(state: TobagoState, seat: int) -> list[TobagoCommand]:
     me = state.players[seat]
     maps = range(len(state.maps))
     hand = state.hidden.private[seat].hand
-    flags = [False] + ([True] if me.amulets > 0 else [])
+    flags = ([] if state.turn.acted else [False]) + ([True] if me.amulets > 0 else [])  # acted: only amulets pay
     out: list[TobagoCommand] = [PlayClue(card=c, map=m, amulet=a) for a in flags for c in hand for m in maps]
     out += [ExchangeClues(amulet=a) for a in flags]
     out += [CollectTreasure(map=m) for m in maps]

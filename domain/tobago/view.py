@@ -82,7 +82,8 @@ class PrivateView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TurnView(msgspec.Struct, frozen=True, kw_only=True):
-    """The active seat, whether its action is taken, and the drive steps it may still take now (3 until it acts)."""
+    """The active seat, whether its action is taken, and the drive steps it may still take this turn (3 until
+    it acts; 0 while the ATVs are being placed and once the game is over)."""
 
     seat: int
     acted: bool
@@ -156,6 +157,12 @@ def _scores(state: TobagoState, seat: Optional[int]) -> list[Optional[int]]:
             for i, p in enumerate(state.hidden.private)]
 
 
+def _steps_left(state: TobagoState) -> int:
+    """The drive steps left this turn: none while the ATVs are still being placed (no turn has begun)
+    or once the game is over; else 3 until the turn's action is taken, then what the drive left."""
+    return 0 if state.phase in ("place_atv", "over") else drive_steps_left(state)
+
+
 def view(state: TobagoState, seat: Optional[int]) -> TobagoView:
     """What `seat` (None = a spectator) may see of the table now."""
     hidden = state.hidden
@@ -175,7 +182,7 @@ def view(state: TobagoState, seat: Optional[int]) -> TobagoView:
         statues=[Statue(hex=h, facing=f) for h, f in zip(state.landmarks.statues, state.facing)],
         amulets=[AmuletOnIsland(hex=h, powers=powers) for h in state.amulets], amulet_supply=state.amulet_supply,
         maps=[_map(state, i) for i in range(len(state.maps))], players=players,
-        turn=TurnView(seat=turn.seat, acted=turn.acted, steps_left=drive_steps_left(state)), share=_share(state),
+        turn=TurnView(seat=turn.seat, acted=turn.acted, steps_left=_steps_left(state)), share=_share(state),
         hunter=state.hunter, hunt_map=state.hunt_map, ending=state.ending,
         clue_deck_count=len(hidden.clue_deck), clue_discard_count=len(hidden.clue_discard),
         treasure_deck_count=len(hidden.treasure_deck), treasure_discard_count=len(hidden.treasure_discard),

@@ -48,27 +48,47 @@ def play_in_process(kind: str, strategies: list[Strategy], seed: bytes, options:
                     max_commands: int = 50_000) -> tuple[dict[str, Any], int]:
     """One game on the domain, seat i played by `strategies[i]`; its outcome (as JSON) and command count.
 
-    Every decision sees only what `GET /v1/games/{id}` (the seat's view) and `/legal` would return.
+    Every decision sees only what `GET /v1/games/{id}` (the seat's view) and `/legal` would return, as
+    JSON decoded from the bytes the API would send.
+    The game's own decider is driven directly (decide, evolve, outcome), as the platform's `Table` would
+    with the same seed and stream versions; a strategy that reads nothing (`reads = False`, random)
+    gets only the number of commands, so no view or JSON is built for it.
     """
     from domain.catalog import GAMES
+    from domain.kernel import Rng
     from domain.simulate import start_table
     from domain.table import Table
 
-    table = Table(GAMES[kind])
-    state, _ = start_table(table, options, len(strategies), seed)
+    game = GAMES[kind]
+    started, _ = start_table(Table(game), options, len(strategies), seed)
+    state, version, secret = started.game, started.version, bytes.fromhex(started.seed)
     commands = 0
-    while state.status == "active":
+    while (outcome := game.outcome(state)) is None:
         if commands >= max_commands:
             raise RuntimeError(f"{kind}: no end after {commands} commands")
-        seat = table.to_act(state)[0]
-        legal = msgspec.json.decode(msgspec.json.encode(table.legal(state, seat)))  # JSON, as the wire has it
-        view = msgspec.json.decode(msgspec.json.encode(table.view(state, seat)))
-        command = strategies[seat].decide(view, seat, legal)
-        if command not in legal:
-            raise AssertionError(f"{strategies[seat].name} chose a command /legal did not offer: {command}")
-        state = table.fold(table.play(state, seat, table.decode_command(command)), state)
+        seat = min(game.to_act(state))
+        legal = game.legal(state, seat)
+        command = legal[_choice(game, state, strategies[seat], seat, legal)]
+        for event in game.decide(state, seat, command, Rng(secret, version)):
+            state = game.evolve(state, event)
+            version += 1
         commands += 1
-    return msgspec.to_builtins(state.outcome), commands
+    return msgspec.to_builtins(outcome), commands
+
+
+def _choice(game: Any, state: Any, strategy: Strategy, seat: int, legal: list[Any]) -> int:
+    """The index in `legal` of `strategy`'s choice, from the seat's view and legal commands as JSON."""
+    if not getattr(strategy, "reads", True):
+        return strategy.pick(len(legal))  # type: ignore[attr-defined]
+    wire = msgspec.json.decode(msgspec.json.encode(legal))  # the JSON the wire carries (lists, string keys)
+    view = msgspec.json.decode(msgspec.json.encode(game.view(state, seat)))
+    chosen = strategy.decide(view, seat, wire)
+    for index, command in enumerate(wire):
+        if command is chosen:
+            return index
+    if chosen in wire:
+        return wire.index(chosen)
+    raise AssertionError(f"{strategy.name} chose a command /legal did not offer: {chosen}")
 
 
 def match_in_process(kind: str, games: int, first: str = "greedy", second: str = "random",

@@ -49,6 +49,7 @@ class Strategy(Protocol):
 
 class RandomStrategy:
     name = "random"
+    reads = False  # chooses without reading the view or the commands: `pick` an index among `n`
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -58,6 +59,10 @@ class RandomStrategy:
 
     def decide(self, view: Json | None, seat: int, commands: list[Json]) -> Json:
         return self.rng.choice(commands)
+
+    def pick(self, n: int) -> int:
+        """The index `decide` would choose among `n` commands (the same draw of the same RNG)."""
+        return self.rng.randrange(n)
 
 
 class GreedyStrategy:

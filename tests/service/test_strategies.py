@@ -77,3 +77,12 @@ def test_the_win_rate_interval_is_wilsons():
 def test_an_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
         make_strategy("minimax", 1)
+
+
+
+def test_greedy_tobago_ends_the_game_it_once_drove_round_in_circles():
+    """Batch 1, game 9 at two seats: both seats held clues no map would take and each turn drove between
+    the brown map's last two candidates (59 -> 71 as the action, back with the steps left) for ever."""
+    strategies = [make_strategy("greedy", f"1:9:{seat}") for seat in range(2)]
+    outcome, played = play_in_process("tobago", strategies, b"balance/1/9", max_commands=5_000)
+    assert outcome["winners"] and played < 5_000

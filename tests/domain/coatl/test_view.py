@@ -51,3 +51,21 @@ def test_the_view_is_one_envelope_with_the_callers_seat_and_a_published_type():
                                            "pattern": ["NOT yellow", "yellow", "yellow", "NOT yellow"],
                                            "points": {"1": 2, "2": 5}, "promo": False}]
     assert data["players"][0]["hand"] is None and GAME.view(state, None).seat is None
+
+
+def test_an_opening_hand_size_is_the_deal_until_the_choice_then_the_kept_cards_or_null_for_the_others():
+    """Setup 5: the fourth player is dealt 6 and keeps at most 3, in secret. Once seat 1 kept 2 of its 4,
+    its own view says 2 (it said 4: more than the rules let it hold) and the others' say null, not 4."""
+    from domain.coatl.commands import KeepProphecies
+    from domain.coatl.options import CoatlOptions
+    from tests.support.rules import started, when
+
+    state = started(GAME, CoatlOptions(), 2, b"deal")
+    assert [p.hand_size for p in GAME.view(state, None).players] == [3, 4]
+    state, _ = when(GAME, state, 1, KeepProphecies(cards=tuple(sorted(state.hidden.dealt[1])[:2])))
+    own = GAME.view(state, 1).players[1]
+    assert own.hand_size == 2 == len(own.hand) and own.dealt is not None and len(own.dealt) == 4
+    assert GAME.view(state, 0).players[1].hand_size is None and GAME.view(state, None).players[1].hand_size is None
+    assert GAME.view(state, 1).players[0].hand_size == 3  # seat 0 has not chosen: its deal is public
+    state, _ = when(GAME, state, 0, KeepProphecies(cards=()))
+    assert [p.hand_size for p in GAME.view(state, None).players] == [0, 2]

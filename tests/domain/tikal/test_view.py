@@ -6,7 +6,7 @@ tiles lie face up, and every placed tile shows its type, path stones, temple val
 
 import msgspec
 
-from domain.tikal.commands import PlaceTile
+from domain.tikal.commands import Bid, EndTurn, EnterPiece, Pass, PlaceTile
 from domain.tikal.components import TileSpec
 from domain.tikal.events import AuctionOpened, TilesRevealed
 from domain.tikal.game import GAME
@@ -48,3 +48,27 @@ def test_the_printed_start_spaces_and_the_classic_volcano_show_their_printed_dat
     assert printed[(0, 0)] == TileSpec(id="base_camp", letter="", kind="base_camp", stones=(1, 1, 1, 0, 0, 0))
     assert printed[(4, -1)].id == "printed_volcano" and printed[(4, -1)].kind == "volcano"
     assert all(s.stones == s.tile.stones and s.rotation == 0 for s in board)
+
+
+def test_ap_left_counts_the_whole_turn_while_the_tile_is_still_to_be_placed():
+    """tikal.md, A turn: draw and place the tile, then spend up to 10 AP. While the tile is in hand none of
+    the turn's 10 AP is spent, so the view says 10 (it said 0); the rulebook's first turn then spends them."""
+    state = given(GAME, *opening(stack=["A2", "A1", "A3"]))
+    assert state.phase == "place" and GAME.view(state, 0).ap_left == 10
+    state, _ = when(GAME, state, 0, PlaceTile(1, -2, 1))
+    assert GAME.view(state, None).ap_left == 10
+    state, _ = when(GAME, state, 0, EnterPiece(0, 0, leader=True))
+    assert GAME.view(state, 1).ap_left == 9
+    state, _ = when(GAME, state, 0, EndTurn())
+    assert state.phase == "place" and state.current == 1 and GAME.view(state, 1).ap_left == 10
+
+
+def test_ap_left_is_zero_while_an_auction_runs_and_ten_for_the_tile_its_winner_takes():
+    """tikal.md, auction variant: bids spend no action points; the winner takes a tile, places it, and
+    then takes his 10-AP turn."""
+    state = given(GAME, *opening(seats=2, stack=["A2", "A1", "A3"], variant="auction", start_score=20),
+                  TilesRevealed(tiles=["A2", "A1"]), AuctionOpened(bidders=[0, 1]))
+    assert state.phase == "auction" and GAME.view(state, 0).ap_left == 0
+    state, _ = when(GAME, state, 0, Bid(1))
+    state, _ = when(GAME, state, 1, Pass())
+    assert state.phase == "take" and GAME.view(state, 0).ap_left == 10

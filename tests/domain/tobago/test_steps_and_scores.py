@@ -55,3 +55,15 @@ def test_a_spectator_sees_hidden_scores_as_null_and_the_schema_says_so():
     schema = msgspec.json.schema(TobagoView)
     scores = schema["$defs"]["TobagoView"]["properties"]["scores"]
     assert {"type": "null"} in scores["items"]["anyOf"]
+
+
+def test_no_drive_steps_are_left_while_the_atvs_are_placed_nor_once_the_game_is_over():
+    """tobago.md Setup 3: each player puts his ATV on a land hex (no turn has begun, nobody may drive);
+    and nobody drives after the end. The view said 3 in both."""
+    placing = over = 0
+    for state, _ in positions():
+        if state.game is None or state.game.phase not in ("place_atv", "over"):
+            continue
+        placing, over = placing + (state.game.phase == "place_atv"), over + (state.game.phase == "over")
+        assert all(TABLE.view(state, seat).turn.steps_left == 0 for seat in (None, 0, 1)), f"v{state.version}"
+    assert placing and over
