@@ -457,7 +457,7 @@ class CoatlPlayerView(msgspec.Struct, kw_only=True):
     dealt: list[CoatlProphecyCard] | None | UnsetType = UNSET
     decided: bool
     hand: list[CoatlProphecyCard] | None | UnsetType = UNSET
-    hand_size: int
+    hand_size: int | None
     score: int
     seat: int
     temple_count: int
@@ -559,7 +559,13 @@ class GoldminePirate(msgspec.Struct, kw_only=True):
 
 
 class GoldmineView(msgspec.Struct, kw_only=True, tag_field="kind", tag="goldmine"):
-    """What any seat (or a spectator) sees of the game; `scores` are the coins each pirate holds."""
+    """What any seat (or a spectator) sees of the game; `scores` are the coins each pirate holds.
+
+    `die` is the die the turn's pending or last move was rolled for (0 before any roll this turn,
+    and after a secret-passage roll that opened the passage). `steps_left` is how many tile-steps
+    the pirate to move (`mover`) may still take now: the die while a rolled, bonus or bats move is
+    pending; 1 for the optional step onto a just explored tile when its path connects; else 0
+    (the move made, the secret passage open, the action)."""
 
     board: list[GoldminePlacedTile]
     capped: bool
@@ -580,6 +586,7 @@ class GoldmineView(msgspec.Struct, kw_only=True, tag_field="kind", tag="goldmine
     seat: int | None
     seats: int
     stack_size: int
+    steps_left: int
     target: int
     to_act: list[int]
     turns: int
@@ -831,7 +838,8 @@ class TobagoStatue(msgspec.Struct, kw_only=True):
 
 
 class TobagoTurnView(msgspec.Struct, kw_only=True):
-    """The active seat, whether its action is taken, and the drive steps it may still take now (3 until it acts)."""
+    """The active seat, whether its action is taken, and the drive steps it may still take this turn (3 until
+    it acts; 0 while the ATVs are being placed and once the game is over)."""
 
     acted: bool
     seat: int

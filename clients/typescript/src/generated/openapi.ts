@@ -4024,7 +4024,7 @@ export interface components {
             decided: boolean;
             /** @default null */
             hand: components["schemas"]["coatl.ProphecyCard"][] | null;
-            hand_size: number;
+            hand_size: number | null;
             score: number;
             seat: number;
             temple_count: number;
@@ -4331,6 +4331,12 @@ export interface components {
         /**
          * GoldmineView
          * @description What any seat (or a spectator) sees of the game; `scores` are the coins each pirate holds.
+         *
+         *         `die` is the die the turn's pending or last move was rolled for (0 before any roll this turn,
+         *         and after a secret-passage roll that opened the passage). `steps_left` is how many tile-steps
+         *         the pirate to move (`mover`) may still take now: the die while a rolled, bonus or bats move is
+         *         pending; 1 for the optional step onto a just explored tile when its path connects; else 0
+         *         (the move made, the secret passage open, the action).
          */
         "goldmine.GoldmineView": {
             board: components["schemas"]["goldmine.PlacedTile"][];
@@ -4358,6 +4364,7 @@ export interface components {
             seat: number | null;
             seats: number;
             stack_size: number;
+            steps_left: number;
             target: number;
             to_act: number[];
             turns: number;
@@ -5853,7 +5860,8 @@ export interface components {
         };
         /**
          * TurnView
-         * @description The active seat, whether its action is taken, and the drive steps it may still take now (3 until it acts).
+         * @description The active seat, whether its action is taken, and the drive steps it may still take this turn (3 until
+         *         it acts; 0 while the ATVs are being placed and once the game is over).
          */
         "tobago.TurnView": {
             acted: boolean;

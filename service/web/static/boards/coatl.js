@@ -107,7 +107,7 @@ function playerArea(p, view, names, y0) {
   let y = y0;
   parts.push(s("rect", { x: 4, y: y - 4, width: W - 8, height: 8, fill: SEAT_COLOURS[p.seat], class: "player-band" }),
     s("text", { x: 10, y: y + 24, class: "caption strong",
-      text: `${names(p.seat)} — ${p.score} points · ${p.completed} coatls done · ${p.hand_size} cards · ${p.temple_count} temples${p.tokens && p.tokens.length ? ` · tokens: ${p.tokens.join(", ")}` : ""}` }));
+      text: `${names(p.seat)} — ${p.score} points · ${p.completed} coatls done · ${p.hand_size ?? "?"} cards · ${p.temple_count} temples${p.tokens && p.tokens.length ? ` · tokens: ${p.tokens.join(", ")}` : ""}` }));
   y += 38;
   parts.push(s("text", { x: 10, y: y + 20, class: "caption", text: "Board:" }));
   for (let i = 0; i < 8; i++) parts.push(s("rect", { x: 64 + i * 30, y: y + 2, width: 26, height: 26, rx: 5, class: "board-slot" }));
@@ -195,5 +195,5 @@ export function draw(view, ui) {
 /** A seat's progress in a few words, for the players panel. */
 export function playerLine(view, seat) {
   const p = view.players.find((x) => x.seat === seat);
-  return p ? `${p.completed} of 3 coatls · ${p.hand_size} cards · ${p.temple_count} temples · ${p.board.length} pieces` : "";
+  return p ? `${p.completed} of 3 coatls · ${p.hand_size ?? "?"} cards · ${p.temple_count} temples · ${p.board.length} pieces` : "";
 }
