@@ -34,7 +34,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from domain.tournament.arrange import game_id, game_seed, group, penalty, pick_byes, seat_order, spread, table_sizes
+from domain.tournament.arrange import (game_id, game_seed, group, improve, penalty, pick_byes, seat_order, spread,
+                                      table_sizes)
 from domain.tournament.events import PairedTable, RoundPaired
 from domain.tournament.matching import match, round_cost
 from domain.tournament.standings import bye_points, order, seeding
@@ -121,9 +122,13 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
     players, byes = _seated(state, standing, sizes)
     if settings.pairing >= 2 and settings.seats == 2:
         return match(state, players), byes
+    cost = penalty(state.entrants, forbidden=state.forbidden_pairs())
     if number == 1:
-        return spread(seeding(state, players), sizes), byes
-    return group(players, sizes, penalty(state.entrants)), byes
+        tables = spread(seeding(state, players), sizes)
+        if state.forbidden:
+            improve(tables, cost)
+        return tables, byes
+    return group(players, sizes, cost), byes
 
 
 def _round_robin(state: TournamentState, number: int) -> Plan | None:

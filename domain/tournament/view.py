@@ -16,9 +16,9 @@ import msgspec
 
 from domain.tournament.commands import TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
-from domain.tournament.events import ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
+from domain.tournament.events import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
 from domain.tournament.standings import Standing, standings, tiebreak_order
-from domain.tournament.state import RoundRecord, Status, TournamentState
+from domain.tournament.state import RoundRecord, Status, TableRecord, TournamentState
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,6 +27,7 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     players: list[str]
     ranks: Optional[list[int]] = None
     points: Optional[list[float]] = None
+    status: str = "playing"  # playing, played, annulled or adjudicated
 
 
 class RoundView(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,7 +63,17 @@ def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
     return RoundView(round=record.round, byes=list(record.byes), tables=[
         TableView(table=t.table, game_id=t.game_id, players=list(t.players),
                   ranks=list(t.ranks) if t.ranks is not None and not sealed else None,
-                  points=list(t.points) if t.points is not None and not sealed else None) for t in record.tables])
+                  points=list(t.points) if t.points is not None and not sealed else None,
+                  status=table_status(t, sealed)) for t in record.tables])
+
+
+def table_status(table: TableRecord, sealed: bool = False) -> str:
+    """How far a table is: playing (a sealed deal's tables too), played, annulled or adjudicated."""
+    if table.annulled:
+        return "annulled"
+    if table.ranks is None or sealed:
+        return "playing"
+    return "adjudicated" if table.adjudicated else "played"
 
 
 def view(state: TournamentState) -> TournamentView:
@@ -92,6 +103,8 @@ def redact(event: TournamentEvent, public: bool) -> TournamentEvent:
         return msgspec.structs.replace(event, seed=None)
     if isinstance(event, RoundPaired):
         return msgspec.structs.replace(event, tables=[msgspec.structs.replace(t, seed=None) for t in event.tables])
+    if isinstance(event, PlayerRegistered) and event.code is not None:
+        return msgspec.structs.replace(event, code=None)
     return event
 
 
