@@ -76,13 +76,18 @@ def table_status(table: TableRecord, sealed: bool = False) -> str:
     return "adjudicated" if table.adjudicated else "played"
 
 
+def standings_shown(state: TournamentState) -> list[Standing]:
+    """The standings anyone may see: a sealed deal's results not yet counted."""
+    return standings(unsealed(state))
+
+
 def view(state: TournamentState) -> TournamentView:
     """The tournament as anyone may see it (the seed only once revealed, a sealed deal's results once open)."""
     s = state.settings
     return TournamentView(
         tournament_id=s.tournament_id, organiser=s.organiser, name=s.name, kind=s.kind, format=s.format,
         seats=s.seats, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
-        players=len(state.entrants), standings=standings(unsealed(state)),
+        players=len(state.entrants), standings=standings_shown(state),
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
         tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
