@@ -10,7 +10,8 @@ the database's backends (the number that still means something on a shared machi
 verifies every game and the pairings. `--short` (4 players, 2-seat tables, one round) is the
 smoke run of `bench/run.py --short`.
 
-    python -m bench.tournament --players 200 --rounds 3 --workers 2
+    python -m bench.tournament                 # the run: 1,000 players, 5 rounds, two replicas
+    python -m bench.tournament --players 200 --rounds 3 --replicas 1
 
 Measured 2026-11-26 on the 2-core machine, quiet apart from this run (bots, servers, PostgreSQL and Redis
 on the same two cores), 4-seat Coatl without sacrifice tokens, a 60 s per-move clock on every game:
@@ -147,9 +148,9 @@ if __name__ == "__main__":
 
         sys.exit(run(Settings.from_env(), "bench.tournament:create_app"))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=64)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--replicas", type=int, default=1, help="serving processes")
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--replicas", type=int, default=2, help="serving processes")
     parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
     parser.add_argument("--seats", type=int, default=4, help="players per table")
