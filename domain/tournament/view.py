@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import msgspec
 
-from domain.tournament.commands import TournamentCommand
+from domain.tournament.commands import Entry, TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
 from domain.tournament.events import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
 from domain.tournament.standings import Standing, standings, tiebreak_order
@@ -57,6 +57,10 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     pairing_rule: int = 1
     tiebreaks: list[str] = []
     bye_points: float = 0.0
+    min_players: int = 0  # the start is refused below it (`tournament.too_few_players`)
+    late_join_until: int = 0  # Swiss: registration stays open until this round is paired
+    invitation: bool = False  # by invitation: a list of players or a code
+    entry: Optional[Entry] = None
 
 
 def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
@@ -90,7 +94,9 @@ def view(state: TournamentState) -> TournamentView:
         players=len(state.entrants), standings=standings_shown(state),
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
-        tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
+        tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2,
+        min_players=s.min_players, late_join_until=s.late_join_until, entry=s.entry,
+        invitation=s.code_hash is not None or bool(s.entry is not None and s.entry.invited))
 
 
 def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:
