@@ -20,6 +20,12 @@ on the same two cores), 4-seat Coatl without sacrifice tokens, a 60 s per-move c
   server 1.93 ms, bots 0.57 ms, database 0.50 ms; 1,250/1,250 games and the pairings verified, 0 errors.
 - the same with one replica: 759.9 s, 385,857 commands, 507.8 commands/s, p50 52.3 ms / p99 2,042 ms,
   delivery p50 9.7 ms / p99 42.3 ms; CPU per command 1.79 / 0.74 / 0.56 ms; all verified, 0 errors.
+Measured 2026-11-27 with pairing rule 3 and abandonment that lets multi-seat games go on, on the same machine
+shared with six other sessions (load average 12-17 on 2 cores, this run under `nice -n 10`), so the times are
+those of a crowded machine and the CPU per command is the number to compare:
+- 200 players x 3 rounds (150 games), two replicas: 596.1 s, 45,812 commands, 76.8 commands/s, command
+  p50 249 ms / p99 964 ms, "your turn" delivery p50 94 ms / p99 2.33 s; CPU per command: server 1.99 ms,
+  bots 0.60 ms, database 0.84 ms; 150/150 games and the pairings verified, 0 errors.
 Before the bots spoke aiohttp (`service.bots.aio`) they spent 2.2-2.8 ms of CPU a command in httpx, more
 than the server, and the extrapolated 1,000 x 5 took ~19 minutes; before the personal hub's one-query
 re-learn, the database spent 5.6 ms a command at 1,000 connected players.
