@@ -176,3 +176,34 @@ def test_every_command_of_every_kind_refuses_an_unknown_field_by_name(kind):
             table.decode_command(wire)
         with pytest.raises(msgspec.ValidationError, match="unknown field `no_such_field`"):
             table.decode_command_json(msgspec.json.encode(wire))
+
+
+@pytest.mark.parametrize("kind,seats", [(k, n) for k in sorted(GAMES) for n in range(4, GAMES[k].max_players + 1)])
+def test_two_seats_leaving_a_game_of_four_or_more_rank_last_the_earlier_leaver_lowest(kind, seats):
+    """Random play of every kind at 4+ seats while two seats resign one after the other: the game still
+    reaches its rules' end, the two rank last (the later leaver above the earlier), and `legal` never
+    offers a seat that left anything."""
+    import random
+
+    rnd = random.Random(f"{kind}-{seats}")
+    table = Table(GAMES[kind])
+    state = table.fold(table.create({}, seats, f"{kind}{seats}".encode()))
+    for seat in range(seats):
+        state = table.fold(table.join(state, f"p{seat}", f"P{seat}"), state)
+    state = table.fold(table.start(state, "p0"), state)
+    first, second = rnd.sample(range(seats), 2)
+    leave = {rnd.randrange(1, 20): first, rnd.randrange(20, 60): second}
+    for step in range(50_000):
+        if state.status != "active":
+            break
+        if step in leave:
+            state = table.fold(table.play(state, leave[step], Resign()), state)
+            continue
+        assert all(table.legal(state, s) == [] for s in state.resigned)
+        seat = rnd.choice(table.to_act(state))
+        state = table.fold(table.play(state, seat, rnd.choice(table.legal(state, seat))), state)
+    assert state.status == "finished" and state.resigned == (first, second)
+    outcome = state.outcome
+    assert outcome.details["left"] == [first, second] and "resigned" not in outcome.details
+    assert outcome.ranks[first] == seats and outcome.ranks[second] == seats - 1
+    assert max(r for s, r in enumerate(outcome.ranks) if s not in (first, second)) < seats - 1
