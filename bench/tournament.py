@@ -26,6 +26,10 @@ those of a crowded machine and the CPU per command is the number to compare:
 - 200 players x 3 rounds (150 games), two replicas: 596.1 s, 45,812 commands, 76.8 commands/s, command
   p50 249 ms / p99 964 ms, "your turn" delivery p50 94 ms / p99 2.33 s; CPU per command: server 1.99 ms,
   bots 0.60 ms, database 0.84 ms; 150/150 games and the pairings verified, 0 errors.
+- 1,000 players x 5 rounds (1,250 games), two replicas, the default run (load average 12-8 during it): 1,811.2 s,
+  383,289 commands, 211.6 commands/s, command p50 307 ms / p99 2.93 s, "your turn" delivery p50 65 ms /
+  p99 5.68 s; CPU per command: server 1.59 ms, bots 0.59 ms, database 0.74 ms; 1,250/1,250 games and the
+  pairings verified, 0 errors.
 - 1,000 players x 1 round (250 games), two replicas (load average 10-11): 414.8 s, 77,374 commands, 186.5
   commands/s, command p50 360 ms / p99 2.98 s, "your turn" delivery p50 71 ms / p99 3.03 s; CPU per command:
   server 1.72 ms, bots 0.65 ms, database 0.69 ms; 250/250 games and the pairings verified, 0 errors.
