@@ -16,7 +16,8 @@ Rules (the same for every kind):
   `timeout_command`, else its end-of-turn command `EndTurn`/`Pass` when legal, else the first
   command its `legal` offers, so a turn that must place something places it somewhere legal);
   when nothing can be played the seat forfeits. `abandon_after` consecutive timeouts abandon
-  the seat and end the game (the resignation rule ranks it last).
+  the seat: a game of two seats ends (the resignation rule ranks it last); in a game of three or
+  more the seat has left, the timeout rule plays for it and the game goes on (domain/table).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     increment_seconds: Annotated[int, msgspec.Meta(ge=0, le=86400, description=(
         "seconds added to a seat's total after each of its commands"))] = 0
     abandon_after: Annotated[int, msgspec.Meta(ge=1, le=100, description=(
-        "consecutive timeouts after which the seat is abandoned and the game ends"))] = 3
+        "consecutive timeouts after which the seat is abandoned: a two-seat game ends, a larger one goes "
+        "on with the kind's timeout rule playing for the seat, ranked last"))] = 3
 
     def problem(self) -> Optional[str]:
         """Why this time control is incomplete, or None."""

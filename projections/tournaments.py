@@ -23,7 +23,8 @@ from typing import Any
 import msgspec
 
 from domain.tournament.events import (
-    PlayerRegistered, PlayerWithdrew, RoundPaired, TournamentCreated, TournamentEnded, TournamentStarted,
+    PlayerRegistered, PlayerRemoved, PlayerWithdrew, RoundPaired, TournamentCreated, TournamentEnded,
+    TournamentStarted,
 )
 from projections.base import load, upsert
 from projections.log import LogEvent
@@ -40,7 +41,7 @@ def _tag(event: type[msgspec.Struct]) -> str:
 CREATED = _tag(TournamentCreated)
 PAIRED = _tag(RoundPaired)
 STATUS_AFTER = {_tag(TournamentStarted): "running", _tag(TournamentEnded): "finished"}
-ENTRANTS = {_tag(PlayerRegistered): 1, _tag(PlayerWithdrew): -1}
+ENTRANTS = {_tag(PlayerRegistered): 1, _tag(PlayerWithdrew): -1, _tag(PlayerRemoved): -1}
 _created = msgspec.json.Decoder(TournamentCreated)
 
 

@@ -15,5 +15,6 @@ TABLE_CODES: dict[str, str] = {
     "table.not_active": "the game is not running",
     "table.over": "the game is already over",
     "table.bad_time_control": "give exactly one of per_move_seconds and total_seconds",
+    "table.seat_left": "this seat has left the game (the kind's timeout rule plays for it now)",
     "table.not_due": "the seat is not past a deadline (no clock, not acting, or not yet)",
 }

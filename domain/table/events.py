@@ -18,6 +18,9 @@ class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag="table.GameCrea
     created_by: str | None = None
     seed: str | None = None  # secret until the end: redacted from every reader while the game runs
     time_control: TimeControl | None = None
+    # games created since abandonment exists: a seat that leaves a game of three or more seats is played by
+    # the kind's timeout rule and the game goes on (False, as every earlier log reads: the game ends at once)
+    play_on: bool = False
 
 
 class SeatTaken(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatTaken", tag_field="type"):
@@ -50,7 +53,11 @@ class SeatLeft(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatLeft", 
 
 
 class SeatResigned(msgspec.Struct, frozen=True, kw_only=True, tag="table.SeatResigned", tag_field="type"):
-    """A seat left a running game (`resigned` by its player, or `abandoned` after repeated timeouts)."""
+    """A seat left a running game (`resigned` by its player, or `abandoned` after repeated timeouts).
+
+    In a game created with `play_on` and three or more seats, the game goes on while two seats or more
+    remain: the kind's timeout rule plays for the seat that left, and it ranks last at the end.
+    """
 
     seat: int
     reason: Literal["resigned", "abandoned", "timed_out"] = "resigned"

@@ -25,7 +25,7 @@ def created(event: GameCreated, options: Any) -> TableState:
     return TableState(
         kind=event.kind, options=options, seat_count=event.seats, seats=(None,) * event.seats, seed=event.seed,
         commitment=event.seed_commitment, created_by=event.created_by, version=1, time_control=event.time_control,
-        clock=new_clock(event.time_control, event.seats) if event.time_control else None)
+        clock=new_clock(event.time_control, event.seats) if event.time_control else None, play_on=event.play_on)
 
 
 def _seated(state: TableState, seat: int, info: SeatInfo | None) -> TableState:

@@ -3,6 +3,13 @@
 Each returns the events of the decision or raises RuleViolation with a `table.*` code;
 `play` hands the seat's command to the game's `decide`, and every decision after which
 the game's `outcome` is known ends the stream with `GameEnded` and `SeedRevealed`.
+
+A seat that leaves a running game (resigns, or is abandoned after `abandon_after` timeouts in a
+row) ends a game of two seats. In a game of three or more seats created with `play_on` (every
+game since it exists) the game goes on while two seats or more are still in it: whenever a seat
+that left must act, the kind's timeout rule plays for it within the same decision (the Rng of
+each such command derived from the stream version before it, as for any command), and at the
+end it ranks below every seat still in (`leaving`).
 """
 
 from __future__ import annotations
@@ -13,11 +20,15 @@ from typing import Any, Literal
 import msgspec
 
 from domain.clock import TimeControl, TimedOut, TimeOut, advance
-from domain.kernel import Game, Rng, RuleViolation, ranked, seed_commitment
+from domain.kernel import Game, Rng, RuleViolation, seed_commitment
 from domain.table.commands import Resign
 from domain.table.events import (GameAborted, GameCreated, GameEnded, GameStarted, SeatLeft, SeatResigned, SeatTaken,
                                  SeedRevealed)
+from domain.table.leaving import ended_by_leaving, left_last
 from domain.table.state import TableState
+
+STAND_IN_LIMIT = 1_000  # commands played for seats that left in one decision: a kind whose timeout rule
+                        # never hands the turn on ends the game by the leaving rule rather than loop
 
 
 class TableRules:
@@ -46,7 +57,7 @@ class TableRules:
                 raise RuleViolation("table.bad_time_control", control.problem() or "")
         return [GameCreated(kind=self.kind, options=msgspec.to_builtins(options), seats=seats,
                             seed_commitment=seed_commitment(seed), created_by=created_by,
-                            seed=seed.hex(), time_control=control)]
+                            seed=seed.hex(), time_control=control, play_on=True)]
 
     def join(self, state: TableState, player_id: str, name: str, seat: int | None = None) -> list[Any]:
         if state.status != "open":
@@ -92,8 +103,10 @@ class TableRules:
             raise RuleViolation("table.not_active", f"the game is {state.status}")
         if not 0 <= seat < state.seat_count:
             raise RuleViolation("table.no_such_seat", f"seat {seat} does not exist")
+        if seat in state.resigned:
+            raise RuleViolation("table.seat_left", f"seat {seat} has left the game")
         if isinstance(command, Resign):
-            return self.resign(state, seat, "resigned")
+            return self.resign(state, seat, "resigned", now_ms)
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events = self.game.decide(state.game, seat, command, rng)
         return self._settle(state, events, seat, now_ms)
@@ -115,7 +128,7 @@ class TableRules:
         after = self.evolve(state, events[0])
         if fallback is None:
             reason = "abandoned" if consecutive >= state.time_control.abandon_after else "timed_out"
-            return events + self.resign(after, seat, reason)
+            return events + self.resign(after, seat, reason, now_ms)
         rng = Rng(bytes.fromhex(state.seed), after.version)
         return events + self._settle(after, self.game.decide(after.game, seat, fallback, rng), seat, now_ms,
                                      timed_out=True)
@@ -135,6 +148,11 @@ class TableRules:
                 timed_out: bool = False) -> list[Any]:
         """`events` followed by the game's end when it ended, else by the clock's change."""
         after = self.fold(events, state) if events else state
+        if after.resigned and after.play_on:
+            extra = self._stand_in(after)
+            after, events = self.fold(extra, after), events + extra
+            if after.status == "finished":
+                return events
         ending = self._ending(after)
         if ending or state.time_control is None or after.clock is None:
             return events + ending
@@ -143,20 +161,43 @@ class TableRules:
         tick = advance(state.time_control, after.clock, acted, self.game.to_act(after.game), now_ms, timed_out)
         return events + ([tick] if tick is not None else [])
 
-    def resign(self, state: TableState, seat: int, reason: Literal["resigned", "abandoned"]) -> list[Any]:
-        """`seat` leaves the running game, which ends at once (the rule for every kind).
-
-        The other seats are ranked among themselves by their scores as they stand (the view's
-        `scores`; equal scores share a rank) and all above the resigned seat, so in a
-        two-player game the opponent wins. `details` names the resigned seat and why.
-        """
+    def resign(self, state: TableState, seat: int, reason: Literal["resigned", "abandoned", "timed_out"],
+               now_ms: int | None = None) -> list[Any]:
+        """`seat` leaves the running game: the game ends (`leaving`), or goes on without it when it was
+        created with `play_on`, seats three or more and leaves two seats or more still in it."""
         if state.status != "active" or state.game is None:
             raise RuleViolation("table.not_active", f"the game is {state.status}")
+        if seat in state.resigned:
+            raise RuleViolation("table.seat_left", f"seat {seat} has already left the game")
+        left = SeatResigned(seat=seat, reason=reason)
+        if state.play_on and state.seat_count - len(state.resigned) - 1 >= 2:
+            return [left] + self._settle(self.evolve(state, left), [], None, now_ms)
+        return [left] + self._left_ending(self.evolve(state, left), seat, reason)
+
+    def _left_ending(self, after: TableState, seat: int, reason: str) -> list[Any]:
+        """The game ends because `seat` left (see `leaving.ended_by_leaving`)."""
         # each seat's own view shows its own score (a kind may hide scores from the others)
-        scores = [self.game.view(state.game, s).scores[s] for s in range(state.seat_count)]
-        keys = [(0, 0) if s == seat else (1, scores[s]) for s in range(state.seat_count)]
-        outcome = msgspec.structs.replace(ranked(scores, keys), details={"resigned": seat, "reason": reason})
-        return [SeatResigned(seat=seat, reason=reason), GameEnded(outcome=outcome), SeedRevealed(seed=state.seed)]
+        scores = [self.game.view(after.game, s).scores[s] for s in range(after.seat_count)]
+        outcome = ended_by_leaving(scores, after.resigned, seat, reason, after.play_on)
+        return [GameEnded(outcome=outcome), SeedRevealed(seed=after.seed)]
+
+    def _stand_in(self, state: TableState) -> list[Any]:
+        """The commands the kind's timeout rule plays for the seats that left while one of them must act,
+        up to the end of the game (its `GameEnded` included) or a seat still in being the only ones to act."""
+        events: list[Any] = []
+        for _ in range(STAND_IN_LIMIT):
+            if self.game.outcome(state.game) is not None:
+                return events
+            waiting = [s for s in sorted(self.game.to_act(state.game)) if s in state.resigned]
+            if not waiting:
+                return events
+            command = self._timeout_command(state, waiting[0])
+            if command is None:
+                break
+            played = self.game.decide(state.game, waiting[0], command, Rng(bytes.fromhex(state.seed), state.version))
+            events += played
+            state = self.fold(played, state)
+        return events + self._left_ending(state, state.resigned[-1], "abandoned")
 
     def abort(self, state: TableState, reason: str) -> list[Any]:
         if state.status in ("finished", "aborted"):
@@ -167,4 +208,6 @@ class TableRules:
         outcome = self.game.outcome(after.game) if after.game is not None else None
         if outcome is None:
             return []
+        if after.play_on and after.resigned:
+            outcome = left_last(outcome, after.resigned)
         return [GameEnded(outcome=outcome), SeedRevealed(seed=after.seed)]

@@ -33,7 +33,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     version: int = 0
     revealed: bool = False
-    resigned: tuple[int, ...] = ()  # seats that left the running game
+    resigned: tuple[int, ...] = ()  # seats that left the running game, in the order they left
+    play_on: bool = False  # GameCreated.play_on: seats that leave a game of 3+ seats are played for
     time_control: TimeControl | None = None
     clock: Clock | None = None
     last: Any = None  # the latest game event that is a command's own result (the kind's `phrases`)

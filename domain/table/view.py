@@ -29,7 +29,8 @@ class TableReading:
         return sorted(self.game.to_act(state.game))
 
     def legal(self, state: TableState, seat: int) -> list[Any]:
-        if state.status != "active" or state.game is None:
+        """What `seat` may command now (nothing once it has left: the timeout rule plays for it)."""
+        if state.status != "active" or state.game is None or seat in state.resigned:
             return []
         return self.game.legal(state.game, seat)
 

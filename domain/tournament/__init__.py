@@ -46,9 +46,11 @@ How the service drives it
   and result from the revealed seed and reports any pairing, draw, seed,
   point or standing that differs (``VerifyReport``).
 
-Commands: CreateTournament, Register, Withdraw, Start, RecordResult.
+Commands: CreateTournament, Register, Withdraw, Start, RecordResult; the organiser's tools
+(``organiser``): Pause, Resume, RemovePlayer, ForbidPairing, Annul, Adjudicate.
 Events: TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted,
-RoundPaired, ResultRecorded, TournamentEnded, SeedRevealed.
+RoundPaired, ResultRecorded, TournamentEnded, SeedRevealed; PlayerPaused, PlayerResumed,
+PlayerRemoved, PairingForbidden, ResultAnnulled, ResultAdjudicated.
 Rules of pairing and scoring: see ``pairing`` (formats, byes, seat order),
 ``arrange`` (table sizes, game ids and seeds) and ``standings`` (rank points,
 tie-breaks).
@@ -57,9 +59,9 @@ tie-breaks).
 from domain.kernel import fold as kernel_fold
 from domain.tournament.arrange import game_id, game_seed, table_sizes
 from domain.tournament.deals import deal_round, sealed_round, unrecorded, unsealed
-from domain.tournament.commands import (CreateTournament, Format, RecordResult, Register, Start, TieBreak,
-                                        TournamentCommand,
-                                        Withdraw)
+from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, Entry, ForbidPairing, Format, Pause,
+                                        RecordResult, Register, RemovePlayer, Resume, Start, TieBreak,
+                                        TournamentCommand, Withdraw)
 from domain.tournament.events import (PairedTable, PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
                                       TournamentStarted)
@@ -79,7 +81,7 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 
 
 __all__ = [
-    "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
+    "Adjudicate", "Annul", "Entry", "ForbidPairing", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
     "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",

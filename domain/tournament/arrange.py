@@ -58,13 +58,15 @@ def spread(seed_order: Sequence[str], sizes: list[int]) -> list[list[str]]:
 
 
 REPEAT = 1_000  # a repeat meeting outweighs any seat-order clash
+FORBIDDEN = 10**15  # a forbidden pair outweighs any number of repeats
 NEW_PAIR = 1_000_000  # with coverage, a pair that has met at all outweighs any spread of repeats
 WINDOW = 256  # candidates a table looks at beyond its first player: tables stay within score groups
 BUDGET = 200_000  # table costs evaluated by one repair: bounds a crowded round's time, the same on every replay
 
 
-def penalty(entrants: dict[str, Entrant], coverage: bool = False) -> Penalty:
-    """How bad a table is: repeats first, then a seat clash.
+def penalty(entrants: dict[str, Entrant], coverage: bool = False,
+            forbidden: frozenset[tuple[str, str]] = frozenset()) -> Penalty:
+    """How bad a table is: a forbidden pair (`ForbidPairing`) first, then repeats, then a seat clash.
 
     A pair that met k times before costs REPEAT * (1 + 2 + ... + k) (convex, so repeats spread);
     with `coverage` (round robin) every pair that has met at all costs NEW_PAIR more, so pairs
@@ -76,6 +78,8 @@ def penalty(entrants: dict[str, Entrant], coverage: bool = False) -> Penalty:
         for i, a in enumerate(table):
             met = entrants[a].met
             for b in table[i + 1:]:
+                if forbidden and (min(a, b), max(a, b)) in forbidden:
+                    total += FORBIDDEN
                 k = met.get(b, 0)
                 if k:
                     total += REPEAT * k * (k + 1) // 2 + (NEW_PAIR if coverage else 0)

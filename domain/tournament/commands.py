@@ -22,6 +22,18 @@ class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     pass
 
 
+class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Who may register by themselves (the organiser may register anyone): at least `min_rated_games` rated
+    games of the kind and a rating in [`rating_min`, `rating_max`] (both as the platform's ratings have
+    them), and, when `invited` is not empty or the tournament has an invitation code, a player named in
+    `invited` or one who gives the code."""
+
+    min_rated_games: int = 0
+    rating_min: int | None = None
+    rating_max: int | None = None
+    invited: list[str] = []
+
+
 class CreateTournament(_Command, tag="tournament.CreateTournament"):
     """Open a tournament of `kind` for registration.
 
@@ -34,7 +46,10 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     `max_players` 0 means the format's limit (64 for round robin, 100,000 otherwise).
     `bye_points`: what a Swiss or round-robin bye is worth (default: a win, `seats - 1`).
     `tiebreaks`: the tie-breaks after rank points, in order (default Buchholz, rating; the seeded
-    draw always comes last); see `tiebreaks`.
+    draw always comes last); see `tiebreaks`. `late_join_until` (Swiss): players may still register
+    after the start until round `late_join_until` is paired (0: no late join); the rounds they missed
+    score nothing. `entry`: the entry conditions; `invitation_code`: a code that admits whoever gives it
+    (only its hash, salted with the secret seed, is recorded).
     """
 
     kind: str
@@ -51,20 +66,69 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     max_players: int = 0
     bye_points: float | None = None
     tiebreaks: list[TieBreak] | None = None
+    late_join_until: int = 0
+    entry: Entry | None = None
+    invitation_code: str | None = None
 
 
 class Register(_Command, tag="tournament.Register"):
-    """Register the actor (or, for the organiser or an admin, `player_id`) with a display name and rating."""
+    """Register the actor (or, for the organiser or an admin, `player_id`) with a display name and rating.
+
+    `rated_games` is what the platform's ratings know of the player (the service fills it, with `rating`,
+    when the tournament has a rating condition); `code` the invitation code the player gives.
+    """
 
     name: str
     rating: int = 1500
     player_id: str | None = None
+    rated_games: int | None = None
+    code: str | None = None
 
 
 class Withdraw(_Command, tag="tournament.Withdraw"):
     """Leave the tournament: before the start the entry is removed, after it no further pairings."""
 
     player_id: str | None = None
+
+
+class Pause(_Command, tag="tournament.Pause"):
+    """Swiss: the actor (or, for the organiser, `player_id`) is not paired from the next round until resumed."""
+
+    player_id: str | None = None
+
+
+class Resume(_Command, tag="tournament.Resume"):
+    """A paused player is paired again from the next round."""
+
+    player_id: str | None = None
+
+
+class RemovePlayer(_Command, tag="tournament.RemovePlayer"):
+    """The organiser removes a player: before the start the entry goes; after it no more pairings, and the
+    player ranks below everyone still in."""
+
+    player_id: str
+    reason: str = ""
+
+
+class ForbidPairing(_Command, tag="tournament.ForbidPairing"):
+    """The organiser forbids these players (teammates) to meet: Swiss pairings honour it whenever any
+    pairing of the round does (it outweighs even a repeat)."""
+
+    players: list[str]
+
+
+class Annul(_Command, tag="tournament.Annul"):
+    """The organiser annuls a game: its table scores nothing for anyone, as if it was never played."""
+
+    game_id: str
+
+
+class Adjudicate(_Command, tag="tournament.Adjudicate"):
+    """The organiser sets a game's ranks (per seat, the game's seat order), replacing any result."""
+
+    game_id: str
+    ranks: list[int]
 
 
 class Start(_Command, tag="tournament.Start"):
@@ -78,4 +142,5 @@ class RecordResult(_Command, tag="tournament.RecordResult"):
     outcome: Outcome
 
 
-TournamentCommand = Union[Register, Withdraw, Start, RecordResult]
+TournamentCommand = Union[Register, Withdraw, Start, RecordResult, Pause, Resume, RemovePlayer, ForbidPairing, Annul,
+                          Adjudicate]

@@ -28,14 +28,14 @@ def unrecorded(state: TournamentState, game_id: str) -> list[str]:
     record = deal_round(state, game_id)
     if record is None:
         return []
-    return [t.game_id for t in record.tables if t.ranks is None]
+    return [t.game_id for t in record.tables if not state.done(t)]
 
 
 def sealed_round(state: TournamentState, round_: int) -> bool:
     """Is round `round_` a duplicate deal with a table whose result is not recorded yet?"""
     if not state.settings.duplicate or not 1 <= round_ <= len(state.rounds):
         return False
-    return any(t.ranks is None for t in state.rounds[round_ - 1].tables)
+    return any(not state.done(t) for t in state.rounds[round_ - 1].tables)
 
 
 def unsealed(state: TournamentState) -> TournamentState:

@@ -14,7 +14,7 @@ from typing import Any, Union
 
 import msgspec
 
-from domain.tournament.commands import Format, TieBreak
+from domain.tournament.commands import Entry, Format, TieBreak
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -41,16 +41,61 @@ class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
     pairing: int = 1  # the pairing rule's version: 1 for tournaments recorded before rule 2 existed
     bye_points: float | None = None  # what a bye is worth (None, as recorded by rule 1: (seats - 1) / 2)
     tiebreaks: list[TieBreak] | None = None  # the organiser's order (None: Buchholz, rating, the draw)
+    late_join_until: int = 0  # Swiss: registration stays open until this round is paired (0: closes at the start)
+    entry: Entry | None = None  # the entry conditions (None: open to all)
+    code_hash: str | None = None  # SHA-256 of the invitation code salted with the seed (`rules.code_hash`)
 
 
 class PlayerRegistered(_Event, tag="tournament.PlayerRegistered"):
     player_id: str
     name: str
     rating: int
+    rated_games: int | None = None  # as the platform's ratings had it, when the entry conditions ask
+    code: str | None = None  # the invitation code given (secret until the end, like the seeds)
+    invited_by: str | None = None  # the organiser, when they registered the player (no entry conditions then)
 
 
 class PlayerWithdrew(_Event, tag="tournament.PlayerWithdrew"):
     player_id: str
+
+
+class PlayerPaused(_Event, tag="tournament.PlayerPaused"):
+    player_id: str
+
+
+class PlayerResumed(_Event, tag="tournament.PlayerResumed"):
+    player_id: str
+
+
+class PlayerRemoved(_Event, tag="tournament.PlayerRemoved"):
+    player_id: str
+    reason: str = ""
+
+
+class PairingForbidden(_Event, tag="tournament.PairingForbidden"):
+    """No two of `players` are to meet (Swiss)."""
+
+    players: list[str]
+
+
+class ResultAnnulled(_Event, tag="tournament.ResultAnnulled"):
+    """The organiser annulled a table: whatever it scored is taken back, and nothing it records counts."""
+
+    round: int
+    table: int
+    game_id: str
+    players: list[str]
+
+
+class ResultAdjudicated(_Event, tag="tournament.ResultAdjudicated"):
+    """The organiser set a table's ranks (and so its rank points), replacing any recorded result."""
+
+    round: int
+    table: int
+    game_id: str
+    players: list[str]
+    ranks: list[int]
+    points: list[float]
 
 
 class TournamentStarted(_Event, tag="tournament.TournamentStarted"):
@@ -102,4 +147,5 @@ class SeedRevealed(_Event, tag="tournament.SeedRevealed"):
 
 
 TournamentEvent = Union[TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted, RoundPaired,
-                        ResultRecorded, TournamentEnded, SeedRevealed]
+                        ResultRecorded, TournamentEnded, SeedRevealed, PlayerPaused, PlayerResumed, PlayerRemoved,
+                        PairingForbidden, ResultAnnulled, ResultAdjudicated]

@@ -6,8 +6,11 @@ from typing import Optional, assert_never
 
 from msgspec.structs import replace
 
-from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired, SeedRevealed,
-                                      TournamentCreated, TournamentEnded, TournamentEvent, TournamentStarted)
+from domain.tournament.events import (PairingForbidden, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
+                                      PlayerWithdrew, ResultAdjudicated, ResultAnnulled, ResultRecorded, RoundPaired,
+                                      SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
+                                      TournamentStarted)
+from domain.tournament.corrections import adjudicated, annulled
 from domain.tournament.state import Entrant, RoundRecord, TableRecord, TournamentState
 
 
@@ -20,14 +23,27 @@ def evolve(state: Optional[TournamentState], event: TournamentEvent) -> Tourname
     match event:
         case PlayerRegistered():
             entrant = Entrant(player_id=event.player_id, name=event.name, rating=event.rating)
-            return replace(state, entrants={**state.entrants, event.player_id: entrant}, version=version)
-        case PlayerWithdrew():
+            # a late entrant (Swiss, after the start) takes the last place of the seeded draw
+            draw = (*state.draw, event.player_id) if state.status == "running" else state.draw
+            return replace(state, entrants={**state.entrants, event.player_id: entrant}, draw=draw, version=version)
+        case PlayerWithdrew() | PlayerRemoved():
             entrants = dict(state.entrants)
             if state.status == "registration":
                 del entrants[event.player_id]
             else:
-                entrants[event.player_id] = replace(entrants[event.player_id], active=False)
+                entrants[event.player_id] = replace(entrants[event.player_id], active=False,
+                                                    removed=isinstance(event, PlayerRemoved))
             return replace(state, entrants=entrants, version=version)
+        case PlayerPaused() | PlayerResumed():
+            entrant = replace(state.entrants[event.player_id], paused=isinstance(event, PlayerPaused))
+            return replace(state, entrants={**state.entrants, event.player_id: entrant}, version=version)
+        case PairingForbidden():
+            pairs = {tuple(sorted((a, b))) for i, a in enumerate(event.players) for b in event.players[i + 1:]}
+            return replace(state, forbidden=tuple(sorted(set(state.forbidden) | pairs)), version=version)
+        case ResultAnnulled():
+            return replace(annulled(state, event), version=version)
+        case ResultAdjudicated():
+            return replace(adjudicated(state, event), version=version)
         case TournamentStarted():
             return replace(state, status="running", draw=tuple(event.draw), version=version)
         case RoundPaired():

@@ -6,6 +6,8 @@ The rule (tournaments created with `pairing = 2`, the default since it exists):
   among them; each bye is worth the organiser's `bye_points` (default: a win, `seats - 1`).
 - The others are paired so that the round's *cost* is least. A pair's cost is, in this order of
   precedence (each level outweighs every lower level summed over the whole round):
+    0. forbidden: a pair the organiser forbade (`ForbidPairing`, teammates) costs 1, so it meets only
+       when no pairing of the round keeps them apart;
     1. repeats: a pair that met k times before costs 1 + 2 + ... + k, so a repeat is made only
        when no pairing of the round avoids it, and then as few (and as spread) as possible;
     2. floats: the square of the score difference in half points, so players meet their own score
@@ -35,7 +37,7 @@ from domain.tournament.state import TournamentState
 BLOCK = 48  # players matched at once in a big field: a block is exact, a round of 1,000 stays in seconds
 
 
-def _levels(state: TournamentState, players: Sequence[str]) -> tuple[int, int, int]:
+def _levels(state: TournamentState, players: Sequence[str]) -> tuple[int, int, int, int]:
     """Multipliers that make each cost level outweigh every lower one summed over a round."""
     n = len(players)
     pairs = n // 2 + 1
@@ -44,19 +46,22 @@ def _levels(state: TournamentState, players: Sequence[str]) -> tuple[int, int, i
     top = max((state.entrants[p].points for p in players), default=0.0)
     floats = (pairs * 1 + 1) * clash
     repeats = (pairs * int(2 * top + 1) ** 2 + 1) * floats
-    return repeats, floats, clash
+    most = state.round * (state.round + 1) // 2  # no pair has met more often than the rounds played
+    forbid = (pairs * most + 1) * repeats
+    return forbid, repeats, floats, clash
 
 
 def pair_cost(state: TournamentState, a: str, b: str, place: dict[str, int], group: dict[float, int],
-              levels: tuple[int, int, int]) -> int:
+              levels: tuple[int, int, int, int]) -> int:
     """The cost of seating `a` against `b` (see the module docstring for its four levels)."""
-    repeats, floats, clash = levels
+    forbid, repeats, floats, clash = levels
     ea, eb = state.entrants[a], state.entrants[b]
+    forbidden = bool(state.forbidden) and (min(a, b), max(a, b)) in state.forbidden_pairs()
     k = ea.met.get(b, 0)
     diff = round(2 * abs(ea.points - eb.points))
     half = group[ea.points] // 2 if ea.points == eb.points else 0
     shape = abs(abs(place[a] - place[b]) - half) if ea.points == eb.points else 0
-    return (repeats * (k * (k + 1) // 2) + floats * diff * diff
+    return (forbid * forbidden + repeats * (k * (k + 1) // 2) + floats * diff * diff
             + clash * (ea.last_seat == 0 and eb.last_seat == 0) + shape)
 
 
@@ -67,7 +72,7 @@ def round_cost(state: TournamentState, standing: Sequence[str], tables: Sequence
 
 
 def _context(state: TournamentState, standing: Sequence[str]) -> tuple[dict[str, int], dict[float, int],
-                                                                         tuple[int, int, int]]:
+                                                                         tuple[int, int, int, int]]:
     place = {pid: i for i, pid in enumerate(standing)}
     group: dict[float, int] = {}
     for pid in standing:
@@ -92,7 +97,7 @@ def match(state: TournamentState, standing: Sequence[str]) -> list[list[str]]:
 
 
 def _match_block(state: TournamentState, block: list[str], place: dict[str, int], group: dict[float, int],
-                 levels: tuple[int, int, int]) -> list[tuple[str, str]]:
+                 levels: tuple[int, int, int, int]) -> list[tuple[str, str]]:
     """A maximum-cardinality, least-cost matching of `block` (all of it when even, all but one when odd)."""
     costs = {(a, b): pair_cost(state, a, b, place, group, levels) for i, a in enumerate(block) for b in block[i + 1:]}
     ceiling = max(costs.values(), default=0) + 1

@@ -5,7 +5,8 @@ seated) to those with the fewest byes, lowest in the standings first, each
 worth the organiser's `bye_points` (rule 1, recorded before it existed:
 (seats - 1) / 2). At two seats, pairing rule 2 (`matching`) pairs by an exact
 least-cost matching: no avoidable repeat, floats by the smallest score
-difference. Otherwise (rule 1, and tables of 3-6 seats): round 1
+difference. At 3-6 seats, rule 3 (`grouping`) groups rounds after the first by an exact least-cost
+search (no avoidable repeat or forbidden pair, then standings order). Otherwise (rule 1): round 1
 deals the seeds to tables like pots (snake order) so the best seeds sit apart;
 later rounds fill tables top-down in standings order (so tables group players
 of equal score), each with the next players it has met least, then swap
@@ -34,8 +35,10 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from domain.tournament.arrange import game_id, game_seed, group, penalty, pick_byes, seat_order, spread, table_sizes
+from domain.tournament.arrange import (FORBIDDEN, game_id, game_seed, group, improve, penalty, pick_byes, seat_order, spread,
+                                      table_sizes)
 from domain.tournament.events import PairedTable, RoundPaired
+from domain.tournament.grouping import exact_group
 from domain.tournament.matching import match, round_cost
 from domain.tournament.standings import bye_points, order, seeding
 from domain.tournament.state import TournamentState
@@ -121,9 +124,17 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
     players, byes = _seated(state, standing, sizes)
     if settings.pairing >= 2 and settings.seats == 2:
         return match(state, players), byes
+    cost = penalty(state.entrants, forbidden=state.forbidden_pairs())
     if number == 1:
-        return spread(seeding(state, players), sizes), byes
-    return group(players, sizes, penalty(state.entrants)), byes
+        tables = spread(seeding(state, players), sizes)
+        if state.forbidden:
+            improve(tables, cost)
+            if settings.pairing >= 3 and sum(map(cost, tables)) >= FORBIDDEN:
+                tables = exact_group(players, sizes, cost)
+        return tables, byes
+    if settings.pairing >= 3:
+        return exact_group(players, sizes, cost), byes
+    return group(players, sizes, cost), byes
 
 
 def _round_robin(state: TournamentState, number: int) -> Plan | None:

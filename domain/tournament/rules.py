@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Optional, assert_never
 
+import hashlib
+
 from domain.kernel import Emitter, Outcome, Rng, RuleViolation, seed_commitment
 from domain.tournament.arrange import is_uuid
-from domain.tournament.commands import CreateTournament, RecordResult, Register, Start, TournamentCommand, Withdraw
+from domain.tournament import organiser
+from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, ForbidPairing, Pause, RecordResult, Register,
+                                        RemovePlayer, Resume, Start, TournamentCommand, Withdraw)
 from domain.tournament.evolve import evolve
 from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, SeedRevealed,
                                       TournamentCreated, TournamentEnded, TournamentStarted)
@@ -39,10 +43,19 @@ CODES: dict[str, str] = {
     "tournament.unknown_game": "this game is not a game of the tournament's current round",
     "tournament.result_already_recorded": "this game's result is already recorded",
     "tournament.bad_outcome": "the outcome does not fit the table (one rank and score per seat)",
+    "tournament.not_invited": "the tournament is by invitation: the player is not invited and gave no valid code",
+    "tournament.rating_out_of_range": "the player's rating is outside the tournament's rating range",
+    "tournament.too_few_rated_games": "the player has fewer rated games of the kind than the tournament asks",
+    "tournament.not_in_format": "the tournament's format has no such thing",
+    "tournament.already_paused": "this player is paused already",
+    "tournament.not_paused": "this player is not paused",
+    "tournament.already_annulled": "this game is annulled already",
+    "tournament.bad_request": "the command does not name what it needs",
+    "tournament.deal_sealed": "a duplicate deal is corrected only once every table of it has ended",
 }
 
 
-PAIRING = 2  # the pairing rule new tournaments are created with (`matching`); old ones keep theirs
+PAIRING = 3  # the pairing rule new tournaments are created with (`matching`, `grouping`); old ones keep theirs
 ROUND_ROBIN_MAX = 64  # every pair meets: the number of rounds grows with the field
 FIELD_MAX = 100_000
 
@@ -64,7 +77,14 @@ def create(tournament_id: str, organiser: str, command: CreateTournament, seed: 
         min_players=command.min_players or smallest, max_players=command.max_players or _field_max(command),
         seed_commitment=seed_commitment(seed), seed=seed.hex(), pairing=PAIRING,
         bye_points=command.bye_points if command.bye_points is not None else float(command.seats - 1),
-        tiebreaks=command.tiebreaks)]
+        tiebreaks=command.tiebreaks, late_join_until=command.late_join_until, entry=command.entry,
+        code_hash=code_hash(seed.hex(), command.invitation_code) if command.invitation_code else None)]
+
+
+def code_hash(seed: str, code: str) -> str:
+    """SHA-256 (hex) of b"stela-invitation\\x00" || the tournament seed || the code (UTF-8): salted with the
+    secret seed, so the public record does not let anyone guess a short code before the end."""
+    return hashlib.sha256(b"stela-invitation\x00" + bytes.fromhex(seed) + code.encode()).hexdigest()
 
 
 def _check_settings(tournament_id: str, c: CreateTournament) -> None:
@@ -83,6 +103,13 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
         raise bad("a Swiss tournament needs at least one round")
     if c.rounds < 0:
         raise bad("rounds cannot be negative")
+    if c.late_join_until and (c.format != "swiss" or not 1 <= c.late_join_until <= c.rounds):
+        raise bad("late_join_until is a Swiss round, from 1 to rounds")
+    if c.entry is not None and c.entry.rating_min is not None and c.entry.rating_max is not None \
+            and c.entry.rating_min > c.entry.rating_max:
+        raise bad("rating_min is above rating_max")
+    if c.invitation_code is not None and not 4 <= len(c.invitation_code) <= 64:
+        raise bad("an invitation code has 4 to 64 characters")
     if c.tiebreaks is not None and len(set(c.tiebreaks)) != len(c.tiebreaks):
         raise bad("each tie-break may be named once")
     if c.bye_points is not None and not (0 <= c.bye_points <= c.seats - 1 and (2 * c.bye_points).is_integer()):
@@ -119,6 +146,14 @@ def decide(state: Optional[TournamentState], actor: Optional[str], command: Tour
             return _start(state, actor, rng, admin)
         case RecordResult():
             return _record(state, actor, command, admin)
+        case Pause() | Resume():
+            return organiser.pause(state, _target(state, actor, command.player_id, admin), command, _refuse)
+        case RemovePlayer():
+            return organiser.remove(state, actor, command, admin, _refuse)
+        case ForbidPairing():
+            return organiser.forbid(state, actor, command, admin, _refuse)
+        case Annul() | Adjudicate():
+            return _completing(state, organiser.correct(state, actor, command, admin, _refuse))
         case _:
             assert_never(command)
 
@@ -135,13 +170,39 @@ def _target(state: TournamentState, actor: Optional[str], player_id: Optional[st
 
 def _register(state: TournamentState, actor: Optional[str], command: Register, admin: bool) -> list[Any]:
     target = _target(state, actor, command.player_id, admin)
-    if state.status != "registration":
+    late = state.status == "running" and state.round < state.settings.late_join_until
+    if state.status != "registration" and not late:
         raise _refuse("tournament.registration_closed", "the tournament has started")
     if target in state.entrants:
         raise _refuse("tournament.already_registered", f"{target} is already registered")
     if len(state.entrants) >= state.settings.max_players:
         raise _refuse("tournament.full", f"the tournament takes at most {state.settings.max_players} players")
-    return [PlayerRegistered(player_id=target, name=command.name, rating=command.rating)]
+    by_organiser = admin or (actor is not None and actor == state.organiser and target != actor)
+    if not by_organiser:
+        _admitted(state, target, command)
+    return [PlayerRegistered(player_id=target, name=command.name, rating=command.rating,
+                             rated_games=command.rated_games, code=command.code,
+                             invited_by=state.organiser if by_organiser else None)]
+
+
+def _admitted(state: TournamentState, target: str, command: Register) -> None:
+    """The entry conditions for a player registering themselves (the organiser may register anyone)."""
+    s = state.settings
+    entry = s.entry
+    if entry is not None:
+        if entry.min_rated_games and (command.rated_games or 0) < entry.min_rated_games:
+            raise _refuse("tournament.too_few_rated_games",
+                          f"{command.rated_games or 0} rated games, {entry.min_rated_games} needed")
+        low, high = entry.rating_min, entry.rating_max
+        if (low is not None and command.rating < low) or (high is not None and command.rating > high):
+            raise _refuse("tournament.rating_out_of_range",
+                          f"rating {command.rating} is outside {low if low is not None else '-'}.."
+                          f"{high if high is not None else '-'}")
+    invited = entry.invited if entry is not None else []
+    if invited or s.code_hash:
+        by_code = s.code_hash is not None and command.code is not None and code_hash(state.seed, command.code) == s.code_hash
+        if target not in invited and not by_code:
+            raise _refuse("tournament.not_invited", "the tournament is by invitation (a wrong or missing code)")
 
 
 def _withdraw(state: TournamentState, actor: Optional[str], command: Withdraw, admin: bool) -> list[Any]:
@@ -177,17 +238,24 @@ def _record(state: TournamentState, actor: Optional[str], command: RecordResult,
     table = state.table_of(command.game_id)
     if table is None:
         raise _refuse("tournament.unknown_game", f"{command.game_id} is not a game of this tournament")
-    if table.ranks is not None:
+    if state.done(table):
         raise _refuse("tournament.result_already_recorded", f"{command.game_id} already has its result")
     outcome = command.outcome
     size = len(table.players)
     if len(outcome.ranks) != size or len(outcome.scores) != size or not all(1 <= r <= size for r in outcome.ranks):
         raise _refuse("tournament.bad_outcome", f"expected {size} ranks from 1 to {size} and {size} scores")
+    return _completing(state, [ResultRecorded(
+        round=state.round, table=table.table, game_id=table.game_id, players=list(table.players),
+        ranks=list(outcome.ranks), scores=list(outcome.scores), points=rank_points(outcome.ranks),
+        advancing=_advancing(state, table, outcome))])
+
+
+def _completing(state: TournamentState, events: list[Any]) -> list[Any]:
+    """`events`, and the next round (or the end) when they complete the current round."""
     emit = Emitter(evolve, state)
-    emit(ResultRecorded(round=state.round, table=table.table, game_id=table.game_id, players=list(table.players),
-                        ranks=list(outcome.ranks), scores=list(outcome.scores), points=rank_points(outcome.ranks),
-                        advancing=_advancing(state, table, outcome)))
-    if emit.state.pending:
+    for event in events:
+        emit(event)
+    if not state.pending or emit.state.pending:
         return emit.events
     return emit.events + _next(emit.state)
 

@@ -12,7 +12,7 @@ points of a full table). A table
 one seat short offers one point less to each place (its winner earns
 seats - 2); the pairings put short tables at the bottom of the standings.
 
-Order (best first): rank points; then the organiser's tie-breaks in their
+Order (best first): players the organiser removed last; then rank points; then the organiser's tie-breaks in their
 order (`tiebreaks`; by default opponents' strength (Buchholz for N seats: the
 sum, over every game played, of the current rank points of each player sat
 with), then the rating given at registration); then the seeded draw drawn at
@@ -62,8 +62,8 @@ def order(state: TournamentState, player_ids: list[str] | None = None) -> list[s
         e = entrants[pid]
         base = (-e.points, *(-v for v in breaks[pid]), pid)
         if elimination:
-            return (-e.reached, e.last_rank or 1 << 30, *base)
-        return base
+            return (e.removed, -e.reached, e.last_rank or 1 << 30, *base)
+        return (e.removed, *base)
 
     return sorted(ids, key=key)
 
@@ -96,6 +96,8 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
     reached: int
     out: bool
     tiebreaks: list[float] = []  # the values of the tournament's `tiebreaks`, in its order
+    paused: bool = False
+    removed: bool = False
 
 
 def standings(state: TournamentState) -> list[Standing]:
@@ -106,5 +108,5 @@ def standings(state: TournamentState) -> list[Standing]:
     return [Standing(tiebreaks=list(breaks[pid]), place=place, player_id=pid, name=entrants[pid].name, points=entrants[pid].points,
                      buchholz=buchholz(entrants, pid), rating=entrants[pid].rating, games=entrants[pid].games,
                      byes=entrants[pid].byes, active=entrants[pid].active, reached=entrants[pid].reached,
-                     out=entrants[pid].out)
+                     out=entrants[pid].out, paused=entrants[pid].paused, removed=entrants[pid].removed)
             for place, pid in enumerate(ids, start=1)]

@@ -42,6 +42,8 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     reached: int = 0
     last_rank: int = 0
     out: bool = False
+    paused: bool = False  # Swiss: not paired until resumed
+    removed: bool = False  # removed by the organiser: ranks below everyone still in
 
     def balance(self) -> float:
         """How much later than average this player has sat (positive: should sit early next)."""
@@ -58,6 +60,8 @@ class TableRecord(msgspec.Struct, frozen=True, kw_only=True):
     ranks: tuple[int, ...] | None = None
     scores: tuple[int, ...] | None = None
     points: tuple[float, ...] | None = None
+    annulled: bool = False  # the organiser annulled it: it counts for nothing
+    adjudicated: bool = False  # the organiser set its ranks
 
 
 class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,6 +85,7 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
     final: tuple[str, ...] = ()
     version: int = 0
     revealed: bool = False
+    forbidden: tuple[tuple[str, str], ...] = ()  # pairs that must not meet (sorted within and between)
 
     @property
     def organiser(self) -> str:
@@ -92,11 +97,19 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.rounds)
 
     def active_ids(self) -> list[str]:
-        """Players still taking part, in registration order."""
-        return [pid for pid, e in self.entrants.items() if e.active]
+        """Players to pair: still taking part and not paused, in registration order."""
+        return [pid for pid, e in self.entrants.items() if e.active and not e.paused]
+
+    def forbidden_pairs(self) -> frozenset[tuple[str, str]]:
+        """The pairs that must not meet, each as (a, b) with a < b."""
+        return frozenset(self.forbidden)
 
     def draw_index(self) -> dict[str, int]:
         return {pid: i for i, pid in enumerate(self.draw)}
+
+    def done(self, table: TableRecord) -> bool:
+        """Has `table` its result (recorded, adjudicated, or annulled)?"""
+        return table.ranks is not None or table.annulled
 
     def table_of(self, game_id: str) -> TableRecord | None:
         where = self.games.get(game_id)

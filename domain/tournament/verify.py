@@ -3,7 +3,7 @@
 `verify(events)` takes the tournament's whole event list (as stored, or the
 public log after the end), checks the revealed seed against the commitment
 published at creation, then walks the log: each registration, withdrawal,
-start and result is turned back into the command that caused it and decided
+start, result, pause, removal, forbidden pairing, annulment and adjudication is turned back into the command that caused it and decided
 again from the state before it, with `rng_for(state)`. The events decided
 again (the seeded draw, every pairing with its game ids and game seeds, the
 rank points, the end and its standings) must equal the recorded ones exactly,
@@ -20,9 +20,11 @@ from typing import Any, Optional
 import msgspec
 
 from domain.kernel import Outcome, RuleViolation, seed_commitment
-from domain.tournament.commands import RecordResult, Register, Start, TournamentCommand, Withdraw
-from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired, SeedRevealed,
-                                      TournamentCreated, TournamentStarted)
+from domain.tournament.commands import (Adjudicate, Annul, ForbidPairing, Pause, RecordResult, Register, RemovePlayer,
+                                        Resume, Start, TournamentCommand, Withdraw)
+from domain.tournament.events import (PairingForbidden, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
+                                      PlayerWithdrew, ResultAdjudicated, ResultAnnulled, ResultRecorded, RoundPaired,
+                                      SeedRevealed, TournamentCreated, TournamentStarted)
 from domain.tournament.evolve import evolve
 from domain.tournament.pairing import equivalent
 from domain.tournament.rules import decide
@@ -47,7 +49,20 @@ def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentComma
     """The command (and its actor) that produced `event` at the head of a decision, if any."""
     match event:
         case PlayerRegistered():
-            return Register(name=event.name, rating=event.rating, player_id=event.player_id), event.player_id
+            return (Register(name=event.name, rating=event.rating, player_id=event.player_id,
+                             rated_games=event.rated_games, code=event.code), event.invited_by or event.player_id)
+        case PlayerPaused():
+            return Pause(player_id=event.player_id), event.player_id
+        case PlayerResumed():
+            return Resume(player_id=event.player_id), event.player_id
+        case PlayerRemoved():
+            return RemovePlayer(player_id=event.player_id, reason=event.reason), state.organiser
+        case PairingForbidden():
+            return ForbidPairing(players=list(event.players)), state.organiser
+        case ResultAnnulled():
+            return Annul(game_id=event.game_id), state.organiser
+        case ResultAdjudicated():
+            return Adjudicate(game_id=event.game_id, ranks=list(event.ranks)), state.organiser
         case PlayerWithdrew():
             return Withdraw(player_id=event.player_id), event.player_id
         case TournamentStarted():

@@ -14,11 +14,11 @@ from typing import Any, Optional
 
 import msgspec
 
-from domain.tournament.commands import TournamentCommand
+from domain.tournament.commands import Entry, TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
-from domain.tournament.events import ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
+from domain.tournament.events import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
 from domain.tournament.standings import Standing, standings, tiebreak_order
-from domain.tournament.state import RoundRecord, Status, TournamentState
+from domain.tournament.state import RoundRecord, Status, TableRecord, TournamentState
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,6 +27,7 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     players: list[str]
     ranks: Optional[list[int]] = None
     points: Optional[list[float]] = None
+    status: str = "playing"  # playing, played, annulled or adjudicated
 
 
 class RoundView(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,13 +57,32 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     pairing_rule: int = 1
     tiebreaks: list[str] = []
     bye_points: float = 0.0
+    min_players: int = 0  # the start is refused below it (`tournament.too_few_players`)
+    late_join_until: int = 0  # Swiss: registration stays open until this round is paired
+    invitation: bool = False  # by invitation: a list of players or a code
+    entry: Optional[Entry] = None
 
 
 def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
     return RoundView(round=record.round, byes=list(record.byes), tables=[
         TableView(table=t.table, game_id=t.game_id, players=list(t.players),
                   ranks=list(t.ranks) if t.ranks is not None and not sealed else None,
-                  points=list(t.points) if t.points is not None and not sealed else None) for t in record.tables])
+                  points=list(t.points) if t.points is not None and not sealed else None,
+                  status=table_status(t, sealed)) for t in record.tables])
+
+
+def table_status(table: TableRecord, sealed: bool = False) -> str:
+    """How far a table is: playing (a sealed deal's tables too), played, annulled or adjudicated."""
+    if table.annulled:
+        return "annulled"
+    if table.ranks is None or sealed:
+        return "playing"
+    return "adjudicated" if table.adjudicated else "played"
+
+
+def standings_shown(state: TournamentState) -> list[Standing]:
+    """The standings anyone may see: a sealed deal's results not yet counted."""
+    return standings(unsealed(state))
 
 
 def view(state: TournamentState) -> TournamentView:
@@ -71,10 +91,12 @@ def view(state: TournamentState) -> TournamentView:
     return TournamentView(
         tournament_id=s.tournament_id, organiser=s.organiser, name=s.name, kind=s.kind, format=s.format,
         seats=s.seats, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
-        players=len(state.entrants), standings=standings(unsealed(state)),
+        players=len(state.entrants), standings=standings_shown(state),
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
-        tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2)
+        tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2,
+        min_players=s.min_players, late_join_until=s.late_join_until, entry=s.entry,
+        invitation=s.code_hash is not None or bool(s.entry is not None and s.entry.invited))
 
 
 def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:
@@ -92,6 +114,8 @@ def redact(event: TournamentEvent, public: bool) -> TournamentEvent:
         return msgspec.structs.replace(event, seed=None)
     if isinstance(event, RoundPaired):
         return msgspec.structs.replace(event, tables=[msgspec.structs.replace(t, seed=None) for t in event.tables])
+    if isinstance(event, PlayerRegistered) and event.code is not None:
+        return msgspec.structs.replace(event, code=None)
     return event
 
 

@@ -75,7 +75,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from domain.tournament.events import SeedRevealed as TournamentSeed
     from service.commands.arenas import verify_arena
     from service.commands.repository import platform_event
-    from service.commands.tournaments import verify_tournament
+    from service.commands.tournaments import verify_report, verify_tournament
     from service.commands.verify import parse_ndjson, verify_log
 
     TOURNAMENT_SEED = TournamentSeed.__struct_config__.tag
@@ -107,9 +107,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print("verify needs a file (or --all)", file=sys.stderr)
         return 2
     text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    document = _report_document(text)
+    if document is not None:  # a tournament report (getTournamentReport): its log and what it claims
+        problems = verify_report(document)
+        print(json.dumps({"ok": not problems, "problems": problems}))
+        return 0 if not problems else 1
     report = verify_log(parse_ndjson(text), GAMES)
     print(msgspec.json.encode(report).decode())
     return 0 if report.ok else 1
+
+
+def _report_document(text: bytes) -> dict | None:
+    """The file as a tournament report (one JSON object with its `log` and `standings`), else None."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None  # NDJSON: a game's log
+    return document if isinstance(document, dict) and "log" in document and "standings" in document else None
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
@@ -141,7 +155,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("export", help="print a game's full log as NDJSON")
     s.add_argument("game_id")
     s.set_defaults(fn=cmd_export)
-    s = sub.add_parser("verify", help="check a log's hash chain, seed and every decision")
+    s = sub.add_parser("verify", help="check a log's hash chain, seed and every decision (or a tournament report)")
     s.add_argument("file", nargs="?", help="an NDJSON export, or - for stdin")
     s.add_argument("--all", action="store_true", help="verify every finished game in the database")
     s.set_defaults(fn=cmd_verify)

@@ -17,14 +17,18 @@ a round whose games do not exist yet, and a crash leaves neither half. The resul
 
 from __future__ import annotations
 
+import csv
+import io
+import math
 import os
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 import structlog
 
 import domain.tournament as T
+from domain.tournament.report import checked, report, report_rows
 from service.commands.exceptions import (
     Forbidden, InvalidOptions, InvalidRequest, NotFound, Unauthorized, unknown_field,
 )
@@ -184,6 +188,38 @@ class Tournaments:
             started[paired_table.game_id] = game
         return games
 
+    async def register(self, viewer: Viewer, tournament_id: str, command: T.Register) -> T.TournamentState:
+        """Register as `command` says; a player registering themselves for a tournament with a rating
+        condition is registered with the platform's rating and rated games of the kind (`rating_of`)."""
+        settings = (await self.load(tournament_id)).state.settings
+        entry = settings.entry
+        rated = entry is not None and (entry.min_rated_games or entry.rating_min is not None
+                                       or entry.rating_max is not None)
+        if rated and viewer.player_id is not None and command.player_id in (None, viewer.player_id):
+            rating, games = await self.rating_of(settings.kind, viewer.player_id)
+            command = msgspec.structs.replace(command, rating=rating, rated_games=games)
+        return await self.act(viewer, tournament_id, command)
+
+    async def rating_of(self, kind: str, player_id: str) -> tuple[int, int]:
+        """The player's rating of `kind` on the leaderboard (its ordinal, rounded down; 0 before any rated
+        game) and how many rated games it counts."""
+        from projections.ratings import TABLE  # the leaderboard's table: its query side reads it unqualified
+
+        pool = getattr(self.store, "pool", None)
+        if pool is None:
+            return 0, 0
+        row = await pool.fetchrow(f"SELECT ordinal, games FROM {TABLE} WHERE kind = $1 AND player_id = $2",
+                                  kind, player_id)
+        return (math.floor(row[0]), row[1]) if row is not None else (0, 0)
+
+    async def report(self, tournament_id: str) -> dict[str, Any]:
+        """The tournament's report (`domain.tournament.report`) with, once it has ended, its whole public log
+        (`log`, as getTournamentEvents shows it), so the report can be audited on its own (`verify_report`)."""
+        state, stored = await self.events(tournament_id)
+        document = msgspec.to_builtins(report(state))
+        document["log"] = [redacted(state, e) for e in stored] if state.status == "finished" else None
+        return document
+
     async def events(self, tournament_id: str, after: int = 0) -> tuple[T.TournamentState, list[StoredEvent]]:
         """The tournament and its stored events after version `after` (read them through `redacted`)."""
         loaded = await self.load(tournament_id)
@@ -195,6 +231,26 @@ def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
     sealed duplicate deal's results until the deal is open."""
     shown = T.shown(state, T.decode_event(event.type, event.data))
     return {"version": event.version, "type": event.type, "data": T.event_data(shown), "at": event.at.isoformat()}
+
+
+def report_csv(state: T.TournamentState, part: Literal["standings", "pairings"]) -> str:
+    """`part` of the tournament's report as CSV (RFC 4180: CRLF line ends, a header line first)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(report_rows(state, part))
+    return out.getvalue()
+
+
+def verify_report(document: dict[str, Any]) -> list[str]:
+    """Problems with a tournament report (as getTournamentReport gives it once the tournament has ended):
+    its log must verify, and its pairings, results and standings must be the ones the log gives."""
+    log_ = document.get("log")
+    if not isinstance(log_, list) or not log_:
+        return ["the report carries no log (it is published with one once the tournament has ended)"]
+    try:
+        events = [T.decode_event(e["type"], e["data"]) for e in log_]
+    except (KeyError, TypeError, msgspec.ValidationError) as exc:
+        return [f"the report's log does not decode: {exc}"]
+    return checked(document, events)
 
 
 def verify_tournament(events: list[tuple[str, dict[str, Any]]]) -> T.VerifyReport:

@@ -57,12 +57,87 @@ def test_resigning_a_two_player_game_makes_the_opponent_the_winner():
     assert state.status == "finished" and state.resigned == (0,)
 
 
-def test_with_more_seats_the_others_are_ranked_by_their_scores_above_the_resigned_seat():
-    state = seated(3)
+def test_a_game_recorded_before_play_on_ends_at_a_resignation_the_others_ranked_by_their_scores():
+    state = msgspec.structs.replace(seated(3), play_on=False)  # as every log written before reads
     for seat, amount in ((0, 3), (1, 1), (2, 2)):
         state = TABLE.fold(TABLE.play(state, seat, Add(amount)), state)
     outcome = TABLE.play(state, 0, Resign())[1].outcome
     assert outcome.ranks == [3, 2, 1] and outcome.winners == [2]
+    assert outcome.details == {"resigned": 0, "reason": "resigned"}
+
+
+def test_logs_written_before_play_on_decode_without_it_and_new_games_carry_it():
+    created = TABLE.create({"target": 50}, 3, b"seed")[0]
+    assert created.play_on is True
+    data = TABLE.event_data(created)
+    del data["play_on"]
+    assert TABLE.decode_event("table.GameCreated", data).play_on is False
+
+
+def test_a_seat_leaving_a_game_of_three_is_played_by_the_timeout_rule_and_the_game_goes_on():
+    state = seated(3)
+    state = TABLE.fold(TABLE.play(state, 0, Add(3)), state)
+    events = TABLE.play(state, 2, Resign())
+    # the game goes on: seat 2 left out of turn, seat 1 is to act; nothing is played for seat 2 yet
+    assert events == [SeatResigned(seat=2, reason="resigned")]
+    state = TABLE.fold(events, state)
+    assert state.status == "active" and TABLE.to_act(state) == [1] and TABLE.legal(state, 2) == []
+    events = TABLE.play(state, 1, Add(1))
+    # seat 2's turn comes: the kind's timeout rule (here none of its own: the first legal command) plays it
+    assert [type(e).__name__ for e in events] == ["Added", "Added"] and events[1].seat == 2
+    state = TABLE.fold(events, state)
+    assert TABLE.to_act(state) == [0]
+    with pytest.raises(RuleViolation) as exc:
+        TABLE.play(state, 2, Add(1))
+    assert exc.value.code == "table.seat_left"
+    with pytest.raises(RuleViolation) as exc:
+        TABLE.play(state, 2, Resign())
+    assert exc.value.code == "table.seat_left"
+
+
+def test_a_seat_leaving_on_its_turn_is_played_for_at_once():
+    state = seated(3)
+    events = TABLE.play(state, 0, Resign())
+    assert [type(e).__name__ for e in events] == ["SeatResigned", "Added"] and events[1].seat == 0
+    assert TABLE.to_act(TABLE.fold(events, state)) == [1]
+
+
+def test_a_seat_that_left_ranks_last_when_the_game_ends_by_its_rules():
+    state = seated(3)
+    state = TABLE.fold(TABLE.play(state, 0, Resign()), state)
+    while state.status == "active":
+        seat = TABLE.to_act(state)[0]
+        state = TABLE.fold(TABLE.play(state, seat, Add(3)), state)
+    outcome = state.outcome
+    assert outcome.ranks[0] == 3 and sorted(outcome.ranks[1:]) == [1, 2]
+    assert outcome.details == {"left": [0]} and outcome.winners == [outcome.ranks.index(1)]
+
+
+def test_when_one_seat_is_left_in_the_game_ends_the_earlier_leaver_last():
+    state = seated(4)
+    state = TABLE.fold(TABLE.play(state, 0, Add(3)), state)
+    state = TABLE.fold(TABLE.play(state, 2, Resign()), state)
+    assert state.status == "active"
+    events = TABLE.play(state, 3, Resign())  # seats 0 and 1 are still in: the game goes on
+    state = TABLE.fold(events, state)
+    assert state.status == "active"
+    events = TABLE.play(state, TABLE.to_act(state)[0], Resign())
+    assert [type(e) for e in events][-2:] == [GameEnded, SeedRevealed]
+    outcome = events[-2].outcome
+    still_in = ({0, 1} - {events[0].seat}).pop()
+    assert outcome.winners == [still_in] and outcome.ranks[2] == 4 and outcome.ranks[3] == 3
+    assert outcome.details["left"] == [2, 3, events[0].seat]
+
+
+def test_the_left_seats_are_ranked_last_by_the_leaving_rules():
+    from domain.kernel import Outcome
+    from domain.table.leaving import left_last
+
+    played = Outcome(scores=[5, 9, 7, 1], ranks=[3, 1, 2, 4], winners=[1], details={"x": 1})
+    assert left_last(played, [1]) == Outcome(scores=[5, 9, 7, 1], ranks=[2, 4, 1, 3], winners=[2],
+                                             details={"x": 1, "left": [1]})
+    assert left_last(played, [3, 1]).ranks == [2, 3, 1, 4]
+    assert left_last(played, []) == played
 
 
 def test_resign_is_a_platform_command_on_the_wire_and_never_offered_by_legal():
@@ -101,3 +176,34 @@ def test_every_command_of_every_kind_refuses_an_unknown_field_by_name(kind):
             table.decode_command(wire)
         with pytest.raises(msgspec.ValidationError, match="unknown field `no_such_field`"):
             table.decode_command_json(msgspec.json.encode(wire))
+
+
+@pytest.mark.parametrize("kind,seats", [(k, n) for k in sorted(GAMES) for n in range(4, GAMES[k].max_players + 1)])
+def test_two_seats_leaving_a_game_of_four_or_more_rank_last_the_earlier_leaver_lowest(kind, seats):
+    """Random play of every kind at 4+ seats while two seats resign one after the other: the game still
+    reaches its rules' end, the two rank last (the later leaver above the earlier), and `legal` never
+    offers a seat that left anything."""
+    import random
+
+    rnd = random.Random(f"{kind}-{seats}")
+    table = Table(GAMES[kind])
+    state = table.fold(table.create({}, seats, f"{kind}{seats}".encode()))
+    for seat in range(seats):
+        state = table.fold(table.join(state, f"p{seat}", f"P{seat}"), state)
+    state = table.fold(table.start(state, "p0"), state)
+    first, second = rnd.sample(range(seats), 2)
+    leave = {rnd.randrange(1, 20): first, rnd.randrange(20, 60): second}
+    for step in range(50_000):
+        if state.status != "active":
+            break
+        if step in leave:
+            state = table.fold(table.play(state, leave[step], Resign()), state)
+            continue
+        assert all(table.legal(state, s) == [] for s in state.resigned)
+        seat = rnd.choice(table.to_act(state))
+        state = table.fold(table.play(state, seat, rnd.choice(table.legal(state, seat))), state)
+    assert state.status == "finished" and state.resigned == (first, second)
+    outcome = state.outcome
+    assert outcome.details["left"] == [first, second] and "resigned" not in outcome.details
+    assert outcome.ranks[first] == seats and outcome.ranks[second] == seats - 1
+    assert max(r for s, r in enumerate(outcome.ranks) if s not in (first, second)) < seats - 1

@@ -113,3 +113,61 @@ def test_a_tournament_is_organised_entered_played_and_followed_live_in_the_brows
     finally:
         for c in contexts:
             c.close()
+
+
+def test_the_organiser_tools_crosstable_and_a_start_refused_without_players(site, browser):
+    """Nobody registered: the start is offered disabled and the server refuses it anyway (409); by invitation, a
+    player joins with the code; the organiser pauses a player and annuls a game from the page; the crosstable
+    follows every round."""
+    org_ctx, p1_ctx, p2_ctx = (browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(3))
+    org, one, two = org_ctx.new_page(), p1_ctx.new_page(), p2_ctx.new_page()
+    try:
+        organiser = register(org, site, "Olga")
+        org.goto(site + "/#/tournaments")
+        org.wait_for_selector("#t-create")
+        org.fill("#t-name", "Invitational")
+        org.select_option("#t-kind", "goldmine")
+        for name, value in OPTIONS["goldmine"].items():
+            org.fill(f"#t-opt-{name}", str(value))
+        org.fill("#t-seats", "2")
+        org.fill("#t-rounds", "2")
+        org.fill("#t-code-new", "club-7")
+        org.click("#t-create button[type=submit]")
+        wait_until(org, lambda: "#/tournament/" in org.url, "the new tournament's page")
+        tid = org.url.rsplit("/", 1)[1]
+        start = org.locator("#t-start")
+        assert start.is_disabled() and "needs 2 players" in start.inner_text()
+        refused = httpx.post(f"{site}/v1/tournaments/{tid}/start",
+                             headers={"Authorization": f"Bearer {organiser['token']}"})
+        assert refused.status_code == 409 and refused.json()["code"] == "tournament.too_few_players"
+        ids = []
+        for page, name in ((one, "Pia"), (two, "Quin")):
+            ids.append(register(page, site, name)["id"])
+            page.goto(f"{site}/#/tournament/{tid}")
+            page.wait_for_selector("#t-code")
+            page.fill("#t-code", "wrong")
+            page.click("#t-register")
+            wait_until(page, lambda: "invitation" in page.inner_text("#status"), "the refusal in words")
+            page.fill("#t-code", "club-7")
+            page.click("#t-register")
+            wait_until(page, lambda: page.locator("#t-withdraw").count(), "registered with the code")
+        wait_until(org, lambda: org.locator("#t-start").is_enabled(), "the start offered with two players")
+        org.click("#t-start")
+        wait_until(org, lambda: org.locator("#t-crosstable tbody tr").count() == 2, "the crosstable")
+        wait_until(org, lambda: org.locator("#t-rounds .t-annul").count() == 1, "the organiser's corrections")
+        org.click("#t-rounds .t-annul")
+        wait_until(org, lambda: org.locator('#t-rounds section[data-round="1"] li[data-status="annulled"]').count(),
+                   "the annulled table")
+        wait_until(org, lambda: httpx.get(f"{site}/v1/tournaments/{tid}").json()["round"] == 2, "round 2, paired")
+        org.select_option("#t-tool-player", ids[0])
+        org.click("#t-tool-pause")
+        wait_until(org, lambda: "paused" in org.inner_text(f'#t-standings tr[data-player="{ids[0]}"] .state'),
+                   "the pause in the standings")
+        wait_until(org, lambda: "annulled" in org.inner_text(f'#t-crosstable tr[data-player="{ids[1]}"] td[data-round="1"]'),
+                   "round 1 in the crosstable")
+        assert httpx.get(f"{site}/v1/tournaments/{tid}").json()["standings"][0]["points"] == 0
+        assert org.get_attribute("#t-report-standings", "href").endswith("/report/csv?part=standings")
+        screenshot(org, "web-tournament-tools.png")
+    finally:
+        for c in (org_ctx, p1_ctx, p2_ctx):
+            c.close()

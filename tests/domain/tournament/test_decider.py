@@ -70,7 +70,7 @@ def test_only_the_organiser_registers_someone_else():
     state, _ = opened(0, rounds=1)
     refused(state, "mallory", Register(name="Bob", player_id="bob"), "tournament.not_organiser")
     _, events = when(state, ORGANISER, Register(name="Bob", player_id="bob", rating=1700))
-    assert events == [PlayerRegistered(player_id="bob", name="Bob", rating=1700)]
+    assert events == [PlayerRegistered(player_id="bob", name="Bob", rating=1700, invited_by=ORGANISER)]
 
 
 def test_starting_with_too_few_players_is_refused():

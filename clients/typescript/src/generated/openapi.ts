@@ -1031,6 +1031,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/forbidden-pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swiss: these players (teammates) are not to meet whenever the pairing allows it
+         * @description Organiser (or admin) only: anyone else is refused with 403 `forbidden`.
+         */
+        post: operations["forbidTournamentPairing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/games/{game_id}/adjudicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a game's ranks, replacing any result (a running game's own result is then ignored)
+         * @description Organiser (or admin) only: anyone else is refused with 403 `forbidden`.
+         */
+        post: operations["adjudicateTournamentGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/games/{game_id}/annul": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Annul a game: its table scores nothing (its own result, if it comes later, is ignored)
+         * @description Organiser (or admin) only: anyone else is refused with 403 `forbidden`.
+         */
+        post: operations["annulTournamentGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Swiss: leave a player out of the pairings from the next round (the player, or the organiser) */
+        post: operations["pauseTournamentPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/register": {
         parameters: {
             query?: never;
@@ -1040,8 +1117,88 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register */
+        /**
+         * Register
+         * @description Register the caller (or, for the organiser or an admin, `player_id`). Before the start, or in a Swiss with `late_join_until` until that round is paired (the rounds missed score nothing). A player registering themselves must meet the entry conditions: each unmet one is a 409 with its own code.
+         */
         post: operations["registerForTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a player: no more pairings, ranked below everyone still in
+         * @description Organiser (or admin) only: anyone else is refused with 403 `forbidden`.
+         */
+        post: operations["removeTournamentPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament report: pairings, results, standings with tie-breaks (JSON)
+         * @description Pairings with results and the standings with their tie-breaks. As JSON (`/report`): the report, and once the tournament has ended its whole public log in `log`, so the file can be audited on its own (`service.commands.tournaments.verify_report`: the log must verify and the report must be what it gives). As CSV (`/report/csv`): `part=standings` (one line per player, the tie-breaks in the tournament's order) or `part=pairings` (one line per seat of every table and per bye). A sealed duplicate deal shows no results.
+         */
+        get: operations["getTournamentReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/report/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A part of the tournament report as CSV: the standings or the pairings
+         * @description Pairings with results and the standings with their tie-breaks. As JSON (`/report`): the report, and once the tournament has ended its whole public log in `log`, so the file can be audited on its own (`service.commands.tournaments.verify_report`: the log must verify and the report must be what it gives). As CSV (`/report/csv`): `part=standings` (one line per player, the tie-breaks in the tournament's order) or `part=pairings` (one line per seat of every table and per bye). A sealed duplicate deal shows no results.
+         */
+        get: operations["getTournamentReportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pair a paused player again from the next round (the player, or the organiser) */
+        post: operations["resumeTournamentPlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1106,6 +1263,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AdjudicateRequest */
+        AdjudicateRequest: {
+            /**
+             * @description per seat in the game's seat order, 1 = best; ties share a rank
+             * @example [
+             *       2,
+             *       1
+             *     ]
+             */
+            ranks: number[];
+        };
         /** AppCreate */
         AppCreate: {
             name: string;
@@ -1267,6 +1435,14 @@ export interface components {
              * @enum {string}
              */
             type: "end";
+        };
+        /** Entry */
+        Entry: {
+            invited?: string[];
+            /** @description Default: `0`. */
+            min_rated_games?: number;
+            rating_max?: number | null;
+            rating_min?: number | null;
         };
         /** @description an event as a reader receives it: {version, type, data, at} */
         Event: components["schemas"]["Event.coatl.ActionBegun"] | components["schemas"]["Event.coatl.CoatlClosed"] | components["schemas"]["Event.coatl.CoatlCompleted"] | components["schemas"]["Event.coatl.CoatlStarted"] | components["schemas"]["Event.coatl.DeckReshuffled"] | components["schemas"]["Event.coatl.DiscRefilled"] | components["schemas"]["Event.coatl.EndTriggered"] | components["schemas"]["Event.coatl.ForetellingUsed"] | components["schemas"]["Event.coatl.GameFinished"] | components["schemas"]["Event.coatl.GameSetUp"] | components["schemas"]["Event.coatl.OpeningHandKept"] | components["schemas"]["Event.coatl.OpeningHandsSettled"] | components["schemas"]["Event.coatl.PerfectChoiceUsed"] | components["schemas"]["Event.coatl.PieceAdded"] | components["schemas"]["Event.coatl.PiecesTaken"] | components["schemas"]["Event.coatl.PriestsDutyUsed"] | components["schemas"]["Event.coatl.ProphecyDiscarded"] | components["schemas"]["Event.coatl.ProphecyPlayed"] | components["schemas"]["Event.coatl.ProphecyTaken"] | components["schemas"]["Event.coatl.RowRefilled"] | components["schemas"]["Event.coatl.TemplePlayed"] | components["schemas"]["Event.coatl.TurnEnded"] | components["schemas"]["Event.coatl.TurnStarted"] | components["schemas"]["Event.goldmine.ChallengeResolved"] | components["schemas"]["Event.goldmine.CoinLeft"] | components["schemas"]["Event.goldmine.CoinPlaced"] | components["schemas"]["Event.goldmine.CoinTaken"] | components["schemas"]["Event.goldmine.CoinsPassed"] | components["schemas"]["Event.goldmine.DeadCaveFound"] | components["schemas"]["Event.goldmine.DiceRolled"] | components["schemas"]["Event.goldmine.FirstPlayerChosen"] | components["schemas"]["Event.goldmine.GameSetUp"] | components["schemas"]["Event.goldmine.HandsDealt"] | components["schemas"]["Event.goldmine.PirateEscaped"] | components["schemas"]["Event.goldmine.PirateMoved"] | components["schemas"]["Event.goldmine.ScoutMapLaid"] | components["schemas"]["Event.goldmine.Stayed"] | components["schemas"]["Event.goldmine.TileDrawn"] | components["schemas"]["Event.goldmine.TilePlaced"] | components["schemas"]["Event.goldmine.TileReturned"] | components["schemas"]["Event.goldmine.TilesShuffled"] | components["schemas"]["Event.goldmine.TurnCapReached"] | components["schemas"]["Event.goldmine.TurnEnded"] | components["schemas"]["Event.table.ClockSet"] | components["schemas"]["Event.table.GameAborted"] | components["schemas"]["Event.table.GameCreated"] | components["schemas"]["Event.table.GameEnded"] | components["schemas"]["Event.table.GameStarted"] | components["schemas"]["Event.table.SeatLeft"] | components["schemas"]["Event.table.SeatResigned"] | components["schemas"]["Event.table.SeatTaken"] | components["schemas"]["Event.table.SeedRevealed"] | components["schemas"]["Event.table.TimedOut"] | components["schemas"]["Event.tikal.AuctionOpened"] | components["schemas"]["Event.tikal.AuctionWon"] | components["schemas"]["Event.tikal.BidMade"] | components["schemas"]["Event.tikal.BidPassed"] | components["schemas"]["Event.tikal.CampBuilt"] | components["schemas"]["Event.tikal.GameFinished"] | components["schemas"]["Event.tikal.GameSetUp"] | components["schemas"]["Event.tikal.GuardPlaced"] | components["schemas"]["Event.tikal.LevelUncovered"] | components["schemas"]["Event.tikal.PhaseStarted"] | components["schemas"]["Event.tikal.PieceEntered"] | components["schemas"]["Event.tikal.PieceMoved"] | components["schemas"]["Event.tikal.PlayerScored"] | components["schemas"]["Event.tikal.ScoringRoundEnded"] | components["schemas"]["Event.tikal.ScoringRoundStarted"] | components["schemas"]["Event.tikal.StackShuffled"] | components["schemas"]["Event.tikal.TileDrawn"] | components["schemas"]["Event.tikal.TilePlaced"] | components["schemas"]["Event.tikal.TileTaken"] | components["schemas"]["Event.tikal.TilesRevealed"] | components["schemas"]["Event.tikal.TreasureDug"] | components["schemas"]["Event.tikal.TreasureTraded"] | components["schemas"]["Event.tikal.TurnEnded"] | components["schemas"]["Event.tobago.AmuletCollected"] | components["schemas"]["Event.tobago.AmuletSpent"] | components["schemas"]["Event.tobago.AmuletsAppeared"] | components["schemas"]["Event.tobago.AtvPlaced"] | components["schemas"]["Event.tobago.CandidateRemoved"] | components["schemas"]["Event.tobago.CardPassed"] | components["schemas"]["Event.tobago.CardRevealed"] | components["schemas"]["Event.tobago.CardTaken"] | components["schemas"]["Event.tobago.ClueDeckReshuffled"] | components["schemas"]["Event.tobago.CluePlayed"] | components["schemas"]["Event.tobago.CluesDrawn"] | components["schemas"]["Event.tobago.CurseStruck"] | components["schemas"]["Event.tobago.DecksShuffled"] | components["schemas"]["Event.tobago.Drove"] | components["schemas"]["Event.tobago.GameFinished"] | components["schemas"]["Event.tobago.HandExchanged"] | components["schemas"]["Event.tobago.HuntSkipped"] | components["schemas"]["Event.tobago.IslandBuilt"] | components["schemas"]["Event.tobago.RoseDoubled"] | components["schemas"]["Event.tobago.RosesSwapped"] | components["schemas"]["Event.tobago.ShareEnded"] | components["schemas"]["Event.tobago.ShareShuffled"] | components["schemas"]["Event.tobago.TreasureCollected"] | components["schemas"]["Event.tobago.TreasureDeckReshuffled"] | components["schemas"]["Event.tobago.TreasuresDrawn"] | components["schemas"]["Event.tobago.TurnEnded"];
@@ -2596,6 +2772,32 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
+        /** tournament.PairingForbidden */
+        "Event.tournament.PairingForbidden": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PairingForbidden.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PairingForbidden";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.PlayerPaused */
+        "Event.tournament.PlayerPaused": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PlayerPaused.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PlayerPaused";
+            /** @description the stream version */
+            version: number;
+        };
         /** tournament.PlayerRegistered */
         "Event.tournament.PlayerRegistered": {
             /** Format: date-time */
@@ -2609,6 +2811,32 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
+        /** tournament.PlayerRemoved */
+        "Event.tournament.PlayerRemoved": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PlayerRemoved.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PlayerRemoved";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.PlayerResumed */
+        "Event.tournament.PlayerResumed": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PlayerResumed.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PlayerResumed";
+            /** @description the stream version */
+            version: number;
+        };
         /** tournament.PlayerWithdrew */
         "Event.tournament.PlayerWithdrew": {
             /** Format: date-time */
@@ -2619,6 +2847,32 @@ export interface components {
              * @enum {string}
              */
             type: "tournament.PlayerWithdrew";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.ResultAdjudicated */
+        "Event.tournament.ResultAdjudicated": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.ResultAdjudicated.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.ResultAdjudicated";
+            /** @description the stream version */
+            version: number;
+        };
+        /** tournament.ResultAnnulled */
+        "Event.tournament.ResultAnnulled": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.ResultAnnulled.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.ResultAnnulled";
             /** @description the stream version */
             version: number;
         };
@@ -2717,6 +2971,11 @@ export interface components {
         EventPage: {
             events: components["schemas"]["Event"][];
             version: number;
+        };
+        /** ForbidRequest */
+        ForbidRequest: {
+            /** @description registered players, no two of whom are to meet (teammates) */
+            players: string[];
         };
         /**
          * GameCreate
@@ -3140,6 +3399,11 @@ export interface components {
         PasswordSet: {
             password: string;
         };
+        /** PauseRequest */
+        PauseRequest: {
+            /** @description pause or resume someone else (the organiser or an admin only); default the caller */
+            player_id?: string | null;
+        };
         /**
          * PersonalFrame
          * @description a personal notice on the multiplexed stream
@@ -3254,12 +3518,41 @@ export interface components {
         };
         /** RegisterRequest */
         RegisterRequest: {
+            /** @description the tournament's invitation code, when it is by invitation */
+            code?: string | null;
             /** @description display name; default the player's */
             name?: string | null;
             /** @description register someone else (the organiser or an admin only) */
             player_id?: string | null;
-            /** @description Default: `1500`. */
+            /** @description the seeding rating; with a rating entry condition the platform's rating is used instead. Default: `1500`. */
             rating?: number;
+        };
+        /** RemoveRequest */
+        RemoveRequest: {
+            player_id: string;
+            /**
+             * @description Default: `""`.
+             * @example did not show up
+             */
+            reason?: string;
+        };
+        /** ReportRound */
+        ReportRound: {
+            bye_points: number;
+            byes: string[];
+            round: number;
+            tables: components["schemas"]["ReportTable"][];
+        };
+        /** ReportTable */
+        ReportTable: {
+            game_id: string;
+            players: string[];
+            points?: number[] | null;
+            ranks?: number[] | null;
+            round: number;
+            scores?: number[] | null;
+            status: string;
+            table: number;
         };
         /** RoundView */
         RoundView: {
@@ -3338,6 +3631,8 @@ export interface components {
             players: string[];
             points?: number[] | null;
             ranks?: number[] | null;
+            /** @default playing */
+            status: string;
             table: number;
         };
         /** TicketOut */
@@ -3347,7 +3642,7 @@ export interface components {
         };
         /** TimeControl */
         TimeControl: {
-            /** @description consecutive timeouts after which the seat is abandoned and the game ends. Default: `3`. */
+            /** @description consecutive timeouts after which the seat is abandoned: a two-seat game ends, a larger one goes on with the kind's timeout rule playing for the seat, ranked last. Default: `3`. */
             abandon_after?: number;
             /** @description seconds added to a seat's total after each of its commands. Default: `0`. */
             increment_seconds?: number;
@@ -3451,15 +3746,29 @@ export interface components {
             /** @description Default: `false`. */
             duplicate?: boolean;
             /**
+             * @description entry conditions for players registering themselves (the organiser may register anyone): `min_rated_games` and `rating_min`/`rating_max` against the player's leaderboard rating of the kind (its ordinal, rounded down), `invited` player ids
+             * @example {
+             *       "invited": [],
+             *       "min_rated_games": 5,
+             *       "rating_max": 30,
+             *       "rating_min": 10
+             *     }
+             */
+            entry?: components["schemas"]["Entry"] | null;
+            /**
              * @description Default: `"swiss"`.
              * @enum {string}
              */
             format?: "swiss" | "round_robin" | "single_elimination";
+            /** @description a code that admits whoever gives it when registering (only its salted hash is recorded) */
+            invitation_code?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             kind: "coatl";
+            /** @description Swiss: players may still register after the start until this round is paired (0: no late join); the rounds they missed score nothing. Default: `0`. */
+            late_join_until?: number;
             /** @description Default: `0`. */
             max_players?: number;
             /** @description Default: `0`. */
@@ -3493,15 +3802,29 @@ export interface components {
             /** @description Default: `false`. */
             duplicate?: boolean;
             /**
+             * @description entry conditions for players registering themselves (the organiser may register anyone): `min_rated_games` and `rating_min`/`rating_max` against the player's leaderboard rating of the kind (its ordinal, rounded down), `invited` player ids
+             * @example {
+             *       "invited": [],
+             *       "min_rated_games": 5,
+             *       "rating_max": 30,
+             *       "rating_min": 10
+             *     }
+             */
+            entry?: components["schemas"]["Entry"] | null;
+            /**
              * @description Default: `"swiss"`.
              * @enum {string}
              */
             format?: "swiss" | "round_robin" | "single_elimination";
+            /** @description a code that admits whoever gives it when registering (only its salted hash is recorded) */
+            invitation_code?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             kind: "goldmine";
+            /** @description Swiss: players may still register after the start until this round is paired (0: no late join); the rounds they missed score nothing. Default: `0`. */
+            late_join_until?: number;
             /** @description Default: `0`. */
             max_players?: number;
             /** @description Default: `0`. */
@@ -3535,15 +3858,29 @@ export interface components {
             /** @description Default: `false`. */
             duplicate?: boolean;
             /**
+             * @description entry conditions for players registering themselves (the organiser may register anyone): `min_rated_games` and `rating_min`/`rating_max` against the player's leaderboard rating of the kind (its ordinal, rounded down), `invited` player ids
+             * @example {
+             *       "invited": [],
+             *       "min_rated_games": 5,
+             *       "rating_max": 30,
+             *       "rating_min": 10
+             *     }
+             */
+            entry?: components["schemas"]["Entry"] | null;
+            /**
              * @description Default: `"swiss"`.
              * @enum {string}
              */
             format?: "swiss" | "round_robin" | "single_elimination";
+            /** @description a code that admits whoever gives it when registering (only its salted hash is recorded) */
+            invitation_code?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             kind: "tikal";
+            /** @description Swiss: players may still register after the start until this round is paired (0: no late join); the rounds they missed score nothing. Default: `0`. */
+            late_join_until?: number;
             /** @description Default: `0`. */
             max_players?: number;
             /** @description Default: `0`. */
@@ -3577,15 +3914,29 @@ export interface components {
             /** @description Default: `false`. */
             duplicate?: boolean;
             /**
+             * @description entry conditions for players registering themselves (the organiser may register anyone): `min_rated_games` and `rating_min`/`rating_max` against the player's leaderboard rating of the kind (its ordinal, rounded down), `invited` player ids
+             * @example {
+             *       "invited": [],
+             *       "min_rated_games": 5,
+             *       "rating_max": 30,
+             *       "rating_min": 10
+             *     }
+             */
+            entry?: components["schemas"]["Entry"] | null;
+            /**
              * @description Default: `"swiss"`.
              * @enum {string}
              */
             format?: "swiss" | "round_robin" | "single_elimination";
+            /** @description a code that admits whoever gives it when registering (only its salted hash is recorded) */
+            invitation_code?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             kind: "tobago";
+            /** @description Swiss: players may still register after the start until this round is paired (0: no late join); the rounds they missed score nothing. Default: `0`. */
+            late_join_until?: number;
             /** @description Default: `0`. */
             max_players?: number;
             /** @description Default: `0`. */
@@ -3611,7 +3962,7 @@ export interface components {
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** @description a tournament event as a reader receives it: {version, type, data, at} */
-        TournamentEvent: components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
+        TournamentEvent: components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
         /** TournamentEventOut */
         TournamentEventOut: {
             at: string;
@@ -3646,13 +3997,35 @@ export interface components {
             items: components["schemas"]["TournamentItem"][];
             next_cursor: string | null;
         };
+        /** TournamentReport */
+        TournamentReport: {
+            format: string;
+            kind: components["schemas"]["Kind"];
+            log?: components["schemas"]["TournamentEventOut"][] | null;
+            name: string;
+            rounds: components["schemas"]["ReportRound"][];
+            seed: string | null;
+            seed_commitment: string;
+            standings: components["schemas"]["tournament_standings_Standing"][];
+            status: string;
+            tiebreaks: string[];
+            tournament_id: string;
+            version: number;
+        };
         /** TournamentView */
         TournamentView: {
             /** @default 0 */
             bye_points: number;
             duplicate: boolean;
+            entry?: components["schemas"]["Entry"] | null;
             format: string;
+            /** @default false */
+            invitation: boolean;
             kind: components["schemas"]["Kind"];
+            /** @default 0 */
+            late_join_until: number;
+            /** @default 0 */
+            min_players: number;
             name: string;
             organiser: string;
             /** @default 1 */
@@ -4663,6 +5036,8 @@ export interface components {
             created_by: string | null;
             kind: components["schemas"]["Kind"];
             options: Record<string, never>;
+            /** @default false */
+            play_on: boolean;
             seats: number;
             /** @default null */
             seed: string | null;
@@ -4711,6 +5086,9 @@ export interface components {
         /**
          * SeatResigned
          * @description A seat left a running game (`resigned` by its player, or `abandoned` after repeated timeouts).
+         *
+         *         In a game created with `play_on` and three or more seats, the game goes on while two seats or more
+         *         remain: the kind's timeout rule plays for the seat that left, and it ranks last at the end.
          */
         "table.SeatResigned.data": {
             /**
@@ -4736,7 +5114,7 @@ export interface components {
          */
         "table.TimeControl": {
             /**
-             * @description consecutive timeouts after which the seat is abandoned and the game ends
+             * @description consecutive timeouts after which the seat is abandoned: a two-seat game ends, a larger one goes on with the kind's timeout rule playing for the seat, ranked last
              * @default 3
              */
             abandon_after: number;
@@ -5869,6 +6247,23 @@ export interface components {
             steps_left: number;
         };
         /**
+         * Entry
+         * @description Who may register by themselves (the organiser may register anyone): at least `min_rated_games` rated
+         *         games of the kind and a rating in [`rating_min`, `rating_max`] (both as the platform's ratings have
+         *         them), and, when `invited` is not empty or the tournament has an invitation code, a player named in
+         *         `invited` or one who gives the code.
+         */
+        "tournament.Entry": {
+            /** @default [] */
+            invited: string[];
+            /** @default 0 */
+            min_rated_games: number;
+            /** @default null */
+            rating_max: number | null;
+            /** @default null */
+            rating_min: number | null;
+        };
+        /**
          * PairedTable
          * @description One game of a round: `players` in seat order (seat 0 first); `seed` is the game's secret seed (hex).
          */
@@ -5879,15 +6274,64 @@ export interface components {
             seed: string | null;
             table: number;
         };
+        /**
+         * PairingForbidden
+         * @description No two of `players` are to meet (Swiss).
+         */
+        "tournament.PairingForbidden.data": {
+            players: string[];
+        };
+        /** PlayerPaused */
+        "tournament.PlayerPaused.data": {
+            player_id: string;
+        };
         /** PlayerRegistered */
         "tournament.PlayerRegistered.data": {
+            /** @default null */
+            code: string | null;
+            /** @default null */
+            invited_by: string | null;
             name: string;
             player_id: string;
+            /** @default null */
+            rated_games: number | null;
             rating: number;
+        };
+        /** PlayerRemoved */
+        "tournament.PlayerRemoved.data": {
+            player_id: string;
+            /** @default  */
+            reason: string;
+        };
+        /** PlayerResumed */
+        "tournament.PlayerResumed.data": {
+            player_id: string;
         };
         /** PlayerWithdrew */
         "tournament.PlayerWithdrew.data": {
             player_id: string;
+        };
+        /**
+         * ResultAdjudicated
+         * @description The organiser set a table's ranks (and so its rank points), replacing any recorded result.
+         */
+        "tournament.ResultAdjudicated.data": {
+            game_id: string;
+            players: string[];
+            points: number[];
+            ranks: number[];
+            round: number;
+            table: number;
+        };
+        /**
+         * ResultAnnulled
+         * @description The organiser annulled a table: whatever it scored is taken back, and nothing it records counts.
+         */
+        "tournament.ResultAnnulled.data": {
+            game_id: string;
+            players: string[];
+            round: number;
+            table: number;
         };
         /**
          * ResultRecorded
@@ -5925,10 +6369,16 @@ export interface components {
             advance: number;
             /** @default null */
             bye_points: number | null;
+            /** @default null */
+            code_hash: string | null;
             duplicate: boolean;
+            /** @default null */
+            entry: components["schemas"]["tournament.Entry"] | null;
             /** @enum {unknown} */
             format: "round_robin" | "single_elimination" | "swiss";
             kind: components["schemas"]["Kind"];
+            /** @default 0 */
+            late_join_until: number;
             max_players: number;
             min_players: number;
             min_seats: number;
@@ -5969,11 +6419,15 @@ export interface components {
             games: number;
             name: string;
             out: boolean;
+            /** @default false */
+            paused: boolean;
             place: number;
             player_id: string;
             points: number;
             rating: number;
             reached: number;
+            /** @default false */
+            removed: boolean;
             tiebreaks?: number[];
         };
     };
@@ -10745,6 +11199,434 @@ export interface operations {
             };
         };
     };
+    forbidTournamentPairing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForbidRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    adjudicateTournamentGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+                /** @description a game of the tournament */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjudicateRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    annulTournamentGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+                /** @description a game of the tournament */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    pauseTournamentPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
     registerForTournament: {
         parameters: {
             query?: never;
@@ -10816,7 +11698,364 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description Conflict */
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    removeTournamentPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    getTournamentReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the report */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    getTournamentReportCsv: {
+        parameters: {
+            query?: {
+                /** @description which table */
+                part?: "standings" | "pairings";
+            };
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV, a header line first */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    resumeTournamentPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -10919,7 +12158,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description Conflict */
+            /** @description Refused by the tournament's rules */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
