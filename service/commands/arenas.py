@@ -213,15 +213,20 @@ class Arenas:
         return done
 
     async def _halve_clock(self, game_id: str, player_id: str) -> None:
-        stored = await self.store.read_stream(game_id)
+        """The seat's clock halved in the game, once: refused after its first move or its own halving (any
+        replica's), decided on the state read with the log up to it and appended only onto that version
+        (a concurrent berserk on another replica is a version conflict, never a second halving)."""
         loaded = await self.games.load(game_id)
+        stored = await self.store.read_stream(game_id, upto=loaded.state.version)
+        clock_set = ClockSet.__struct_config__.tag
 
         def decide(table: Table, state: TableState) -> list[Any]:
             seat = table.seat_of(state, player_id)
             if state.status != "active" or state.clock is None or seat is None:
                 raise RuleViolation("arena.game_over", "the game has ended")
-            if any(e.metadata.get("seat") == seat and e.metadata.get("command") for e in stored):
-                raise RuleViolation("arena.game_over", "berserk only before your first move in the game")
+            if any(e.metadata.get("seat") == seat and (e.metadata.get("command") or e.type == clock_set)
+                   for e in stored):
+                raise RuleViolation("arena.game_over", "berserk once, before your first move in the game")
             return [halved(state, seat, now_ms())]
 
         meta = Command(stream_id=game_id, decide=decide, actor=player_id, expected=loaded.state.version,

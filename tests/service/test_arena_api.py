@@ -14,6 +14,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 import domain.arena as A
+from domain.kernel import RuleViolation
 from service.commands.arenas import stream_of, verify_arena
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
@@ -113,6 +114,10 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
     assert r.status_code == 200, r.text
     r = await api.post(f"/v1/arenas/{arena_id}/games/{game_id}/berserk", headers=auth(players[late]))
     assert r.status_code == 409 and r.json()["code"] == "arena.already_berserk"
+    # another replica's berserk, checked by the arena before this one was recorded there: the game itself
+    # refuses to halve the same clock twice
+    with pytest.raises(RuleViolation, match="berserk once"):
+        await api.app.state.services.arenas._halve_clock(game_id, late)
     events = (await api.get(f"/v1/games/{game_id}/events")).json()["events"]
     clocks = [e["data"] for e in events if e["type"] == "table.ClockSet"]
     assert clocks[-1]["remaining_ms"] == [600_000, 300_000]
