@@ -33,7 +33,7 @@ from domain.arena.rules import CODES, create, decide, final_order, pair
 from domain.arena.scoring import game_points, is_win, place_points
 from domain.arena.state import ArenaState, GameRecord, Player
 from domain.arena.verify import VerifyReport, verify
-from domain.arena.view import ArenaView, Standing, actions, decode_event, event_data, event_type, redact, standings, view
+from domain.arena.view import ArenaView, ArenaStanding, actions, decode_event, event_data, event_type, redact, standings, view
 from domain.kernel import fold as kernel_fold
 
 
@@ -46,7 +46,7 @@ __all__ = [
     "CODES", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEnded", "ArenaEvent", "ArenaGame", "ArenaState",
     "ArenaView", "Berserk", "Berserked", "Close", "CreateArena", "GameRecord", "GameScored", "Join", "Leave", "Pair",
     "Pause", "Player", "PlayerJoined", "PlayerLeft", "PlayerPaused", "PlayersPaired", "RecordResult", "SeedRevealed",
-    "Standing", "VerifyReport", "actions", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
+    "ArenaStanding", "VerifyReport", "actions", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
     "final_order", "fold", "game_id", "game_points", "game_seed", "is_win", "pair", "place_points", "redact",
     "standings", "verify", "view",
 ]

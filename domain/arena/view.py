@@ -18,7 +18,7 @@ from domain.arena.state import ArenaState, Presence, Status
 from domain.kernel import RuleViolation
 
 
-class Standing(msgspec.Struct, frozen=True, kw_only=True):
+class ArenaStanding(msgspec.Struct, frozen=True, kw_only=True):
     rank: int
     player_id: str
     name: str
@@ -51,22 +51,22 @@ class ArenaView(msgspec.Struct, frozen=True, kw_only=True):
     players: int
     games: int
     running: int
-    standings: list[Standing]
+    standings: list[ArenaStanding]
     seed_commitment: str
     version: int
     seed: Optional[str] = None
 
 
-def standings(state: ArenaState) -> list[Standing]:
+def standings(state: ArenaState) -> list[ArenaStanding]:
     """Every player, best first (the final order's rule); equal points and wins share a rank."""
-    out: list[Standing] = []
+    out: list[ArenaStanding] = []
     previous: Optional[tuple[int, int]] = None
     for i, pid in enumerate(state.final or final_order(state)):
         p = state.players[pid]
         key = (p.points, p.wins)
         rank = out[-1].rank if previous == key and out else i + 1
         previous = key
-        out.append(Standing(rank=rank, player_id=pid, name=p.name, rating=p.rating, points=p.points, games=p.games,
+        out.append(ArenaStanding(rank=rank, player_id=pid, name=p.name, rating=p.rating, points=p.points, games=p.games,
                             wins=p.wins, streak=p.streak, fire=p.fire, berserks=p.berserks, presence=p.presence,
                             playing=p.playing, sheet=list(p.sheet)))
     return out

@@ -32,10 +32,10 @@ _EXAMPLE = A.ArenaView(
     arena_id=_ID, organiser="5d0c1b7e-2a34-4f8e-9b61-0c3d2e1f4a5b", name="Hourly coatl arena", kind="coatl",
     seats=2, options={}, time_control={"total_seconds": 180, "increment_seconds": 2}, berserk=True,
     starts_at_ms=1795760400000, ends_at_ms=1795764000000, status="open", players=2, games=3, running=1,
-    standings=[A.Standing(rank=1, player_id="a1f0c9e8-0000-4000-8000-000000000001", name="Ada", rating=1620,
+    standings=[A.ArenaStanding(rank=1, player_id="a1f0c9e8-0000-4000-8000-000000000001", name="Ada", rating=1620,
                           points=8, games=3, wins=3, streak=3, fire=True, berserks=1, presence="active",
                           playing="0c4e8f3a-1b2d-5c6e-8f90-a1b2c3d4e5f6", sheet=[2, 2, 4]),
-               A.Standing(rank=2, player_id="a1f0c9e8-0000-4000-8000-000000000002", name="Bo", rating=1500,
+               A.ArenaStanding(rank=2, player_id="a1f0c9e8-0000-4000-8000-000000000002", name="Bo", rating=1500,
                           points=1, games=2, wins=0, streak=0, fire=False, berserks=0, presence="paused",
                           playing=None, sheet=[1, 0])],
     seed_commitment="9f2c" + "0" * 60, version=14)
@@ -69,7 +69,7 @@ class ArenaCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         "players may halve their clock for a bonus point on a win; default: on with a chess clock"))] | None = None
 
 
-class JoinRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class ArenaJoin(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Annotated[str, Meta(max_length=64, description="display name; default the player's")] | None = None
     rating: Annotated[int, Meta(ge=0, le=10_000)] = 1500
 
@@ -138,8 +138,8 @@ class ArenaController(Controller):
           summary="Join, or come back after a pause (paired as soon as enough players are free)",
           responses={**VIEW_RESPONSES, **responses(400, 401, 404, 409)}, security=[{"bearer": []}])
     async def join(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                   arena_id: ArenaId, data: JSONBody[JoinRequest]) -> A.ArenaView:
-        data = await strictly(request, JoinRequest)
+                   arena_id: ArenaId, data: JSONBody[ArenaJoin]) -> A.ArenaView:
+        data = await strictly(request, ArenaJoin)
         player = viewer.require_player()
         return A.view(await arenas.act(viewer, arena_id, A.Join(name=data.name or player.name, rating=data.rating)))
 

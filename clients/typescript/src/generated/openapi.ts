@@ -1324,9 +1324,33 @@ export interface components {
             events: components["schemas"]["ArenaEventOut"][];
             version: number;
         };
+        /** ArenaJoin */
+        ArenaJoin: {
+            /** @description display name; default the player's */
+            name?: string | null;
+            /** @description Default: `1500`. */
+            rating?: number;
+        };
         /** ArenaList */
         ArenaList: {
             items: components["schemas"]["ArenaView"][];
+        };
+        /** ArenaStanding */
+        ArenaStanding: {
+            berserks: number;
+            fire: boolean;
+            games: number;
+            name: string;
+            player_id: string;
+            playing: string | null;
+            points: number;
+            /** @enum {string} */
+            presence: "active" | "paused" | "left";
+            rank: number;
+            rating: number;
+            sheet: number[];
+            streak: number;
+            wins: number;
         };
         /** ArenaView */
         ArenaView: {
@@ -1345,7 +1369,7 @@ export interface components {
             seats: number;
             seed?: string | null;
             seed_commitment: string;
-            standings: components["schemas"]["arena_view_Standing"][];
+            standings: components["schemas"]["ArenaStanding"][];
             starts_at_ms: number;
             /** @enum {string} */
             status: "open" | "closing" | "finished";
@@ -3281,6 +3305,11 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "degraded" | "unavailable";
         };
+        /** JoinRequest */
+        JoinRequest: {
+            /** @description the seat to take (0-based); default the first free one */
+            seat?: number | null;
+        };
         /**
          * @description a game kind (see listKinds)
          * @enum {string}
@@ -3619,6 +3648,25 @@ export interface components {
             game: components["schemas"]["GameOut"];
             /** @enum {unknown} */
             type: "snapshot";
+        };
+        /** Standing */
+        Standing: {
+            active: boolean;
+            buchholz: number;
+            byes: number;
+            games: number;
+            name: string;
+            out: boolean;
+            /** @default false */
+            paused: boolean;
+            place: number;
+            player_id: string;
+            points: number;
+            rating: number;
+            reached: number;
+            /** @default false */
+            removed: boolean;
+            tiebreaks?: number[];
         };
         /**
          * StreamFrame
@@ -4006,7 +4054,7 @@ export interface components {
             rounds: components["schemas"]["ReportRound"][];
             seed: string | null;
             seed_commitment: string;
-            standings: components["schemas"]["tournament_standings_Standing"][];
+            standings: components["schemas"]["Standing"][];
             status: string;
             tiebreaks: string[];
             tournament_id: string;
@@ -4037,7 +4085,7 @@ export interface components {
             seats: number;
             seed?: string | null;
             seed_commitment: string;
-            standings: components["schemas"]["tournament_standings_Standing"][];
+            standings: components["schemas"]["Standing"][];
             /** @enum {string} */
             status: "registration" | "running" | "finished";
             tiebreaks?: string[];
@@ -4069,23 +4117,6 @@ export interface components {
         /** WithdrawRequest */
         WithdrawRequest: {
             player_id?: string | null;
-        };
-        /** Standing */
-        arena_view_Standing: {
-            berserks: number;
-            fire: boolean;
-            games: number;
-            name: string;
-            player_id: string;
-            playing: string | null;
-            points: number;
-            /** @enum {string} */
-            presence: "active" | "paused" | "left";
-            rank: number;
-            rating: number;
-            sheet: number[];
-            streak: number;
-            wins: number;
         };
         /** ActionBegun */
         "coatl.ActionBegun.data": {
@@ -5002,18 +5033,6 @@ export interface components {
         "goldmine.TurnEnded.data": {
             next: number;
             seat: number;
-        };
-        /** JoinRequest */
-        routes_arenas_JoinRequest: {
-            /** @description display name; default the player's */
-            name?: string | null;
-            /** @description Default: `1500`. */
-            rating?: number;
-        };
-        /** JoinRequest */
-        schemas_JoinRequest: {
-            /** @description the seat to take (0-based); default the first free one */
-            seat?: number | null;
         };
         /**
          * ClockSet
@@ -6411,25 +6430,6 @@ export interface components {
         "tournament.TournamentStarted.data": {
             draw: string[];
         };
-        /** Standing */
-        tournament_standings_Standing: {
-            active: boolean;
-            buchholz: number;
-            byes: number;
-            games: number;
-            name: string;
-            out: boolean;
-            /** @default false */
-            paused: boolean;
-            place: number;
-            player_id: string;
-            points: number;
-            rating: number;
-            reached: number;
-            /** @default false */
-            removed: boolean;
-            tiebreaks?: number[];
-        };
     };
     responses: never;
     parameters: never;
@@ -7000,7 +7000,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["routes_arenas_JoinRequest"];
+                "application/json": components["schemas"]["ArenaJoin"];
             };
         };
         responses: {
@@ -8212,7 +8212,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["schemas_JoinRequest"];
+                "application/json": components["schemas"]["JoinRequest"];
             };
         };
         responses: {
