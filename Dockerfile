@@ -31,6 +31,9 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY domain ./domain
 COPY projections ./projections
 COPY service ./service
+# the TypeScript SDK's browser modules, which the reference web client imports from /sdk/ (one source of
+# truth: clients/typescript/dist, copied into the client's static files only here)
+COPY clients/typescript/dist ./service/web/static/sdk
 RUN pip install --no-deps . \
     && python -c "import service.cli.main"
 

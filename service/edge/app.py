@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from litestar import Litestar
@@ -126,6 +127,23 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
         cross_origin(inner, cors_config(settings)))
 
 
+SDK_CHECKOUT = Path(__file__).resolve().parents[2] / "clients" / "typescript" / "dist"
+
+
+def sdk_routes() -> list:
+    """`clients/typescript/dist/` (the SDK's browser ES modules, its one copy) served at `/sdk/` from a checkout.
+
+    The Docker image has no checkout: its build copies `dist/` into the client's `static/sdk/`, which the
+    client's own router serves at the same address, so nothing more is mounted there.
+    """
+    from litestar.static_files import create_static_files_router
+    from service.web import STATIC_DIR
+
+    if (STATIC_DIR / "sdk").is_dir() or not SDK_CHECKOUT.is_dir():
+        return []
+    return [create_static_files_router(path="/sdk", directories=[SDK_CHECKOUT], include_in_schema=False, name="sdk")]
+
+
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
                extra: dict[str, Any] | None = None) -> Litestar:
     """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL).
@@ -145,6 +163,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
                            command_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
     handlers.append(favicon)
+    handlers += sdk_routes()  # the TypeScript SDK the reference client imports, at /sdk/
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,

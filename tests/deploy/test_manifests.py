@@ -92,6 +92,22 @@ def test_dockerignore_keeps_only_the_build_inputs():
         assert dockerignore_excludes(patterns, path), f"{path} should not be in the build context"
 
 
+
+def test_image_carries_the_typescript_sdk_for_the_web_client():
+    """The web client imports the SDK from /sdk/: the build copies clients/typescript/dist (its one copy) into
+    the client's static files before installing them, and only dist/ of the SDK is in the build context."""
+    build = dockerfile()[1][0]
+    steps = [(i.keyword, i.value) for i in build.instructions]
+    copy = ("COPY", "clients/typescript/dist ./service/web/static/sdk")
+    assert copy in steps, "the build stage copies the SDK's dist/ into the web client's static files"
+    install = next(n for n, (name, value) in enumerate(steps) if name == "RUN" and "pip install --no-deps ." in value)
+    assert steps.index(copy) < install, "copied before the distribution (package data static/**) is built"
+    patterns = read_dockerignore((ROOT / ".dockerignore").read_text())
+    assert not dockerignore_excludes(patterns, "clients/typescript/dist/index.js")
+    for path in ("clients/typescript/node_modules/x/index.js", "clients/typescript/src/client.ts", "clients/python/x.py"):
+        assert dockerignore_excludes(patterns, path), f"{path} should not be in the build context"
+    assert (ROOT / "clients/typescript/dist/index.js").is_file()
+
 # =========================================================================== docker-compose.yml
 
 @functools.cache

@@ -1,15 +1,13 @@
 /* The account: sign in by name and password, set a password, and see and revoke the tokens and apps
    acting for the player. Only the public API (docs/accounts.md). */
 
-import { get, post, call, ApiError } from "./api.js";
+import { get, post, call, explain, signInWithToken, ApiError } from "./api.js";
 import { h, status } from "./dom.js";
 
-const KEY = "stela.player";  // where api.js keeps the player and its token
-
-/** Sign in: a fresh session token, kept as the player's token in this browser. */
+/** Sign in: a fresh session token, then the SDK's sign-in with it (kept as the player's token in this browser). */
 export async function signIn(name, password) {
   const session = await post("/v1/sessions", { name, password });
-  localStorage.setItem(KEY, JSON.stringify({ id: session.player_id, name, token: session.token }));
+  await signInWithToken(session.token);
   return session;
 }
 
@@ -20,7 +18,7 @@ export function signInForm(done) {
     minlength: 8, maxlength: 256, autocomplete: "current-password" });
   return h("form", { class: "card", id: "signin", onsubmit: async (ev) => {
     ev.preventDefault();
-    try { await signIn(name.value.trim(), password.value); done(); } catch (err) { status(err.message, true); }
+    try { await signIn(name.value.trim(), password.value); done(); } catch (err) { status(explain(err), true); }
   } }, h("h2", { text: "Sign in" }), h("label", { for: "signin-name", text: "Name" }), name,
   h("label", { for: "signin-password", text: "Password" }), password, h("button", { type: "submit", text: "Sign in" }));
 }
@@ -48,7 +46,7 @@ export function accountPanel() {
           await refresh();
         } }))));
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === "insufficient_scope")) status(err.message, true);
+      if (!(err instanceof ApiError && err.code === "insufficient_scope")) status(explain(err), true);
     }
   };
   refresh();
@@ -60,7 +58,7 @@ export function accountPanel() {
         const out = await post("/v1/players/me/password", { password: password.value });
         password.value = "";
         status(`Password set: sign in as ${out.login}`);
-      } catch (err) { status(err.message, true); }
+      } catch (err) { status(explain(err), true); }
     } }, h("label", { for: "new-password", text: "Password (to sign in elsewhere)" }), password,
     h("button", { type: "submit", text: "Set password" })),
     h("h3", { text: "Apps acting for you" }), apps, h("h3", { text: "Your tokens" }), tokens);

@@ -1,6 +1,6 @@
 /* The client's entry: a hash router over the lobby, a game, a replay and the tournaments. */
 
-import { me } from "./api.js";
+import { me, explain } from "./api.js";
 import { status } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
@@ -29,7 +29,7 @@ async function route() {
     root.dataset.page = page || "lobby";
     if (document.activeElement === document.body) root.focus();  // screen readers start at the new page
   } catch (err) {
-    status(err.message, true);
+    status(explain(err), true);
   }
 }
 

@@ -1,7 +1,7 @@
 /* The OAuth consent page (the authorization endpoint of /.well-known/oauth-authorization-server): shows the
    app and the scopes it asks for, and sends the browser back to the app with the player's answer. */
 
-import { get, post, me } from "./api.js";
+import { get, post, me, explain } from "./api.js";
 import { h, status } from "./dom.js";
 import { signInForm } from "./account.js";
 
@@ -30,7 +30,7 @@ async function show() {
       try {
         const { redirect_to: target } = await post("/v1/oauth/authorize", { request, allow });
         location.assign(target);
-      } catch (err) { status(err.message, true); }
+      } catch (err) { status(explain(err), true); }
     };
     root.replaceChildren(h("section", { class: "card", id: "consent" },
       h("h1", { text: `Allow ${asked.name} to act for you?` }),
@@ -40,7 +40,7 @@ async function show() {
       h("button", { type: "button", id: "allow", onclick: answer(true), text: "Allow" }),
       h("button", { type: "button", id: "deny", onclick: answer(false), text: "Deny" })));
   } catch (err) {
-    root.replaceChildren(h("p", { class: "error", id: "refused", text: `This request cannot be answered: ${err.message}` }));
+    root.replaceChildren(h("p", { class: "error", id: "refused", text: `This request cannot be answered: ${explain(err)}` }));
   }
 }
 

@@ -3,7 +3,8 @@
 Layout (table.css part of style.css): the board in a pan-and-zoom window, beside it the tile in hand, the
 players, the action bar, the move list in words and the full legal list (for keyboard and screen readers). */
 
-import { get, post, me, ApiError } from "./api.js";
+import { get, me, client, explain } from "./api.js";
+import { VersionConflictError } from "./sdk/index.js";
 import { h, status } from "./dom.js";
 import { follow } from "./live.js";
 import { boardFor, loadBoard } from "./boards/index.js";
@@ -34,7 +35,7 @@ export async function showGame(root, id) {
         redraw();
       }
     } catch (err) {
-      status(err.message, true);
+      status(explain(err), true);
     } finally {
       page.busy = false;
     }
@@ -43,7 +44,7 @@ export async function showGame(root, id) {
     if (!page.legal || !page.legal.commands.some((c) => same(c, command))) return;  // only what the rules allow
     try {
       status("Sending…");
-      const done = await post(`/v1/games/${id}/commands?include=view,legal`, { command, expected_version: page.legal.version });
+      const done = await client().command(id, command, { expectedVersion: page.legal.version, include: ["view", "legal"] });
       status("");
       if (done.view && done.legal && done.status === "active" && !page.busy) {  // one round trip per step
         page.game = { ...page.game, version: done.version, status: done.status, to_act: done.to_act, view: done.view };
@@ -55,7 +56,7 @@ export async function showGame(root, id) {
         return;
       }
     } catch (err) {
-      status(err instanceof ApiError && err.code === "version_conflict" ? "The game moved on; refreshed." : err.message, true);
+      status(err instanceof VersionConflictError ? "The game moved on; refreshed." : explain(err), true);
     }
     await refresh();
   };
@@ -66,9 +67,9 @@ export async function showGame(root, id) {
   };
   document.addEventListener("keydown", onKey);
   await refresh();
-  const seated = player && page.game.seats.some((s) => s.player_id === player.id);
-  const live = await follow(id, seated, (frame) => {
-    if (frame.type === "snapshot" || frame.version === undefined || !page.game || frame.version > page.game.version) refresh();
+  const live = follow({ games: [id] }, (frame) => {  // one connection (the multiplexed stream), resumed by the SDK
+    if (frame.game_id !== id) return;
+    if (frame.type === "snapshot" || (frame.type === "event" && (!page.game || frame.event.version > page.game.version))) refresh();
   });
   root.dataset.live = live.mode;
   return () => { live.stop(); document.removeEventListener("keydown", onKey); };

@@ -1,19 +1,19 @@
-/* Following a game live: EventSource with a stream ticket (a seat) or without (a spectator). */
+/* Following live through the SDK's multiplexed stream (`GET /v1/stream`): a page holds ONE connection
+   whatever it watches (a game, the personal notices), with a stream ticket when signed in (a seat's
+   view) or none (a spectator's). The SDK resumes it after a drop or a server restart from the
+   positions it holds, and delivers each event once, in order. */
 
-import { post } from "./api.js";
+import { client, explain } from "./api.js";
+import { status } from "./dom.js";
 
 /**
- * Call `onFrame(frame)` for every frame of the game's stream until the returned stop() is called.
- * A frame is {type: "snapshot", game} or an event {version, type, data, at}; the browser reconnects
- * by itself with Last-Event-ID (a ticket stays valid long enough for that).
+ * Call `onFrame(frame)` for every frame until the returned stop() is called. Frames are the multiplexed
+ * stream's: {type: "snapshot", game_id, game}, {type: "event", game_id, event}, "turn", "ready", and with
+ * `personal` the notices "game.state", "game.started", "game.your_turn", "game.ended".
  */
-export async function follow(gameId, seated, onFrame) {
-  const ticket = seated ? await post(`/v1/games/${gameId}/stream-tickets`, {}) : null;
-  const query = ticket ? `ticket=${encodeURIComponent(ticket.ticket)}&frames=message` : "frames=message";
-  const source = new EventSource(`/v1/games/${gameId}/stream?${query}`);
-  source.onmessage = (msg) => {
-    try { onFrame(JSON.parse(msg.data)); } catch { /* not a game frame */ }
-  };
-  return { mode: "stream", stop: () => source.close() };
+export function follow({ games = [], personal = false }, onFrame) {
+  const stream = client().follow({ games, personal });
+  stream.on("frame", (frame) => { try { onFrame(frame); } catch (err) { status(explain(err), true); } });
+  stream.on("error", (err, willRetry) => { if (!willRetry) status(explain(err), true); });
+  return { mode: "stream", stream, stop: () => stream.close() };
 }
-

@@ -1,7 +1,8 @@
 /* The lobby: register or sign in, create a game of any kind from its option schema, join, start, my games,
    and the account (password, apps and tokens). */
 
-import { get, post, me, register, forget, ApiError } from "./api.js";
+import { get, client, me, register, forget, explain } from "./api.js";
+import { follow } from "./live.js";
 import { h, status } from "./dom.js";
 import { kindFields } from "./options.js";
 import { accountPanel, signInForm } from "./account.js";
@@ -25,15 +26,16 @@ export async function showLobby(root) {
   const refresh = async () => {
     try {
       await Promise.all([listOpen(open.querySelector("ul"), player, refresh), listMine(mine.querySelector("ul"), player, live)]);
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   };
   await refresh();
   const timer = setInterval(refresh, 5000);  // others' new games and joins are on nobody's personal stream
-  const stop = await personalStream((frame) => {
-    if (frame.game_id && (live.get(frame.game_id)?.version ?? -1) <= frame.version) live.set(frame.game_id, frame);
+  const notices = follow({ personal: true }, (frame) => {  // the personal notices, on the page's one connection
+    if (!frame.type.startsWith("game.")) return;
+    if ((live.get(frame.game_id)?.version ?? -1) <= frame.version) live.set(frame.game_id, frame);
     refresh();
   });
-  return () => { clearInterval(timer); stop(); };
+  return () => { clearInterval(timer); notices.stop(); };
 }
 
 /** Show the current page again through the router, which stops the old one's timers and streams first. */
@@ -45,7 +47,7 @@ export function registerForm(done) {
   const name = h("input", { id: "name", name: "name", required: true, maxlength: 40, autocomplete: "nickname" });
   return h("form", { class: "card", onsubmit: async (ev) => {
     ev.preventDefault();
-    try { await register(name.value.trim()); done(); } catch (err) { status(err.message, true); }
+    try { await register(name.value.trim()); done(); } catch (err) { status(explain(err), true); }
   } }, h("h1", { text: "Welcome to Stela" }), h("label", { for: "name", text: "Your name" }), name,
   h("button", { type: "submit", text: "Register" }));
 }
@@ -57,9 +59,9 @@ function createForm(kinds) {
   return h("form", { class: "card", id: "create", onsubmit: async (ev) => {
     ev.preventDefault();
     try {
-      const game = await post("/v1/games", { kind: f.kind(), seats: f.seats(), options: f.options() });
+      const game = await client().createGame({ kind: f.kind(), seats: f.seats(), options: f.options() });
       location.hash = `#/game/${game.id}`;
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   } }, h("h2", { text: "Create a game" }), f.kindField, f.seatsField, f.optionsBox, h("button", { type: "submit", text: "Create" }));
 }
 
@@ -75,9 +77,9 @@ function botForm(kinds) {
     try {
       const seats = f.seats();
       const bot = { strategy: strategy.value, strength: Number(strength.value) };
-      const game = await post("/v1/games", { kind: f.kind(), seats, options: f.options(), bots: Array(seats - 1).fill(bot) });
+      const game = await client().createGame({ kind: f.kind(), seats, options: f.options(), bots: Array(seats - 1).fill(bot) });
       location.hash = `#/game/${game.id}`;
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   } }, h("h2", { text: "Play against a bot" }), f.kindField, f.seatsField, f.optionsBox,
   h("div", { class: "field" }, h("label", { for: "bot-strategy", text: "Bot" }), strategy),
   h("div", { class: "field" }, h("label", { for: "bot-strength", text: "Strength (1–5)" }), strength),
@@ -92,8 +94,8 @@ async function listOpen(ul, player, refresh) {
     const seated = g.seats.some((s) => s.player_id === player.id);
     const full = g.open_seats === 0;
     const act = async (what) => {
-      try { await post(`/v1/games/${g.id}/${what}`, {}); status(`${what === "join" ? "Joined" : "Started"} ${g.kind}`); }
-      catch (err) { status(err instanceof ApiError ? err.message : String(err), true); }
+      try { await (what === "join" ? client().join(g.id) : client().start(g.id)); status(`${what === "join" ? "Joined" : "Started"} ${g.kind}`); }
+      catch (err) { status(explain(err), true); }
       await refresh();
     };
     return h("li", { "data-game": g.id }, h("a", { href: `#/game/${g.id}`, text: `${g.kind}` }),
@@ -121,14 +123,4 @@ async function listMine(ul, player, live) {
       ` — ${g.status}, version ${g.version}`, turn ? h("strong", { text: " · your turn" }) : "");
   }));
   if (!running.length) ul.replaceChildren(h("li", { text: "No running game." }));
-}
-
-/* The personal stream: one connection for all of the player's games. */
-async function personalStream(onFrame) {
-  const t = await post("/v1/players/me/stream-tickets", {});
-  const source = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(t.ticket)}`);
-  source.onmessage = (msg) => {
-    try { onFrame(JSON.parse(msg.data)); } catch { /* not a game frame */ }
-  };
-  return () => source.close();
 }

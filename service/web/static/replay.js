@@ -1,6 +1,6 @@
 /* Replay of a finished game: a slider over every version, as any seat, and the verification result. */
 
-import { get } from "./api.js";
+import { get, explain } from "./api.js";
 import { h, status } from "./dom.js";
 import { eventWords } from "./words.js";
 import { MoveLog, outcomeLine, howItEnded } from "./moves.js";
@@ -59,7 +59,7 @@ export async function showReplay(root, id) {
       }
       shown = n;
       root.dataset.shown = String(shown);
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   };
   const loadEvents = async () => {
     log = new MoveLog(id, short, Number(seatSel.value));
@@ -90,6 +90,6 @@ async function verify(id, box) {
         h("li", { text: `Hash chain: ${report.events.length} events, ${report.recomputed} hashes recomputed in this browser, ${report.chain.length ? report.chain.join("; ") : "every prev_hash links"}.` }),
         h("li", { text: `Seed: SHA-256 of the revealed seed ${report.seed === "ok" ? "equals" : "does not equal"} the commitment ${report.commitment} published at creation (${report.seed}).` })));
   } catch (err) {
-    box.replaceChildren(h("h2", { text: "Verification" }), h("p", { class: "error", text: err.message }));
+    box.replaceChildren(h("h2", { text: "Verification" }), h("p", { class: "error", text: explain(err) }));
   }
 }

@@ -5,7 +5,7 @@ Only the public API: /v1/tournaments (list, create, get, register, withdraw, sta
 forbidden-pairings, games/{id}/annul|adjudicate, report) and the tournament's Server-Sent Events stream,
 whose frames are named by type (a snapshot first, then each event). */
 
-import { get, post, me, ApiError } from "./api.js";
+import { get, post, me, explain } from "./api.js";
 import { h, status } from "./dom.js";
 import { kindFields } from "./options.js";
 import { registerForm, redraw } from "./lobby.js";
@@ -26,7 +26,7 @@ export async function showTournaments(root) {
         h("a", { href: `#/tournament/${t.tournament_id}`, text: t.name || `${t.kind} tournament` }),
         ` — ${t.kind}, ${formatWords(t.format)}, ${t.status}${player && t.organiser === player.id ? " (yours)" : ""}`)));
       if (!page.items.length) list.replaceChildren(h("li", { text: "No tournament yet." }));
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   };
   const kinds = await get("/v1/kinds");
   root.replaceChildren(h("h1", { text: "Tournaments" }),
@@ -79,7 +79,7 @@ function createForm(kinds) {
     try {
       const t = await post("/v1/tournaments", body);
       location.hash = `#/tournament/${t.tournament_id}`;
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   } }, h("h2", { text: "Organise a tournament" }),
   h("div", { class: "field" }, h("label", { for: "t-name", text: "Name" }), name),
   f.kindField, f.seatsField,
@@ -106,7 +106,7 @@ export async function showTournament(root, id) {
     try {
       const view = await get(`/v1/tournaments/${id}`);
       if (n === asked) draw(view);
-    } catch (err) { status(err.message, true); }
+    } catch (err) { status(explain(err), true); }
   };
   const act = async (what, words, body = {}) => {
     const n = ++asked;
@@ -115,7 +115,7 @@ export async function showTournament(root, id) {
       if (n === asked) draw(view);
       status(words);
     } catch (err) {
-      status(err instanceof ApiError ? err.message : String(err), true);
+      status(explain(err), true);
       await reload();
     }
   };
