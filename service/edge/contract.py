@@ -30,6 +30,9 @@ REF = "#/components/schemas/"
 # bounds of request-body fields that the framework leaves out of the document (it skips a bound of 0
 # on an optional field), so a generator or fuzzer would send values the server refuses
 DROPPED_BOUNDS = {("TournamentCreate", "bye_points"): {"minimum": 0, "multipleOf": 0.5}}
+# and the bounds of a list's items (`list[Annotated[int, Meta(...)]]`), which it leaves out too
+DROPPED_ITEM_BOUNDS = {("AdjudicateRequest", "ranks"): {"minimum": 1, "maximum": 6},
+                       ("ForbidRequest", "players"): {"maxLength": 64}}
 
 
 def _named(types: list[Any], owner: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -197,6 +200,10 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
         for branch in [field, *field.get("oneOf", []), *field.get("anyOf", [])]:
             if branch.get("type") == "number":
                 branch.update(bounds)
+    for (component, name), bounds in DROPPED_ITEM_BOUNDS.items():
+        items = closed.get(component, {}).get("properties", {}).get(name, {}).get("items")
+        if items is not None:
+            items.update(bounds)
     type_document(doc, games)
     return doc
 
