@@ -15,7 +15,10 @@ from litestar.testing import AsyncTestClient
 
 import domain.arena as A
 from domain.kernel import RuleViolation
-from service.commands.arenas import stream_of, verify_arena
+from service.commands.arenas import Arenas, stream_of, verify_arena
+from service.commands.repository import GameRepository
+from service.live.fanout import Broker
+from service.store.postgres import PostgresStore
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
 from service.workers import arenas as worker_module
@@ -116,8 +119,13 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
     assert r.status_code == 409 and r.json()["code"] == "arena.already_berserk"
     # another replica's berserk, checked by the arena before this one was recorded there: the game itself
     # refuses to halve the same clock twice
-    with pytest.raises(RuleViolation, match="berserk once"):
-        await api.app.state.services.arenas._halve_clock(game_id, late)
+    other = await PostgresStore.connect(settings.database_url, 2)  # that replica, on this test's loop
+    try:
+        replica = Arenas(other, GameRepository(other, games), Broker(), settings.snapshot_every)
+        with pytest.raises(RuleViolation, match="berserk once"):
+            await replica._halve_clock(game_id, late)
+    finally:
+        await other.close()
     events = (await api.get(f"/v1/games/{game_id}/events")).json()["events"]
     clocks = [e["data"] for e in events if e["type"] == "table.ClockSet"]
     assert clocks[-1]["remaining_ms"] == [600_000, 300_000]
