@@ -23,7 +23,7 @@ from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, Ev
 from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
-MinVersion = Annotated[int | None, QueryParameter(ge=0, le=10_000_000, required=False, description=(
+MinVersion = Annotated[int | None, QueryParameter(ge=1, le=10_000_000, required=False, description=(
     "answer from a state at least this new (read from the database when the cache is older)"))]
 IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=128, required=False,
                                                  description="resending a key returns the first result")]
