@@ -32,7 +32,6 @@ from bench.tournament import OPTIONS, database_cpu, replicas
 from service.bots.client import ApiClient
 from service.bots.loadtest import Config, Recorder, _connected, players_on, register, report
 from service.bots.play import TurnPlayer
-from service.bots.sse import follow
 from service.bots.strategies import RandomStrategy
 from service.commands.arenas import verify_arena
 from service.commands.verify import parse_ndjson, verify_log
@@ -55,12 +54,12 @@ async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder
         async with gate:
             await api.request("POST", f"{path}/join", json={})
 
-    async def watch() -> None:  # opened before anyone joins, so it hears every game scored
-        async for message in follow(organiser.http, f"{path}/stream", organiser.auth):
-            if message.event == "arena.GameScored":
-                recorder.games_done += 1
-            elif message.event == "arena.ArenaEnded":
-                return
+    async def watch() -> None:
+        """Until the arena has ended (its last game scored); then the games it scored are counted."""
+        while (await organiser.request("GET", path))["status"] != "finished":
+            await asyncio.sleep(1.0)
+        events = (await organiser.request("GET", f"{path}/events"))["events"]
+        recorder.games_done = sum(e["type"] == "arena.GameScored" for e in events)
 
     watching = asyncio.create_task(watch())
     try:

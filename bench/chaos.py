@@ -109,10 +109,21 @@ async def progressed(ledger: Ledger, since: float, timeout: float = 180.0) -> fl
     return round(time.monotonic() - since, 1)
 
 
-async def finished(games: list[asyncio.Task], count: int, timeout: float) -> None:
+async def keep_playing(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: random.Random,
+                       ended: list[str]) -> str:
+    """Game after game until `stop` (or a game that could not finish), each ending kept in `ended`: commands
+    keep flowing through every fault however fast a machine plays a game. Returns the last game's ending."""
+    while True:
+        ending = await play(client, kind, seats, stop, rnd)
+        ended.append(ending)
+        if stop.is_set() or ending != "finished":
+            return ending
+
+
+async def finished(ended: list[str], games: list[asyncio.Task], count: int, timeout: float) -> None:
     """Until `count` games have ended with an outcome, or `timeout` seconds (then the check goes on)."""
     deadline = time.monotonic() + timeout
-    while sum(g.done() and not g.exception() and g.result() == "finished" for g in games) < count:
+    while ended.count("finished") < count:
         if time.monotonic() > deadline or all(g.done() for g in games):
             return
         await asyncio.sleep(0.5)
@@ -128,7 +139,8 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
     endings: list[Any] = []
     failed = False
     try:
-        games = [asyncio.create_task(play(client, kind, 2, stop, random.Random(seed * 100 + i)))
+        ended: list[str] = []
+        games = [asyncio.create_task(keep_playing(client, kind, 2, stop, random.Random(seed * 100 + i), ended))
                  for i, kind in enumerate(KINDS * games_per_kind)]
         await progressed(ledger, 0.0)
         schedule = [f for _ in range(rounds) for f in rnd.sample(FAULTS, len(FAULTS))]
@@ -138,9 +150,10 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
             report["progress_s"] = await progressed(ledger, since)
             print(json.dumps({"bench": "chaos", **report}), flush=True)
         # play on until some games have finished (`stela verify --all` re-decides finished games only)
-        await finished(games, 1 if short else len(games) // 2, 240 if short else 1200)
+        await finished(ended, games, 1 if short else len(games) // 2, 240 if short else 1200)
         stop.set()
-        endings = await asyncio.gather(*games, return_exceptions=True)
+        results = await asyncio.gather(*games, return_exceptions=True)
+        endings = [*ended, *(r for r in results if isinstance(r, BaseException))]
         result = await check(chaos, ledger, endings, schedule)
         failed = not result["ok"]
         print(json.dumps({"bench": "chaos", "mode": "short" if short else "full", **result}), flush=True)
