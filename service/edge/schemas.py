@@ -97,7 +97,10 @@ class CommandBody(AbstractDTO[CommandEnvelope]):
     def _refused(self, value: bytes) -> CommandEnvelope:
         """The envelope of a body the decoder refused, if the strict rule takes it (an integral float such as
         `3.0` for an integer); else the refusal, as the framework words a malformed body, or the strict rule."""
-        body = msgspec.json.decode(value)
+        try:  # (a typed decoder may refuse `4` before it sees that the rest is not JSON at all)
+            body = msgspec.json.decode(value)
+        except msgspec.DecodeError as exc:
+            raise InvalidRequest(str(exc)) from exc
         try:
             msgspec.convert(body, CommandRequest, strict=False)
         except msgspec.ValidationError as exc:

@@ -30,7 +30,7 @@ from tests.support.live import serving
 pytestmark = pytest.mark.xdist_group("live")
 HERE = Path(__file__).parent
 LONG = os.environ.get("STELA_FUZZ") == "long"
-SCENARIOS, STEPS = (400, 25) if LONG else (40, 12)
+SCENARIOS, STEPS = (400, 25) if LONG else (40, 20)
 
 
 def seated_token(http: httpx.Client, game_id: str, players: dict[str, str], acting: bool) -> str | None:
@@ -62,12 +62,13 @@ def test_stateful_scenarios_through_create_join_start_and_commands_find_no_serve
 
         class Scenarios(schema.as_state_machine()):  # type: ignore[misc]
             def before_call(self, case):
-                # half of the creates and joins are steered to a valid body (a fuzzed kind is almost never
-                # a known one), so scenarios get past them; the other half stay as generated
+                # three creates in four and half of the joins are steered to a valid body (a fuzzed body is
+                # almost never a valid game: with some sixty operations to choose among, a scenario reaches
+                # few creates), so scenarios get past them; the others stay as generated
                 # (decided from the generated case alone: hypothesis replays a scenario and needs the same run)
                 digest = zlib.crc32(repr(case.body).encode())
                 steer = digest % 2 == 0
-                if steer and case.operation.label == "POST /v1/games":
+                if digest % 4 != 0 and case.operation.label == "POST /v1/games":
                     case.body = {"kind": KINDS[digest // 2 % len(KINDS)], "seats": 2}
                 elif steer and case.operation.label == "POST /v1/games/{game_id}/join":
                     case.body = {}

@@ -19,7 +19,7 @@ def refused(resp, status: int, code: str) -> dict:
 
 
 @pytest.mark.parametrize("body", [b"[" * 5000 + b"]" * 5000, b'{"name": ' + b'{"a":' * 3000 + b"1" + b"}" * 3001,
-                                  b'{"name": "\xff\xfe"}', b"\xc3\x28"])
+                                  b'{"name": "\xff\xfe"}', b"\xc3\x28", b"4\xff3~ garbage"])
 async def test_deep_or_badly_encoded_bodies_are_400_at_every_endpoint(client, body):
     ann = await player(client)
     game_id, players = await started_game(client, "tally", 2)
