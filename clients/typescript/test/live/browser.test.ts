@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { StelaClient, type Event, type GameFrame } from "../../src/index.js";
 import { launch, staticOrigin } from "./browser.js";
-import { eventsAsSeat, saysEnded, Server, until } from "./harness.js";
+import { assertSeatsView, saysEnded, Server, until } from "./harness.js";
 
 interface Follower { frames: Array<GameFrame & { game_id: string }>; opens: number; connects: number; errors: unknown[];
                      positions: Record<string, number> }
@@ -75,8 +75,7 @@ async function assertExactlyOnce(follower: Follower, gameId: string, seat: numbe
     return;
   }
   const client = new StelaClient({ baseUrl: server.url });
-  assert.deepEqual(events, await eventsAsSeat(client, gameId, snapshot.game.version, seat),
-                   "this seat's view of every event, once, in order");
+  await assertSeatsView(client, gameId, snapshot.game.version, seat, events, "this seat's view of every event");
 }
 
 test("per-game EventSource streams and the personal stream resume across a restart in Chromium", { timeout: 600_000 }, async () => {

@@ -1,3 +1,5 @@
+import assert from "node:assert/strict";
+import { isDeepStrictEqual } from "node:util";
 // A real `stela serve` for the live tests, restartable on the same port, and a player that
 // drives a game to its end through the SDK. Needs STELA_BIN (the `stela` command) and
 // DATABASE_URL (an empty PostgreSQL database); tests/sdk_typescript/ sets both.
@@ -137,5 +139,23 @@ export async function eventsAsSeat(client: StelaClient, gameId: string, after: n
     if (after >= page.version) return events;
     events.push(...page.events);
     after = Math.min(after + 1000, page.version);
+  }
+}
+
+
+/** Exactly `seat`'s events of the game after `after`, once and in order; except that a connection resumed
+ * after the game ended gets the rest as the public log (everything is public after the end): from the first
+ * event that differs from the seat's view on, each must be the public one. */
+export async function assertSeatsView(client: StelaClient, gameId: string, after: number, seat: number,
+                                      events: (Event | false | undefined)[], what: string): Promise<void> {
+  const expected = await eventsAsSeat(client, gameId, after, seat);
+  const full = await eventsAsSeat(client, gameId, after, null);
+  assert.deepEqual(events.map((e) => e && e.version), expected.map((e) => e.version), `${what}: every event once, in order`);
+  const first = events.findIndex((e, i) => !isDeepStrictEqual(e, expected[i]));
+  if (first < 0) return;
+  for (let i = first; i < events.length; i++) {
+    assert.ok(isDeepStrictEqual(events[i], full[i]) || isDeepStrictEqual(events[i], expected[i]),
+              `${what}: neither the seat's view nor, after a resume past the end, the public log: ${
+                JSON.stringify([events[i], expected[i], full[i]]).slice(0, 1500)}`);
   }
 }
