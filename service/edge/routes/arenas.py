@@ -58,7 +58,7 @@ STREAM_DOC = (
 
 class ArenaCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["coatl"])]
-    name: Annotated[str, Meta(max_length=200, examples=["Hourly coatl arena"])] = ""
+    name: Annotated[str, Meta(max_length=200, pattern=NO_NUL, examples=["Hourly coatl arena"])] = ""
     options: Annotated[dict[str, Any], Meta(description="the kind's options, passed on to every game")] = {}
     time_control: Annotated[TimeControl | None, Meta(description=(
         "a game `time_control`, put on every game; berserk needs `total_seconds`"))] = None
@@ -70,7 +70,7 @@ class ArenaCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class ArenaJoin(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    name: Annotated[str, Meta(max_length=64, description="display name; default the player's")] | None = None
+    name: Annotated[str, Meta(max_length=64, pattern=NO_NUL, description="display name; default the player's")] | None = None
     rating: Annotated[int, Meta(ge=0, le=10_000)] = 1500
 
 

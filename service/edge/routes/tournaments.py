@@ -89,7 +89,7 @@ def tournament_responses(*statuses: int, conflicts: tuple[str, ...] = ()) -> dic
 
 class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["coatl"])]
-    name: Annotated[str, Meta(max_length=200)] = ""
+    name: Annotated[str, Meta(max_length=200, pattern=NO_NUL)] = ""
     options: Annotated[dict[str, Any], Meta(description="the kind's options, passed on to every game")] = {}
     time_control: Annotated[dict[str, Any], Meta(description="a game `time_control`, put on every game")] = {}
     seats: Annotated[int, Meta(ge=2, le=6, description="players per table")] = 4
@@ -118,7 +118,7 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
 
 
 class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    name: Annotated[str, Meta(max_length=64, description="display name; default the player's")] | None = None
+    name: Annotated[str, Meta(max_length=64, pattern=NO_NUL, description="display name; default the player's")] | None = None
     rating: Annotated[int, Meta(ge=0, le=10_000, description=(
         "the seeding rating; with a rating entry condition the platform's rating is used instead"))] = 1500
     player_id: Annotated[str, Meta(max_length=64, description=(
