@@ -44,7 +44,7 @@ async def finished(http: httpx.AsyncClient, game_id: str) -> bool:
     return (await http.get(f"/v1/games/{game_id}")).json()["status"] == "finished"
 
 
-async def until_finished(http: httpx.AsyncClient, game_ids: list[str], timeout: float = 120) -> None:
+async def until_finished(http: httpx.AsyncClient, game_ids: list[str], timeout: float = 600) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not all([await finished(http, g) for g in game_ids]):
         assert asyncio.get_running_loop().time() < deadline, "the bots did not finish their games"
