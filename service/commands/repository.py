@@ -172,8 +172,14 @@ class Repository:
 
     def remember(self, stream_id: str, loaded: Loaded, seen: tuple[int, float] | None = None) -> Loaded:
         """Cache `loaded`; `seen`: the (tick, time) it was known current at (default: now, as for a state
-        this process just appended)."""
+        this process just appended). A state older than the one cached is not kept: two requests
+        finish in any order (a load that read version N, an append of N+1 remembered meanwhile), and
+        the older answer must not replace the newer state that `Currency` would then vouch for."""
         self._codecs[stream_id] = loaded.table
+        cached = self._cache.get(stream_id)
+        if cached is not None and cached.state.version > loaded.state.version:
+            self._cache.move_to_end(stream_id)
+            return loaded
         self._cache[stream_id] = loaded
         self._cache.move_to_end(stream_id)
         self._seen[stream_id] = seen or (self.currency.tick, time.monotonic())

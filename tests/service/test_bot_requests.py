@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import httpx
+import msgspec
 import pytest
 
 from domain.catalog import GAMES
@@ -16,6 +17,7 @@ from service.bots.strategies import make_strategy
 from service.commands.accounts_bots import STRATEGIES
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
+from tests.conftest import fresh_database
 from tests.service.test_accounts import unique
 from tests.service.test_sse import wait_for
 from tests.support.api import player
@@ -28,8 +30,12 @@ ADMIN = "admin-secret"  # the tests' settings
 
 @pytest.fixture
 def base(settings, games):
-    with serving(create_app(settings, games=games)) as url:
-        yield url
+    """A server on a database of its own: a worker leases the oldest free bots first (50 at most), so
+    bots other tests left unfinished in a shared database (the contract fuzzers make dozens) would
+    fill its lease and starve this test's bots."""
+    with fresh_database("stela_bot_requests") as dsn:
+        with serving(create_app(msgspec.structs.replace(settings, database_url=dsn), games=games)) as url:
+            yield url
 
 
 async def bot_game(http: httpx.AsyncClient, bots: list[dict], join: bool = False, seats: int = 2) -> tuple[str, dict]:
@@ -44,7 +50,7 @@ async def finished(http: httpx.AsyncClient, game_id: str) -> bool:
     return (await http.get(f"/v1/games/{game_id}")).json()["status"] == "finished"
 
 
-async def until_finished(http: httpx.AsyncClient, game_ids: list[str], timeout: float = 600) -> None:
+async def until_finished(http: httpx.AsyncClient, game_ids: list[str], timeout: float = 300) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not all([await finished(http, g) for g in game_ids]):
         assert asyncio.get_running_loop().time() < deadline, "the bots did not finish their games"

@@ -97,6 +97,30 @@ async def test_an_append_announced_while_the_store_was_read_is_not_vouched_for()
     assert store.reads == reads + 1
 
 
+async def test_a_load_that_finishes_after_this_process_s_own_append_keeps_the_newer_state():
+    """A read of version N that answers after an append of N+1 was remembered (requests finish in any
+    order) must not put N back in the cache, where `Currency` would vouch for it."""
+    from service.commands.repository import Loaded
+
+    repository, store, game_id = await _repository()
+    repository.forget(game_id)
+    original = store.read_stream
+
+    async def read_then_newer_appended(stream_id, after=0, upto=None):  # type: ignore[no-untyped-def]
+        found = await original(stream_id, after, upto)
+        codec = await repository.codec_of(stream_id)
+        state = codec.fold([codec.decode_event(e.type, e.data) for e in found])
+        newer = msgspec.structs.replace(state, version=state.version + 1)  # what a local append left
+        repository.remember(stream_id, Loaded(codec, newer, "later"))
+        return found
+
+    store.read_stream = read_then_newer_appended  # type: ignore[method-assign]
+    older = await repository.load(game_id)
+    store.read_stream = original  # type: ignore[method-assign]
+    cached = await repository.current(game_id)
+    assert cached.state.version == older.state.version + 1 and cached.head == "later"
+
+
 async def test_nothing_is_vouched_for_while_the_fan_out_is_down_or_after_it_was():
     live = Live()
     repository, store, game_id = await _repository(live)
