@@ -13,7 +13,8 @@ majorities, what a seat scores now, and `invariants`.
 from __future__ import annotations
 
 import heapq
-from typing import Literal, Optional
+from collections import OrderedDict
+from typing import Any, Literal, Optional
 
 import msgspec
 
@@ -125,22 +126,36 @@ class _Memo:
     """Derived tables of the last board seen, keyed by the board tuple's identity (it is immutable).
 
     `legal` asks the same questions of one board thousands of times; holding the board itself
-    keeps its identity from being reused, so a hit is always the same board.
+    keeps its identity from being reused, so a hit is always the same board. The paths (`steps`,
+    `reach`) depend only on where the tiles lie and their stones, not on the pieces: a move, a dig
+    or a camp leaves them as they were, so they are kept per tile layout (the last `LAYOUTS`
+    layouts, so games that interleave in one process keep theirs) and reused across versions.
     """
 
+    LAYOUTS = 64
     board: tuple[Space, ...] | None = None
     spaces: dict[Coord, Space] = {}
     steps: dict[Coord, list[tuple[Coord, int]]] = {}  # the paths out of each tile and their stones
     reach: dict[Coord, dict[Coord, int]] = {}
+    layouts: OrderedDict[tuple[Any, ...], tuple[dict[Coord, list[tuple[Coord, int]]], dict[Coord, dict[Coord, int]]]] \
+        = OrderedDict()
 
     @classmethod
     def of(cls, board: tuple[Space, ...]) -> type[_Memo]:
         if board is not cls.board:
             cls.board = None
             cls.spaces = spaces = {(s.q, s.r): s for s in board}
-            cls.steps = {c: [(neighbour(*c, e), n) for e in range(6) if (n := edge_cost(s, spaces, e))]
+            layout = tuple((s.q, s.r, s.stones, s.kind == "volcano") for s in board)
+            paths = cls.layouts.get(layout)
+            if paths is None:
+                steps = {c: [(neighbour(*c, e), n) for e in range(6) if (n := edge_cost(s, spaces, e))]
                          for c, s in spaces.items()}
-            cls.reach = {}
+                paths = cls.layouts[layout] = (steps, {})
+                while len(cls.layouts) > cls.LAYOUTS:
+                    cls.layouts.popitem(last=False)
+            else:
+                cls.layouts.move_to_end(layout)
+            cls.steps, cls.reach = paths
             cls.board = board
         return cls
 
