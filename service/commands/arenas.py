@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import msgspec
@@ -42,6 +43,7 @@ KIND = "arena"
 ARENAS = Policy(name="arena", attempts=16, serial=True, backoff=0.01)
 FORBIDDEN = {"arena.not_platform", "arena.not_your_game"}
 MAX_DELAY_S = 86_400  # an arena starts at most a day after its creation
+LIVE_FOR = timedelta(days=3)  # every arena still running was created within this (it starts within a day, lasts one)
 _STATE = msgspec.json.Decoder(A.ArenaState)
 
 
@@ -91,8 +93,8 @@ class ArenaRepository(Repository):
 class Arenas:
     """Creates arenas and runs their commands (players', the platform's) through the one command loop."""
 
-    def __init__(self, store: Any, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
-        self.store: EventStore = store
+    def __init__(self, store: EventStore, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
+        self.store = store
         self.games = games
         self.broker = broker
         self.repository = ArenaRepository(store, snapshot_every)
@@ -241,21 +243,15 @@ class Arenas:
 
     async def recent(self, limit: int) -> list[A.ArenaState]:
         """The newest arenas, newest first (arenas last a day at most: no read model needed)."""
-        rows = await self.store.pool.fetch(  # type: ignore[attr-defined]
-            "SELECT stream_id FROM streams WHERE kind = $1 ORDER BY created_at DESC, stream_id LIMIT $2", KIND, limit)
-        return [(await self.repository.load(r[0])).state for r in rows]
+        return [(await self.repository.load(s)).state for s in await self.store.newest_streams(KIND, limit)]
 
     async def live(self) -> list[str]:
         """The ids of arenas created in the last three days (every arena that may still be running)."""
-        rows = await self.store.pool.fetch(  # type: ignore[attr-defined]
-            "SELECT stream_id FROM streams WHERE kind = $1 AND created_at > now() - interval '3 days'", KIND)
-        return [r[0].removeprefix(PREFIX) for r in rows]
+        return [s.removeprefix(PREFIX) for s in await self.store.streams_since(KIND, LIVE_FOR)]
 
     async def owners(self, game_ids: list[str]) -> dict[str, str]:
         """The arena of each of `game_ids` that belongs to one."""
-        rows = await self.store.pool.fetch(  # type: ignore[attr-defined]
-            "SELECT game_id, arena_id FROM arena_games WHERE game_id = ANY($1::text[])", game_ids)
-        return {r[0]: r[1] for r in rows}
+        return await self.store.arenas_of(game_ids)
 
 
 def halved(state: TableState, seat: int, at_ms: int) -> ClockSet:

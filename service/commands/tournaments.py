@@ -203,14 +203,8 @@ class Tournaments:
     async def rating_of(self, kind: str, player_id: str) -> tuple[int, int]:
         """The player's rating of `kind` on the leaderboard (its ordinal, rounded down; 0 before any rated
         game) and how many rated games it counts."""
-        from projections.ratings import TABLE  # the leaderboard's table: its query side reads it unqualified
-
-        pool = getattr(self.store, "pool", None)
-        if pool is None:
-            return 0, 0
-        row = await pool.fetchrow(f"SELECT ordinal, games FROM {TABLE} WHERE kind = $1 AND player_id = $2",
-                                  kind, player_id)
-        return (math.floor(row[0]), row[1]) if row is not None else (0, 0)
+        found = await self.store.rating(kind, player_id)
+        return (math.floor(found[0]), found[1]) if found is not None else (0, 0)
 
     async def report(self, tournament_id: str) -> dict[str, Any]:
         """The tournament's report (`domain.tournament.report`) with, once it has ended, its whole public log
