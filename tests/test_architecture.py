@@ -31,6 +31,10 @@ SERVICE_ALLOWED_BELOW = {"bots": {"bots", "ops"}}  # the server's clients know n
 # imports nothing of the project (a third party's client knows the API, not the server)
 SDK, SDK_DIR, SDK_USERS = "stela_client", Path("clients/python/stela_client"), ("service.bots",)
 APP_STATE_READERS = {"service/container.py", "service/edge/app.py", "service/edge/lifespan.py"}
+# who may hold a pool or a connection: the store, and the read side's SQL it hands one to (projections
+# run on the pool or connection `service.store` gives them and never open one); nobody else names one
+POOL_HOLDERS = ("service.store", "projections")
+DRIVERS = {"asyncpg"}
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
@@ -248,6 +252,28 @@ def app_state_readers(root: Path) -> list[str]:
     return bad
 
 
+def database_handles(root: Path) -> list[str]:
+    """Outside `POOL_HOLDERS`: imports of a database driver, any attribute named `pool` (read, written, or
+    by `getattr`/`hasattr`/`setattr`) and any call of an `acquire()`: only the store touches the database."""
+    bad = []
+    for name, path in modules(root).items():
+        if any(name == holder or name.startswith(holder + ".") for holder in POOL_HOLDERS):
+            continue
+        where = path.relative_to(root)
+        bad += [f"{where}:{line} imports {target}" for target, line in imported(name, path)
+                if target.split(".")[0] in DRIVERS]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "pool":
+                bad.append(f"{where}:{node.lineno} touches .pool")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "acquire":
+                bad.append(f"{where}:{node.lineno} calls acquire()")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) > 1
+                  and isinstance(node.args[1], ast.Constant) and node.args[1].value == "pool"):
+                bad.append(f"{where}:{node.lineno} looks up .pool by name")
+    return bad
+
+
 def _names_app(node: ast.AST) -> bool:
     if isinstance(node, ast.Name):
         return node.id == "app"
@@ -275,7 +301,7 @@ RULES = {
     "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
-    "sdk_imports": sdk_imports,
+    "sdk_imports": sdk_imports, "database_handles": database_handles,
 }
 
 
@@ -329,6 +355,7 @@ PLANTED = {
     "app_state_readers": {"service/edge/routes.py": "def f(request):\n    return request.app.state.services\n"},
     "sdk_imports": {"service/edge/app.py": "from stela_client import Client\n",
                     "clients/python/stela_client/client.py": "from service.ops import settings\n"},
+    "database_handles": {"service/commands/arenas.py": "async def f(self):\n    return await self.store.pool.fetch('')\n"},
 }
 
 
@@ -341,6 +368,20 @@ def test_a_bots_package_may_not_import_the_server(tmp_path):
     root = _tree(tmp_path, {"service/bots/b.py": "from service.commands import pipeline\n",
                             "service/commands/pipeline.py": ""})
     assert upward_imports(root)
+
+
+def test_every_way_of_touching_the_database_is_seen_outside_the_store_and_none_inside(tmp_path):
+    handles = {"import asyncpg\n", "from asyncpg.exceptions import DataError\n",
+               "def f(store):\n    return store.pool\n", "def f(self, pool):\n    self.pool = pool\n",
+               "async def f(db):\n    async with db.acquire() as conn:\n        pass\n",
+               "def f(store):\n    return getattr(store, 'pool', None)\n"}
+    for i, text in enumerate(sorted(handles)):
+        (tmp_path / f"out{i}").mkdir()
+        (tmp_path / f"in{i}").mkdir()
+        outside = _tree(tmp_path / f"out{i}", {"service/commands/c.py": text})
+        assert database_handles(outside), text
+        inside = _tree(tmp_path / f"in{i}", {"service/store/s.py": text, "projections/p.py": text})
+        assert not database_handles(inside), text
 
 
 def test_the_sdk_rule_sees_each_side_and_lets_the_bots_use_the_sdk(tmp_path):
