@@ -161,3 +161,10 @@ async def leaderboard(pool: Any, kind: str, cursor: str | None = None, limit: in
     items = [Rating(player_id=r[0], name=r[1], ordinal=r[2], mu=r[3], sigma=r[4], games=r[5], wins=r[6])
              for r in rows]
     return Leaderboard(kind=kind, items=items, next_cursor=encode_cursor(last[2], last[0]) if last else None)
+
+
+async def player_rating(pool: Any, kind: str, player_id: str) -> tuple[float, int] | None:
+    """The player's (ordinal, rated games) of `kind`; None before any rated game."""
+    row = await pool.fetchrow(f"SELECT ordinal, games FROM {TABLE} WHERE kind = $1 AND player_id = $2",
+                              kind, player_id)
+    return (row[0], row[1]) if row is not None else None

@@ -31,6 +31,10 @@ SERVICE_ALLOWED_BELOW = {"bots": {"bots", "ops"}}  # the server's clients know n
 # imports nothing of the project (a third party's client knows the API, not the server)
 SDK, SDK_DIR, SDK_USERS = "stela_client", Path("clients/python/stela_client"), ("service.bots",)
 APP_STATE_READERS = {"service/container.py", "service/edge/app.py", "service/edge/lifespan.py"}
+# who may hold a pool or a connection: the store, and the read side's SQL it hands one to (projections
+# run on the pool or connection `service.store` gives them and never open one); nobody else names one
+POOL_HOLDERS = ("service.store", "projections")
+DRIVERS = {"asyncpg"}
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
@@ -54,9 +58,11 @@ def _is_package(path: Path) -> bool:
     return path.name == "__init__.py"
 
 
-def imported(name: str, path: Path, known: dict[str, Path] | None = None) -> Iterator[tuple[str, int]]:
+def imported(name: str, path: Path, known: dict[str, Path] | None = None,
+             members: bool = False) -> Iterator[tuple[str, int]]:
     """Every module `name` (at `path`) imports, absolute and dotted, with its line; `from a import b`
-    names `a.b` when that is a module of `known`, else `a`. Imports under TYPE_CHECKING count too."""
+    names `a.b` when that is a module of `known` (or always, with `members`: `b` may be a module of
+    another distribution), else `a`. Imports under TYPE_CHECKING and inside functions count too."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = name if _is_package(path) else name.rpartition(".")[0]
     for node in ast.walk(tree):
@@ -72,7 +78,7 @@ def imported(name: str, path: Path, known: dict[str, Path] | None = None) -> Ite
                 module = node.module or ""
             for alias in node.names:
                 child = f"{module}.{alias.name}"
-                yield (child if known is not None and child in known else module), node.lineno
+                yield (child if members or (known is not None and child in known) else module), node.lineno
 
 
 def graph(root: Path) -> dict[str, set[str]]:
@@ -158,19 +164,20 @@ def upward_imports(root: Path) -> list[str]:
 def game_packages(root: Path) -> set[str]:
     """The game packages: those the catalogue registers (the platform's `domain/table/` is not one)."""
     catalog = root / "domain" / "catalog.py"
-    return {parts[1] for target, _ in imported("domain.catalog", catalog)
+    return {parts[1] for target, _ in imported("domain.catalog", catalog, modules(root, ("domain",)))
             if (parts := target.split("."))[0] == "domain" and len(parts) > 1 and (root / "domain" / parts[1]).is_dir()}
 
 
 def game_imports_outside_the_catalogue(root: Path) -> list[str]:
     """Imports of a game package from anywhere but the catalogue (or the game itself)."""
     games = game_packages(root)
+    known = modules(root, (*PACKAGES, "bench"))
     bad = []
-    for name, path in modules(root).items():
+    for name, path in known.items():
         if name == "domain.catalog":
             continue
         own = name.split(".")[1] if name.startswith("domain.") and name.count(".") >= 1 else None
-        for target, line in imported(name, path):
+        for target, line in imported(name, path, known):
             parts = target.split(".")
             if parts[0] == "domain" and len(parts) > 1 and parts[1] in games and parts[1] != own:
                 bad.append(f"{path.relative_to(root)}:{line} imports {target}")
@@ -178,14 +185,19 @@ def game_imports_outside_the_catalogue(root: Path) -> list[str]:
 
 
 def internal_imports(root: Path) -> list[str]:
-    """Imports of another library's private modules (`litestar._asgi`, `x.middleware._internal`)."""
+    """Imports of another library's private modules or names (`litestar._asgi`, `x.middleware._internal`,
+    `from litestar import _asgi`, `from x import _helper`); a dunder (`__version__`) is public."""
     bad = []
     for name, path in modules(root).items():
-        for target, line in imported(name, path):
-            head = target.split(".")[0]
-            if head not in PACKAGES and any(part.startswith("_") for part in target.split(".")[1:]):
+        for target, line in imported(name, path, members=True):
+            head, *rest = target.split(".")
+            if head not in PACKAGES and any(_private(part) for part in rest):
                 bad.append(f"{path.relative_to(root)}:{line} imports {target}")
     return bad
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def oversized(root: Path) -> list[str]:
@@ -216,12 +228,13 @@ def impure_domain_imports(root: Path) -> list[str]:
 
 def games_importing_each_other(root: Path) -> list[str]:
     games = game_packages(root)
+    known = modules(root, ("domain",))
     bad = []
-    for name, path in modules(root, ("domain",)).items():
+    for name, path in known.items():
         parts = name.split(".")
         if len(parts) < 2 or parts[1] not in games:
             continue
-        for target, line in imported(name, path):
+        for target, line in imported(name, path, known):
             t = target.split(".")
             if t[0] == "domain" and len(t) > 1 and t[1] in games - {parts[1]}:
                 bad.append(f"{path.relative_to(root)}:{line} imports {target}")
@@ -245,6 +258,28 @@ def app_state_readers(root: Path) -> list[str]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and node.attr == "state" and _names_app(node.value):
                 bad.append(f"{where}:{node.lineno} reads the app's state")
+    return bad
+
+
+def database_handles(root: Path) -> list[str]:
+    """Outside `POOL_HOLDERS`: imports of a database driver, any attribute named `pool` (read, written, or
+    by `getattr`/`hasattr`/`setattr`) and any call of an `acquire()`: only the store touches the database."""
+    bad = []
+    for name, path in modules(root).items():
+        if any(name == holder or name.startswith(holder + ".") for holder in POOL_HOLDERS):
+            continue
+        where = path.relative_to(root)
+        bad += [f"{where}:{line} imports {target}" for target, line in imported(name, path)
+                if target.split(".")[0] in DRIVERS]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "pool":
+                bad.append(f"{where}:{node.lineno} touches .pool")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "acquire":
+                bad.append(f"{where}:{node.lineno} calls acquire()")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) > 1
+                  and isinstance(node.args[1], ast.Constant) and node.args[1].value == "pool"):
+                bad.append(f"{where}:{node.lineno} looks up .pool by name")
     return bad
 
 
@@ -275,7 +310,7 @@ RULES = {
     "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
-    "sdk_imports": sdk_imports,
+    "sdk_imports": sdk_imports, "database_handles": database_handles,
 }
 
 
@@ -329,6 +364,8 @@ PLANTED = {
     "app_state_readers": {"service/edge/routes.py": "def f(request):\n    return request.app.state.services\n"},
     "sdk_imports": {"service/edge/app.py": "from stela_client import Client\n",
                     "clients/python/stela_client/client.py": "from service.ops import settings\n"},
+    "database_handles": {"service/commands/arenas.py": "async def f(self):\n    return await self.store.pool.fetch()\n",
+                         "service/edge/errors.py": "import asyncpg\n"},
 }
 
 
@@ -341,6 +378,35 @@ def test_a_bots_package_may_not_import_the_server(tmp_path):
     root = _tree(tmp_path, {"service/bots/b.py": "from service.commands import pipeline\n",
                             "service/commands/pipeline.py": ""})
     assert upward_imports(root)
+
+
+def test_every_way_of_touching_the_database_is_seen_outside_the_store_and_none_inside(tmp_path):
+    handles = {"import asyncpg\n", "from asyncpg.exceptions import DataError\n",
+               "def f(store):\n    return store.pool\n", "def f(self, pool):\n    self.pool = pool\n",
+               "async def f(db):\n    async with db.acquire() as conn:\n        pass\n",
+               "def f(store):\n    return getattr(store, 'pool', None)\n"}
+    for i, text in enumerate(sorted(handles)):
+        (tmp_path / f"out{i}").mkdir()
+        (tmp_path / f"in{i}").mkdir()
+        outside = _tree(tmp_path / f"out{i}", {"service/commands/c.py": text})
+        assert database_handles(outside), text
+        inside = _tree(tmp_path / f"in{i}", {"service/store/s.py": text, "projections/p.py": text})
+        assert not database_handles(inside), text
+
+
+def test_a_package_or_a_private_name_imported_by_name_from_its_parent_is_seen(tmp_path):
+    for sub in ("a", "b", "c", "d", "e", "f"):
+        (tmp_path / sub).mkdir()
+    by_name = {**GAME, "domain/catalog.py": "from domain import tikal, coatl\n"}
+    assert game_packages(_tree(tmp_path / "a", by_name)) == {"tikal", "coatl"}
+    assert game_imports_outside_the_catalogue(_tree(tmp_path / "b", {**GAME, "service/commands/c.py":
+                                                                     "from domain import tikal\n"}))
+    assert game_imports_outside_the_catalogue(_tree(tmp_path / "c", {**GAME, "bench/b.py":
+                                                                     "import domain.coatl.game\n"}))
+    assert games_importing_each_other(_tree(tmp_path / "d", {**GAME, "domain/coatl/rules.py":
+                                                             "from domain import tikal\n"}))
+    assert internal_imports(_tree(tmp_path / "e", {"service/edge/app.py": "from litestar import _asgi\n"}))
+    assert not internal_imports(_tree(tmp_path / "f", {"service/edge/app.py": "from msgspec import __version__\n"}))
 
 
 def test_the_sdk_rule_sees_each_side_and_lets_the_bots_use_the_sdk(tmp_path):

@@ -10,7 +10,8 @@ rank points, the end and its standings) must equal the recorded ones exactly,
 except a two-seat Swiss pairing of rule 2, which must keep the round's
 constraints at no more than the optimal cost (`pairing.equivalent`);
 the walk stops at the first disagreement. An event no command explains (a
-pairing nobody asked for) is a problem too.
+pairing nobody asked for) is a problem too. The seed check and the walk are `domain.audit`'s,
+shared with the arenas' audit.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any, Optional
 
 import msgspec
 
-from domain.kernel import Outcome, RuleViolation, seed_commitment
+from domain.audit import opening, replay
+from domain.kernel import Outcome
 from domain.tournament.commands import (Adjudicate, Annul, ForbidPairing, Pause, RecordResult, Register, RemovePlayer,
                                         Resume, Start, TournamentCommand, Withdraw)
 from domain.tournament.events import (PairingForbidden, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
@@ -39,10 +41,6 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     decisions_checked: int = 0
     rounds_checked: int = 0
     finished: bool = False
-
-
-def _tag(event: Any) -> str:
-    return type(event).__struct_config__.tag
 
 
 def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentCommand], Optional[str]]:
@@ -77,31 +75,12 @@ def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentComma
 def verify(events: list[Any]) -> VerifyReport:
     """Every problem found in a tournament's event list (none: the tournament was run as recorded)."""
     report = VerifyReport()
-    state = _opening(events, report)
-    i = 1
-    while state is not None and i < len(events):
-        event = events[i]
-        command, actor = _cause(state, event)
-        if command is None:
-            report.problems.append(f"v{i + 1}: {_tag(event)} was not produced by any command")
-            break
-        try:
-            expected = decide(state, actor, command, rng_for(state))
-        except RuleViolation as exc:
-            report.problems.append(f"v{i + 1}: {_tag(event)} is refused by the rules ({exc.code}: {exc.message})")
-            break
-        recorded = events[i:i + len(expected)]
-        if recorded != expected and not _agrees(state, recorded, expected):
-            at = next((k for k, (r, e) in enumerate(zip(recorded, expected)) if r != e), len(recorded))
-            what = _tag(expected[at]) if at < len(expected) else "the end of the log"
-            report.problems.append(f"v{i + at + 1}: the rules give another {what} than the one recorded")
-            break
-        for e in recorded:
-            state = evolve(state, e)
-        report.decisions_checked += 1
-        report.rounds_checked += sum(isinstance(e, RoundPaired) for e in expected)
-        i += len(expected)
+    state = opening(events, TournamentCreated, SeedRevealed, evolve, report.problems)
     if state is not None:
+        state, decisions = replay(events, state, report.problems, _cause,
+                                  lambda s, actor, command: decide(s, actor, command, rng_for(s)), evolve, _agrees)
+        report.decisions_checked = len(decisions)
+        report.rounds_checked = sum(isinstance(e, RoundPaired) for decided in decisions for e in decided)
         report.finished = state.status == "finished"
         if not report.problems and not report.finished:
             report.problems.append("the tournament has not finished: its seed is still secret")
@@ -118,22 +97,3 @@ def _agrees(state: TournamentState, recorded: list[Any], expected: list[Any]) ->
             return False
         state = evolve(state, r)
     return True
-
-
-def _opening(events: list[Any], report: VerifyReport) -> Optional[TournamentState]:
-    """The state after creation with the revealed seed, or None when the seed cannot be checked."""
-    if not events or not isinstance(events[0], TournamentCreated):
-        report.problems.append("v1: the log does not start with tournament.TournamentCreated")
-        return None
-    created: TournamentCreated = events[0]
-    revealed = [e.seed for e in events if isinstance(e, SeedRevealed)]
-    seed = revealed[-1] if revealed else created.seed
-    if seed is None:
-        report.problems.append("the seed has not been revealed")
-        return None
-    if created.seed is not None and created.seed != seed:
-        report.problems.append("the revealed seed is not the seed the tournament was created with")
-    if seed_commitment(bytes.fromhex(seed)) != created.seed_commitment:
-        report.problems.append("the revealed seed does not match the commitment published at creation")
-        return None
-    return evolve(None, msgspec.structs.replace(created, seed=seed))

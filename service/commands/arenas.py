@@ -1,7 +1,8 @@
-"""Arenas in the service: an aggregate like a tournament, run by the one command loop.
+"""Arenas in the service: an aggregate like a tournament, run by the one command loop (a `Competition`,
+as tournaments are: `service.commands.competition` holds what the two share).
 
 An arena's stream id is `arena-<uuid>` (the domain's id is the bare UUID) in the same event store as
-the games; its decider is `domain.arena`, seen by the repository and the loop through `ArenaCodec`.
+the games; its decider is `domain.arena`, seen by the repository and the loop through `CODEC`.
 `ARENAS` is how hard the loop tries: one decision per arena at a time in this process, contention
 left only between replicas, where the append's head check refuses a decision on a stale state.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import msgspec
@@ -28,81 +30,42 @@ import domain.arena as A
 from domain.clock import ClockSet
 from domain.kernel import RuleViolation
 from domain.table import Table, TableState
-from service.commands.exceptions import Forbidden, InvalidOptions, NotFound, Unauthorized
-from service.commands.loop import Command, CommandLoop, Policy, fingerprint
+from service.commands.competition import Competition, DeciderCodec
+from service.commands.exceptions import InvalidOptions
+from service.commands.loop import Command, CommandLoop, Policy
 from service.commands.pipeline import GAMES, now_ms
 from service.commands.players import Viewer
 from service.commands.publishing import Publisher
-from service.commands.repository import Codec, GameRepository, Loaded, Repository
-from service.store.protocol import EventStore, Metadata, NewEvent, NewGame, StoredEvent, new_command_id
+from service.commands.repository import Codec, GameRepository
+from service.store.protocol import EventStore, NewGame, StoredEvent
 
 log = structlog.get_logger("stela.arenas")
 PREFIX = "arena-"
 KIND = "arena"
 ARENAS = Policy(name="arena", attempts=16, serial=True, backoff=0.01)
-FORBIDDEN = {"arena.not_platform", "arena.not_your_game"}
+FORBIDDEN = frozenset({"arena.not_platform", "arena.not_your_game"})
 MAX_DELAY_S = 86_400  # an arena starts at most a day after its creation
-_STATE = msgspec.json.Decoder(A.ArenaState)
-
-
-class ArenaNotFound(NotFound):
-    pass
+LIVE_FOR = timedelta(days=3)  # every arena still running was created within this (it starts within a day, lasts one)
 
 
 def stream_of(arena_id: str) -> str:
     return PREFIX + arena_id
 
 
-class ArenaCodec:
-    """`domain.arena` as the repository and the command loop see a decider (a `Codec`)."""
-
-    kind = KIND
-
-    @staticmethod
-    def fold(events: list[Any], state: A.ArenaState | None = None) -> A.ArenaState:
-        return A.fold(events, state)
-
-    decode_event = staticmethod(A.decode_event)
-    event_type = staticmethod(A.event_type)
-    event_data = staticmethod(A.event_data)
-
-    @staticmethod
-    def dump_state(state: A.ArenaState) -> bytes:
-        return msgspec.json.encode(state)
-
-    @staticmethod
-    def load_state(data: bytes) -> A.ArenaState:
-        return _STATE.decode(data)
+CODEC: Codec[A.ArenaState] = DeciderCodec(KIND, A, A.ArenaState)
 
 
-CODEC: Codec[A.ArenaState] = ArenaCodec()
-
-
-class ArenaRepository(Repository):
-    """The arenas: every `arena-` stream has the arena codec."""
-
-    async def codec_of(self, stream_id: str) -> Codec | None:
-        return CODEC  # a stream that does not exist has no events: `load` finds no state and refuses
-
-    def not_found(self, stream_id: str) -> NotFound:
-        return ArenaNotFound(f"no arena with id {stream_id.removeprefix(PREFIX)!r}")
-
-
-class Arenas:
+class Arenas(Competition[A.ArenaState]):
     """Creates arenas and runs their commands (players', the platform's) through the one command loop."""
 
-    def __init__(self, store: Any, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
-        self.store: EventStore = store
-        self.games = games
-        self.broker = broker
-        self.repository = ArenaRepository(store, snapshot_every)
-        self.loop = CommandLoop(self.repository, store, broker, ARENAS)
+    codec = CODEC
+    policy = ARENAS
+    forbidden = FORBIDDEN
+
+    def __init__(self, store: EventStore, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
+        super().__init__(store, games, broker, snapshot_every)
         self.game_loop = CommandLoop(games, store, broker, GAMES)  # berserk's clock change in a game
         self._berserking: dict[tuple[str, str], asyncio.Lock] = {}
-
-    async def load(self, arena_id: str) -> Loaded[A.ArenaState]:
-        """The arena's current state: the one held here plus the events after it."""
-        return await self.repository.load(stream_of(arena_id))
 
     async def create(self, viewer: Viewer, command: A.CreateArena, starts_in_seconds: int = 0) -> A.ArenaState:
         """Open an arena organised by the caller, starting `starts_in_seconds` from now."""
@@ -124,75 +87,29 @@ class Arenas:
             events = A.create(arena_id, player.id, command, os.urandom(32))
         except RuleViolation as exc:  # options are an open object in the document: a kind's refusal is a 422
             raise InvalidOptions(exc) from exc
-        meta = Metadata(actor=player.id, command=msgspec.to_builtins(command))
-        return (await self.loop.open(stream_of(arena_id), CODEC, events, meta)).state
+        return await self.open(player, arena_id, command, events)
 
     async def act(self, viewer: Viewer | None, arena_id: str, command: A.ArenaCommand,
                   key: str | None = None) -> A.ArenaState:
         """Decide `command` for the caller (None: the platform) and append it, with the games of any pairing
         it makes; retried on a stale state. `key`: an idempotency key, as for game commands."""
-        actor = viewer.player_id if viewer is not None else None
-        admin = viewer.admin if viewer is not None else False
-        if viewer is not None and actor is None and not admin:
-            raise Unauthorized("a bearer token is required")
-
-        def decide(_: Any, state: A.ArenaState) -> list[Any]:
-            try:
-                return A.decide(state, actor, command, admin=admin)
-            except RuleViolation as exc:
-                if exc.code in FORBIDDEN:
-                    raise Forbidden(exc.message) from exc
-                raise
-
-        started: dict[str, Any] = {}  # each new game's folded state, remembered once the pairing is written
-
-        def games(state: A.ArenaState, events: list[Any]) -> list[NewGame]:
-            return [g for e in events if isinstance(e, A.PlayersPaired) for g in self.paired_games(state, e, started)]
-
-        body = msgspec.to_builtins(command)
-        print_ = fingerprint("arena", arena_id, actor, body) if key else None
-        ran = await self.loop.run(Command(stream_id=stream_of(arena_id), decide=decide, actor=actor, body=body,
-                                          key=key, fingerprint=print_, games=games))
-        if ran.created:
-            await self._announce(ran.loaded.state, ran.created, started)
-        return ran.loaded.state
+        return await self.run(viewer, arena_id, command,
+                              lambda state, actor, admin: A.decide(state, actor, command, admin=admin),
+                              self.paired_games, key)
 
     async def platform(self, arena_id: str, command: A.ArenaCommand) -> A.ArenaState:
         """A command of the platform (pair, close, record a result)."""
         return await self.act(None, arena_id, command)
 
-    async def _announce(self, state: A.ArenaState, created: dict[str, list[StoredEvent]],
-                        started: dict[str, Any]) -> None:
-        """The pairing's new games, held in the game repository and handed to the fan-out."""
-        table = self.games.table(state.settings.kind)
-        for game_id, stored in created.items():
-            self.games.remember(game_id, Loaded(table, started[game_id], stored[-1].hash))
-            await self.broker.publish(game_id, stored)
-        log.debug("paired", arena_id=state.settings.arena_id, games=len(created))
+    def announced(self, state: A.ArenaState, games: int) -> None:
+        log.debug("paired", arena_id=state.settings.arena_id, games=games)
 
-    def paired_games(self, state: A.ArenaState, paired: A.PlayersPaired, started: dict[str, Any]) -> list[NewGame]:
-        """Every game of the pairing, seated and started now, as new streams; each game's state put in `started`."""
+    def paired_games(self, state: A.ArenaState, events: list[Any], started: dict[str, Any]) -> list[NewGame]:
+        """Every game of the pairings among `events`, seated and started now, as new streams (`new_games`)."""
         s = state.settings
-        table = self.games.table(s.kind)
-        games = []
-        for game in paired.games:
-            created = table.create(s.options, len(game.players), bytes.fromhex(game.seed or ""),
-                                   created_by=s.organiser, time_control=s.time_control or None)
-            folded = table.fold(created)
-            batches = [(created, Metadata(actor=s.organiser, to_act=[]))]
-            for seat, pid in enumerate(game.players):
-                joined = table.join(folded, pid, state.players[pid].name, seat)
-                folded = table.fold(joined, folded)
-                batches.append((joined, Metadata(actor=pid, command_id=new_command_id(), to_act=[])))
-            begun = table.start(folded, None, now_ms())
-            folded = table.fold(begun, folded)
-            batches.append((begun, Metadata(actor=s.organiser, command_id=new_command_id(),
-                                            to_act=table.to_act(folded))))
-            games.append(NewGame(game_id=game.game_id, kind=s.kind, tournament_id=s.arena_id, link="arena",
-                                 round=game.number, batches=[
-                ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
-            started[game.game_id] = folded
-        return games
+        return self.new_games(s, s.arena_id, "arena", [
+            (game.game_id, game.seed, [(pid, state.players[pid].name) for pid in game.players], game.number)
+            for e in events if isinstance(e, A.PlayersPaired) for game in e.games], started)
 
     async def berserk(self, viewer: Viewer, arena_id: str, game_id: str) -> A.ArenaState:
         """Halve the caller's clock in `game_id` for a bonus point on a win: checked by the arena first, the
@@ -201,12 +118,8 @@ class Arenas:
         lock = self._berserking.setdefault((game_id, player.id), asyncio.Lock())
         async with lock:
             state = (await self.load(arena_id)).state
-            try:
+            with self.refusing():
                 A.decide(state, player.id, A.Berserk(game_id=game_id))
-            except RuleViolation as exc:
-                if exc.code in FORBIDDEN:
-                    raise Forbidden(exc.message) from exc
-                raise
             await self._halve_clock(game_id, player.id)
             done = await self.act(viewer, arena_id, A.Berserk(game_id=game_id))
         self._berserking.pop((game_id, player.id), None)
@@ -234,28 +147,17 @@ class Arenas:
                            m, seat=before.table.seat_of(before.state, player_id), to_act=before.table.to_act(after)))
         await self.game_loop.run(meta, loaded)
 
-    async def events(self, arena_id: str, after: int = 0) -> tuple[A.ArenaState, list[StoredEvent]]:
-        """The arena and its stored events after version `after` (read them through `redacted`)."""
-        loaded = await self.load(arena_id)
-        return loaded.state, await self.store.read_stream(stream_of(arena_id), after=after)
-
     async def recent(self, limit: int) -> list[A.ArenaState]:
         """The newest arenas, newest first (arenas last a day at most: no read model needed)."""
-        rows = await self.store.pool.fetch(  # type: ignore[attr-defined]
-            "SELECT stream_id FROM streams WHERE kind = $1 ORDER BY created_at DESC, stream_id LIMIT $2", KIND, limit)
-        return [(await self.repository.load(r[0])).state for r in rows]
+        return [(await self.repository.load(s)).state for s in await self.store.newest_streams(KIND, limit)]
 
     async def live(self) -> list[str]:
         """The ids of arenas created in the last three days (every arena that may still be running)."""
-        rows = await self.store.pool.fetch(  # type: ignore[attr-defined]
-            "SELECT stream_id FROM streams WHERE kind = $1 AND created_at > now() - interval '3 days'", KIND)
-        return [r[0].removeprefix(PREFIX) for r in rows]
+        return [s.removeprefix(PREFIX) for s in await self.store.streams_since(KIND, LIVE_FOR)]
 
     async def owners(self, game_ids: list[str]) -> dict[str, str]:
         """The arena of each of `game_ids` that belongs to one."""
-        rows = await self.store.pool.fetch(  # type: ignore[attr-defined]
-            "SELECT game_id, arena_id FROM arena_games WHERE game_id = ANY($1::text[])", game_ids)
-        return {r[0]: r[1] for r in rows}
+        return await self.store.arenas_of(game_ids)
 
 
 def halved(state: TableState, seat: int, at_ms: int) -> ClockSet:

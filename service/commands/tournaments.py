@@ -1,8 +1,9 @@
-"""Tournaments in the service: an aggregate like a game, run by the one command loop.
+"""Tournaments in the service: an aggregate like a game, run by the one command loop (a `Competition`,
+as arenas are: `service.commands.competition` holds what the two share).
 
 A tournament's stream id is `tournament-<uuid>` (the domain's id is the bare UUID) in the same event
 store as the games. Its decider is `domain.tournament`, seen by the repository and the command loop
-through `TournamentCodec`; `TOURNAMENTS` is how hard the loop tries: one decision per tournament at a
+through `CODEC`; `TOURNAMENTS` is how hard the loop tries: one decision per tournament at a
 time in this process (a thousand registrations would otherwise keep refusing each other), so
 contention is left only between replicas, where the append's head check refuses a decision on a
 stale state, which is then reloaded and decided again.
@@ -29,81 +30,34 @@ import structlog
 
 import domain.tournament as T
 from domain.tournament.report import checked, report, report_rows
-from service.commands.exceptions import (
-    Forbidden, InvalidOptions, InvalidRequest, NotFound, Unauthorized, unknown_field,
-)
 from domain.kernel import RuleViolation
-from service.commands.loop import Command, CommandLoop, Policy, fingerprint
-from service.commands.pipeline import now_ms
+from service.commands.competition import Competition, DeciderCodec
+from service.commands.exceptions import InvalidOptions, InvalidRequest, unknown_field
+from service.commands.loop import Policy
 from service.commands.players import Viewer
-from service.commands.publishing import Publisher
-from service.commands.repository import Codec, GameRepository, Loaded, Repository
-from service.store.protocol import EventStore, Metadata, NewEvent, NewGame, StoredEvent, new_command_id
+from service.commands.repository import Codec
+from service.store.protocol import NewGame, StoredEvent
 
 log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
-FORBIDDEN = {"tournament.not_organiser", "tournament.not_platform"}
+FORBIDDEN = frozenset({"tournament.not_organiser", "tournament.not_platform"})
 TOURNAMENTS = Policy(name="tournament", attempts=16, serial=True, backoff=0.01)
-_STATE = msgspec.json.Decoder(T.TournamentState)
-
-
-class TournamentNotFound(NotFound):
-    pass
 
 
 def stream_of(tournament_id: str) -> str:
     return PREFIX + tournament_id
 
 
-class TournamentCodec:
-    """`domain.tournament` as the repository and the command loop see a decider (a `Codec`)."""
-
-    kind = KIND
-
-    @staticmethod
-    def fold(events: list[Any], state: T.TournamentState | None = None) -> T.TournamentState:
-        return T.fold(events, state)
-
-    decode_event = staticmethod(T.decode_event)
-    event_type = staticmethod(T.event_type)
-    event_data = staticmethod(T.event_data)
-
-    @staticmethod
-    def dump_state(state: T.TournamentState) -> bytes:
-        return msgspec.json.encode(state)
-
-    @staticmethod
-    def load_state(data: bytes) -> T.TournamentState:
-        return _STATE.decode(data)
+CODEC: Codec[T.TournamentState] = DeciderCodec(KIND, T, T.TournamentState)
 
 
-CODEC: Codec[T.TournamentState] = TournamentCodec()
-
-
-class TournamentRepository(Repository):
-    """The tournaments: every `tournament-` stream has the tournament codec."""
-
-    async def codec_of(self, stream_id: str) -> Codec | None:
-        return CODEC  # a stream that does not exist has no events: `load` finds no state and refuses
-
-    def not_found(self, stream_id: str) -> NotFound:
-        return TournamentNotFound(f"no tournament with id {stream_id.removeprefix(PREFIX)!r}")
-
-
-class Tournaments:
+class Tournaments(Competition[T.TournamentState]):
     """Create tournaments and run their commands through the command loop, writing each paired round's games."""
 
-    def __init__(self, store: EventStore, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
-        self.store = store
-        self.games = games
-        self.broker = broker
-        self.repository = TournamentRepository(store, snapshot_every)
-        self.loop = CommandLoop(self.repository, store, broker, TOURNAMENTS)
-
-    async def load(self, tournament_id: str) -> Loaded[T.TournamentState]:
-        """The tournament's current state: the one held here plus the events after it."""
-        return await self.repository.load(stream_of(tournament_id))
+    codec = CODEC
+    policy = TOURNAMENTS
+    forbidden = FORBIDDEN
 
     async def create(self, viewer: Viewer, command: T.CreateTournament) -> T.TournamentState:
         """Open a tournament organised by the caller; kind, options and time control checked first."""
@@ -121,72 +75,26 @@ class Tournaments:
             events = T.create(tournament_id, player.id, command, os.urandom(32))
         except RuleViolation as exc:
             raise InvalidOptions(exc) from exc
-        meta = Metadata(actor=player.id, command=msgspec.to_builtins(command))
-        return (await self.loop.open(stream_of(tournament_id), CODEC, events, meta)).state
+        return await self.open(player, tournament_id, command, events)
 
     async def act(self, viewer: Viewer | None, tournament_id: str, command: T.TournamentCommand,
                   key: str | None = None) -> T.TournamentState:
         """Decide `command` for the caller (None: the platform) and append it, with the games of any round
         it pairs; retried on a stale state. `key`: an idempotency key, as for game commands."""
-        actor = viewer.player_id if viewer is not None else None
-        admin = viewer.admin if viewer is not None else False
-        if viewer is not None and actor is None and not admin:
-            raise Unauthorized("a bearer token is required")
+        return await self.run(viewer, tournament_id, command,
+                              lambda state, actor, admin: T.decide(state, actor, command, T.rng_for(state),
+                                                                   admin=admin), self.round_games, key)
 
-        def decide(_: Any, state: T.TournamentState) -> list[Any]:
-            try:
-                return T.decide(state, actor, command, T.rng_for(state), admin=admin)
-            except RuleViolation as exc:
-                if exc.code in FORBIDDEN:
-                    raise Forbidden(exc.message) from exc
-                raise
+    def announced(self, state: T.TournamentState, games: int) -> None:
+        log.info("round_created", tournament_id=state.settings.tournament_id, round=state.round, games=games)
 
-        started: dict[str, Any] = {}  # each new game's folded state, remembered once its round is written
-
-        def games(state: T.TournamentState, events: list[Any]) -> list[NewGame]:
-            return [g for e in events if isinstance(e, T.RoundPaired) for g in self.round_games(state, e, started)]
-
-        body = msgspec.to_builtins(command)
-        print_ = fingerprint("tournament", tournament_id, actor, body) if key else None
-        ran = await self.loop.run(Command(stream_id=stream_of(tournament_id), decide=decide, actor=actor, body=body,
-                                          key=key, fingerprint=print_, games=games))
-        if ran.created:
-            await self._announce(ran.loaded.state, ran.created, started)
-        return ran.loaded.state
-
-    async def _announce(self, state: T.TournamentState, created: dict[str, list[StoredEvent]],
-                        started: dict[str, Any]) -> None:
-        """The round's new games, held in the game repository and handed to the fan-out."""
-        table = self.games.table(state.settings.kind)
-        for game_id, stored in created.items():
-            self.games.remember(game_id, Loaded(table, started[game_id], stored[-1].hash))
-            await self.broker.publish(game_id, stored)
-        log.info("round_created", tournament_id=state.settings.tournament_id, round=state.round, games=len(created))
-
-    def round_games(self, state: T.TournamentState, paired: T.RoundPaired, started: dict[str, Any]) -> list[NewGame]:
-        """Every game of the round, seated and started, as new streams; each game's state put in `started`."""
+    def round_games(self, state: T.TournamentState, events: list[Any], started: dict[str, Any]) -> list[NewGame]:
+        """Every game of the rounds paired among `events`, seated and started, as new streams (`new_games`)."""
         s = state.settings
-        table = self.games.table(s.kind)
         names = {pid: e.name for pid, e in state.entrants.items()}
-        games = []
-        for paired_table in paired.tables:
-            created = table.create(s.options, len(paired_table.players), bytes.fromhex(paired_table.seed or ""),
-                                   created_by=s.organiser, time_control=s.time_control or None)
-            game = table.fold(created)
-            batches = [(created, Metadata(actor=s.organiser, to_act=[]))]
-            for seat, pid in enumerate(paired_table.players):
-                joined = table.join(game, pid, names[pid], seat)
-                game = table.fold(joined, game)
-                batches.append((joined, Metadata(actor=pid, command_id=new_command_id(), to_act=[])))
-            begun = table.start(game, None, now_ms())
-            game = table.fold(begun, game)
-            batches.append((begun, Metadata(actor=s.organiser, command_id=new_command_id(),
-                                            to_act=table.to_act(game))))
-            games.append(NewGame(game_id=paired_table.game_id, kind=s.kind, tournament_id=s.tournament_id,
-                                 round=paired.round, batches=[
-                ([NewEvent(table.event_type(e), table.event_data(e)) for e in evs], meta) for evs, meta in batches]))
-            started[paired_table.game_id] = game
-        return games
+        return self.new_games(s, s.tournament_id, "tournament", [
+            (table.game_id, table.seed, [(pid, names[pid]) for pid in table.players], paired.round)
+            for paired in events if isinstance(paired, T.RoundPaired) for table in paired.tables], started)
 
     async def register(self, viewer: Viewer, tournament_id: str, command: T.Register) -> T.TournamentState:
         """Register as `command` says; a player registering themselves for a tournament with a rating
@@ -203,14 +111,8 @@ class Tournaments:
     async def rating_of(self, kind: str, player_id: str) -> tuple[int, int]:
         """The player's rating of `kind` on the leaderboard (its ordinal, rounded down; 0 before any rated
         game) and how many rated games it counts."""
-        from projections.ratings import TABLE  # the leaderboard's table: its query side reads it unqualified
-
-        pool = getattr(self.store, "pool", None)
-        if pool is None:
-            return 0, 0
-        row = await pool.fetchrow(f"SELECT ordinal, games FROM {TABLE} WHERE kind = $1 AND player_id = $2",
-                                  kind, player_id)
-        return (math.floor(row[0]), row[1]) if row is not None else (0, 0)
+        found = await self.store.rating(kind, player_id)
+        return (math.floor(found[0]), found[1]) if found is not None else (0, 0)
 
     async def report(self, tournament_id: str) -> dict[str, Any]:
         """The tournament's report (`domain.tournament.report`) with, once it has ended, its whole public log
@@ -219,11 +121,6 @@ class Tournaments:
         document = msgspec.to_builtins(report(state))
         document["log"] = [redacted(state, e) for e in stored] if state.status == "finished" else None
         return document
-
-    async def events(self, tournament_id: str, after: int = 0) -> tuple[T.TournamentState, list[StoredEvent]]:
-        """The tournament and its stored events after version `after` (read them through `redacted`)."""
-        loaded = await self.load(tournament_id)
-        return loaded.state, await self.store.read_stream(stream_of(tournament_id), after=after)
 
 
 def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import asyncpg
 import msgspec
 import structlog
 from litestar import Request, Response
@@ -31,6 +30,7 @@ from service.commands import accounts_bots as bots
 from service.commands import exceptions as x
 from service.commands import oauth
 from service.commands.players import InsufficientScope
+from service.store import errors as db
 
 log = structlog.get_logger("stela.errors")
 PROBLEM = "application/problem+json"
@@ -81,7 +81,7 @@ _DB_DOWN = Rule(503, "database_unavailable", "Service unavailable", "the databas
 ERRORS: dict[type[BaseException], Rule] = {
     x.InvalidRequest: Rule(400, "invalid_request", "Bad request"),
     x.BadLastEventId: Rule(400, "bad_last_event_id", "Bad request"),
-    asyncpg.exceptions.DataError: Rule(  # PostgreSQL refuses some input outright; nothing was written
+    db.REFUSED_INPUT: Rule(  # PostgreSQL refuses some input outright; nothing was written
         400, "invalid_request", "Bad request", "the request contains characters that cannot be stored (such as NUL)"),
     # msgspec's own refusals of a body no Struct could describe: too deep, or not UTF-8
     RecursionError: Rule(400, "invalid_request", "Bad request", "the JSON body is nested too deeply"),
@@ -122,14 +122,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     bots.BotNotFound: Rule(404, "bot_not_found", "Not found"),
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,
-    asyncpg.exceptions.PostgresConnectionError: _DB_DOWN,
-    asyncpg.exceptions.InterfaceError: _DB_DOWN,
-    asyncpg.exceptions.CannotConnectNowError: _DB_DOWN,
-    # no free connection slot on the server (SQLSTATE 53300) or other resources exhausted (class 53)
-    asyncpg.exceptions.InsufficientResourcesError: _DB_DOWN,
-    # the server ended the connection or cancelled the statement (class 57: shutdown, terminate, timeout)
-    asyncpg.exceptions.OperatorInterventionError: _DB_DOWN,
-    asyncpg.exceptions.InternalClientError: _DB_DOWN,  # a pooled connection the server had already ended
+    **{cls: _DB_DOWN for cls in db.UNAVAILABLE},  # down, out of connection slots, or it ended ours
     TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
                        "the database did not answer in time (a lock, or overload); retry later"),
     ConnectionError: _DB_DOWN,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -32,6 +32,8 @@ class MemoryStore:
         self.idempotency: dict[tuple[str, str, str], AppendResult] = {}
         self.snapshots: dict[str, tuple[int, str, bytes]] = {}
         self.tournament_games: dict[str, tuple[str, int]] = {}  # game id -> (tournament id, round)
+        self.arena_games: dict[str, tuple[str, int]] = {}  # game id -> (arena id, game number)
+        self.created: dict[str, datetime] = {}  # stream id -> when its first event was written
         self.players: dict[str, tuple[Player, str]] = {}
         self.listeners: list[asyncio.Event] = []
         self._tx = 0
@@ -52,7 +54,10 @@ class MemoryStore:
         self._tx += 1  # the batch and its new games share one transaction
         stored = self._write(stream_id, kind, [(events, metadata)])
         created = {g.game_id: self._write(g.game_id, g.kind, g.batches) for g in games if g.game_id not in self.streams}
-        self.tournament_games.update({g.game_id: (g.tournament_id, g.round) for g in games if g.game_id in created})
+        for g in games:
+            if g.game_id in created:
+                links = self.arena_games if g.link == "arena" else self.tournament_games
+                links[g.game_id] = (g.tournament_id, g.round)
         result = AppendResult(first_version=version + 1, last_version=version + len(events), head=stored[-1].hash,
                               events=stored, created=created)
         if idempotency_key:
@@ -67,9 +72,10 @@ class MemoryStore:
                ) -> list[StoredEvent]:
         """Store `batches` after the stream's head in the current transaction; the events stored."""
         stream = self.streams.setdefault(stream_id, [])
+        now, stored = datetime.now(UTC), []
         if not stream:
             self.kinds[stream_id] = kind or ""
-        now, stored = datetime.now(UTC), []
+            self.created[stream_id] = now
         for events, metadata in batches:
             head = stored[-1].hash if stored else stream[-1].hash if stream else GENESIS_HASH
             for v, type_, data, meta, before, h in chain(stream_id, len(stream) + len(stored), head, events, metadata):
@@ -83,6 +89,12 @@ class MemoryStore:
     async def tournaments_of(self, game_ids: list[str]) -> dict[str, str]:
         """The tournament of each of `game_ids` that belongs to one (as `ReadSide.tournaments_of`)."""
         return {g: self.tournament_games[g][0] for g in game_ids if g in self.tournament_games}
+
+    async def arenas_of(self, game_ids: list[str]) -> dict[str, str]:
+        return {g: self.arena_games[g][0] for g in game_ids if g in self.arena_games}
+
+    async def rating(self, kind: str, player_id: str) -> tuple[float, int] | None:
+        return None  # no read models here: nobody has a rating yet
 
     async def idempotent_result(self, stream_id: str, actor: str, key: str) -> AppendResult | None:
         return self.idempotency.get((stream_id, actor, key))
@@ -110,6 +122,15 @@ class MemoryStore:
 
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         return sorted(s for s in self.streams if s > after)[:limit]
+
+    async def newest_streams(self, kind: str, limit: int) -> list[str]:
+        ids = sorted(s for s, k in self.kinds.items() if k == kind)
+        ids.sort(key=self.created.__getitem__, reverse=True)  # stable: ties stay in id order
+        return ids[:limit]
+
+    async def streams_since(self, kind: str, age: timedelta) -> list[str]:
+        since = datetime.now(UTC) - age
+        return [s for s, k in self.kinds.items() if k == kind and self.created[s] > since]
 
     async def seats_of(self, player_ids: list[str]) -> list[SeatedGame]:
         wanted, out = set(player_ids), []

@@ -15,6 +15,7 @@ import asyncio
 import functools
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 from importlib import resources
 from typing import Any, ParamSpec, TypeVar
 
@@ -295,6 +296,16 @@ class PostgresStore(ReadSide):
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]:
         rows = await self.pool.fetch(
             "SELECT stream_id FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2", after, limit)
+        return [r[0] for r in rows]
+
+    async def newest_streams(self, kind: str, limit: int) -> list[str]:
+        rows = await self.pool.fetch(
+            "SELECT stream_id FROM streams WHERE kind = $1 ORDER BY created_at DESC, stream_id LIMIT $2", kind, limit)
+        return [r[0] for r in rows]
+
+    async def streams_since(self, kind: str, age: timedelta) -> list[str]:
+        rows = await self.pool.fetch(
+            "SELECT stream_id FROM streams WHERE kind = $1 AND created_at > now() - $2::interval", kind, age)
         return [r[0] for r in rows]
 
     @retried_read

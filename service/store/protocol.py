@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
@@ -193,6 +193,22 @@ class EventStore(Protocol):
     async def stream_version(self, stream_id: str) -> int: ...
     async def stream_kind(self, stream_id: str) -> str | None: ...
     async def stream_ids(self, after: str = "", limit: int = 1000) -> list[str]: ...
+    async def newest_streams(self, kind: str, limit: int) -> list[str]:
+        """The ids of the `limit` streams of `kind` created last, newest first (ties in id order)."""
+        ...
+    async def streams_since(self, kind: str, age: timedelta) -> list[str]:
+        """The ids of the streams of `kind` created less than `age` ago."""
+        ...
+    async def tournaments_of(self, game_ids: list[str]) -> dict[str, str]:
+        """The tournament of each of `game_ids` that belongs to one (`NewGame.link` "tournament")."""
+        ...
+    async def arenas_of(self, game_ids: list[str]) -> dict[str, str]:
+        """The arena of each of `game_ids` that belongs to one (`NewGame.link` "arena")."""
+        ...
+    async def rating(self, kind: str, player_id: str) -> tuple[float, int] | None:
+        """The player's (ordinal, rated games) of `kind` on the ratings read model; None before any rated
+        game, and always on a store that keeps no read models (the in-memory one)."""
+        ...
     async def seats_of(self, player_ids: list[str]) -> list[SeatedGame]:
         """Every game in which one of `player_ids` took a seat (`table.SeatTaken`), with its newest event's
         time and whether it has ended (finished or aborted); one indexed query for any number of players,

@@ -24,6 +24,7 @@ from projections.base import Projection, ensure_tables, lock_key
 from projections.deadlines import TABLE as DEADLINES, Deadline, Deadlines
 from projections.log import Blocker, LogEvent, blocker, load_checkpoint, read_after, save_checkpoint
 from projections.queries import ReadModels
+from projections.ratings import player_rating
 from projections.rebuild import Rebuilt, rebuild
 from projections.runner import Projector, batch, lag
 
@@ -99,6 +100,16 @@ class ReadSide:
         except asyncpg.UndefinedTableError:
             return {}
         return {r[0]: r[1] for r in rows}
+
+    async def arenas_of(self, game_ids: list[str]) -> dict[str, str]:
+        """The arena of each of `game_ids` that belongs to one."""
+        rows = await self.pool.fetch("SELECT game_id, arena_id FROM arena_games WHERE game_id = ANY($1::text[])",
+                                     game_ids)
+        return {r[0]: r[1] for r in rows}
+
+    async def rating(self, kind: str, player_id: str) -> tuple[float, int] | None:
+        """The player's (ordinal, rated games) of `kind` on the leaderboard; None before any rated game."""
+        return await player_rating(self.pool, kind, player_id)
 
     async def fire_due(self, model: Deadlines, now: Callable[[], int], limit: int, key: Callable[[Deadline], int],
                        fire: Callable[[Deadline, int], Awaitable[int]]) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
 
@@ -116,6 +117,34 @@ async def test_an_append_with_new_games_writes_them_whole_in_its_own_transaction
         assert stored[0].metadata["actor"] == "org" and stored[1].metadata["actor"] == "p"
         assert await store.stream_kind(game.game_id) == "tally"
     assert await store.tournaments_of([g.game_id for g in games] + [sid()]) == {g.game_id: tournament for g in games}
+
+
+async def test_a_games_link_says_whether_a_tournament_or_an_arena_owns_it(store):
+    tournament, arena = sid(), sid()
+    [of_tournament] = new_games(tournament, 1, 1)
+    of_arena = NewGame(game_id=sid(), kind="tally", tournament_id=arena, round=7, link="arena",
+                       batches=[(batch(1, "created"), Metadata(actor="org"))])
+    await store.append(tournament, 0, batch(1, "paired"), Metadata(), kind="tournament", games=[of_tournament])
+    await store.append(arena, 0, batch(1, "paired"), Metadata(), kind="arena", games=[of_arena])
+    both = [of_tournament.game_id, of_arena.game_id, sid()]
+    assert await store.tournaments_of(both) == {of_tournament.game_id: tournament}
+    assert await store.arenas_of(both) == {of_arena.game_id: arena}
+
+
+async def test_streams_of_a_kind_are_listed_newest_first_and_by_their_age(store):
+    kind, mark = f"kind-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex[:8]
+    ids = [f"s-{mark}-{c}" for c in "zyx"]  # written in this order; equal times would list them by id: the same
+    for stream in ids:
+        await store.append(stream, 0, batch(1), Metadata(), kind=kind)
+    await store.append(sid(), 0, batch(1), Metadata(), kind=f"other-{kind}")
+    assert await store.newest_streams(kind, 2) == ["s-" + mark + "-x", "s-" + mark + "-y"]
+    assert await store.newest_streams(kind, 10) == ids[::-1]
+    assert sorted(await store.streams_since(kind, timedelta(hours=1))) == sorted(ids)
+    assert await store.streams_since(kind, timedelta(0)) == []
+
+
+async def test_a_store_without_read_models_knows_no_rating():
+    assert await MemoryStore().rating("tally", "anyone") is None
 
 
 async def test_an_append_with_games_that_clashes_writes_none_of_them(store):
