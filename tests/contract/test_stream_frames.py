@@ -51,7 +51,9 @@ async def test_frames_of_every_stream_match_the_document(settings, games):
                 "many": f"/v1/stream?games={game_id}&personal=true&legal=true"}
             tasks = [asyncio.create_task(follow(client, path, bob["headers"], got[name]))
                      for name, path in opened.items()]
-            await wait_for(lambda: all(got.values()))
+            # every stream has caught up (the multiplexed one says so with `ready`: before it, its game's
+            # snapshot may still be built after the commands below, and then it carries them, not `event`s)
+            await wait_for(lambda: all(got.values()) and any(f.get("type") == "ready" for f in got["many"]))
             await add(client, game_id, ann, 2)
             await add(client, game_id, bob, 1)
             await add(client, game_id, ann, 2)  # 4: Ann wins
