@@ -127,6 +127,14 @@ def table(path: Path) -> str:
         row["errors"] += line["errors"]
         row["places"] += line.get("places", sum(line["seat_wins"]))
         row["wins"] = [a + b for a, b in zip(row["wins"], line["seat_wins"])]
+    strategies = {key[3] for key in rows}
+    if len(strategies) > 1:  # each kind and seat count over all its games, whichever bot played them
+        for (kind, options, seats, _), row in list(rows.items()):
+            both = rows.setdefault((kind, options, seats, "all bots"),
+                                   {"games": 0, "errors": 0, "places": 0, "wins": [0] * seats})
+            for name in ("games", "errors", "places"):
+                both[name] += row[name]
+            both["wins"] = [a + b for a, b in zip(both["wins"], row["wins"])]
     out = ["| kind | seats | bot | games | fair share | seat win rates (95 % Wilson interval) | beyond noise |",
            "|---|---|---|---|---|---|---|"]
     for (kind, options, seats, strategy), row in sorted(rows.items()):

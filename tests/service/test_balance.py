@@ -40,3 +40,7 @@ def test_a_grid_grows_every_row_by_batches_resumes_where_it_stopped_and_sums_int
     rates = "; ".join(f"{s}: {w / 4:.3f}" for s, w in enumerate(whole["seat_wins"]))
     assert "| coatl | 2 | random | 4 |" in text and "| goldmine alliances | 4 | random | 4 |" in text
     assert all(part in text for part in rates.split("; "))
+    assert "all bots" not in text  # one strategy: nothing to add up
+    balance.grid(out, games=2, batch=2, strategies=["greedy"], jobs=1, seed=3)
+    both = balance.table(out)
+    assert "| coatl | 2 | all bots | 6 |" in both and "| goldmine alliances | 4 | all bots | 6 |" in both
