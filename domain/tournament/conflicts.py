@@ -25,8 +25,16 @@ tables. Any other table Y has a q free of conflict with X - p, and p is free of 
 of Y. So while T >= D + 1 + floor(((k - 1)D - 1) / s) a swap always exists, and the round ends
 with no conflict at all: no repeat and no forbidden pair. With full tables that is a field of
 about (2k - 1)D + k players (for instance 4 seats after 5 rounds, D <= 15: 27 tables, 108
-players). A smaller field rests on rule 3's bounded exact search (exact within a block of 8
-tables and 50,000 expansions) followed by this repair, which can only improve it.
+players). A smaller field rests on search: rule 3's bounded exact search (exact within a block of
+8 tables and 50,000 expansions) followed by this repair, which can only improve it, and, when a
+conflict is still left, `settle`: a depth-first search for a grouping of the whole round with no
+conflict at all (tables filled top-down, the best unseated player opening the next one, full tables
+first, the others tried in standings order, so the first grouping found keeps the standings order
+as far as it can), remembering every (players left, tables left) that has no solution. It either
+finds one, which then replaces the grouping (it has no repeat or forbidden pair, so it outweighs
+anything rule 3 can save on seat clashes), or proves there is none, or spends `SEARCH` candidates
+first (counted, so every replay stops at the same point) and leaves the repaired grouping. So a
+round keeps an avoidable repeat only when that search runs out of its budget.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from collections.abc import Sequence
 from domain.tournament.state import TournamentState
 
 Conflicts = dict[str, frozenset[str]]
+SEARCH = 200_000  # candidates `settle` tries in one round: bounds a crowded round's time, the same on every replay
 
 
 def conflicts(state: TournamentState, players: Sequence[str]) -> Conflicts:
@@ -86,6 +95,46 @@ def untangle(tables: Sequence[Sequence[str]], graph: Conflicts, place: dict[str,
         out[y][out[y].index(q)] = p
         dirty = [i for i, t in enumerate(out) if _tangled(t, graph)]
     return out
+
+
+def settle(players: Sequence[str], sizes: Sequence[int], graph: Conflicts,
+           nodes: int = SEARCH) -> list[list[str]] | None:
+    """The first grouping of `players` (standings order) into tables of `sizes` with no conflict, or None
+    when there is none or the search spends `nodes` first (module doc)."""
+    failed: set[tuple[frozenset[str], tuple[int, ...]]] = set()
+    budget = [nodes]
+
+    def split(left: list[str], sizes: tuple[int, ...]) -> list[list[str]] | None:
+        if not sizes:
+            return []
+        key = (frozenset(left), sizes)
+        if key in failed:
+            return None
+        for size in sorted(set(sizes), reverse=True):  # full tables first
+            others = list(sizes)
+            others.remove(size)
+            found = fill([left[0]], left[1:], size, tuple(others), left)
+            if found is not None or budget[0] < 0:
+                return found
+        failed.add(key)
+        return None
+
+    def fill(table: list[str], candidates: list[str], size: int, others: tuple[int, ...],
+             left: list[str]) -> list[list[str]] | None:
+        if len(table) == size:
+            rest = split([p for p in left if p not in table], others)
+            return None if rest is None else [table, *rest]
+        for i, c in enumerate(candidates[:len(candidates) - (size - len(table)) + 1]):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            if graph[c].isdisjoint(table):
+                found = fill([*table, c], candidates[i + 1:], size, others, left)
+                if found is not None or budget[0] < 0:
+                    return found
+        return None
+
+    return split(list(players), tuple(sorted(sizes, reverse=True)))
 
 
 def _tangled(table: list[str], graph: Conflicts) -> bool:

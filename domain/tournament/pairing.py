@@ -42,7 +42,7 @@ from typing import assert_never
 
 from domain.tournament.arrange import (FORBIDDEN, game_id, game_seed, group, improve, penalty, pick_byes, seat_order, spread,
                                       table_sizes)
-from domain.tournament.conflicts import conflicts, untangle
+from domain.tournament.conflicts import conflicts, count, settle, untangle
 from domain.tournament.events import PairedTable, RoundPaired
 from domain.tournament.grouping import exact_group
 from domain.tournament.matching import match, round_cost
@@ -142,7 +142,10 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
     else:
         tables = group(players, sizes, cost)
     if settings.pairing >= 4:
-        tables = untangle(tables, conflicts(state, players), {pid: i for i, pid in enumerate(players)})
+        graph = conflicts(state, players)
+        tables = untangle(tables, graph, {pid: i for i, pid in enumerate(players)})
+        if count(tables, graph):
+            tables = settle(players, sizes, graph) or tables
     return tables, byes
 
 
