@@ -80,6 +80,16 @@ def seated_conflicts(state, paired: RoundPaired) -> tuple[int, dict]:
     return count([t.players for t in paired.tables], graph), graph
 
 
+def every_conflict_is_forced(seen) -> None:
+    """Each round that seats a conflicting pair has no grouping without one (the exhaustive oracle)."""
+    for state, paired in seen:
+        found, graph = seated_conflicts(state, paired)
+        if found:
+            seated = tuple(p for t in paired.tables for p in t.players)
+            sizes = tuple(len(t.players) for t in paired.tables)
+            assert not free_pairing_exists(seated, graph, sizes), paired.round
+
+
 def test_new_tournaments_pair_by_rule_four():
     assert PAIRING == 4
     state, _ = started(4, seed="four", seats=2, rounds=2)
@@ -94,11 +104,7 @@ def test_new_tournaments_pair_by_rule_four():
 def test_two_seats_no_round_has_a_conflict_while_a_pairing_without_one_exists(players, rounds, seed, team):
     """The exhaustive oracle over every pairing of a small field, with random results and forbidden teammates."""
     seen, _ = tournament(players, 2, rounds, random.Random(seed), team=min(team, players), label=f"s{seed}")
-    for state, paired in seen:
-        found, graph = seated_conflicts(state, paired)
-        seated = tuple(p for t in paired.tables for p in t.players)
-        if found:
-            assert not free_pairing_exists(seated, graph, (2,) * len(paired.tables)), paired.round
+    every_conflict_is_forced(seen)
 
 
 @pytest.mark.parametrize("players", [50, 52, 58, 98, 100, 150])
@@ -184,12 +190,7 @@ def test_three_to_six_seats_no_round_has_a_conflict_while_a_grouping_without_one
                                                                                         seed, team):
     players = tables * seats - (1 if short else 0)
     seen, _ = tournament(players, seats, rounds, random.Random(seed), team=team, label=f"g{seed}")
-    for state, paired in seen:
-        found, graph = seated_conflicts(state, paired)
-        if found:
-            seated = tuple(p for t in paired.tables for p in t.players)
-            sizes = tuple(len(t.players) for t in paired.tables)
-            assert not free_pairing_exists(seated, graph, sizes), paired.round
+    every_conflict_is_forced(seen)
 
 
 @pytest.mark.parametrize("seats,players,rounds", [(3, 120, 8), (4, 160, 5), (4, 203, 6), (5, 200, 4), (6, 300, 5),
@@ -214,12 +215,7 @@ def test_a_repeat_that_rule_three_and_the_swaps_leave_below_the_bound_is_avoided
     rnd = random.Random(f"m{players}-{trial}")
     seen, _ = tournament(players, seats, rounds, rnd, team=min(6, players // 3) if trial % 2 else 0,
                          seed=f"m{players}-{trial}")
-    for state, paired in seen:
-        found, graph = seated_conflicts(state, paired)
-        if found:
-            seated = tuple(p for t in paired.tables for p in t.players)
-            sizes = tuple(len(t.players) for t in paired.tables)
-            assert not free_pairing_exists(seated, graph, sizes), paired.round
+    every_conflict_is_forced(seen)
 
 
 @settings(max_examples=400, deadline=None)
