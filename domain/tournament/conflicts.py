@@ -28,23 +28,27 @@ about (2k - 1)D + k players (for instance 4 seats after 5 rounds, D <= 15: 27 ta
 players). A smaller field rests on search: rule 3's bounded exact search (exact within a block of
 8 tables and 50,000 expansions) followed by this repair, which can only improve it, and, when a
 conflict is still left, `settle`: a depth-first search for a grouping of the whole round with no
-conflict at all (tables filled top-down, the best unseated player opening the next one, full tables
-first, the others tried in standings order, so the first grouping found keeps the standings order
-as far as it can), remembering every (players left, tables left) that has no solution. It either
+conflict at all (the unseated player with the most conflicts among the unseated opens the next
+table, the better placed on a tie; full tables first; the others tried in standings order, so tables
+keep to nearby places as far as they can), remembering every (players left, tables left) that has no
+solution; its tables are then numbered by their best player's place. It either
 finds one, which then replaces the grouping (it has no repeat or forbidden pair, so it outweighs
 anything rule 3 can save on seat clashes), or proves there is none, or spends `SEARCH` candidates
-first (counted, so every replay stops at the same point) and leaves the repaired grouping. So a
-round keeps an avoidable repeat only when that search runs out of its budget.
+first (counted, so every replay stops at the same point) and leaves the repaired grouping; it
+looks at rounds of up to `SETTLE_TABLES` tables (beyond, a field is past the bound for any
+realistic degree). So a round of up to 128 tables keeps an avoidable repeat only when that search
+runs out of its budget.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from domain.tournament.state import TournamentState
 
 Conflicts = dict[str, frozenset[str]]
 SEARCH = 200_000  # candidates `settle` tries in one round: bounds a crowded round's time, the same on every replay
+SETTLE_TABLES = 128  # `settle` looks at rounds of up to this many tables (its depth grows with them)
 
 
 def conflicts(state: TournamentState, players: Sequence[str]) -> Conflicts:
@@ -99,42 +103,65 @@ def untangle(tables: Sequence[Sequence[str]], graph: Conflicts, place: dict[str,
 
 def settle(players: Sequence[str], sizes: Sequence[int], graph: Conflicts,
            nodes: int = SEARCH) -> list[list[str]] | None:
-    """The first grouping of `players` (standings order) into tables of `sizes` with no conflict, or None
-    when there is none or the search spends `nodes` first (module doc)."""
+    """A grouping of `players` (standings order) into tables of `sizes` with no conflict, top boards first, or
+    None when there is none, the round has more than `SETTLE_TABLES` tables, or the search spends `nodes` first."""
+    if len(sizes) > SETTLE_TABLES:
+        return None
     failed: set[tuple[frozenset[str], tuple[int, ...]]] = set()
     budget = [nodes]
 
     def split(left: list[str], sizes: tuple[int, ...]) -> list[list[str]] | None:
+        """One stack frame per table: the round's tables bound the depth."""
         if not sizes:
             return []
         key = (frozenset(left), sizes)
         if key in failed:
             return None
+        crowded = set(left)  # the hardest player to seat opens the next table (ties: the better placed)
+        opener = max(left, key=lambda p: len(graph[p] & crowded))
+        left = [opener, *(p for p in left if p != opener)]
         for size in sorted(set(sizes), reverse=True):  # full tables first
             others = list(sizes)
             others.remove(size)
-            found = fill([left[0]], left[1:], size, tuple(others), left)
-            if found is not None or budget[0] < 0:
-                return found
+            for table in _tables(left, size, graph, budget):
+                rest = split([p for p in left if p not in table], tuple(others))
+                if rest is not None:
+                    return [table, *rest]
+                if budget[0] < 0:
+                    return None
+            if budget[0] < 0:
+                return None
         failed.add(key)
         return None
 
-    def fill(table: list[str], candidates: list[str], size: int, others: tuple[int, ...],
-             left: list[str]) -> list[list[str]] | None:
-        if len(table) == size:
-            rest = split([p for p in left if p not in table], others)
-            return None if rest is None else [table, *rest]
-        for i, c in enumerate(candidates[:len(candidates) - (size - len(table)) + 1]):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            if graph[c].isdisjoint(table):
-                found = fill([*table, c], candidates[i + 1:], size, others, left)
-                if found is not None or budget[0] < 0:
-                    return found
+    found = split(list(players), tuple(sorted(sizes, reverse=True)))
+    if found is None:
         return None
+    place = {p: i for i, p in enumerate(players)}
+    return sorted((sorted(t, key=place.__getitem__) for t in found), key=lambda t: place[t[0]])  # top boards first
 
-    return split(list(players), tuple(sorted(sizes, reverse=True)))
+
+def _tables(left: list[str], size: int, graph: Conflicts, budget: list[int]) -> Iterator[list[str]]:
+    """Every table of `size` opened by `left[0]` with no conflict, the others from `left` in lexicographic
+    order of their places; each candidate tried spends one unit of `budget`."""
+    candidates, need = left[1:], size - 1
+    chosen: list[int] = []
+    i = 0
+    while True:
+        if len(chosen) == need:
+            yield [left[0], *(candidates[j] for j in chosen)]
+        if len(chosen) == need or i > len(candidates) - (need - len(chosen)):
+            if not chosen:
+                return
+            i = chosen.pop() + 1  # backtrack: the next candidate in place of the last one chosen
+            continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        c = candidates[i]
+        if c not in graph[left[0]] and graph[c].isdisjoint(candidates[j] for j in chosen):
+            chosen.append(i)
+        i += 1
 
 
 def _tangled(table: list[str], graph: Conflicts) -> bool:
