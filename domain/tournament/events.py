@@ -31,7 +31,8 @@ PairingRule = Annotated[int, msgspec.Meta(description=(
     "so no repeat or forbidden pair is ever made that some pairing of the round avoids; at 3-6 seats rule 3, "
     "then swaps between tables that remove a repeat or forbidden pair and add none, which leaves none at all "
     "once the round has at least D + 1 + floor(((k - 1)D - 1) / s) tables (k seats at the largest, s at the "
-    "smallest). Documented in docs/tournaments.md."))]
+    "smallest); in a smaller round a bounded search then looks for a grouping without any. Documented in "
+    "docs/tournaments.md."))]
 
 
 class TournamentCreated(_Event, tag="tournament.TournamentCreated"):

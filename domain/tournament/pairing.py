@@ -11,7 +11,8 @@ forbidden pair is ever made that a pairing of the round could avoid (proved in
 search within blocks of 8 tables (no avoidable repeat or forbidden pair within a block, then
 standings order); rule 4 then swaps players between tables while a swap removes a conflicting pair
 and adds none, which leaves none at all in a field large enough for its degree (proved in
-`conflicts`). Otherwise (rule 1): round 1
+`conflicts`), and in a smaller one searches the whole round for a grouping without any
+(`conflicts.settle`). Otherwise (rule 1): round 1
 deals the seeds to tables like pots (snake order) so the best seeds sit apart;
 later rounds fill tables top-down in standings order (so tables group players
 of equal score), each with the next players it has met least, then swap
