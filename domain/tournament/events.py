@@ -10,7 +10,7 @@ sit in fields named `seed` and are stripped by `redact` until the end.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 
@@ -19,6 +19,20 @@ from domain.tournament.commands import Entry, Format, TieBreak
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     pass
+
+
+PairingRule = Annotated[int, msgspec.Meta(description=(
+    "The Swiss pairing rule the tournament was created with; it keeps it for ever, so older logs still verify. "
+    "1 (recorded before rule 2): tables filled top-down in standings order, then swaps that remove repeats. "
+    "2: at two seats an exact least-cost matching (forbidden pairs, then repeats, then score floats) in blocks "
+    "of 48 players down the standings; at 3-6 seats as 1. 3: two seats as 2; at 3-6 seats an exact least-cost "
+    "grouping within blocks of 8 tables. 4 (every new tournament): at two seats exact matchings in blocks of "
+    "at least 2D + 2 players (D: the most players of the round one player has met or is forbidden to meet), "
+    "so no repeat or forbidden pair is ever made that some pairing of the round avoids; at 3-6 seats rule 3, "
+    "then swaps between tables that remove a repeat or forbidden pair and add none, which leaves none at all "
+    "once the round has at least D + 1 + floor(((k - 1)D - 1) / s) tables (k seats at the largest, s at the "
+    "smallest); in a smaller round a bounded search then looks for a grouping without any. Documented in "
+    "docs/tournaments.md."))]
 
 
 class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
@@ -38,7 +52,7 @@ class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
     max_players: int
     seed_commitment: str
     seed: str | None = None  # secret until the end: redacted from every reader while the tournament runs
-    pairing: int = 1  # the pairing rule's version: 1 for tournaments recorded before rule 2 existed
+    pairing: PairingRule = 1  # the pairing rule's version: 1 for tournaments recorded before rule 2 existed
     bye_points: float | None = None  # what a bye is worth (None, as recorded by rule 1: (seats - 1) / 2)
     tiebreaks: list[TieBreak] | None = None  # the organiser's order (None: Buchholz, rating, the draw)
     late_join_until: int = 0  # Swiss: registration stays open until this round is paired (0: closes at the start)

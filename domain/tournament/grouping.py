@@ -18,6 +18,10 @@ expansions, when it keeps the cheapest found (never worse than rule 1's); all of
 so the audit re-derives the same round. The blocks' grouping is taken when it costs less than rule 1's
 of the whole field, which is kept otherwise. A field beyond `BLOCK_TABLES` tables is grouped block by block down the standings (whole
 tables, `BLOCK_TABLES` at a time), which bounds a 1,000-player round.
+
+Rule 4 (`conflicts`) takes this grouping and then swaps players between tables while a swap removes a
+repeat or forbidden pair and adds none: that can only lower the cost, and past a bound on the field's
+size it leaves no conflict, which blocks alone cannot promise.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Swiss pairing rule 2 for two-seat tables: a maximum-weight matching, checked by its cost.
+"""Swiss pairing rules 2 and 4 for two-seat tables: a maximum-weight matching, checked by its cost.
 
-The rule (tournaments created with `pairing = 2`, the default since it exists):
+The rule (tournaments created with `pairing = 2` or `4`; 4 is the default since it exists):
 
 - Byes first, as in every format: to whoever has had the fewest byes, the lowest in the standings
   among them; each bye is worth the organiser's `bye_points` (default: a win, `seats - 1`).
@@ -17,9 +17,27 @@ The rule (tournaments created with `pairing = 2`, the default since it exists):
        places away from half the group, as in the Dutch system).
   The least-cost pairing is found exactly by a maximum-weight matching of maximum cardinality
   (networkx, Edmonds' blossom algorithm) over the players in standings order.
-- Fields beyond `BLOCK` players are matched block by block down the standings (`BLOCK` players at
-  a time, plus whoever the block above left unpaired), which keeps a 1,000-player round to
-  seconds; every block is matched exactly.
+- Rule 2: fields beyond `BLOCK` players are matched block by block down the standings (`BLOCK`
+  players at a time, plus whoever the block above left unpaired), which keeps a 1,000-player round
+  to seconds; every block is matched exactly. A small last block may have to repeat a pair that a
+  pairing of the whole field would avoid.
+- Rule 4: the blocks are `size = max(BLOCK, 2D + 2)` players down the standings, the short tail
+  merged into the block above (so no block is smaller than `size` and nothing is carried; a field
+  smaller than `size` is one block), each matched exactly. D is the largest number of players of
+  the round that one player of the round may not meet without cost (those met before, and the
+  forbidden partners: `conflicts.degree`).
+
+  Why it has no avoidable repeat or forbidden pair. Take any even set W of the round's players
+  with |W| >= 2D + 2, and the graph on W whose edges are the pairs that are neither met nor
+  forbidden. Each vertex has degree >= |W| - 1 - D >= |W| / 2, so by Dirac's theorem the graph
+  has a Hamiltonian cycle (|W| >= 3; |W| = 2 means D = 0), and every other edge of that even cycle
+  is a perfect matching: W can be paired without a repeat or a forbidden pair. A block's least-cost
+  matching therefore has none (those two levels outweigh every lower one). When the field has at
+  least 2D + 2 players every block does (each is at least `size` >= 2D + 2 players, and even, as
+  `size`, BLOCK and the field are), so the round repeats nothing; when the field is smaller it is
+  one block matched exactly, so it repeats only what every pairing of the round must, and as little
+  as possible. Either way: zero avoidable repeats. Blocks are under 2 * `size` players, so a round
+  stays in seconds while D is small (it grows only with the rounds played and forbidden pairs).
 
 Tables are numbered by their better player's place. The audit (`verify`) does not ask for this
 solver's exact output: it checks a recorded round against the constraints (everyone once, the
@@ -32,6 +50,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
+from domain.tournament.conflicts import conflicts, degree
 from domain.tournament.state import TournamentState
 
 BLOCK = 48  # players matched at once in a big field: a block is exact, a round of 1,000 stays in seconds
@@ -81,19 +100,35 @@ def _context(state: TournamentState, standing: Sequence[str]) -> tuple[dict[str,
     return place, group, _levels(state, standing)
 
 
-def match(state: TournamentState, standing: Sequence[str]) -> list[list[str]]:
-    """The least-cost pairs of `standing` (an even number of players, standings order), top boards first."""
+def match(state: TournamentState, standing: Sequence[str], rule: int = 2) -> list[list[str]]:
+    """The least-cost pairs of `standing` (an even number of players, standings order) by pairing `rule`
+    (2, or 4 and later), top boards first."""
     place, group, levels = _context(state, standing)
     pairs: list[list[str]] = []
-    carried: list[str] = []
-    for start in range(0, len(standing), BLOCK):
-        block = carried + list(standing[start:start + BLOCK])
-        matched = _match_block(state, block, place, group, levels)
-        paired = {p for pair in matched for p in pair}
-        carried = [p for p in block if p not in paired]
-        pairs += matched
-    assert not carried, "an even field pairs everyone"
+    if rule >= 4:
+        for block in blocks(len(standing), block_size(state, standing)):
+            pairs += _match_block(state, list(standing[block]), place, group, levels)
+    else:
+        carried: list[str] = []
+        for start in range(0, len(standing), BLOCK):
+            chunk = carried + list(standing[start:start + BLOCK])
+            matched = _match_block(state, chunk, place, group, levels)
+            paired = {p for pair in matched for p in pair}
+            carried = [p for p in chunk if p not in paired]
+            pairs += matched
+        assert not carried, "an even field pairs everyone"
     return sorted(([a, b] if place[a] < place[b] else [b, a] for a, b in pairs), key=lambda t: place[t[0]])
+
+
+def block_size(state: TournamentState, standing: Sequence[str]) -> int:
+    """Rule 4's block: `max(BLOCK, 2D + 2)` players, D the conflict degree of the round (module doc)."""
+    return max(BLOCK, 2 * degree(conflicts(state, standing)) + 2)
+
+
+def blocks(players: int, size: int) -> list[slice]:
+    """`players` cut into blocks of `size` down the standings, the short tail merged into the block above."""
+    count = max(1, players // size)
+    return [slice(i * size, players if i == count - 1 else (i + 1) * size) for i in range(count)]
 
 
 def _match_block(state: TournamentState, block: list[str], place: dict[str, int], group: dict[float, int],

@@ -4,9 +4,15 @@ Swiss: the active players in standings order; byes (when they cannot all be
 seated) to those with the fewest byes, lowest in the standings first, each
 worth the organiser's `bye_points` (rule 1, recorded before it existed:
 (seats - 1) / 2). At two seats, pairing rule 2 (`matching`) pairs by an exact
-least-cost matching: no avoidable repeat, floats by the smallest score
-difference. At 3-6 seats, rule 3 (`grouping`) groups rounds after the first by an exact least-cost
-search (no avoidable repeat or forbidden pair, then standings order). Otherwise (rule 1): round 1
+least-cost matching in blocks of 48 down the standings, floats by the smallest
+score difference; rule 4 (the default) sizes the blocks so that no repeat or
+forbidden pair is ever made that a pairing of the round could avoid (proved in
+`matching`). At 3-6 seats, rule 3 (`grouping`) groups rounds after the first by an exact least-cost
+search within blocks of 8 tables (no avoidable repeat or forbidden pair within a block, then
+standings order); rule 4 then swaps players between tables while a swap removes a conflicting pair
+and adds none, which leaves none at all in a field large enough for its degree (proved in
+`conflicts`), and in a smaller one searches the whole round for a grouping without any
+(`conflicts.settle`). Otherwise (rule 1): round 1
 deals the seeds to tables like pots (snake order) so the best seeds sit apart;
 later rounds fill tables top-down in standings order (so tables group players
 of equal score), each with the next players it has met least, then swap
@@ -37,6 +43,7 @@ from typing import assert_never
 
 from domain.tournament.arrange import (FORBIDDEN, game_id, game_seed, group, improve, penalty, pick_byes, seat_order, spread,
                                       table_sizes)
+from domain.tournament.conflicts import conflicts, count, settle, untangle
 from domain.tournament.events import PairedTable, RoundPaired
 from domain.tournament.grouping import exact_group
 from domain.tournament.matching import match, round_cost
@@ -85,8 +92,8 @@ def next_round(state: TournamentState) -> RoundPaired | None:
 
 
 def equivalent(state: TournamentState, recorded: RoundPaired, derived: RoundPaired) -> bool:
-    """Does `recorded` keep every constraint of the round `derived` pairs, at no more cost? (Rule 2 at two
-    seats, where the audit checks a pairing's optimality rather than one solver's exact output.)"""
+    """Does `recorded` keep every constraint of the round `derived` pairs, at no more cost? (Rules 2 and 4 at
+    two seats, where the audit checks a pairing's optimality rather than one solver's exact output.)"""
     s = state.settings
     if s.pairing < 2 or s.seats != 2 or s.format != "swiss":
         return False
@@ -123,7 +130,7 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
         return None
     players, byes = _seated(state, standing, sizes)
     if settings.pairing >= 2 and settings.seats == 2:
-        return match(state, players), byes
+        return match(state, players, settings.pairing), byes
     cost = penalty(state.entrants, forbidden=state.forbidden_pairs())
     if number == 1:
         tables = spread(seeding(state, players), sizes)
@@ -131,10 +138,16 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
             improve(tables, cost)
             if settings.pairing >= 3 and sum(map(cost, tables)) >= FORBIDDEN:
                 tables = exact_group(players, sizes, cost)
-        return tables, byes
-    if settings.pairing >= 3:
-        return exact_group(players, sizes, cost), byes
-    return group(players, sizes, cost), byes
+    elif settings.pairing >= 3:
+        tables = exact_group(players, sizes, cost)
+    else:
+        tables = group(players, sizes, cost)
+    if settings.pairing >= 4:
+        graph = conflicts(state, players)
+        tables = untangle(tables, graph, {pid: i for i, pid in enumerate(players)})
+        if count(tables, graph):
+            tables = settle(players, sizes, graph) or tables
+    return tables, byes
 
 
 def _round_robin(state: TournamentState, number: int) -> Plan | None:

@@ -7,8 +7,9 @@ start, result, pause, removal, forbidden pairing, annulment and adjudication is 
 again from the state before it, with `rng_for(state)`. The events decided
 again (the seeded draw, every pairing with its game ids and game seeds, the
 rank points, the end and its standings) must equal the recorded ones exactly,
-except a two-seat Swiss pairing of rule 2, which must keep the round's
-constraints at no more than the optimal cost (`pairing.equivalent`);
+except a two-seat Swiss pairing of rule 2 or 4, which must keep the round's
+constraints at no more than the optimal cost (`pairing.equivalent`; each
+tournament is audited by the rule recorded at its creation);
 the walk stops at the first disagreement. An event no command explains (a
 pairing nobody asked for) is a problem too. The seed check and the walk are `domain.audit`'s,
 shared with the arenas' audit.

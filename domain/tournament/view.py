@@ -16,7 +16,8 @@ import msgspec
 
 from domain.tournament.commands import Entry, TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
-from domain.tournament.events import PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated, TournamentEvent
+from domain.tournament.events import (PairingRule, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated,
+                                      TournamentEvent)
 from domain.tournament.standings import Standing, standings, tiebreak_order
 from domain.tournament.state import RoundRecord, Status, TableRecord, TournamentState
 
@@ -54,7 +55,7 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     rounds: list[RoundView]
     seed_commitment: str
     seed: Optional[str] = None
-    pairing_rule: int = 1
+    pairing_rule: PairingRule = 1
     tiebreaks: list[str] = []
     bye_points: float = 0.0
     min_players: int = 0  # the start is refused below it (`tournament.too_few_players`)

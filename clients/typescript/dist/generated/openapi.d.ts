@@ -4075,7 +4075,10 @@ export interface components {
             min_players: number;
             name: string;
             organiser: string;
-            /** @default 1 */
+            /**
+             * @description The Swiss pairing rule the tournament was created with; it keeps it for ever, so older logs still verify. 1 (recorded before rule 2): tables filled top-down in standings order, then swaps that remove repeats. 2: at two seats an exact least-cost matching (forbidden pairs, then repeats, then score floats) in blocks of 48 players down the standings; at 3-6 seats as 1. 3: two seats as 2; at 3-6 seats an exact least-cost grouping within blocks of 8 tables. 4 (every new tournament): at two seats exact matchings in blocks of at least 2D + 2 players (D: the most players of the round one player has met or is forbidden to meet), so no repeat or forbidden pair is ever made that some pairing of the round avoids; at 3-6 seats rule 3, then swaps between tables that remove a repeat or forbidden pair and add none, which leaves none at all once the round has at least D + 1 + floor(((k - 1)D - 1) / s) tables (k seats at the largest, s at the smallest); in a smaller round a bounded search then looks for a grouping without any. Documented in docs/tournaments.md.
+             * @default 1
+             */
             pairing_rule: number;
             players: number;
             round: number;
@@ -6403,7 +6406,10 @@ export interface components {
             name: string;
             options: Record<string, never>;
             organiser: string;
-            /** @default 1 */
+            /**
+             * @description The Swiss pairing rule the tournament was created with; it keeps it for ever, so older logs still verify. 1 (recorded before rule 2): tables filled top-down in standings order, then swaps that remove repeats. 2: at two seats an exact least-cost matching (forbidden pairs, then repeats, then score floats) in blocks of 48 players down the standings; at 3-6 seats as 1. 3: two seats as 2; at 3-6 seats an exact least-cost grouping within blocks of 8 tables. 4 (every new tournament): at two seats exact matchings in blocks of at least 2D + 2 players (D: the most players of the round one player has met or is forbidden to meet), so no repeat or forbidden pair is ever made that some pairing of the round avoids; at 3-6 seats rule 3, then swaps between tables that remove a repeat or forbidden pair and add none, which leaves none at all once the round has at least D + 1 + floor(((k - 1)D - 1) / s) tables (k seats at the largest, s at the smallest); in a smaller round a bounded search then looks for a grouping without any. Documented in docs/tournaments.md.
+             * @default 1
+             */
             pairing: number;
             rounds: number;
             seats: number;
