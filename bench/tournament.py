@@ -74,16 +74,19 @@ def create_app() -> Any:
 
 
 @contextmanager
-def replicas(dsn: str, count: int, workers: int = 1) -> Iterator[list[tuple[str, int]]]:
-    """`count` serving processes of `workers` workers each on one database and Redis; yields (URL, pid)s."""
+def replicas(dsn: str, count: int, workers: int = 1, profile: str | None = None) -> Iterator[list[tuple[str, int]]]:
+    """`count` serving processes of `workers` workers each on one database and Redis; yields (URL, pid)s.
+    With `profile`, replica i runs under cProfile and writes its stats to `profile`.i when stopped."""
     with contextlib.ExitStack() as stack:
         started = []
-        for _ in range(count):
+        for i in range(count):
             port = free_port()
             env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), "STELA_WORKERS": str(workers),
                    **BARE, **ONE_ADDRESS}
-            started.append(stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
-                                                       f"http://127.0.0.1:{port}")))
+            args = [sys.executable, "-m", "bench.tournament", "serve"]
+            if profile:
+                args += ["--profile", f"{profile}.{i}"]
+            started.append(stack.enter_context(process(args, env, f"http://127.0.0.1:{port}")))
         yield started
 
 
@@ -146,7 +149,7 @@ async def main(args: argparse.Namespace) -> None:
                     concurrency=16, options=OPTIONS.get(args.kind, {}), seed=1,
                     time_control={"per_move_seconds": 60})
     async with scratch_database() as dsn:
-        with replicas(dsn, args.replicas, args.workers) as servers:
+        with replicas(dsn, args.replicas, args.workers, args.profile) as servers:
             out = await play(dsn, servers, config)
     out["bench"], out["workers"] = "tournament", args.workers
     print(json.dumps(out))
@@ -154,12 +157,28 @@ async def main(args: argparse.Namespace) -> None:
         sys.exit(1)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["serve"]:
-        from service.cli.serve import run
-        from service.ops.settings import Settings
+def serve(profile: str | None) -> int:
+    """A replica (the `serve` sub-command); with `profile`, under cProfile, its stats written there on stop."""
+    from service.cli.serve import run
+    from service.ops.settings import Settings
 
-        sys.exit(run(Settings.from_env(), "bench.tournament:create_app"))
+    if not profile:
+        return run(Settings.from_env(), "bench.tournament:create_app")
+    import cProfile
+    import signal
+
+    # uvicorn re-raises the SIGTERM it caught once it has shut down: exit through `finally` instead of dying
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    profiler = cProfile.Profile()
+    try:
+        return profiler.runcall(run, Settings.from_env(), "bench.tournament:create_app")
+    finally:
+        profiler.dump_stats(profile)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"]:
+        sys.exit(serve(sys.argv[3] if sys.argv[2:3] == ["--profile"] else None))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
@@ -167,6 +186,8 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
     parser.add_argument("--seats", type=int, default=4, help="players per table")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run each replica under cProfile (one worker); replica i writes its stats to FILE.i")
     parser.add_argument("--short", action="store_true",
                         help="4 players at 2-seat tables, one round: a smoke run of a few seconds")
     asyncio.run(main(parser.parse_args()))
