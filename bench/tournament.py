@@ -33,6 +33,11 @@ those of a crowded machine and the CPU per command is the number to compare:
 - 1,000 players x 1 round (250 games), two replicas (load average 10-11): 414.8 s, 77,374 commands, 186.5
   commands/s, command p50 360 ms / p99 2.98 s, "your turn" delivery p50 71 ms / p99 3.03 s; CPU per command:
   server 1.72 ms, bots 0.65 ms, database 0.69 ms; 250/250 games and the pairings verified, 0 errors.
+Measured 2026-11-27 (session 33), 200 players x 2 rounds, one replica, old and new taking turns, load average 5-10:
+server CPU per command 2.00 / 2.00 ms before, 1.69 / 1.75 ms after the bots took each turn's legal commands
+from their "your turn" notice (`?legal=true`; a third fewer requests) and Cóatl remembered its prophecy test.
+`--profile` (CPU time) put a quarter of the server's CPU in Cóatl's `legal` and most of the rest in handling
+the commands' requests; the personal hub and streams, Redis, the result runner and the timeouts about 10%.
 Before the bots spoke aiohttp (`service.bots.aio`) they spent 2.2-2.8 ms of CPU a command in httpx, more
 than the server, and the extrapolated 1,000 x 5 took ~19 minutes; before the personal hub's one-query
 re-learn, the database spent 5.6 ms a command at 1,000 connected players.
