@@ -33,6 +33,11 @@ those of a crowded machine and the CPU per command is the number to compare:
 - 1,000 players x 1 round (250 games), two replicas (load average 10-11): 414.8 s, 77,374 commands, 186.5
   commands/s, command p50 360 ms / p99 2.98 s, "your turn" delivery p50 71 ms / p99 3.03 s; CPU per command:
   server 1.72 ms, bots 0.65 ms, database 0.69 ms; 250/250 games and the pairings verified, 0 errors.
+Measured 2026-11-27 (session 33), 200 players x 2 rounds, one replica, old and new taking turns, load average 5-10:
+server CPU per command 2.00 / 2.00 ms before, 1.69 / 1.75 ms after the bots took each turn's legal commands
+from their "your turn" notice (`?legal=true`; a third fewer requests) and Cóatl remembered its prophecy test.
+`--profile` (CPU time) put a quarter of the server's CPU in Cóatl's `legal` and most of the rest in handling
+the commands' requests; the personal hub and streams, Redis, the result runner and the timeouts about 10%.
 Before the bots spoke aiohttp (`service.bots.aio`) they spent 2.2-2.8 ms of CPU a command in httpx, more
 than the server, and the extrapolated 1,000 x 5 took ~19 minutes; before the personal hub's one-query
 re-learn, the database spent 5.6 ms a command at 1,000 connected players.
@@ -74,16 +79,19 @@ def create_app() -> Any:
 
 
 @contextmanager
-def replicas(dsn: str, count: int, workers: int = 1) -> Iterator[list[tuple[str, int]]]:
-    """`count` serving processes of `workers` workers each on one database and Redis; yields (URL, pid)s."""
+def replicas(dsn: str, count: int, workers: int = 1, profile: str | None = None) -> Iterator[list[tuple[str, int]]]:
+    """`count` serving processes of `workers` workers each on one database and Redis; yields (URL, pid)s.
+    With `profile`, replica i runs under cProfile and writes its stats to `profile`.i when stopped."""
     with contextlib.ExitStack() as stack:
         started = []
-        for _ in range(count):
+        for i in range(count):
             port = free_port()
             env = {"DATABASE_URL": dsn, "REDIS_URL": REDIS_URL, "STELA_PORT": str(port), "STELA_WORKERS": str(workers),
                    **BARE, **ONE_ADDRESS}
-            started.append(stack.enter_context(process([sys.executable, "-m", "bench.tournament", "serve"], env,
-                                                       f"http://127.0.0.1:{port}")))
+            args = [sys.executable, "-m", "bench.tournament", "serve"]
+            if profile:
+                args += ["--profile", f"{profile}.{i}"]
+            started.append(stack.enter_context(process(args, env, f"http://127.0.0.1:{port}")))
         yield started
 
 
@@ -146,7 +154,7 @@ async def main(args: argparse.Namespace) -> None:
                     concurrency=16, options=OPTIONS.get(args.kind, {}), seed=1,
                     time_control={"per_move_seconds": 60})
     async with scratch_database() as dsn:
-        with replicas(dsn, args.replicas, args.workers) as servers:
+        with replicas(dsn, args.replicas, args.workers, args.profile) as servers:
             out = await play(dsn, servers, config)
     out["bench"], out["workers"] = "tournament", args.workers
     print(json.dumps(out))
@@ -154,12 +162,28 @@ async def main(args: argparse.Namespace) -> None:
         sys.exit(1)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["serve"]:
-        from service.cli.serve import run
-        from service.ops.settings import Settings
+def serve(profile: str | None) -> int:
+    """A replica (the `serve` sub-command); with `profile`, under cProfile, its stats written there on stop."""
+    from service.cli.serve import run
+    from service.ops.settings import Settings
 
-        sys.exit(run(Settings.from_env(), "bench.tournament:create_app"))
+    if not profile:
+        return run(Settings.from_env(), "bench.tournament:create_app")
+    import cProfile
+    import signal
+
+    # uvicorn re-raises the SIGTERM it caught once it has shut down: exit through `finally` instead of dying
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    profiler = cProfile.Profile(time.process_time)  # CPU time: on a shared machine wall time counts waiting for a core
+    try:
+        return profiler.runcall(run, Settings.from_env(), "bench.tournament:create_app")
+    finally:
+        profiler.dump_stats(profile)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"]:
+        sys.exit(serve(sys.argv[3] if sys.argv[2:3] == ["--profile"] else None))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
@@ -167,6 +191,8 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
     parser.add_argument("--seats", type=int, default=4, help="players per table")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run each replica under cProfile (one worker); replica i writes its stats to FILE.i")
     parser.add_argument("--short", action="store_true",
                         help="4 players at 2-seat tables, one round: a smoke run of a few seconds")
     asyncio.run(main(parser.parse_args()))

@@ -99,6 +99,12 @@ def prophecy_points(prophecy_type: int, colors: Sequence[str]) -> int:
 
 def prophecy_met(prophecy_type: int, colors: Sequence[str]) -> bool:
     """Whether the coatl reaches the card's first level (the condition to play it)."""
+    return _met(prophecy_type, tuple(colors))
+
+
+@lru_cache(maxsize=8192)
+def _met(prophecy_type: int, colors: tuple[str, ...]) -> bool:
+    # pure; `legal` asks it of every card in hand against every coatl and every completing piece, each version
     return prophecy_points(prophecy_type, colors) > 0
 
 

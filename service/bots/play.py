@@ -145,12 +145,14 @@ class SeatPlayer:
 class TurnPlayer:
     """Plays every game of one player from its personal stream, with no stream per game.
 
-    The personal stream (`GET /v1/players/me/stream`) announces each game the player is seated in
-    and says when the player's seat enters `to_act` (`your_turn`). Only then does the player act
-    in that game: `GET /legal` once, then each command is posted with `include=legal`, whose
-    answer carries the legal commands that follow, until the seat may no longer act. So a seat
-    that is not to act costs no request at all, and one step of a turn is one request. A game
-    that stays silent for `safety_poll` seconds is looked at anyway (a lost notice cannot stall it).
+    The personal stream (`GET /v1/players/me/stream?legal=true`) announces each game the player is
+    seated in and says when the player's seat enters `to_act` (`your_turn`), with the seat's legal
+    commands. Only then does the player act in that game: on the commands the notice brought (a
+    `GET /legal` only for a game whose seat it does not know yet, or after a version conflict),
+    then each command is posted with `include=legal`, whose answer carries the legal commands that
+    follow, until the seat may no longer act. So a seat that is not to act costs no request at all,
+    and one step of a turn is one request. A game that stays silent for `safety_poll` seconds is
+    looked at anyway (a lost notice cannot stall it).
     """
 
     def __init__(self, api: ApiClient, strategy: Strategy, observer: Observer | None = None,
@@ -164,11 +166,13 @@ class TurnPlayer:
         self._heard: dict[str, float] = {}  # live game -> when it last showed signs of life
         self._due: set[str] = set()  # games to look at again
         self._acting: dict[str, asyncio.Task[None]] = {}
+        self._seats: dict[str, int] = {}  # game -> the player's seat in it (learnt from its first `GET /legal`)
+        self._offered: dict[str, Legal] = {}  # game -> the legal commands its latest "your turn" brought
 
     async def run(self) -> None:
         """Follow the personal stream until cancelled."""
         watchdog = asyncio.create_task(self._watch())
-        stream = self.api.sdk.personal_stream()
+        stream = self.api.sdk.personal_stream(legal=True)
         stream.on_connect = self.connected.set
         try:
             async for notice in stream:
@@ -187,6 +191,9 @@ class TurnPlayer:
             return
         self._heard[game_id] = time.monotonic()
         if notice.status == "active" and notice.your_turn:
+            seat = self._seats.get(game_id)
+            if notice.commands is not None and seat is not None:
+                self._offered[game_id] = Legal(seat=seat, version=notice.version, commands=notice.commands)
             if self.observer is not None and isinstance(notice, YourTurn):
                 self.observer.delivered(game_id, None, notice.version, at)
             self._wake(game_id)
@@ -218,16 +225,23 @@ class TurnPlayer:
 
     async def _act(self, game_id: str) -> None:
         """Send commands while the seat may act, each answer bringing the next legal commands."""
-        legal = await self.api.sdk.legal(game_id)
+        legal = self._offered.pop(game_id, None) or await self._legal(game_id)
         while legal.commands:
             if self.commands >= self.max_commands:
                 raise RuntimeError(f"no end after {self.commands} commands")
             result = await step(self.api, self.strategy, game_id, legal, self.observer)
             if result is None:
-                legal = await self.api.sdk.legal(game_id)
+                legal = await self._legal(game_id)
                 continue
             self.commands += 1
             if result.status != "active":
                 self.ended.add(game_id)
                 return
             legal = await following(self.api, game_id, legal, result)
+
+    async def _legal(self, game_id: str) -> Legal:
+        """`GET /legal`, remembering the seat it names (the notices' commands say none)."""
+        legal = await self.api.sdk.legal(game_id)
+        if legal.seat is not None:
+            self._seats[game_id] = legal.seat
+        return legal

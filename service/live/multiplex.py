@@ -251,8 +251,8 @@ class Multiplexed:
                 elif item is WOKEN:
                     await self.put(PERSONAL, _WOKEN)
                 elif isinstance(item, tuple):
-                    at_ms, notice = item
-                    await self.put(PERSONAL, await self._notice(notice), at_ms)
+                    at_ms, notice, game = item
+                    await self.put(PERSONAL, await self._notice(notice, game), at_ms)
             await self.put(PERSONAL, "lagging")  # the hub dropped this connection: it fell too far behind
         except asyncio.CancelledError:
             raise
@@ -260,19 +260,21 @@ class Multiplexed:
             log.warning("multiplexed_personal_failed", error=str(exc))
             await self.put(PERSONAL, "error")
 
-    async def _notice(self, notice: Notice) -> PersonalFrame:
+    async def _notice(self, notice: Notice, game: Loaded | None) -> PersonalFrame:
         if not self.request.legal:
             return PersonalFrame(**msgspec.structs.asdict(notice))
         assert self.viewer.player_id is not None
-        return await with_commands(self.services.repository, self.viewer.player_id, notice)
+        return await with_commands(self.services.repository, self.viewer.player_id, notice, game)
 
 
-async def with_commands(repository: Any, player_id: str, notice: Notice) -> PersonalFrame:
-    """`notice` with, when it says it is the player's turn, the seat's legal commands at its version."""
+async def with_commands(repository: Any, player_id: str, notice: Notice, game: Loaded | None = None) -> PersonalFrame:
+    """`notice` with, when it says it is the player's turn, the seat's legal commands at its version: in
+    `game` (the state the hub announced it from), else the cached state if it is still that version, else
+    the store's (the whole stream read and folded again: a game that moved on before the notice was sent)."""
     fields = msgspec.structs.asdict(notice)
     if not notice.your_turn:
         return PersonalFrame(**fields)
-    loaded = repository.peek(notice.game_id)
+    loaded = game if game is not None and game.state.version == notice.version else repository.peek(notice.game_id)
     if loaded is None or loaded.state.version != notice.version:
         current, state = await repository.state_at(notice.game_id, notice.version)
         loaded = Loaded(current.table, state)

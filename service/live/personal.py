@@ -33,8 +33,8 @@ from domain.table import SeatTaken, TableState
 from service.live.fanout import Broker
 from service.commands.repository import GameRepository, Loaded, decode
 from service.commands.views import OutcomeOut
-from service.live.personal_frames import (CONNECTED, IDLE, WOKEN, Connection, Kind, Marker, Notice, Seen, appends,
-                                          games_of, millis)
+from service.live.personal_frames import (CONNECTED, IDLE, WOKEN, Announced, Connection, Kind, Marker, Notice, Seen,
+                                          appends, games_of, millis)
 from service.live.sse import RETRY_MS, frame
 from service.ops.stopping import cancel_within
 from service.store.protocol import StoredEvent
@@ -110,8 +110,10 @@ class PersonalHub:
     # -- connections -------------------------------------------------------------------
     async def stream(self, player_id: str, last_event_id: int | None, heartbeat: float,
                      closing: asyncio.Event | None = None,
-                     decorate: Callable[[Notice], Awaitable[Any]] | None = None) -> AsyncIterator[bytes]:
-        """The personal SSE byte stream of `player_id`; `decorate` turns each notice into what is sent."""
+                     decorate: Callable[[Notice, Loaded | None], Awaitable[Any]] | None = None
+                     ) -> AsyncIterator[bytes]:
+        """The personal SSE byte stream of `player_id`; `decorate(notice, game)` turns each notice into
+        what is sent (`game`: the game at the notice's version, for a turn's notice; else None)."""
         cursor = last_event_id or 0
         yield f"retry: {RETRY_MS}\n\n".encode()
         async with contextlib.aclosing(self.notices(player_id, last_event_id, heartbeat)) as notices:
@@ -122,12 +124,13 @@ class PersonalHub:
                     yield b": heartbeat\n\n"
                 elif isinstance(item, tuple):
                     cursor = max(cursor, item[0])
-                    yield frame(None, _encode(item[1] if decorate is None else await decorate(item[1])), cursor)
+                    yield frame(None, _encode(item[1] if decorate is None else await decorate(item[1], item[2])), cursor)
         yield f"retry: {RETRY_MS}\n: reconnect with Last-Event-ID\n\n".encode()
 
     async def notices(self, player_id: str, last_event_id: int | None,
-                      idle: float) -> AsyncIterator[tuple[int, Notice] | Marker]:
-        """`player_id`'s notices, each with the time (ms) of the newest event it reflects: the `game.state`
+                      idle: float) -> AsyncIterator[Announced | Marker]:
+        """`player_id`'s notices, each with the time (ms) of the newest event it reflects (and, for a notice
+        of the player's turn, the game at its version, so its legal commands need no read): the `game.state`
         announcement of a (re)connection, `CONNECTED`, then each notice as it happens; `IDLE` after `idle`
         seconds without one, `WOKEN` when the process wakes its connections (look at what ends them).
         Ends when the connection fell `QUEUE_MAX` notices behind (the client resumes from its cursor)."""
@@ -135,8 +138,8 @@ class PersonalHub:
         self.connections.setdefault(player_id, set()).add(conn)
         self._ensure_task()
         try:
-            for at_ms, notice in await self._connect(conn, last_event_id):
-                yield at_ms, notice
+            for announced in await self._connect(conn, last_event_id):
+                yield announced
             yield CONNECTED
             while not conn.overflowed:
                 try:
@@ -152,7 +155,7 @@ class PersonalHub:
         finally:
             self._leave(conn)
 
-    async def _connect(self, conn: Connection, resume: int | None) -> list[tuple[int, Notice]]:
+    async def _connect(self, conn: Connection, resume: int | None) -> list[Announced]:
         """The `game.state` notices a new connection starts with; its games join the followed set."""
         since = None if resume is None else resume - RESUME_MARGIN_MS
         out = []
@@ -169,7 +172,8 @@ class PersonalHub:
                     self.members.setdefault(member.game_id, set()).add(conn.player_id)
                     self.seen.setdefault(member.game_id, self._seen(loaded))
                 conn.announced[member.game_id] = loaded.state.version
-                out.append((member.last_ms, self._notice("game.state", member.game_id, loaded, seat)))
+                notice = self._notice("game.state", member.game_id, loaded, seat)
+                out.append((member.last_ms, notice, loaded if notice.your_turn else None))
                 if self._recent.get(member.game_id, 0) > loaded.state.version:
                     await self.update(member.game_id, None)  # pushed while we read: not missed
         finally:
@@ -264,7 +268,7 @@ class PersonalHub:
             for kind in kinds:
                 notice = self._notice(kind, game_id, loaded, seat)
                 for conn in list(self.connections.get(player_id, ())):
-                    conn.put(at_ms, notice)
+                    conn.put(at_ms, notice, loaded)
         if players:
             self.seen[game_id] = now
         else:

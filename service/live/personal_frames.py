@@ -84,17 +84,21 @@ async def games_of(store: Any, player_id: str) -> list[Membership]:
     return [Membership(g.game_id, millis(g.last_at), g.over) for g in await store.seats_of([player_id])]
 
 
+Announced = tuple[int, Notice, Loaded | None]  # (time in ms, the notice, the game as it says: for its turn's commands)
+
+
 class Connection:
     """One personal stream's queue of notices."""
 
     def __init__(self, player_id: str) -> None:
         self.player_id = player_id
-        self.queue: asyncio.Queue[tuple[int, Notice] | None] = asyncio.Queue(QUEUE_MAX)
+        self.queue: asyncio.Queue[Announced | None] = asyncio.Queue(QUEUE_MAX)
         self.announced: dict[str, int] = {}  # game id -> version already shown on connect
         self.overflowed = False
 
-    def put(self, at_ms: int, notice: Notice) -> None:
+    def put(self, at_ms: int, notice: Notice, loaded: Loaded | None = None) -> None:
+        """Queue `notice`; `loaded` is the game at its version (kept for a turn's notice only)."""
         try:
-            self.queue.put_nowait((at_ms, notice))
+            self.queue.put_nowait((at_ms, notice, loaded if notice.your_turn else None))
         except asyncio.QueueFull:
             self.overflowed = True  # closed; the client resumes from its cursor and misses nothing

@@ -18,6 +18,7 @@ from stela_client import Client, EventFrame, Snapshot, StelaError
 from service.bots.client import ApiClient
 from service.bots.headtohead import head_to_head
 from service.bots.loadtest import Config, percentile, run
+from service.bots.play import TurnPlayer
 from service.bots.strategies import make_strategy
 from tests.support.live import serving
 
@@ -133,6 +134,32 @@ async def test_a_bot_given_its_player_finds_a_started_game_through_the_read_mode
         results = await asyncio.wait_for(asyncio.gather(*(bot.run() for bot in bots)), 120)
         assert [r[0].game_id for r in results] == [game_id, game_id]
         assert (await players[0].game(game_id))["status"] == "finished"
+
+
+async def test_turn_players_act_on_the_commands_their_turn_notices_bring(base_url):
+    """A `TurnPlayer` asks `GET /legal` once per game, to learn its seat; every later turn starts from
+    the legal commands its personal stream's "your turn" carried (no request before the first step)."""
+    asked: list[str] = []
+
+    async def count(request: httpx.Request) -> None:
+        if request.method == "GET" and request.url.path.endswith("/legal"):
+            asked.append(request.url.path)
+
+    async with httpx.AsyncClient(base_url=base_url, timeout=30, event_hooks={"request": [count]}) as http:
+        game_id, players = await started(http, 2, {"target": 40})
+        bots = [TurnPlayer(p, make_strategy("random", i)) for i, p in enumerate(players)]
+        running = [asyncio.create_task(bot.run()) for bot in bots]
+        try:
+            async with asyncio.timeout(120):
+                while (await players[0].game(game_id))["status"] != "finished":
+                    await asyncio.sleep(0.1)
+        finally:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+    turns = sum(bot.commands for bot in bots)
+    assert turns >= 7 and not any(bot.errors for bot in bots)  # a turn adds 6 at the most
+    assert len(asked) == 2, asked  # one per player and game: the seat
 
 
 async def test_a_tiny_loadtest_completes_without_errors_and_reports_its_numbers(base_url):

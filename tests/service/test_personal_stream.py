@@ -161,3 +161,53 @@ async def test_with_legal_a_notice_of_your_turn_carries_the_seats_legal_commands
         legal = (await client.get(f"/v1/games/{game_id}/legal", headers=bob["headers"])).json()
         turn = next(n for n in notices(got) if n["type"] == "game.your_turn")
         assert legal["version"] == v and turn["commands"] == legal["commands"] != []
+
+
+async def test_a_turn_notice_sent_after_the_game_moved_on_takes_its_commands_from_the_announced_state():
+    """The hub announced the turn from the game's state at that version; a connection that sends the notice
+    once the player has already acted (a busy process, a queue of notices) lists the commands of that
+    version from it, not by reading and folding the whole stream again."""
+    from functools import partial
+    from types import SimpleNamespace
+
+    from service.commands.pipeline import CommandPipeline
+    from service.commands.players import Players
+    from service.commands.repository import GameRepository
+    from service.live.fanout import Broker
+    from service.live.multiplex import with_commands
+    from service.live.personal import PersonalHub
+    from service.store.memory import MemoryStore
+    from tests.service.test_handling import seated_game
+    from tests.support.tally import TALLY
+
+    store, broker = MemoryStore(), Broker()
+    repository = GameRepository(store, {"tally": TALLY}, 50)
+    service = SimpleNamespace(players=Players(store), pipeline=CommandPipeline(repository, store, broker))
+    hub = PersonalHub(repository, store, broker)
+    game_id, viewers = await seated_game(service, 2)
+    bob = viewers[1].player_id
+    stream = hub.stream(bob, None, heartbeat=60, decorate=partial(with_commands, repository, bob))
+    reads = []
+    read_stream = store.read_stream
+
+    async def counted(*args, **kwargs):
+        reads.append(args)
+        return await read_stream(*args, **kwargs)
+
+    try:
+        assert (await anext(stream)).startswith(b"retry")
+        assert b'"game.state"' in await anext(stream)
+        conn = next(iter(hub.connections[bob]))
+        await service.pipeline.command(viewers[0], game_id, {"type": "tally.Add", "amount": 1}, None, None)
+        await wait_for(lambda: conn.queue.qsize() == 1)  # Bob's turn, at version v, not yet sent
+        turn = (await repository.cached(game_id)).state.version
+        await service.pipeline.command(viewers[1], game_id, {"type": "tally.Add", "amount": 2}, None, None)
+        assert (await repository.cached(game_id)).state.version == turn + 1
+        store.read_stream = counted
+        sent = json.loads((await anext(stream)).split(b"data: ", 1)[1])
+        assert sent["type"] == "game.your_turn" and sent["version"] == turn
+        assert sent["commands"] == [{"type": "tally.Add", "amount": a} for a in (1, 2, 3)] + [{"type": "tally.Roll"}]
+        assert reads == []
+    finally:
+        await stream.aclose()
+        await hub.close()

@@ -132,3 +132,25 @@ def test_temples_score_7_for_both_requirements_and_the_three_requirement_promo_1
     assert temple_points(0, seq("RRRRRRR")) == 7
     assert temple_points(15, seq("RRBBGGGGGG"), (0,)) == 10
     assert temple_points(15, seq("RRBBGGGGG"), (0,)) == 6
+
+
+def test_whether_a_card_can_be_played_is_worked_out_once_per_card_and_colour_sequence(monkeypatch):
+    """`legal` asks it of every card in hand against every coatl (and every completing piece) at every
+    version, as a list of colours: the same question is answered from memory, list or tuple alike."""
+    import domain.coatl.scoring as scoring
+
+    worked: list[int] = []
+    counted = scoring.prophecy_points
+
+    def counting(prophecy_type, colors):
+        worked.append(prophecy_type)
+        return counted(prophecy_type, colors)
+
+    monkeypatch.setattr(scoring, "prophecy_points", counting)
+    for memory in [f for f in vars(scoring).values() if hasattr(f, "cache_clear")]:
+        memory.cache_clear()  # what an earlier test left there
+    scoring_seq, _, missing = PROPHECY_CASES[0]
+    for _ in range(3):
+        assert prophecy_met(0, list(seq(scoring_seq))) and prophecy_met(0, tuple(seq(scoring_seq)))
+        assert not prophecy_met(0, list(seq(missing)))
+    assert worked == [0, 0]
