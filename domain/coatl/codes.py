@@ -11,7 +11,7 @@ CODES: dict[str, str] = {
     "coatl.not_your_turn": "another seat must act",
     "coatl.already_decided": "this seat has already chosen its opening hand",
     "coatl.keep_limit": "keep at most 3 cards of the opening hand",
-    "coatl.not_dealt": "these cards were not dealt to this seat, or are named twice or not in increasing order",
+    "coatl.not_dealt": "these cards were not dealt to this seat, or are named twice",
     "coatl.no_action_left": "this turn has no action left; end it",
     "coatl.completion_pending": "finish the just completed coatl (prophecies, temple, close) first",
     "coatl.no_such_slot": "the disc has no such slot",

@@ -28,7 +28,7 @@ class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fie
 
 
 class KeepProphecies(_Command, tag="coatl.KeepProphecies"):
-    """Opening hand: keep these (at most 3) of the dealt cards, discard the rest."""
+    """Opening hand: keep these (at most 3) of the dealt cards, in any order, discard the rest."""
 
     cards: tuple[int, ...] = ()
 

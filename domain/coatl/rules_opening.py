@@ -18,7 +18,7 @@ from domain.kernel import RuleViolation
 
 
 def keep_refusal(state: CoatlState, seat: int, command: KeepProphecies) -> Optional[RuleViolation]:
-    """The refusal of keeping these cards, or None; the cards are named once each, in increasing order."""
+    """The refusal of keeping these cards, or None; the cards are a set: named once each, in any order."""
     if state.phase == "over":
         return violation("coatl.game_over", "the game is over")
     if state.phase != "opening":
@@ -27,8 +27,8 @@ def keep_refusal(state: CoatlState, seat: int, command: KeepProphecies) -> Optio
         return violation("coatl.already_decided", "this seat has chosen already")
     if len(command.cards) > C.OPENING_KEEP:
         return violation("coatl.keep_limit", "keep at most 3 cards")
-    if list(command.cards) != sorted(set(command.cards)) or not set(command.cards) <= set(state.hidden.dealt[seat]):
-        return violation("coatl.not_dealt", "keep only cards dealt to you, each once, in increasing order")
+    if len(set(command.cards)) != len(command.cards) or not set(command.cards) <= set(state.hidden.dealt[seat]):
+        return violation("coatl.not_dealt", "keep only cards dealt to you, each once")
     return None
 
 
@@ -40,7 +40,7 @@ def keep_candidates(state: CoatlState, seat: int) -> list[KeepProphecies]:
 
 def decide_keep(state: CoatlState, seat: int, command: KeepProphecies) -> list[Any]:
     """The seat's secret choice; the last one settles the hands and starts the first turn."""
-    kept = tuple(command.cards)
+    kept = tuple(sorted(command.cards))  # a set, recorded in increasing order (as `legal` lists it)
     events: list[Any] = [OpeningHandKept(seat=seat, kept=kept,
                                          discarded=tuple(c for c in state.hidden.dealt[seat] if c not in kept))]
     if all(p.decided for s, p in enumerate(state.players) if s != seat):

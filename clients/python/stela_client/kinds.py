@@ -55,7 +55,7 @@ class CoatlForetell(msgspec.Struct, kw_only=True, tag_field="type", tag="coatl.F
 
 
 class CoatlKeepProphecies(msgspec.Struct, kw_only=True, tag_field="type", tag="coatl.KeepProphecies"):
-    """Opening hand: keep these (at most 3) of the dealt cards, discard the rest."""
+    """Opening hand: keep these (at most 3) of the dealt cards, in any order, discard the rest."""
 
     cards: list[int] | UnsetType = UNSET
 

@@ -39,6 +39,14 @@ def test_keep_decisions_stay_secret_until_all_have_decided_then_the_first_player
     assert state.hidden.hands == ((), tuple(sorted(dealt)[:2])) and len(state.hidden.discard) == 5
 
 
+def test_kept_opening_cards_are_a_set_named_in_any_order_and_recorded_in_increasing_order():
+    state = started(GAME, CoatlOptions(), 2, b"deal")
+    two = tuple(sorted(state.hidden.dealt[1])[:2])
+    after, events = when(GAME, state, 1, KeepProphecies(cards=two[::-1]))  # refused as coatl.not_dealt before
+    assert events[0] == OpeningHandKept(seat=1, kept=two, discarded=events[0].discarded)
+    assert after == when(GAME, state, 1, KeepProphecies(cards=two))[0]
+
+
 def test_taking_a_body_slot_takes_both_segments_onto_the_board():
     state = in_play()
     body = state.disc.bodies[0]

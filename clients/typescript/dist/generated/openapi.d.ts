@@ -4306,7 +4306,7 @@ export interface components {
         };
         /**
          * KeepProphecies
-         * @description Opening hand: keep these (at most 3) of the dealt cards, discard the rest.
+         * @description Opening hand: keep these (at most 3) of the dealt cards, in any order, discard the rest.
          */
         "coatl.KeepProphecies": {
             /** @description Default: `[]`. */
