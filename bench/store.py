@@ -1,11 +1,20 @@
 """Event-store append throughput versus plain asyncpg inserts of the same rows, in the same run.
 
 At 1, 4 and 16 writers, each writer appends to its own stream one event per transaction with an
-idempotency key, through `PostgresStore.append` (head check, hash chain, idempotency, stream
-registration in one statement). The anchor inserts identical rows into the same table with one
-plain INSERT per event, through the store's own pool, acquired per statement as the store's append
-does, in rounds that alternate with the store's (see `main`). The store runs as shipped
-(`STELA_PG_NOTIFY` off) and with NOTIFY on.
+idempotency key, through `PostgresStore.append`: one statement that inserts the event only if the
+stream's head is (expected version, previous hash), records the idempotency key, registers the stream
+on its first append, returns the position, transaction id and time PostgreSQL assigned, and from
+which the store builds its `AppendResult`. The anchor (`plain`) writes the identical rows (the same
+hash chain and JSON, computed in Python the same way) into the same `events` table with one bare
+`INSERT` per event and nothing else: no head check, no idempotency row, no `streams` row, nothing
+returned. It shares the table's indexes, defaults and constraints with the store, so the ratio is the
+price of those guarantees. It runs through the store's own pool, acquired per statement as the
+store's append does, in rounds that alternate with the store's (see `main`). The store runs as
+shipped (`STELA_PG_NOTIFY` off) and with NOTIFY on.
+
+Beside each rate, the CPU per event on either side: the bench process's (`client_us`: the store's
+Python, asyncpg, the event loop) and the database's, summed over the pool's PostgreSQL backends from
+/proc/<pid>/schedstat (`backend_us`; absent when PostgreSQL runs on another machine).
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ import json
 import statistics
 import time
 import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import asyncpg
 import msgspec
@@ -25,6 +36,8 @@ from service.store.postgres import PostgresStore
 from service.store.protocol import GENESIS_HASH, Metadata, NewEvent, chain
 
 META = Metadata(actor="bench", command={"type": "bench.Move", "piece": 1}, seat=0, to_act=[1])
+POOL = 18
+ANCHOR = "bare INSERT of the same rows: no head check, idempotency or streams row, nothing returned"
 _INSERT = ("INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash) "
            "VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)")
 
@@ -60,16 +73,51 @@ async def plain_inserts(pool: asyncpg.Pool, writers: int, appends: int) -> float
     return writers * appends / (time.perf_counter() - start)
 
 
+def median_of(values: list[float | None]) -> float | None:
+    return None if None in values else round(statistics.median(values), 1)  # type: ignore[type-var]
+
+
+async def backend_cpu(pool: asyncpg.Pool) -> dict[int, float]:
+    """CPU seconds so far of each backend of this database (the pool's; the scratch database has no other)."""
+    pids = await pool.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND backend_type = 'client backend'")
+    seconds = {}
+    for (pid,) in pids:
+        try:  # only a PostgreSQL process on this machine (a remote server's pids mean nothing here)
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "postgres":
+                seconds[pid] = int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            pass
+    return seconds
+
+
+async def measured(pool: asyncpg.Pool, series: Callable[[int, int], Awaitable[float]], writers: int,
+                   appends: int) -> tuple[float, float, float | None]:
+    """(events/s, client CPU us per event, backend CPU us per event or None) of one run of `series`."""
+    before, client = await backend_cpu(pool), time.process_time()
+    rate = await series(writers, appends)
+    client = time.process_time() - client
+    after = await backend_cpu(pool)
+    events = writers * appends
+    backend = sum(t - before.get(pid, 0.0) for pid, t in after.items()) if after else None
+    return rate, client / events * 1e6, backend / events * 1e6 if backend is not None else None
+
+
 async def main(short: bool, total: int | None = None, rounds: int | None = None) -> list[dict]:
     """At each writer count, `rounds` rounds; in each, plain inserts and the store (NOTIFY off, then on)
     take turns, the first turn alternating from round to round. Every series writes through the
     store's own pool (one acquire per statement, as the store's append does). Each rate is the
-    median of its rounds; each ratio the median of the per-round ratios."""
+    median of its rounds; each ratio the median of the per-round ratios. The pool is opened whole
+    before the first round."""
     total = total or (600 if short else 6000)
     rounds = rounds or (3 if short else 5)
     out = []
     async with scratch_database() as dsn:
-        store = await PostgresStore.connect(dsn, 18)
+        store = await PostgresStore.connect(dsn, POOL)
+        # open the whole pool first: no series pays for (or counts the CPU of) starting a backend
+        held = [await store.pool.acquire() for _ in range(POOL)]
+        for conn in held:
+            await store.pool.release(conn)
 
         async def quiet(writers: int, appends: int) -> float:
             store.notify = False
@@ -86,19 +134,24 @@ async def main(short: bool, total: int | None = None, rounds: int | None = None)
         for writers in (1, 4, 16):
             appends = max(total // writers, 20)
             found: dict[str, list[float]] = {name: [] for name in series}
+            cpu: dict[str, list[tuple[float, float | None]]] = {name: [] for name in series}
             for r in range(rounds):
                 order = list(series) if r % 2 == 0 else list(reversed(series))
                 for name in order:
-                    found[name].append(await series[name](writers, appends))
+                    rate, client, backend = await measured(store.pool, series[name], writers, appends)
+                    found[name].append(rate)
+                    cpu[name].append((client, backend))
             ratio = {name: statistics.median(a / b for a, b in zip(found[name], found["plain"]))
                      for name in ("store", "store_notify")}
-            out.append({"writers": writers, "events": writers * appends, "rounds": rounds,
+            out.append({"writers": writers, "events": writers * appends, "rounds": rounds, "anchor": ANCHOR,
                         "plain_insert_events_per_s": round(statistics.median(found["plain"]), 1),
                         "store_events_per_s": round(statistics.median(found["store"]), 1),
                         "store_vs_plain": round(ratio["store"], 2),
                         "store_vs_plain_rounds": [round(a / b, 2) for a, b in zip(found["store"], found["plain"])],
                         "store_notify_events_per_s": round(statistics.median(found["store_notify"]), 1),
-                        "store_notify_vs_plain": round(ratio["store_notify"], 2)})
+                        "store_notify_vs_plain": round(ratio["store_notify"], 2),
+                        **{f"{name}_{side}_us": median_of([c[i] for c in cpu[name]])
+                           for name in ("plain", "store") for i, side in enumerate(("client", "backend"))}})
         store.notify = False
         await store.close()
     return out

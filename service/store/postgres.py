@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
+import operator
+import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
@@ -47,32 +50,67 @@ _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_has
 # stream's head is exactly (expected version, prev hash), record the idempotency key and a new
 # stream, and NOTIFY once (only when enabled). A clash inserts nothing (no row returned, or a
 # unique violation). Only what the database assigns comes back: no JSON is decoded again.
-_APPEND = f"""
+#
+# The statement is written for the append at hand (`_append_statement`): a first append checks that
+# the stream is empty and registers it, a later one checks the head row; the idempotency row and the
+# NOTIFY are there only when wanted. Each part left out is one PostgreSQL would otherwise plan, lock,
+# open (a relation and its indexes) and set up at every execution, only to skip it (bench.store).
+_ROWS = {
+    False: "SELECT {stream}, {v}::int, {t}::text, {d}::text::jsonb, {m}::text::jsonb, {p}::text, {h}::text",
+    True: "SELECT {stream}, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h\n"
+          "    FROM unnest({v}::int[], {t}::text[], {d}::text[], {m}::text[], {p}::text[], {h}::text[])"
+          " AS u(v, t, d, m, p, h)",
+}
+_HEAD = {
+    True: "NOT EXISTS (SELECT 1 FROM events WHERE stream_id = {stream})",
+    False: "EXISTS (SELECT 1 FROM events e WHERE e.stream_id = {stream} AND e.version = {expected}::int"
+           " AND e.hash = {prev_hash}::text)",
+}
+
+
+def _append_statement(batch: bool, first: bool, keyed: bool, notify: bool) -> tuple[str, tuple[str, ...]]:
+    """The append statement and the names of its parameters, in order ($1, $2, ...).
+
+    `batch`: several events (arrays, unnested), else one (scalars); `first`: expected version 0 (the
+    stream must be empty; it is registered in `streams`), else the head must be (expected, prev hash);
+    `keyed`: record the idempotency key; `notify`: `pg_notify` once."""
+    sql = f"""
 WITH ins AS (
     INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
-    SELECT $1, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h
-    FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(v, t, d, m, p, h)
-    WHERE ($8::int = 0 AND NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1))
-       OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $1 AND e.version = $8 AND e.hash = $9)
+    {_ROWS[batch]}
+    WHERE {_HEAD[first]}
     RETURNING position, tx, at, version
-), idem AS (
+)"""
+    if keyed:
+        sql += """, idem AS (
     INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint)
-    SELECT $1, $10, $11::text, $8 + 1, $8 + $12, $16 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM ins)
-), stream AS (
-    INSERT INTO streams (stream_id, kind) SELECT $1, $13 WHERE $8 = 0 AND EXISTS (SELECT 1 FROM ins)
-), note AS (
-    SELECT pg_notify($14, $1) WHERE $15::bool AND EXISTS (SELECT 1 FROM ins)
-)
-SELECT position, tx, at, (SELECT count(*) FROM note) AS notified FROM ins ORDER BY version
-"""
+    SELECT {stream}, {actor}::text, {key}::text, {expected}::int + 1, {expected}::int + {count}::int, {fingerprint}::text
+    WHERE EXISTS (SELECT 1 FROM ins)
+)"""
+    if first:
+        sql += """, stream AS (
+    INSERT INTO streams (stream_id, kind) SELECT {stream}, {kind}::text WHERE EXISTS (SELECT 1 FROM ins)
+)"""
+    if notify:  # a SELECT in WITH runs only if read: the count reads it
+        sql += f""", note AS (
+    SELECT pg_notify('{CHANNEL}', {{stream}}) WHERE EXISTS (SELECT 1 FROM ins)
+)"""
+    sql += "\nSELECT position, tx, at" + (", (SELECT count(*) FROM note)" if notify else "") + " FROM ins"
+    sql += " ORDER BY version" if batch else ""
+    names: list[str] = []
+    for name in re.findall(r"{(\w+)}", sql):
+        if name not in names:
+            names.append(name)
+    return sql.format(**{name: f"${i}" for i, name in enumerate(names, 1)}), tuple(names)
 
-# The same for the usual batch of one event, with scalar parameters (no arrays to build and unnest).
-_APPEND_ONE = _APPEND.replace(
-    "SELECT $1, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h\n"
-    "    FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(v, t, d, m, p, h)\n"
-    "    WHERE",
-    "SELECT $1, $2::int, $3::text, $4::text::jsonb, $5::text::jsonb, $6::text, $7::text\n    WHERE")
-assert _APPEND_ONE != _APPEND
+
+def _statement_and_arguments(*variant: bool) -> tuple[str, Callable[[dict[str, Any]], tuple[Any, ...]]]:
+    sql, names = _append_statement(*variant)
+    return sql, operator.itemgetter(*names)
+
+
+# (batch, first, keyed, notify) -> the statement, and what picks its arguments from the append's values
+_APPENDS = {variant: _statement_and_arguments(*variant) for variant in itertools.product((False, True), repeat=4)}
 
 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
@@ -224,16 +262,18 @@ class PostgresStore(ReadSide):
         if prev_hash is None:
             return await self._refused(stream_id, expected_version, actor, idempotency_key)
         rows = chain(stream_id, expected_version, prev_hash, events, metadata)
-        if len(rows) == 1:
-            (v, t, d, m, p, h), = rows
-            statement, columns = _APPEND_ONE, (v, t, _json(d), _json(m), p, h)
+        batch = len(rows) != 1
+        statement, arguments = _APPENDS[batch, expected_version == 0, idempotency_key is not None, self.notify]
+        if batch:
+            values = {"v": [r[0] for r in rows], "t": [r[1] for r in rows], "d": [_json(r[2]) for r in rows],
+                      "m": [_json(r[3]) for r in rows], "p": [r[4] for r in rows], "h": [r[5] for r in rows]}
         else:
-            statement, columns = _APPEND, ([r[0] for r in rows], [r[1] for r in rows], [_json(r[2]) for r in rows],
-                                           [_json(r[3]) for r in rows], [r[4] for r in rows], [r[5] for r in rows])
+            (v, t, d, m, p, h), = rows
+            values = {"v": v, "t": t, "d": _json(d), "m": _json(m), "p": p, "h": h}
+        values.update(stream=stream_id, expected=expected_version, prev_hash=prev_hash, actor=actor,
+                      key=idempotency_key, count=len(events), kind=kind or "", fingerprint=fingerprint)
         try:
-            records = await conn.fetch(
-                statement, stream_id, *columns, expected_version, prev_hash, actor, idempotency_key,
-                len(events), kind or "", CHANNEL, self.notify, fingerprint)
+            records = await conn.fetch(statement, *arguments(values))
         except asyncpg.UniqueViolationError:
             records = []
         if not records:

@@ -95,6 +95,71 @@ async def test_one_event_appends_check_the_head_and_keys_as_batches_do(store):
     assert two.prev_hash == one.hash == first.head and two.hash == second.head
 
 
+
+@pytest.mark.parametrize("size", [1, 3])
+@pytest.mark.parametrize("keyed", [False, True])
+@pytest.mark.parametrize("notify", [False, True])
+async def test_every_form_of_the_postgres_append_checks_the_head_keys_registers_and_notifies(pg_dsn, size, keyed, notify):
+    """The append statement is written for its case (one event or a batch, first append or not, with or
+    without a key, NOTIFY or not): each form keeps what the one statement for all of them did."""
+    import asyncio
+
+    import asyncpg
+
+    from service.store.postgres import CHANNEL
+
+    store = await PostgresStore.connect(pg_dsn, 2, notify=notify)
+    listener = await asyncpg.connect(pg_dsn)
+    heard: list[str] = []
+    done = asyncio.Event()
+
+    def hear(_conn, _pid, _channel, payload):
+        heard.append(payload)
+        if payload == "sentinel":
+            done.set()
+
+    await listener.add_listener(CHANNEL, hear)
+    try:
+        stream = sid()
+
+        def key(name: str) -> str | None:
+            return name if keyed else None
+
+        first = await store.append(stream, 0, batch(size), Metadata(actor="a"), idempotency_key=key("k1"), kind="tally")
+        assert (first.first_version, first.last_version, first.duplicate) == (1, size, False)
+        assert await store.stream_kind(stream) == "tally"
+        with pytest.raises(ConcurrencyError):  # the stream is not empty any more
+            await store.append(stream, 0, batch(size), Metadata(actor="a"), idempotency_key=key("k2"))
+        with pytest.raises(ConcurrencyError):  # the right version, not the head's hash
+            await store.append(stream, size, batch(size), Metadata(actor="a"), idempotency_key=key("k3"),
+                               prev_hash="not-the-head")
+        with pytest.raises(ConcurrencyError):  # a version that is not the head's
+            await store.append(stream, size + 1, batch(size), Metadata(actor="a"), idempotency_key=key("k4"),
+                               prev_hash=first.head)
+        k5 = key("k5")
+        second = await store.append(stream, size, batch(size), Metadata(actor="a"), idempotency_key=k5,
+                                    prev_hash=first.head)
+        assert (second.first_version, second.last_version) == (size + 1, 2 * size)
+        stored = await store.read_stream(stream)
+        assert [e.version for e in stored] == list(range(1, 2 * size + 1))
+        assert [(e.position, e.tx, e.at) for e in stored] == [(e.position, e.tx, e.at) for e in first.events + second.events]
+        assert stored[size].prev_hash == first.head and stored[-1].hash == second.head
+        if keyed:
+            again = await store.append(stream, size, batch(size), Metadata(actor="a"), idempotency_key=k5,
+                                       prev_hash=first.head)
+            assert again.duplicate and (again.first_version, again.last_version) == (size + 1, 2 * size)
+            kept = await store.idempotent_result(stream, "a", k5)
+            assert kept is not None and (kept.first_version, kept.last_version) == (size + 1, 2 * size)
+        else:
+            async with store.pool.acquire() as conn:
+                assert await conn.fetchval("SELECT count(*) FROM idempotency WHERE stream_id = $1", stream) == 0
+        await store.pool.execute("SELECT pg_notify($1, 'sentinel')", CHANNEL)  # after the appends, in commit order
+        await asyncio.wait_for(done.wait(), 30)
+        assert [p for p in heard if p in (stream, "sentinel")] == ([stream, stream] if notify else []) + ["sentinel"]
+    finally:
+        await listener.close()
+        await store.close()
+
 def new_games(tournament: str, round_: int, n: int) -> list[NewGame]:
     """`n` whole game streams of a tournament round, each two batches (created, then joined)."""
     return [NewGame(game_id=sid(), kind="tally", tournament_id=tournament, round=round_,
