@@ -105,8 +105,15 @@ def settle(players: Sequence[str], sizes: Sequence[int], graph: Conflicts,
            nodes: int = SEARCH) -> list[list[str]] | None:
     """A grouping of `players` (standings order) into tables of `sizes` with no conflict, top boards first, or
     None when there is none, the round has more than `SETTLE_TABLES` tables, or the search spends `nodes` first."""
+    return settled(players, sizes, graph, nodes)[0]
+
+
+def settled(players: Sequence[str], sizes: Sequence[int], graph: Conflicts,
+            nodes: int = SEARCH) -> tuple[list[list[str]] | None, bool]:
+    """`settle`'s answer, and whether it is final: a grouping found, or none proved to exist (not cut short
+    by the budget or the round's size)."""
     if len(sizes) > SETTLE_TABLES:
-        return None
+        return None, False
     failed: set[tuple[frozenset[str], tuple[int, ...]]] = set()
     budget = [nodes]
 
@@ -136,9 +143,9 @@ def settle(players: Sequence[str], sizes: Sequence[int], graph: Conflicts,
 
     found = split(list(players), tuple(sorted(sizes, reverse=True)))
     if found is None:
-        return None
+        return None, budget[0] >= 0
     place = {p: i for i, p in enumerate(players)}
-    return sorted((sorted(t, key=place.__getitem__) for t in found), key=lambda t: place[t[0]])  # top boards first
+    return sorted((sorted(t, key=place.__getitem__) for t in found), key=lambda t: place[t[0]]), True  # top boards first
 
 
 def _tables(left: list[str], size: int, graph: Conflicts, budget: list[int]) -> Iterator[list[str]]:

@@ -26,13 +26,14 @@ PairingRule = Annotated[int, msgspec.Meta(description=(
     "1 (recorded before rule 2): tables filled top-down in standings order, then swaps that remove repeats. "
     "2: at two seats an exact least-cost matching (forbidden pairs, then repeats, then score floats) in blocks "
     "of 48 players down the standings; at 3-6 seats as 1. 3: two seats as 2; at 3-6 seats an exact least-cost "
-    "grouping within blocks of 8 tables. 4 (every new tournament): at two seats exact matchings in blocks of "
+    "grouping within blocks of 8 tables. 4: at two seats exact matchings in blocks of "
     "at least 2D + 2 players (D: the most players of the round one player has met or is forbidden to meet), "
     "so no repeat or forbidden pair is ever made that some pairing of the round avoids; at 3-6 seats rule 3, "
     "then swaps between tables that remove a repeat or forbidden pair and add none, which leaves none at all "
     "once the round has at least D + 1 + floor(((k - 1)D - 1) / s) tables (k seats at the largest, s at the "
-    "smallest); in a smaller round a bounded search then looks for a grouping without any. Documented in "
-    "docs/tournaments.md."))]
+    "smallest); in a smaller round a bounded search then looks for a grouping without any. 5 (every new "
+    "tournament): as 4, and when that search runs out of its budget without proving that every grouping has a "
+    "conflict, a seeded tabu search over swaps looks for one without any. Documented in docs/tournaments.md."))]
 
 
 class TournamentCreated(_Event, tag="tournament.TournamentCreated"):

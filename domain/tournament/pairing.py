@@ -5,14 +5,15 @@ seated) to those with the fewest byes, lowest in the standings first, each
 worth the organiser's `bye_points` (rule 1, recorded before it existed:
 (seats - 1) / 2). At two seats, pairing rule 2 (`matching`) pairs by an exact
 least-cost matching in blocks of 48 down the standings, floats by the smallest
-score difference; rule 4 (the default) sizes the blocks so that no repeat or
+score difference; rules 4 and 5 size the blocks so that no repeat or
 forbidden pair is ever made that a pairing of the round could avoid (proved in
 `matching`). At 3-6 seats, rule 3 (`grouping`) groups rounds after the first by an exact least-cost
 search within blocks of 8 tables (no avoidable repeat or forbidden pair within a block, then
 standings order); rule 4 then swaps players between tables while a swap removes a conflicting pair
 and adds none, which leaves none at all in a field large enough for its degree (proved in
 `conflicts`), and in a smaller one searches the whole round for a grouping without any
-(`conflicts.settle`). Otherwise (rule 1): round 1
+(`conflicts.settle`); rule 5 (the default) adds, when that search runs out of budget without a proof,
+a seeded tabu search (`reseat`). Otherwise (rule 1): round 1
 deals the seeds to tables like pots (snake order) so the best seeds sit apart;
 later rounds fill tables top-down in standings order (so tables group players
 of equal score), each with the next players it has met least, then swap
@@ -43,10 +44,11 @@ from typing import assert_never
 
 from domain.tournament.arrange import (FORBIDDEN, game_id, game_seed, group, improve, penalty, pick_byes, seat_order, spread,
                                       table_sizes)
-from domain.tournament.conflicts import conflicts, count, settle, untangle
+from domain.tournament.conflicts import conflicts, count, settled, untangle
 from domain.tournament.events import PairedTable, RoundPaired
 from domain.tournament.grouping import exact_group
 from domain.tournament.matching import match, round_cost
+from domain.tournament.reseat import reseat
 from domain.tournament.standings import bye_points, order, seeding
 from domain.tournament.state import TournamentState
 
@@ -146,7 +148,10 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
         graph = conflicts(state, players)
         tables = untangle(tables, graph, {pid: i for i, pid in enumerate(players)})
         if count(tables, graph):
-            tables = settle(players, sizes, graph) or tables
+            found, final = settled(players, sizes, graph)
+            if found is None and not final and settings.pairing >= 5:
+                found = reseat(tables, graph, {pid: i for i, pid in enumerate(players)})
+            tables = found or tables
     return tables, byes
 
 

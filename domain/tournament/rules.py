@@ -55,7 +55,7 @@ CODES: dict[str, str] = {
 }
 
 
-PAIRING = 4  # the pairing rule new tournaments are created with (`matching`, `conflicts`); old ones keep theirs
+PAIRING = 5  # the pairing rule new tournaments are created with (`matching`, `conflicts`, `reseat`); old ones keep theirs
 ROUND_ROBIN_MAX = 64  # every pair meets: the number of rounds grows with the field
 FIELD_MAX = 100_000
 

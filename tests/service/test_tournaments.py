@@ -145,7 +145,7 @@ async def test_the_organiser_chooses_the_tie_breaks_and_what_a_bye_is_worth(api)
     assert r.status_code == 201, r.text
     shown = r.json()
     assert shown["tiebreaks"] == ["sonneborn_berger", "buchholz", "draw"] and shown["bye_points"] == 0.5
-    assert shown["pairing_rule"] == 4
+    assert shown["pairing_rule"] == 5
     for body, status in (({"tiebreaks": ["coin_toss"]}, 400), ({"tiebreaks": ["rating", "rating"]}, 422),
                          ({"bye_points": 0.3}, 422)):
         r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "rounds": 2, **body})

@@ -1,7 +1,8 @@
-"""Swiss pairing rule 4 (the default): no repeat or forbidden pair that any pairing of the round avoids.
+"""Swiss pairing rules 4 and 5 (the default): no repeat or forbidden pair that any pairing of the round avoids.
 
 Two seats: exact matchings in blocks of max(48, 2D + 2) players (`matching`, Dirac's theorem); 3-6
-seats: rule 3's grouping, then swaps that remove a conflicting pair and add none (`conflicts`).
+seats: rule 3's grouping, then swaps that remove a conflicting pair and add none (`conflicts`), then a
+search of the whole round (`conflicts.settle`) and, under rule 5, a tabu search when that runs out (`reseat`).
 Exhaustive oracles decide, on small fields, whether a pairing free of conflict exists; on large ones
 the proved bounds (`2D + 2` players, `conflicts.guaranteed`) say it does, and the round must have none.
 """
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.tournament import ForbidPairing, PlayerRegistered, RoundPaired, Start, verify
-from domain.tournament.conflicts import conflicts, count, degree, guaranteed, untangle
+from domain.tournament.conflicts import conflicts, count, degree, guaranteed, settled, untangle
 from domain.tournament.matching import BLOCK, blocks, match
 from domain.tournament.pairing import next_round
 from domain.tournament.rules import PAIRING
@@ -54,11 +55,14 @@ def free_pairing_exists(players: tuple[str, ...], graph, sizes: tuple[int, ...])
 
 
 def tournament(players: int, seats: int, rounds: int, rnd: random.Random, team: int = 0, label: str = "t",
-               seed: str = ""):
+               seed: str = "", rule: int = PAIRING):
     """A Swiss by the default rule with random results (`team`: that many players forbidden to meet);
     yields (state the round was paired in, the round) for every round after the first, then the events."""
     state, events = opened(players, seed=seed or f"{label}-{players}-{seats}", seats=seats, rounds=rounds,
                            min_seats=seats - 1 if seats > 2 else 0)
+    if rule != PAIRING:  # as if created under an older rule
+        events = [msgspec.structs.replace(events[0], pairing=rule), *events[1:]]
+        state = fold(*events)
     if team >= 2:
         teammates = sorted(player(i) for i in rnd.sample(range(players), team))
         state, new = when(state, ORGANISER, ForbidPairing(players=teammates))
@@ -91,10 +95,10 @@ def every_conflict_is_forced(seen) -> None:
             assert not free_pairing_exists(seated, graph, sizes), paired.round
 
 
-def test_new_tournaments_pair_by_rule_four():
-    assert PAIRING == 4
-    state, _ = started(4, seed="four", seats=2, rounds=2)
-    assert state.settings.pairing == 4
+def test_new_tournaments_pair_by_rule_five():
+    assert PAIRING == 5
+    state, _ = started(4, seed="five", seats=2, rounds=2)
+    assert state.settings.pairing == 5
 
 
 # two seats
@@ -277,3 +281,40 @@ def test_a_recorded_rule_three_tournament_at_four_seats_still_verifies():
     state, events = started_under(3, 13, "rule3", seats=4, rounds=4, min_seats=3)
     _, events = play_out(state, events, random.Random(4))
     assert verify(events).ok
+
+
+# rule 5: the tabu search where rule 4's whole-round search runs out
+
+
+def test_rule_five_finds_the_grouping_rule_four_ran_out_before_and_the_audit_keeps_each_to_its_rule():
+    """Six seats, 48 players: in round 5 of this run rule 4's search spent its budget and kept a repeat; a
+    grouping without one exists (rule 5 finds it from the same state). Each log verifies under its own rule
+    and not under the other."""
+    seen, events = tournament(48, 6, 5, random.Random("six-48-0"), seed="six-48-0", rule=4)
+    state, paired = seen[-1]
+    kept, graph = seated_conflicts(state, paired)
+    assert kept, "rule 4 keeps a repeat in this round"
+    as_five = [msgspec.structs.replace(events[0], pairing=5), *events[1:events.index(paired)]]
+    again = next_round(fold(*as_five))
+    assert again is not None and count([t.players for t in again.tables], graph) == 0
+    assert sorted(len(t.players) for t in again.tables) == sorted(len(t.players) for t in paired.tables)
+    assert sorted(p for t in again.tables for p in t.players) == sorted(p for t in paired.tables for p in t.players)
+    assert verify(events).ok
+    assert not verify(as_five + events[events.index(paired):]).ok
+
+
+@pytest.mark.parametrize("players,rounds,runs", [(42, 5, 4), (48, 5, 4), (54, 5, 3), (60, 5, 3), (48, 6, 2)])
+def test_six_seats_below_the_bound_keep_a_conflict_only_when_the_whole_round_search_proves_it(players, rounds, runs):
+    """Fields of 42-60 at six seats after 4-5 rounds, where rule 4's search ran out: every round that still seats
+    a conflicting pair is one where `conflicts.settled` proves (with a budget of 20 million candidates) that
+    no grouping avoids it."""
+    for run in range(runs):
+        label = f"six-{players}-{run}"
+        seen, _ = tournament(players, 6, rounds, random.Random(label), seed=label)
+        for state, paired in seen:
+            found, graph = seated_conflicts(state, paired)
+            if found:
+                seated = [p for t in paired.tables for p in t.players]
+                sizes = [len(t.players) for t in paired.tables]
+                grouping, final = settled(seated, sizes, graph, nodes=20_000_000)
+                assert grouping is None and final, (label, paired.round)
