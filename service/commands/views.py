@@ -24,10 +24,11 @@ class PerVersion:
 
     def __init__(self, capacity: int = 4096) -> None:
         self.capacity = capacity
-        self._kept: OrderedDict[str, tuple[int, dict[Hashable, bytes]]] = OrderedDict()
+        self._kept: OrderedDict[str, tuple[int, dict[Hashable, Any]]] = OrderedDict()
 
-    def get(self, stream_id: str, version: int, key: Hashable, make: Callable[[], bytes]) -> bytes:
-        """The answer for (`stream_id`, `version`, `key`), made by `make` the first time."""
+    def get(self, stream_id: str, version: int, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The answer for (`stream_id`, `version`, `key`), made by `make` the first time (encoded bytes, or
+        a value its callers only read)."""
         kept = self._kept.get(stream_id)
         if kept is not None and kept[0] > version:
             return make()  # an older version (a lagging replica's read): not kept over the newer one
@@ -40,6 +41,16 @@ class PerVersion:
         if found is None:
             found = kept[1][key] = make()
         return found
+
+
+def legal_list(answers: PerVersion, game_id: str, table: Table, state: TableState, seat: int | None) -> Any:
+    """The seat's legal commands in `state` as JSON values, listed once per version and seat: a command's
+    `include=legal` and `getLegalCommands` share the list (a seat that acts again reads what its command's
+    answer listed). Callers only encode it, never change it."""
+    if seat is None:
+        return []
+    return answers.get(game_id, state.version, ("legal-list", seat),
+                       lambda: [msgspec.to_builtins(c) for c in table.legal(state, seat)])
 
 
 class SeatOut(msgspec.Struct, kw_only=True):

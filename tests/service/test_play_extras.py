@@ -61,3 +61,31 @@ async def test_a_clocked_game_shows_its_deadlines_and_refuses_an_incomplete_time
     assert deadline[0] is not None and deadline[1] is None
     events = (await client.get(f"/v1/games/{game_id}/events")).json()["events"]
     assert events[-1]["type"] == "table.ClockSet"
+
+
+async def test_a_seat_reads_the_legal_list_its_command_s_answer_listed_without_listing_again(client, monkeypatch):
+    """`include=legal` and `GET /legal` of one version and seat share one listing (`views.legal_list`)."""
+    from domain.table.view import TableReading
+
+    listed: list[int] = []
+    original = TableReading.legal
+
+    def counting(self, state, seat):
+        listed.append(state.version)
+        return original(self, state, seat)
+
+    monkeypatch.setattr(TableReading, "legal", counting)
+    game_id, players = await started_game(client, "tally", 2)
+    seat = (await client.get(f"/v1/games/{game_id}")).json()["to_act"][0]
+    headers = players[seat]["headers"]
+    body = {"command": {"type": "tally.Add", "amount": 1}}
+    answer = (await client.post(f"/v1/games/{game_id}/commands?dry_run=true&include=legal", json=body,
+                                headers=headers)).json()
+    assert len(listed) == 1 and answer["legal"]
+    again = (await client.get(f"/v1/games/{game_id}/legal", headers=headers)).json()
+    assert again["commands"] == answer["legal"] and again["version"] == answer["version"]
+    assert len(listed) == 1  # the list was not made again
+    await client.post(f"/v1/games/{game_id}/commands", json=body, headers=headers)
+    other = players[1 - seat]["headers"]
+    assert (await client.get(f"/v1/games/{game_id}/legal", headers=other)).json()["commands"]
+    assert len(listed) == 2  # a new version: listed anew

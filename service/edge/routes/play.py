@@ -20,6 +20,7 @@ from service.edge.errors import responses
 from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
 from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, EventPage, LegalOut, NO_NUL
+from service.commands.views import legal_list
 from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
@@ -46,8 +47,8 @@ class PlayController(Controller):
         version = loaded.state.version
 
         def listed() -> bytes:
-            commands = loaded.table.legal(loaded.state, seat) if seat is not None else []
-            return _encode.encode(LegalOut(seat=seat, version=version, commands=msgspec.to_builtins(commands)))
+            commands = legal_list(services.answers, game_id, loaded.table, loaded.state, seat)
+            return _encode.encode(LegalOut(seat=seat, version=version, commands=commands))
 
         return Encoded(services.answers.get(game_id, version, ("legal", seat), listed), [])
 
@@ -186,5 +187,4 @@ async def send_command(services: Services, viewer: Viewer, game_id: str, body: C
     return done, CommandResult(
         version=state.version, events=done.shown_to(viewer), status=state.status, to_act=done.table.to_act(state),
         dry_run=dry_run, view=msgspec.to_builtins(done.table.view(state, seat)) if "view" in wanted else None,
-        legal=[msgspec.to_builtins(c) for c in done.table.legal(state, seat)]
-        if "legal" in wanted and seat is not None else ([] if "legal" in wanted else None))
+        legal=legal_list(services.answers, game_id, done.table, state, seat) if "legal" in wanted else None)
