@@ -80,6 +80,8 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     attempts: int = 8
     serial: bool = False  # one decision per stream at a time in this process (contention left between replicas)
     backoff: float = 0.0  # from the third attempt, a random pause of up to backoff × attempt seconds
+    offload: bool = False  # decide in a worker thread: a decision that can take seconds (a round's pairing)
+    # must not hold the event loop, whose other requests then run between the interpreter's switches
 
 
 class Decided(msgspec.Struct, frozen=True):
@@ -186,6 +188,8 @@ class CommandLoop:
             try:
                 if expected is not None and expected != loaded.state.version:
                     raise ConcurrencyError(stream_id, expected, loaded.state.version)
+                if self.policy.offload:  # (a pure decider on frozen state: safe in another thread)
+                    return loaded, await asyncio.to_thread(decide, loaded.table, loaded.state)
                 return loaded, decide(loaded.table, loaded.state)
             except (RuleViolation, ServiceError, ConcurrencyError):
                 if fresh:

@@ -42,7 +42,8 @@ log = structlog.get_logger("stela.tournaments")
 PREFIX = "tournament-"
 KIND = "tournament"
 FORBIDDEN = frozenset({"tournament.not_organiser", "tournament.not_platform"})
-TOURNAMENTS = Policy(name="tournament", attempts=16, serial=True, backoff=0.01)
+# offloaded: the result that ends a round pairs the next one (a 1,000-player Swiss round takes a second or more)
+TOURNAMENTS = Policy(name="tournament", attempts=16, serial=True, backoff=0.01, offload=True)
 
 
 def stream_of(tournament_id: str) -> str:

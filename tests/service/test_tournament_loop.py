@@ -54,3 +54,21 @@ async def test_a_resent_tournament_command_with_its_key_returns_the_first_result
     first = await tournaments.act(late, tid, T.Register(name="Late"), key="k1")
     again = await tournaments.act(late, tid, T.Register(name="Late"), key="k1")
     assert again.version == first.version == await tournaments.store.stream_version(stream_of(tid))
+
+
+async def test_a_tournament_is_decided_off_the_event_loop_s_thread(monkeypatch):
+    """A tournament decision can take seconds (the result that ends a round pairs the next), so the loop runs
+    it in a worker thread (a game's decisions, microseconds each, stay on the event loop's)."""
+    import threading
+
+    tournaments, tid, viewers = await cup(4)
+    threads: list[int] = []
+    original = T.decide
+
+    def recording(*args, **kwargs):
+        threads.append(threading.get_ident())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(T, "decide", recording)
+    await tournaments.act(viewers[0], tid, T.Start())
+    assert threads and threading.get_ident() not in threads
