@@ -146,11 +146,12 @@ def _swiss(state: TournamentState, number: int) -> Plan | None:
         tables = group(players, sizes, cost)
     if settings.pairing >= 4:
         graph = conflicts(state, players)
-        tables = untangle(tables, graph, {pid: i for i, pid in enumerate(players)})
+        place = {pid: i for i, pid in enumerate(players)}
+        tables = untangle(tables, graph, place)
         if count(tables, graph):
             found, final = settled(players, sizes, graph)
             if found is None and not final and settings.pairing >= 5:
-                found = reseat(tables, graph, {pid: i for i, pid in enumerate(players)})
+                found = reseat(tables, graph, place)
             tables = found or tables
     return tables, byes
 

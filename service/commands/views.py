@@ -43,14 +43,20 @@ class PerVersion:
         return found
 
 
-def legal_list(answers: PerVersion, game_id: str, table: Table, state: TableState, seat: int | None) -> Any:
-    """The seat's legal commands in `state` as JSON values, listed once per version and seat: a command's
-    `include=legal` and `getLegalCommands` share the list (a seat that acts again reads what its command's
-    answer listed). Callers only encode it, never change it."""
+def legal_json(table: Table, state: TableState, seat: int | None) -> list[Any]:
+    """The seat's legal commands in `state` (what getLegalCommands answers), as JSON values."""
     if seat is None:
         return []
-    return answers.get(game_id, state.version, ("legal-list", seat),
-                       lambda: [msgspec.to_builtins(c) for c in table.legal(state, seat)])
+    return [msgspec.to_builtins(c) for c in table.legal(state, seat)]
+
+
+def legal_list(answers: PerVersion, game_id: str, table: Table, state: TableState, seat: int | None) -> Any:
+    """`legal_json`, listed once per version and seat: a command's `include=legal` and `getLegalCommands`
+    share the list (a seat that acts again reads what its command's answer listed). Callers only encode it,
+    never change it."""
+    if seat is None:
+        return []
+    return answers.get(game_id, state.version, ("legal-list", seat), lambda: legal_json(table, state, seat))
 
 
 class SeatOut(msgspec.Struct, kw_only=True):

@@ -24,7 +24,7 @@ import structlog
 
 from service.commands.players import Viewer
 from service.commands.repository import Loaded, decode
-from service.commands.views import game_out
+from service.commands.views import game_out, legal_json
 from service.commands.visibility import look, wire
 from service.live.follower import LAGGED, WAKE, Batch
 from service.live.multiplex_frames import (EndFrame, EndReason, EventFrame, Frame, PersonalFrame, ReadyFrame,
@@ -52,13 +52,6 @@ class Request(msgspec.Struct, frozen=True, kw_only=True):
     personal: bool = False
     personal_after: int | None = None
     legal: bool = False
-
-
-def legal_commands(loaded: Loaded, seat: int | None) -> list[dict[str, Any]]:
-    """The seat's legal commands in `loaded` (what getLegalCommands answers), as JSON values."""
-    if seat is None:
-        return []
-    return [msgspec.to_builtins(c) for c in loaded.table.legal(loaded.state, seat)]
 
 
 class _GameFeed:
@@ -157,7 +150,8 @@ class _GameFeed:
             return
         to_act = loaded.table.to_act(loaded.state)
         yours = self.seat is not None and self.seat in to_act
-        commands = legal_commands(loaded, self.seat) if yours and self.mux.request.legal else msgspec.UNSET
+        wanted = yours and self.mux.request.legal
+        commands = legal_json(loaded.table, loaded.state, self.seat) if wanted else msgspec.UNSET
         await self.mux.put(self.index, TurnFrame(game_id=self.game_id, version=self.last, status=loaded.state.status,
                                                  to_act=to_act, your_seat=self.seat, your_turn=yours,
                                                  commands=commands), self.last)
@@ -279,4 +273,4 @@ async def with_commands(repository: Any, player_id: str, notice: Notice, game: L
         current, state = await repository.state_at(notice.game_id, notice.version)
         loaded = Loaded(current.table, state)
     seat = loaded.table.seat_of(loaded.state, player_id)
-    return PersonalFrame(**fields, commands=legal_commands(loaded, seat))
+    return PersonalFrame(**fields, commands=legal_json(loaded.table, loaded.state, seat))
