@@ -13,11 +13,19 @@ RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Polic
 (the budget it draws from: `api`, or `streams` for stream openings; its quota and window) and
 `RateLimit: "api";r=599;t=42` (what is left of it in this window, and the seconds until the window ends).
 
-With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`): each
-request adds its hit to the bucket's window counter in Redis and reads the sum in one atomic
-script (INCRBY, and EXPIRE on the window's first hit), so however a burst is spread over N
-replicas, at most the budget gets through in a window: the margin is 0 while Redis answers. (A
-fixed window lets up to twice the budget through in a minute that straddles two windows.) An
+With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`). A replica
+does not ask Redis for every request: it takes a lease of the bucket's window budget (one atomic
+script: the window's counter in Redis grows by what it grants, never past the budget) and admits
+requests from its lease until it is spent, then asks for another. A bucket's first lease in a
+window is one request; each lease spent doubles the next (at most `LEASE_MAX`), and no lease
+is more than an eighth of what the window has left (at least one), so the window's last
+requests are granted one at a time. However a burst is spread over N replicas, at most the
+budget gets through in a window: the margin is 0 while Redis answers. What a replica leased and
+did not use when the window ends is not admitted anywhere; the lease cap bounds it to an eighth
+of what was left when it was taken, and a replica that still has requests waiting spends it. A
+busy client costs one Redis call per `LEASE_MAX` requests instead of one each (a call per
+request was ~25 % of a command's CPU with Redis; bench.http). (A fixed window lets up to twice
+the budget through in a minute that straddles two windows.) An
 open stream holds a lease in a sorted set per bucket (`_OPEN`: expired leases dropped, the cap
 checked and the lease added atomically); each process renews its leases every `LEASE / 3`
 seconds and removes them when the streams close, so a replica killed with its streams open
@@ -52,9 +60,18 @@ STREAM_RETRY = 5  # Retry-After when the open-stream cap is reached
 LEASE = 60  # seconds an open stream's slot lives in Redis without its process renewing it
 
 
-# INCRBY and, on a window's first count, EXPIRE as one command; returns the window's count
-_COUNT = ("local n = redis.call('INCRBY', KEYS[1], ARGV[2]) "
-          "if n == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n")
+LEASE_MAX = 64  # the most requests one lease of a bucket's window budget admits
+
+# a lease of up to ARGV[2] requests of a window whose budget is ARGV[3] (0: none) and whose counter
+# (what every lease so far granted) expires after ARGV[1] seconds: at most an eighth of what is left,
+# at least one; returns {granted, the counter after it} (granted 0: the budget is spent)
+_LEASE = ("local n = tonumber(redis.call('GET', KEYS[1]) or '0') "
+          "local want, budget = tonumber(ARGV[2]), tonumber(ARGV[3]) "
+          "if budget > 0 then "
+          "if n >= budget then return {0, n} end "
+          "want = math.min(want, math.max(1, math.floor((budget - n) / 8))) end "
+          "n = redis.call('INCRBY', KEYS[1], want) "
+          "if n == want then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return {want, n}")
 # drop expired leases; below the cap (ARGV[2]) add lease ARGV[1] for ARGV[3] seconds and return 1, else 0
 _OPEN = ("local t = redis.call('TIME') local now = tonumber(t[1]) + tonumber(t[2]) / 1000000 "
          "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) "
@@ -75,10 +92,13 @@ class Counters:
         self.redis = redis
         self.prefix = prefix
         self._memory: dict[str, list[int]] = {}  # key -> [window, count]
+        # key -> [window, leased (0: the budget is spent), used, counter after the last lease, its size asked]
+        self._leased: dict[str, list[int]] = {}
+        self._asking: dict[str, asyncio.Future[None]] = {}  # key -> the lease being asked for now
         self._open: dict[str, int] = {}  # bucket -> streams open here
         self._leases: dict[str, str] = {}  # lease -> its Redis key, for the streams open here
         self._redis_paused_until = 0.0
-        self._scripts: Any = tuple(redis.register_script(s) for s in (_COUNT, _OPEN, _RENEW)) \
+        self._scripts: Any = tuple(redis.register_script(s) for s in (_LEASE, _OPEN, _RENEW)) \
             if redis is not None else None  # no I/O yet
         self._renewer: asyncio.Task[None] | None = None
 
@@ -86,13 +106,53 @@ class Counters:
         return self.redis is not None and now >= self._redis_paused_until
 
     async def hit(self, key: str, now: float, limit: int = 0) -> int:
-        """Count one request for `key` in the current window; the window's count so far (every replica's)."""
+        """Count one request for `key` in the current window against the budget `limit` (0: none);
+        the window's count so far (every replica's; shared: what the replicas leased, less what this
+        one leased and has not used yet), above `limit` when the request is refused."""
         window = int(now // WINDOW)
-        if self._shared(now):
+        while self._shared(now):
+            lease = self._leased.get(key)
+            if lease is not None and lease[0] == window:
+                if lease[2] < lease[1]:
+                    lease[2] += 1
+                    return lease[3] - (lease[1] - lease[2])
+                if lease[1] == 0:  # the window's budget is spent (it never grows back within the window)
+                    lease[3] += 1
+                    return lease[3]
+            asking = self._asking.get(key)
+            if asking is not None:  # one request asks for the bucket's next lease; the others wait for it
+                await asyncio.shield(asking)
+                continue
+            asking = self._asking[key] = asyncio.get_running_loop().create_future()
             try:
-                return int(await self._scripts[0](keys=[f"{self.prefix}rl:{key}:{window}"], args=[WINDOW * 2, 1]))
+                spent = await self._lease(key, window, limit, lease)
             except Exception as exc:  # noqa: BLE001 - any Redis trouble: count here for a while
                 self._pause(now, exc)
+                break
+            finally:
+                del self._asking[key]
+                asking.set_result(None)
+            if spent is not None:
+                return spent
+        return self._hit_here(key, window)
+
+    async def _lease(self, key: str, window: int, limit: int, lease: list[int] | None) -> int | None:
+        """Take the next lease of `key`'s window budget into `_leased`; when the budget is spent, the
+        count to refuse with (the counter plus this request), else None."""
+        size = 1 if lease is None or lease[0] != window else min(LEASE_MAX, lease[4] * 2)
+        granted, counter = await self._scripts[0](keys=[f"{self.prefix}rl:{key}:{window}"],
+                                                  args=[WINDOW * 2, size, limit])
+        if key not in self._leased and len(self._leased) >= _MAX_BUCKETS:
+            for stale in [k for k, v in self._leased.items() if v[0] != window]:
+                del self._leased[stale]
+        if not granted:  # refused from here on, in this window, without asking again
+            self._leased[key] = [window, 0, 0, int(counter) + 1, size]
+            return int(counter) + 1
+        self._leased[key] = [window, int(granted), 0, int(counter), size]
+        return None
+
+    def _hit_here(self, key: str, window: int) -> int:
+        """Count one request for `key` in this process alone."""
         entry = self._memory.get(key)
         if entry is None or entry[0] != window:
             if entry is None and len(self._memory) >= _MAX_BUCKETS:

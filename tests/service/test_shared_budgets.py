@@ -34,6 +34,64 @@ async def test_two_replicas_admit_one_budget_between_them_one_at_a_time_and_in_a
         assert statuses.count(200) == 30 and statuses.count(429) == 30, statuses  # margin 0 while Redis answers
 
 
+class Asked:
+    """Counts a Counters' calls of its lease script (its Redis round trips for budgets)."""
+
+    def __init__(self, counters: Counters) -> None:
+        self.calls, script = 0, counters._scripts[0]
+
+        async def counted(*args, **kwargs):
+            self.calls += 1
+            return await script(*args, **kwargs)
+
+        counters._scripts = (counted, *counters._scripts[1:])
+
+
+async def test_a_busy_client_asks_redis_once_per_lease_not_once_per_request():
+    import redis.asyncio as aioredis
+
+    prefix, now = f"test:{uuid.uuid4().hex}:", 1_800_000_030.0
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        counters = Counters(client, prefix)
+        asked = Asked(counters)
+        counts = [await counters.hit("r:p:busy", now, 10_000) for _ in range(1000)]
+        assert counts == list(range(1, 1001))  # each request counted once, in order
+        # leases of 1, 2, 4, ... 64, then 64 each: 7 + 14 calls for 1,000 requests (one per request before)
+        assert asked.calls == 21, asked.calls
+        # a spent budget is refused without asking again in the same window
+        spent = Counters(client, prefix)
+        asked = Asked(spent)
+        counts = await asyncio.gather(*(spent.hit("r:p:small", now, 50) for _ in range(100)))
+        assert sorted(counts)[:50] == list(range(1, 51)) and all(c > 50 for c in sorted(counts)[50:]), counts
+        before = asked.calls
+        assert [await spent.hit("r:p:small", now, 50) for _ in range(5)] == [101, 102, 103, 104, 105]
+        assert asked.calls == before
+        assert await spent.hit("r:p:small", now + 60, 50) == 1  # the next window starts afresh
+    finally:
+        await client.aclose()
+
+
+async def test_four_replicas_in_a_burst_admit_the_budget_exactly():
+    import random
+
+    import redis.asyncio as aioredis
+
+    prefix, now = f"test:{uuid.uuid4().hex}:", 1_800_000_030.0
+    clients = [aioredis.from_url(REDIS_URL) for _ in range(4)]
+    try:
+        counters = [Counters(c, prefix) for c in clients]
+        draw = random.Random(7)
+        spread = [draw.randrange(4) for _ in range(400)]
+        counts = await asyncio.gather(*(counters[i].hit("r:p:burst", now, 100) for i in spread))
+        admitted = [c for c in counts if c <= 100]
+        assert len(admitted) == 100, (len(admitted), counts)  # never more than the budget, and all of it used
+        assert await clients[0].get(f"{prefix}rl:r:p:burst:{int(now // 60)}") == b"100"
+    finally:
+        for c in clients:
+            await c.aclose()
+
+
 async def test_the_open_stream_cap_holds_across_replicas_and_frees_when_a_stream_closes():
     import redis.asyncio as aioredis
 
