@@ -3,10 +3,20 @@
 After an append the service `publish`es the new events of a game. The broker
 hands them at once to the local follower of that game (see `service.live.follower`),
 which feeds every SSE connection of the game on this process. With Redis, the
-events also go out on a channel per game, and every process holds ONE pattern
-subscription (`stela:game:*`) whose reader hands other processes' messages to
-their followers; a process skips its own messages, which it already delivered
-(the first event of a message carries the sender's id; see `Tagged`).
+events also go out to the other processes: each process publishes on a channel of
+its own (`stela:from:<origin>`, origin 12 hex digits), one message per publish round
+naming every game appended to since the last (`Round`), and subscribes to every
+other process's channel and never to its own: `len(origin)` patterns, the i-th
+matching the origins that first differ from its own at digit i (`patterns`), so
+each other process's message matches exactly one of them and its own none. A
+process never reads back its own publishes, and a busy one sends one message per
+round, not one per append. Each game's events in a round stay raw JSON until a
+process that follows the game (or a hook that wants it) decodes them.
+Replicas of the release before this one published a message per game on
+`stela:game:<id>`; those are still heard (a pattern on that prefix), but they do not
+hear this release's channels: while both run side by side during a rolling update,
+theirs learn of this release's appends only from PostgreSQL (their caches within
+`Currency.max_age`, their streams at the next push that leaves a gap).
 
 Redis is only a wake-up path, never awaited by a command: `publish` queues the
 message for a background publisher (bounded queue, short timeout) and returns.
@@ -35,7 +45,9 @@ if TYPE_CHECKING:
     from service.live.follower import Follower
 
 log = structlog.get_logger("stela.fanout")
-PREFIX = "stela:game:"
+PREFIX = "stela:game:"  # the previous release's channel per game (still heard)
+FROM = "stela:from:"  # this release's channel per process: FROM + origin
+ORIGIN_DIGITS = 12  # hex digits of a process's origin (48 bits: no two of a deployment's processes alike)
 PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
 HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
@@ -48,24 +60,40 @@ MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is 
 
 
 class Tagged(StoredEvent, frozen=True, kw_only=True):
-    """The first event of a message names the process that sent it. The message stays a JSON list of
-    events, which replicas of the previous release decode too (they ignore the extra field)."""
+    """An event of a previous-release message: its first event names the process that sent it."""
 
     origin: str = ""
 
 
+class Round(msgspec.Struct, frozen=True):
+    """One publish round of a process: each game appended to since the last round, with the JSON
+    list of its new events (decoded only by a process that wants them)."""
+
+    origin: str
+    games: list[tuple[str, msgspec.Raw]]
+
+
 _encode = msgspec.json.encode
 _decode = msgspec.json.Decoder(list[Tagged])
+_decode_round = msgspec.json.Decoder(Round)
+_decode_events = msgspec.json.Decoder(list[StoredEvent])
 
 
-def message(origin: str, events: list[StoredEvent]) -> bytes:
-    """The Redis payload for `events` appended by process `origin`: their JSON list, whose first object
-    starts with `"origin"`, so the sender recognises its own message by its first bytes (`sent_by`)."""
-    return sent_by(origin) + b"," + _encode(events)[2:]
+def message(origin: str, published: list[tuple[str, bytes]]) -> bytes:
+    """The Redis payload of a publish round of process `origin`: `published` is each game's id and the
+    JSON list of its new events."""
+    return _encode(Round(origin, [(stream_id, msgspec.Raw(events)) for stream_id, events in published]))
+
+
+def patterns(origin: str) -> list[str]:
+    """The subscriptions that match the channel of every process except `origin`'s, each exactly once
+    (origins all have `ORIGIN_DIGITS` hex digits): the i-th matches the origins whose first digit
+    unlike `origin`'s is the i-th."""
+    return [f"{FROM}{origin[:i]}[^{origin[i]}]*" for i in range(len(origin))]
 
 
 def sent_by(origin: str) -> bytes:
-    """How every message of process `origin` begins."""
+    """How every previous-release message of process `origin` began."""
     return b'[{"origin":' + _encode(origin)
 
 
@@ -94,7 +122,7 @@ class Broker:
         # polled: other processes append to the same database and nothing tells this one (several workers
         # without Redis), so followers poll PostgreSQL
         self.polled = polled
-        self.origin = uuid.uuid4().hex  # this process, to recognise its own messages
+        self.origin = uuid.uuid4().hex[:ORIGIN_DIGITS]  # this process: its channel, and what it never hears
         self.followers: dict[str, Follower] = {}  # game id -> this process's follower of it
         self.on_append: list[Callable[[str], None]] = []  # told of every append (wakes projectors)
         self.on_remote: list[Callable[[str], None]] = []  # told first of another process's append (cache currency)
@@ -194,7 +222,7 @@ class RedisBroker(Broker):
         self._subscribed = False
         self._tripped_until = 0.0  # breaker: no publishing until then
         self._backoff = BACKOFF_MIN
-        self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)
+        self._queue: asyncio.Queue[tuple[float, str, bytes]] = asyncio.Queue(QUEUE_MAX)  # (when, game, events)
         self.dropped = 0  # messages never sent (queue full, or too old when Redis came back)
         self.round_began = 0.0  # when the last publish round began (time.monotonic)
         self.reason = "starting"
@@ -236,19 +264,21 @@ class RedisBroker(Broker):
         # thousands of local connections' turns: other processes start their fan-out in parallel with ours
         if events:
             try:
-                self._queue.put_nowait((time.monotonic(), PREFIX + stream_id, message(self.origin, events)))
+                self._queue.put_nowait((time.monotonic(), stream_id, _encode(events)))
             except asyncio.QueueFull:
                 self.dropped += 1
         self.appended(stream_id)
         self.dispatch(stream_id, events)
 
     async def _publish_loop(self) -> None:
-        """Send queued messages in pipelined rounds; while the breaker is open, wait, then retry them.
+        """Send what was queued in rounds, one message each (`Round`); while the breaker is open, wait,
+        then retry them.
 
-        A round starts at least `PUBLISH_GATHER` seconds after the one before: a message published
-        after a quiet spell goes out at once, and under load what is published meanwhile goes out
-        together. A round is a write to Redis and a read of its answers, two system calls whatever
-        its size; one round per command was about 8% of a busy process's CPU (py-spy)."""
+        A round starts at least `PUBLISH_GATHER` seconds after the one before: an append after a
+        quiet spell goes out at once, and under load what is appended meanwhile goes out together. A
+        round is one PUBLISH, a write to Redis and a read of its answer; one round per command was
+        about 8% of a busy process's CPU (py-spy), a PUBLISH per game in a pipelined round ~25 µs
+        per command, and every process read each of its own messages back."""
         pending: list[tuple[float, str, bytes]] = []
         began = 0.0
         while True:
@@ -270,11 +300,9 @@ class RedisBroker(Broker):
             if not pending:
                 continue
             try:
-                pipe = self._redis.pipeline(transaction=False)
-                for _, channel, payload in pending:
-                    pipe.publish(channel, payload)
+                payload = message(self.origin, [(stream_id, events) for _, stream_id, events in pending])
                 async with asyncio.timeout(PUBLISH_TIMEOUT):  # no extra task: the write goes out in this turn
-                    await pipe.execute()
+                    await self._redis.publish(FROM + self.origin, payload)
                 pending = []
                 self._backoff = BACKOFF_MIN
             except asyncio.CancelledError:
@@ -313,7 +341,7 @@ class RedisBroker(Broker):
             began = time.monotonic()
             try:
                 async with asyncio.timeout(HUNG_AFTER):
-                    await pubsub.psubscribe(PREFIX + "*")
+                    await pubsub.psubscribe(PREFIX + "*", *patterns(self.origin))
                 await self._follow(pubsub)
             except asyncio.CancelledError:
                 raise
@@ -382,18 +410,35 @@ class RedisBroker(Broker):
                 watchdog.cancel()
 
     def _received(self, channel: bytes, data: bytes) -> None:
-        if data.startswith(self._own):
-            return  # delivered in memory when published
-        stream_id = channel.decode()[len(PREFIX):]
+        """Another process's message: a publish round (`Round`), or a previous release's message of one game."""
+        if not channel.startswith(_PREVIOUS):
+            try:
+                sent = _decode_round.decode(data)
+            except msgspec.DecodeError:
+                log.warning("redis_bad_message", channel=channel.decode(errors="replace"))
+                return
+            if sent.origin != self.origin:  # (never heard: no pattern matches its own channel)
+                for stream_id, events in sent.games:
+                    self._heard(stream_id, events, _decode_events)
+            return
+        if not data.startswith(self._own):
+            self._heard(channel.decode()[len(PREFIX):], data, _decode)
+
+    def _heard(self, stream_id: str, events: Any, decoder: msgspec.json.Decoder[Any]) -> None:
+        """Another process appended `events` (JSON) to `stream_id`: the hooks are told; the events are
+        decoded and dispatched only when a follower or a hook here wants them."""
         for hook in self.on_remote:
             hook(stream_id)
         self.appended(stream_id)
         if stream_id not in self.followers and not any(wanted(stream_id) for wanted in self.batch_wanted):
             return  # nobody here follows it: not even decoded
         try:
-            events: list[StoredEvent] = _decode.decode(data)
+            found: list[StoredEvent] = decoder.decode(events)
         except msgspec.DecodeError:
             log.warning("redis_bad_message", game_id=stream_id)
             return
-        if events and events[0].origin != self.origin:  # type: ignore[attr-defined]
-            self.dispatch(stream_id, events, remote=True)
+        if found:
+            self.dispatch(stream_id, found, remote=True)
+
+
+_PREVIOUS = PREFIX.encode()

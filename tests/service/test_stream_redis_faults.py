@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from service.edge.app import create_app
-from service.live.fanout import RedisBroker, RedisDown, message
+from service.live.fanout import FROM, PREFIX, RedisBroker, RedisDown, message, patterns
 from service.store.protocol import StoredEvent
 from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.test_sse import add, collect, wait_for
@@ -146,34 +146,79 @@ async def test_a_process_skips_its_own_messages_and_hears_the_others(redis_serve
         await b.stop()
 
 
-def test_messages_stay_readable_by_the_previous_release_and_its_messages_by_this_one():
+def previous_release(origin: str, events: list[StoredEvent]) -> bytes:
+    """A message of the release before: one game's events as a JSON list, the first naming its sender."""
+    return b'[{"origin":' + msgspec.json.encode(origin) + b"," + msgspec.json.encode(events)[2:]
+
+
+def a_round(origin: str, *games: tuple[str, list[StoredEvent]]) -> bytes:
+    return message(origin, [(game_id, msgspec.json.encode(events)) for game_id, events in games])
+
+
+async def test_a_process_never_receives_its_own_messages_and_each_other_process_receives_them_once(
+        redis_server):  # noqa: F811
+    """Redis itself says how many subscriptions a message reached: every other process once, never the sender."""
+    import redis.asyncio as aioredis
+
+    brokers = [RedisBroker(redis_server.url) for _ in range(4)]
+    received = [0] * 4
+    for i, broker in enumerate(brokers):
+        receive = broker._received
+
+        def counted(channel, data, i=i, receive=receive):
+            received[i] += 1
+            receive(channel, data)
+
+        broker._received = counted
+        await broker.start()
+    client = aioredis.from_url(redis_server.url)
+    try:
+        await wait_for(lambda: all(b.health == "ok" for b in brokers))
+        for i, broker in enumerate(brokers):
+            reached = await client.publish(FROM + broker.origin, a_round(broker.origin, ("g", [event(1)])))
+            assert reached == 3, (i, reached)  # the three others, one subscription each; not its own
+        await wait_for(lambda: received == [3, 3, 3, 3])
+        await brokers[0].publish("g1", [event(1)])
+        await wait_for(lambda: received == [3, 4, 4, 4])
+        assert received[0] == 3  # its own round never came back
+    finally:
+        await client.aclose()
+        for broker in brokers:
+            await broker.stop()
+
+
+def test_the_patterns_match_every_other_origin_exactly_once_and_never_its_own():
+    import random
+    import re
+
+    def matches(pattern: str, channel: str) -> bool:  # Redis glob: only `*` and `[^x]` occur here
+        regex = re.escape(pattern).replace(r"\*", ".*").replace(r"\[\^", "[^").replace(r"\]", "]")
+        return re.fullmatch(regex, channel) is not None
+
+    draw = random.Random(3)
+    mine = "".join(draw.choice("0123456789abcdef") for _ in range(12))
+    others = ["".join(draw.choice("0123456789abcdef") for _ in range(12)) for _ in range(500)]
+    others += [mine[:i] + ("0" if mine[i] != "0" else "1") + mine[i + 1:] for i in range(12)]  # one digit off
+    for other in others:
+        hits = sum(matches(p, FROM + other) for p in patterns(mine))
+        assert hits == (0 if other == mine else 1), (other, hits)
+    assert not any(matches(p, FROM + mine) for p in patterns(mine))
+
+
+def test_the_previous_release_messages_are_still_heard():
     events = [event(1), event(2)]
-    payload = message("me", events)
-    assert msgspec.json.decode(payload, type=list[StoredEvent]) == events  # what older replicas decode
     broker = RedisBroker("redis://unused")
-    broker.origin = "me"
     heard: list[str] = []
+    batches: list[tuple[str, list[int]]] = []
     broker.on_append.append(heard.append)
-    broker._received(b"stela:game:g1", payload)  # its own message: skipped
-    broker.origin = "someone else"
-    broker._received(b"stela:game:g1", payload)
-    broker._received(b"stela:game:g2", msgspec.json.encode(events))  # an older replica's message
-    assert heard == ["g1", "g2"]
-
-
-def test_a_message_begins_with_its_sender_so_the_sender_skips_it_undecoded():
-    payload = message("abc123", [event(1), event(2)])
-    assert payload.startswith(b'[{"origin":"abc123",')
-    broker = RedisBroker("redis://unused")
-    broker.origin = "abc123"
     broker.batch_wanted.append(lambda _: True)
-    batches: list = []
-    broker.on_batch.append(lambda game_id, got, _remote: batches.append(game_id))
-    broker._received(b"stela:game:g1", payload)
-    assert batches == []
+    broker.on_batch.append(lambda game_id, got, _remote: batches.append((game_id, [e.version for e in got])))
+    broker._received((PREFIX + "g1").encode(), previous_release("an older replica", events))
+    broker._received((PREFIX + "g2").encode(), msgspec.json.encode(events))  # an even older one: no origin
+    assert heard == ["g1", "g2"] and batches == [("g1", [1, 2]), ("g2", [1, 2])]
 
 
-def test_another_process_message_wakes_projectors_but_is_decoded_only_when_followed_here():
+def test_a_round_names_its_games_and_their_events_are_decoded_only_when_followed_here():
     broker = RedisBroker("redis://unused")
     woken: list[str] = []
     batches: list[tuple[str, list[int]]] = []
@@ -181,12 +226,14 @@ def test_another_process_message_wakes_projectors_but_is_decoded_only_when_follo
     broker.on_append.append(woken.append)
     broker.on_batch.append(lambda game_id, got, _remote: batches.append((game_id, [e.version for e in got])))
     broker.batch_wanted.append(lambda game_id: game_id in wanted)
-    broker._received(b"stela:game:g1", message("elsewhere", [event(1), event(2)]))
-    broker._received(b"stela:game:g2", b"not json at all")  # never decoded: nobody here follows g2
+    sent = message("e" * 12, [("g1", msgspec.json.encode([event(1), event(2)])), ("g2", b"{\"not\": \"events\"}")])
+    broker._received((FROM + "e" * 12).encode(), sent)  # g2's events never decoded: nobody here follows g2
     assert woken == ["g1", "g2"] and batches == []
     wanted.add("g1")
-    broker._received(b"stela:game:g1", message("elsewhere", [event(1), event(2)]))
-    assert batches == [("g1", [1, 2])]
+    broker._received((FROM + "e" * 12).encode(), a_round("e" * 12, ("g1", [event(1), event(2)]), ("g3", [event(5)])))
+    assert batches == [("g1", [1, 2])] and woken == ["g1", "g2", "g1", "g3"]
+    broker._received((FROM + "e" * 12).encode(), b"{not a round")  # logged and dropped
+    assert woken == ["g1", "g2", "g1", "g3"]
 
 
 @pytest.mark.parametrize("fault", ["hung", "killed"])
