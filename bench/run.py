@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench.simulate", "bench.tournament"]
+BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench.simulate", "bench.legal",
+           "bench.tournament"]
 BENCHES.append("bench.arena")  # docs/arena.md
 SHORT_ONLY = ["bench.chaos"]
 
