@@ -186,5 +186,5 @@ async def send_command(services: Services, viewer: Viewer, game_id: str, body: C
     seat = seat_of(done.table, state, viewer) if wanted else None
     return done, CommandResult(
         version=state.version, events=done.shown_to(viewer), status=state.status, to_act=done.table.to_act(state),
-        dry_run=dry_run, view=msgspec.to_builtins(done.table.view(state, seat)) if "view" in wanted else None,
+        dry_run=dry_run, view=done.table.view(state, seat) if "view" in wanted else None,
         legal=legal_list(services.answers, game_id, done.table, state, seat) if "legal" in wanted else None)
