@@ -31,7 +31,7 @@ from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, form_route
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
-from service.edge.routes.play import PlayController, command_route
+from service.edge.routes.play import PlayController, command_route, legal_route
 from service.edge.routes.players import PlayerController
 from service.edge.routes.readmodels import ReadModelController
 from service.edge.routes.streams import StreamController
@@ -160,7 +160,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers: list[Any] = [PlayerController, AccountController, *OAUTH_HANDLERS, BotController, KindController,
                            GameController, PlayController, StreamController, TournamentController, ArenaController,
                            healthz, readyz, ReadModelController,
-                           command_route(lambda: state.services)]  # (started by the lifespan)
+                           command_route(lambda: state.services), legal_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
     handlers.append(favicon)
     handlers += sdk_routes()  # the TypeScript SDK the reference client imports, at /sdk/

@@ -34,24 +34,6 @@ class PlayController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["play"]
 
-    @get("/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
-         description="Every command the caller's seat may send now; each can be posted back unchanged. "
-                     "Answered from this replica's cache when it knows the game is current there (no query); "
-                     "`min_version` asks for a state at least that new (say, the version a stream frame "
-                     "announced), read from the database if the cache is older.",
-         responses=responses(400, 401, 403, 404))
-    async def legal(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
-                    min_version: MinVersion = None) -> Response[LegalOut]:
-        loaded = await current(services, game_id, min_version)
-        seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
-        version = loaded.state.version
-
-        def listed() -> bytes:
-            commands = legal_list(services.answers, game_id, loaded.table, loaded.state, seat)
-            return _encode.encode(LegalOut(seat=seat, version=version, commands=commands))
-
-        return Encoded(services.answers.get(game_id, version, ("legal", seat), listed), [])
-
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end. With "
                      "`as_seat=K` after the end: the events exactly as seat K received them during play. "
@@ -132,6 +114,34 @@ class Encoded(Response[bytes]):
 
 _JSON = (b"content-type", b"application/json")
 _REPLAYED = [(b"idempotent-replayed", b"true")]
+
+
+def legal_route(services: Callable[[], Services]) -> HTTPRouteHandler:
+    """`GET /v1/games/{game_id}/legal`, answered with the process's `services()`: like the command
+    route (see `command_route`) it takes no dependencies, for it is half of every client's step."""
+
+    @get("/v1/games/{game_id:str}/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
+         tags=["play"],
+         description="Every command the caller's seat may send now; each can be posted back unchanged. "
+                     "Answered from this replica's cache when it knows the game is current there (no query); "
+                     "`min_version` asks for a state at least that new (say, the version a stream frame "
+                     "announced), read from the database if the cache is older.",
+         responses=responses(400, 401, 403, 404))
+    async def legal(request: Request, game_id: GameId, min_version: MinVersion = None) -> Response[LegalOut]:
+        scope = request.scope
+        found = services()
+        viewer = await caller(found, authorization(scope), scope)
+        loaded = await current(found, game_id, min_version)
+        seat = (await look(found.seals, game_id, loaded.table, loaded.state, viewer)).seat
+        version = loaded.state.version
+
+        def listed() -> bytes:
+            commands = legal_list(found.answers, game_id, loaded.table, loaded.state, seat)
+            return _encode.encode(LegalOut(seat=seat, version=version, commands=commands))
+
+        return Encoded(found.answers.get(game_id, version, ("legal", seat), listed), [])
+
+    return legal
 
 
 def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
