@@ -1,17 +1,18 @@
-"""Cóatl rules: `decide`, `legal`, `to_act`, `outcome`, and one predicate (`refusal`) shared by both.
+"""Cóatl rules: `decide`, `legal`, `to_act`, `outcome`, and the predicate (`refusal`) that defines both.
 
 Every predicate returns the RuleViolation that refuses the command, or None
-when it is allowed; `decide` requires `refusal` to pass and `legal` offers the
-candidates `refusal` lets through, so `legal` lists exactly what `decide`
-accepts. The opening is in `rules_opening.py`, the action budget and the
-small shared predicates in `rules_turn.py`, the build action in
-`rules_build.py`, the end of a turn in `rules_end.py`. A turn spends an action
-budget (1, or 2 in some last turns): the
-first command of an action (`ActionBegun`) costs one; further commands of a
-running choose or build action are free. Foretelling goes on as a choose
-action: after it, no other action starts and the turn does not end while a
-prophecy card can be taken. Single-step actions end the turn when the budget
-is spent; otherwise the player ends it with `EndTurn`.
+when it is allowed; `decide` requires `refusal` to pass. By definition `legal`
+lists the candidates (`_candidates`) `refusal` lets through, so it lists
+exactly what `decide` accepts; it builds them directly, without asking
+`refusal` of each (`rules_listing.py`, tested against the definition). The
+opening is in `rules_opening.py`, the action budget and the small shared
+predicates in `rules_turn.py`, the build action in `rules_build.py`, the end
+of a turn in `rules_end.py`. A turn spends an action budget (1, or 2 in some
+last turns): the first command of an action (`ActionBegun`) costs one;
+further commands of a running choose or build action are free. Foretelling
+goes on as a choose action: after it, no other action starts and the turn
+does not end while a prophecy card can be taken. Single-step actions end the
+turn when the budget is spent; otherwise the player ends it with `EndTurn`.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from domain.coatl.evolve import evolve
 from domain.coatl.rules_build import (add_refusal, pending_ready, play_refusal, start_refusal, temple_refusal,
                                      temple_source)
 from domain.coatl.rules_end import Emit, finish_turn, needs_refill, refill_disc, refill_row, reshuffle_if_empty
+from domain.coatl.rules_listing import actions
 from domain.coatl.rules_opening import decide_keep, keep_candidates, keep_refusal
 from domain.coatl.rules_turn import Refusal, has_token, in_hand, in_play, may_begin, room, starts_action
 from domain.coatl.scoring import coatl_value, seat_scores
 from domain.coatl.state import CoatlState, Player, bag_pieces, can_take_prophecy, is_complete
-from domain.kernel import Emitter, Outcome, Rng, offered, ranked, require
+from domain.kernel import Emitter, Outcome, Rng, ranked, require
 
 
 def _perfect_refusal(state: CoatlState, player: Player, cmd: PerfectChoice) -> Refusal:
@@ -168,16 +170,11 @@ def _candidates(state: CoatlState, seat: int) -> list[Any]:
     return out
 
 
-def _actions(state: CoatlState, seat: int) -> list[CoatlCommand]:
-    """The commands other than `EndTurn` that `seat` may issue now."""
-    return offered(_candidates(state, seat), lambda c: refusal(state, seat, c))
-
-
 def legal(state: CoatlState, seat: int) -> list[CoatlCommand]:
     """Every atomic command `seat` may issue now ([] when it may not act)."""
     if seat not in to_act(state):
         return []
-    offers = _actions(state, seat)
+    offers = actions(state, seat)
     if state.phase == "play" and _end_turn(state, seat, lambda: bool(offers)) is None:
         offers.append(EndTurn())
     return offers
