@@ -3,20 +3,11 @@
 After an append the service `publish`es the new events of a game. The broker
 hands them at once to the local follower of that game (see `service.live.follower`),
 which feeds every SSE connection of the game on this process. With Redis, the
-events also go out to the other processes: each process publishes on a channel of
-its own (`stela:from:<origin>`, origin 12 hex digits), one message per publish round
-naming every game appended to since the last (`Round`), and subscribes to every
-other process's channel and never to its own: `len(origin)` patterns, the i-th
-matching the origins that first differ from its own at digit i (`patterns`), so
-each other process's message matches exactly one of them and its own none. A
-process never reads back its own publishes, and a busy one sends one message per
-round, not one per append. Each game's events in a round stay raw JSON until a
-process that follows the game (or a hook that wants it) decodes them.
-Replicas of the release before this one published a message per game on
-`stela:game:<id>`; those are still heard (a pattern on that prefix), but they do not
-hear this release's channels: while both run side by side during a rolling update,
-theirs learn of this release's appends only from PostgreSQL (their caches within
-`Currency.max_age`, their streams at the next push that leaves a gap).
+events also go out to the other processes: each publishes one message per publish
+round on a channel of its own and hears every other process's channel but never
+its own (`service.live.fanout_messages`: what the channels and messages are, and
+what replicas of the previous release still exchange with this one). Each game's
+events in a message stay raw JSON until a process that follows the game decodes them.
 
 Redis is only a wake-up path, never awaited by a command: `publish` queues the
 message for a background publisher (bounded queue, short timeout) and returns.
@@ -39,15 +30,14 @@ import msgspec
 import structlog
 
 from service.ops.stopping import cancel_within
+from service.live.fanout_messages import FROM, PREFIX, ORIGIN_DIGITS, decode_events, decode_previous, decode_round, \
+    message, patterns, sent_by
 from service.store.protocol import StoredEvent
 
 if TYPE_CHECKING:
     from service.live.follower import Follower
 
 log = structlog.get_logger("stela.fanout")
-PREFIX = "stela:game:"  # the previous release's channel per game (still heard)
-FROM = "stela:from:"  # this release's channel per process: FROM + origin
-ORIGIN_DIGITS = 12  # hex digits of a process's origin (48 bits: no two of a deployment's processes alike)
 PING_EVERY = 0.25  # seconds between pings on the subscription while it is quiet
 HUNG_AFTER = 0.9  # seconds of listening without any reply before the subscription counts as lost
 STALLED = 5.0  # a read of the subscription that outlasts its own timeout this long is given up
@@ -57,44 +47,6 @@ PUBLISH_GATHER = 0.005  # seconds between the starts of two publish rounds at le
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 2.0
 QUEUE_MAX = 10_000  # messages waiting for the publisher; more are dropped (followers poll meanwhile)
 MAX_AGE = 5.0  # seconds a message may wait for Redis to come back before it is dropped
-
-
-class Tagged(StoredEvent, frozen=True, kw_only=True):
-    """An event of a previous-release message: its first event names the process that sent it."""
-
-    origin: str = ""
-
-
-class Round(msgspec.Struct, frozen=True):
-    """One publish round of a process: each game appended to since the last round, with the JSON
-    list of its new events (decoded only by a process that wants them)."""
-
-    origin: str
-    games: list[tuple[str, msgspec.Raw]]
-
-
-_encode = msgspec.json.encode
-_decode = msgspec.json.Decoder(list[Tagged])
-_decode_round = msgspec.json.Decoder(Round)
-_decode_events = msgspec.json.Decoder(list[StoredEvent])
-
-
-def message(origin: str, published: list[tuple[str, bytes]]) -> bytes:
-    """The Redis payload of a publish round of process `origin`: `published` is each game's id and the
-    JSON list of its new events."""
-    return _encode(Round(origin, [(stream_id, msgspec.Raw(events)) for stream_id, events in published]))
-
-
-def patterns(origin: str) -> list[str]:
-    """The subscriptions that match the channel of every process except `origin`'s, each exactly once
-    (origins all have `ORIGIN_DIGITS` hex digits): the i-th matches the origins whose first digit
-    unlike `origin`'s is the i-th."""
-    return [f"{FROM}{origin[:i]}[^{origin[i]}]*" for i in range(len(origin))]
-
-
-def sent_by(origin: str) -> bytes:
-    """How every previous-release message of process `origin` began."""
-    return b'[{"origin":' + _encode(origin)
 
 
 async def _as_is(response: Any) -> Any:
@@ -264,7 +216,7 @@ class RedisBroker(Broker):
         # thousands of local connections' turns: other processes start their fan-out in parallel with ours
         if events:
             try:
-                self._queue.put_nowait((time.monotonic(), stream_id, _encode(events)))
+                self._queue.put_nowait((time.monotonic(), stream_id, msgspec.json.encode(events)))
             except asyncio.QueueFull:
                 self.dropped += 1
         self.appended(stream_id)
@@ -413,16 +365,16 @@ class RedisBroker(Broker):
         """Another process's message: a publish round (`Round`), or a previous release's message of one game."""
         if not channel.startswith(_PREVIOUS):
             try:
-                sent = _decode_round.decode(data)
+                sent = decode_round.decode(data)
             except msgspec.DecodeError:
                 log.warning("redis_bad_message", channel=channel.decode(errors="replace"))
                 return
             if sent.origin != self.origin:  # (never heard: no pattern matches its own channel)
                 for stream_id, events in sent.games:
-                    self._heard(stream_id, events, _decode_events)
+                    self._heard(stream_id, events, decode_events)
             return
         if not data.startswith(self._own):
-            self._heard(channel.decode()[len(PREFIX):], data, _decode)
+            self._heard(channel.decode()[len(PREFIX):], data, decode_previous)
 
     def _heard(self, stream_id: str, events: Any, decoder: msgspec.json.Decoder[Any]) -> None:
         """Another process appended `events` (JSON) to `stream_id`: the hooks are told; the events are

@@ -10,7 +10,8 @@ import pytest
 import redis
 
 from service.live import fanout
-from service.live.fanout import FROM, Broker, RedisBroker, message
+from service.live.fanout import Broker, RedisBroker
+from service.live.fanout_messages import FROM, message
 from service.live.personal import PersonalHub
 from service.commands.pipeline import CommandPipeline
 from service.commands.players import Players

@@ -12,7 +12,8 @@ import msgspec
 import pytest
 
 from service.edge.app import create_app
-from service.live.fanout import FROM, PREFIX, RedisBroker, RedisDown, message, patterns
+from service.live.fanout import RedisBroker, RedisDown
+from service.live.fanout_messages import FROM, PREFIX, message, patterns
 from service.store.protocol import StoredEvent
 from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.test_sse import add, collect, wait_for
