@@ -17,6 +17,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -73,7 +74,7 @@ class Tickets:
     def issue(self, player_id: str, game_id: str | None, token_digest: str = "") -> tuple[str, int]:
         """A ticket for `player_id` to follow `game_id` (None: the personal stream), issued with the token
         of `token_digest`; and its expiry."""
-        expires = int(self._clock()) + self.ttl_seconds
+        expires = math.ceil(self._clock() + self.ttl_seconds)  # whole seconds, never sooner than the TTL
         claims = _Claims(player_id, game_id or PERSONAL, expires, self.credential(token_digest))
         payload = _b64(msgspec.json.encode(claims))
         return f"{payload}.{self._sign(payload)}", expires

@@ -24,6 +24,18 @@ def test_a_ticket_names_its_player_for_its_own_stream_only():
         tickets.check(ticket, None)
 
 
+def test_a_ticket_lives_at_least_its_ttl_whenever_in_the_second_it_is_issued():
+    now = [1000.9]
+    tickets = Tickets(KEY, ttl_seconds=3, clock=lambda: now[0])
+    ticket, expires = tickets.issue("player-1", "game-1")
+    assert expires == 1004
+    now[0] = 1003.9  # 3 s later (a whole-second expiry rounded down would have ended it at 1003)
+    assert tickets.check(ticket, "game-1") == "player-1"
+    now[0] = 1004.01
+    with pytest.raises(InvalidTicket, match="expired"):
+        tickets.check(ticket, "game-1")
+
+
 def test_a_personal_ticket_opens_only_the_personal_stream():
     tickets = Tickets(KEY)
     ticket, _ = tickets.issue("player-1", None)
