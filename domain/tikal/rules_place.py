@@ -11,7 +11,7 @@ tile is allowed (the placement is then marked `forced`).
 
 from __future__ import annotations
 
-from domain.kernel import RuleViolation, offered
+from domain.kernel import RuleViolation
 from domain.tikal.components import BOARD_SPACES, TILES
 from domain.tikal.state import Coord, Space, TikalState, board_map, neighbour, rotated
 
@@ -67,10 +67,25 @@ def strict_placements(state: TikalState) -> list[tuple[int, int, int]]:
 
 
 def legal_placements(state: TikalState) -> list[tuple[int, int, int]]:
-    """Every (q, r, rotation) the tile in hand may take, the fallback included, by `placement_refusal`."""
-    strict = bool(strict_placements(state))
-    candidates = [(q, r, rot) for q, r in _candidates(board_map(state)) for rot in range(6)]
-    return offered(candidates, lambda c: placement_refusal(state, *c, strict=strict))
+    """Every (q, r, rotation) the tile in hand may take, the fallback included: exactly what
+    `placement_refusal` allows, each space's rotations judged together (the path rule compares the
+    tile's stones with the same neighbours six times; the classic volcano rule does not depend on
+    the rotation)."""
+    spaces = board_map(state)
+    cells = _candidates(spaces)
+    strict = [(q, r, rot) for q, r in cells for rot in _strict_rotations(state, spaces, q, r)]
+    return strict if strict else [(q, r, rot) for q, r in cells for rot in range(6)]
+
+
+def _strict_rotations(state: TikalState, spaces: dict[Coord, Space], q: int, r: int) -> list[int]:
+    """The rotations of the tile in hand on (q, r) that `_strict_problem` does not refuse."""
+    spec = TILES[state.hand or ""]
+    if spec.kind == "volcano":
+        return [] if _strict_problem(state, spaces, q, r, 0) is not None else list(range(6))
+    facing = [(e, other.stones[(e + 3) % 6]) for e in range(6)
+              if (other := spaces.get(neighbour(q, r, e))) is not None and other.kind != "volcano"]
+    stones = spec.stones
+    return [rot for rot in range(6) if any(stones[(e - rot) % 6] + theirs >= 1 for e, theirs in facing)]
 
 
 def placement_refusal(state: TikalState, q: int, r: int, rotation: int,

@@ -127,7 +127,7 @@ class _Memo:
 
     `legal` asks the same questions of one board thousands of times; holding the board itself
     keeps its identity from being reused, so a hit is always the same board. The paths (`steps`,
-    `reach`) depend only on where the tiles lie and their stones, not on the pieces: a move, a dig
+    `reach`, `ordered`) depend only on where the tiles lie and their stones, not on the pieces: a move, a dig
     or a camp leaves them as they were, so they are kept per tile layout (the last `LAYOUTS`
     layouts, so games that interleave in one process keep theirs) and reused across versions.
     """
@@ -137,8 +137,9 @@ class _Memo:
     spaces: dict[Coord, Space] = {}
     steps: dict[Coord, list[tuple[Coord, int]]] = {}  # the paths out of each tile and their stones
     reach: dict[Coord, dict[Coord, int]] = {}
-    layouts: OrderedDict[tuple[Any, ...], tuple[dict[Coord, list[tuple[Coord, int]]], dict[Coord, dict[Coord, int]]]] \
-        = OrderedDict()
+    ordered: dict[Coord, list[tuple[Coord, int]]] = {}  # `reach` as (space, cost) in space order
+    layouts: OrderedDict[tuple[Any, ...], tuple[dict[Coord, list[tuple[Coord, int]]], dict[Coord, dict[Coord, int]],
+                                                dict[Coord, list[tuple[Coord, int]]]]] = OrderedDict()
 
     @classmethod
     def of(cls, board: tuple[Space, ...]) -> type[_Memo]:
@@ -150,12 +151,12 @@ class _Memo:
             if paths is None:
                 steps = {c: [(neighbour(*c, e), n) for e in range(6) if (n := edge_cost(s, spaces, e))]
                          for c, s in spaces.items()}
-                paths = cls.layouts[layout] = (steps, {})
+                paths = cls.layouts[layout] = (steps, {}, {})
                 while len(cls.layouts) > cls.LAYOUTS:
                     cls.layouts.popitem(last=False)
             else:
                 cls.layouts.move_to_end(layout)
-            cls.steps, cls.reach = paths
+            cls.steps, cls.reach, cls.ordered = paths
             cls.board = board
         return cls
 
@@ -184,6 +185,15 @@ def reach(board: tuple[Space, ...], start: Coord) -> dict[Coord, int]:
     found = memo.reach.get(start)
     if found is None:
         found = memo.reach[start] = _cheapest(memo.steps, start)
+    return found
+
+
+def reach_in_order(board: tuple[Space, ...], start: Coord) -> list[tuple[Coord, int]]:
+    """`reach(board, start)` as (space, cost) pairs sorted by space; shared, do not mutate."""
+    memo = _Memo.of(board)
+    found = memo.ordered.get(start)
+    if found is None:
+        found = memo.ordered[start] = sorted(reach(board, start).items())
     return found
 
 
