@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import msgspec
 
-from domain.kernel import Emitter, Outcome, Rng, RuleViolation, offered, ranked, require
+from domain.kernel import Emitter, Outcome, Rng, RuleViolation, ranked, require
 from domain.tikal.commands import Bid, EndTurn, Pass, PlaceTile, TakeTile, TikalCommand
 from domain.tikal.components import TILES
 from domain.tikal.events import (AuctionOpened, AuctionWon, BidMade, BidPassed, GameFinished, PhaseStarted,
@@ -171,17 +171,19 @@ def to_act(state: TikalState) -> frozenset[int]:
 
 
 def legal(state: TikalState, seat: int) -> list[Any]:
-    """Every command `seat` may send now; [] when it is not his to act."""
-    if seat not in to_act(state):
+    """Every command `seat` may send now; [] when it is not his to act.
+
+    Exactly the commands `refusal` lets through, generated directly rather than filtered one by one
+    (tests/domain/tikal/test_legal_listing.py keeps that definition and checks the two agree)."""
+    if state.phase == "over" or seat != state.current:  # not in to_act(state)
         return []
     if state.phase == "place":
         return [PlaceTile(q, r, rot) for q, r, rot in legal_placements(state)]
     if state.phase == "take":
-        return offered([TakeTile(t) for t in sorted(set(state.revealed))], lambda c: _take_refusal(state, c))
+        return [TakeTile(t) for t in sorted(set(state.revealed))]
     if state.phase == "auction":
-        assert state.auction is not None
-        bids = [Pass()] + [Bid(a) for a in range(state.auction.high + 1, state.players[seat].score + 1)]
-        return offered(bids, lambda c: _bid_refusal(state, seat, c))
+        assert state.auction is not None  # bids above the high bid, at least 1, at most the score
+        return [Pass()] + [Bid(a) for a in range(max(state.auction.high + 1, 1), state.players[seat].score + 1)]
     return legal_actions(state, seat)
 
 

@@ -2,8 +2,7 @@
 
 `action_refusal(state, seat, command)` says why an action may not be taken
 now (None = allowed, its cost included); `action_events` turns an allowed one
-into its event; `legal_actions` filters generous candidates through the same
-predicate. "A different one of your pieces for each level" (and each dig) is
+into its event; `legal_actions` lists exactly what the predicate allows. "A different one of your pieces for each level" (and each dig) is
 judged by piece: `TikalState.acted` records which piece acted on which tile
 this phase, and only a piece of yours on the tile that has not acted there may
 act (see `state.actor` for which one does). A move walks a fresh explorer
@@ -14,14 +13,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from domain.kernel import RuleViolation, offered
+from domain.kernel import RuleViolation
 from domain.tikal.commands import (BuildCamp, CampMove, DigTreasure, EndTurn, EnterPiece, MovePiece, PlaceGuard,
                                    TikalCommand, TradeTreasure, UncoverLevel)
 from domain.tikal.components import CAMPS, GUARDS, MAX_LEVEL, TREASURE_KINDS
 from domain.tikal.events import (CampBuilt, GuardPlaced, LevelUncovered, PieceEntered, PieceMoved, TikalEvent,
                                  TreasureDug, TreasureTraded)
 from domain.tikal.state import (LEADER, Space, TikalState, acted_here, actor, board_map, is_camp_of, majority,
-                                named_walkers, next_explorer, pieces, pieces_on, reach, walker)
+                                named_walkers, next_explorer, pieces, pieces_on, reach, reach_in_order, walker)
 
 COSTS = {"enter": 1, "camp_move": 1, "uncover": 2, "dig": 3, "trade": 3, "camp": 5, "guard": 5}
 Move = MovePiece | CampMove
@@ -239,44 +238,83 @@ def action_events(state: TikalState, seat: int, cmd: TikalCommand) -> list[Tikal
     raise AssertionError(f"{cmd} is not an action with an event")
 
 
-def _move_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, Optional[int]]]:
-    """(leader, explorer) for each distinct piece of `seat` a move may walk off `space`."""
-    forms: list[tuple[bool, Optional[int]]] = [(True, None)] if space.leaders[seat] else []
-    if walker(state, seat, space) is not None:
-        forms.append((False, None))
-    return forms + [(False, p) for p in named_walkers(state, seat, space)]
-
-
-def _act_forms(state: TikalState, seat: int, space: Space) -> list[tuple[bool, Optional[int]]]:
-    """(leader, explorer) naming each piece of `seat` that may act on `space`: the leader, then every
-    explorer there by id (the id is recorded in the event, so each is a choice of its own)."""
-    done = acted_here(state, space.q, space.r)
-    forms: list[tuple[bool, Optional[int]]] = [(True, None)] if space.leaders[seat] and LEADER not in done else []
-    return forms + [(False, p) for p in space.ids[seat] if p not in done]
-
-
 def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
-    """Every atomic action `seat` may take in his 10-AP phase, EndTurn included."""
-    candidates: list[TikalCommand] = [EndTurn()]
-    camps = [s for s in state.board if is_camp_of(s, seat)]
-    for camp in camps:
-        candidates += [EnterPiece(camp.q, camp.r, False), EnterPiece(camp.q, camp.r, True)]
+    """Every atomic action `seat` may take in his 10-AP phase, EndTurn included.
+
+    By definition the candidates `action_refusal` lets through, in this order: EndTurn; entering
+    on each camp of his (explorer, then leader); then per tile with a piece of his, moves to each
+    reachable tile (by each movable piece: the leader, a fresh explorer, each named explorer that
+    acted this phase), camp moves to his other camps, uncovers and digs by each piece free to act
+    there (leader, then explorers by id), a camp, guards (leader, then explorer); then trades of
+    single tokens with each other seat. Generated here directly, each family from facts computed
+    once per listing (action points, pieces that acted, paths from each tile) instead of asking
+    the predicate per candidate; tests/domain/tikal/test_legal_listing.py keeps the filtering
+    definition and checks the two agree. `decide` still asks `action_refusal` of every command.
+    """
+    ap, player = state.ap, state.players[seat]
+    listed: list[TikalCommand] = [EndTurn()]
+    camps = [s for s in state.board if s.kind == "base_camp" or s.camp == seat]
+    if ap >= COSTS["enter"]:
+        explorer_left, leader_left = player.explorers != 0, player.leader == "supply"
+        for camp in camps:
+            if explorer_left:
+                listed.append(EnterPiece(camp.q, camp.r, False))
+            if leader_left:
+                listed.append(EnterPiece(camp.q, camp.r, True))
+    marked = {m.piece for m in state.acted}
+    done_on: dict[tuple[int, int], list[int]] = {}
+    for m in state.acted:
+        done_on.setdefault((m.q, m.r), []).append(m.piece)
+    may_camp_move = ap >= COSTS["camp_move"]
+    may_camp = ap >= COSTS["camp"] and player.camps < CAMPS
+    may_guard = ap >= COSTS["guard"] and player.guards < GUARDS
     for space in state.board:
-        if not pieces(space, seat):
+        q, r, ids, has_leader = space.q, space.r, space.ids[seat], space.leaders[seat]
+        if not space.explorers[seat] + (1 if has_leader else 0):
             continue
-        forms = _move_forms(state, seat, space)
-        targets = sorted(c for c, cost in reach(state.board, (space.q, space.r)).items() if cost <= state.ap)
-        candidates += [MovePiece(space.q, space.r, q, r, leader, explorer)
-                       for leader, explorer in forms for q, r in targets]
-        if is_camp_of(space, seat):
-            candidates += [CampMove(space.q, space.r, o.q, o.r, leader, explorer)
+        forms: list[tuple[bool, Optional[int]]] = [(True, None)] if has_leader else []
+        if any(p not in marked for p in ids):
+            forms.append((False, None))
+        forms += [(False, p) for p in ids if p in marked]
+        if forms:
+            targets = [c for c, cost in reach_in_order(state.board, (q, r)) if cost <= ap]
+            listed += [MovePiece(q, r, tq, tr, leader, explorer) for leader, explorer in forms for tq, tr in targets]
+            if may_camp_move and (space.kind == "base_camp" or space.camp == seat):
+                listed += [CampMove(q, r, o.q, o.r, leader, explorer)
                            for leader, explorer in forms for o in camps if o is not space]
-        acts = _act_forms(state, seat, space)
-        candidates += [UncoverLevel(space.q, space.r, leader, explorer) for leader, explorer in acts]
-        candidates += [DigTreasure(space.q, space.r, leader, explorer) for leader, explorer in acts]
-        candidates += [BuildCamp(space.q, space.r)]
-        candidates += [PlaceGuard(space.q, space.r, leader) for leader in (True, False)]
-    singles = [[k for k, n in zip(TREASURE_KINDS, p.treasures) if n == 1] for p in state.players]
-    for other in range(state.seats):
-        candidates += [TradeTreasure(other, give, take) for give in singles[seat] for take in singles[other]]
-    return offered(candidates, lambda c: action_refusal(state, seat, c))
+        kind = space.kind
+        if kind == "temple" or kind == "ruins":
+            listed += _acts(state, seat, space, done_on.get((q, r), []))
+        elif kind == "clearing" and may_camp and space.camp is None:
+            listed.append(BuildCamp(q, r))
+        if kind == "temple" and may_guard and space.guard is None and majority(space) == seat:
+            if has_leader:
+                listed.append(PlaceGuard(q, r, True))
+            if space.explorers[seat] != 0:
+                listed.append(PlaceGuard(q, r, False))
+    if ap >= COSTS["trade"]:
+        singles = [[k for k, n in zip(TREASURE_KINDS, p.treasures) if n == 1] for p in state.players]
+        for other in range(state.seats):
+            if other != seat:
+                listed += [TradeTreasure(other, give, take) for give in singles[seat] for take in singles[other]
+                           if give != take]
+    return listed
+
+
+def _acts(state: TikalState, seat: int, space: Space, done: list[int]) -> list[TikalCommand]:
+    """The uncovers (temple) or digs (ruins) `seat` may do on `space`, naming each piece free to act
+    there (the leader, then explorers by id); `done` are the pieces that acted there this phase."""
+    if len(done) >= 2:
+        return []
+    free: list[tuple[bool, Optional[int]]] = [(True, None)] if space.leaders[seat] and LEADER not in done else []
+    free += [(False, p) for p in space.ids[seat] if p not in done]
+    named = [(leader, explorer) for leader, explorer in free if explorer is None or explorer >= 1]
+    if space.kind == "temple":
+        nxt = space.value + 1
+        if (space.guard is not None or state.ap < COSTS["uncover"]
+                or nxt > MAX_LEVEL or state.levels[nxt - 2] == 0):
+            return []
+        return [UncoverLevel(space.q, space.r, leader, explorer) for leader, explorer in named]
+    if state.ap < COSTS["dig"]:
+        return []
+    return [DigTreasure(space.q, space.r, leader, explorer) for leader, explorer in named]

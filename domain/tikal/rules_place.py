@@ -11,9 +11,9 @@ tile is allowed (the placement is then marked `forced`).
 
 from __future__ import annotations
 
-from domain.kernel import RuleViolation, offered
+from domain.kernel import RuleViolation
 from domain.tikal.components import BOARD_SPACES, TILES
-from domain.tikal.state import Coord, Space, TikalState, board_map, neighbour, rotated
+from domain.tikal.state import Coord, Space, TikalState, board_map, neighbour, neighbours, rotated
 
 _ON_BOARD = frozenset(BOARD_SPACES)
 
@@ -67,10 +67,43 @@ def strict_placements(state: TikalState) -> list[tuple[int, int, int]]:
 
 
 def legal_placements(state: TikalState) -> list[tuple[int, int, int]]:
-    """Every (q, r, rotation) the tile in hand may take, the fallback included, by `placement_refusal`."""
-    strict = bool(strict_placements(state))
-    candidates = [(q, r, rot) for q, r in _candidates(board_map(state)) for rot in range(6)]
-    return offered(candidates, lambda c: placement_refusal(state, *c, strict=strict))
+    """Every (q, r, rotation) the tile in hand may take, the fallback included: exactly what
+    `placement_refusal` allows. Each empty space is judged once for all six rotations: the classic
+    volcano rule does not depend on the rotation, and the path rule is an `_path_mask` per
+    neighbouring non-volcano tile."""
+    spaces = board_map(state)
+    spec = TILES[state.hand or ""]
+    cells: list[tuple[Coord, int]] = []  # each candidate space with its rotations that keep the rules
+    for cell in BOARD_SPACES:
+        if cell in spaces:
+            continue
+        touches, mask = False, 0
+        for edge, near in enumerate(neighbours(cell)):
+            other = spaces.get(near)
+            if other is not None:
+                touches = True
+                if other.kind != "volcano":
+                    mask |= _path_mask(spec.stones, edge, other.stones[(edge + 3) % 6])
+        if touches:
+            if spec.kind == "volcano":
+                mask = 0 if _strict_problem(state, spaces, *cell, 0) is not None else 0b111111
+            cells.append((cell, mask))
+    strict = [(q, r, rot) for (q, r), mask in cells for rot in _ROTATIONS[mask]]
+    return strict if strict else [(q, r, rot) for (q, r), _ in cells for rot in range(6)]
+
+
+_ROTATIONS = [[rot for rot in range(6) if mask >> rot & 1] for mask in range(64)]
+_MASKS: dict[tuple[tuple[int, ...], int, int], int] = {}
+
+
+def _path_mask(stones: tuple[int, ...], edge: int, theirs: int) -> int:
+    """Bit `rot` set when the tile of `stones`, turned `rot` steps, forms a path over `edge` with a
+    neighbour showing `theirs` stones on that edge (`_strict_problem`'s test, one edge at a time)."""
+    key = (stones, edge, theirs)
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = _MASKS[key] = sum(1 << rot for rot in range(6) if rotated(stones, rot)[edge] + theirs >= 1)
+    return mask
 
 
 def placement_refusal(state: TikalState, q: int, r: int, rotation: int,

@@ -122,55 +122,93 @@ def rotated(stones: tuple[int, ...], rotation: int) -> tuple[int, ...]:
     return tuple(stones[(i - rotation) % 6] for i in range(6))
 
 
+class _Paths:
+    """The paths of one tile layout: the placed spaces in coordinate order, numbered, and the stone
+    cost of each step between neighbours (volcanoes block); `ordered`/`reach` hold the cheapest
+    costs from each start as they are asked for."""
+
+    __slots__ = ("coords", "index", "links", "ordered", "reach")
+
+    def __init__(self, spaces: dict[Coord, Space]) -> None:
+        self.coords = coords = sorted(spaces)
+        self.index = index = {c: i for i, c in enumerate(coords)}
+        self.links = [_links(spaces, index, c) for c in coords]
+        self.ordered: dict[Coord, list[tuple[Coord, int]]] = {}
+        self.reach: dict[Coord, dict[Coord, int]] = {}
+
+
+def _links(spaces: dict[Coord, Space], index: dict[Coord, int], at: Coord) -> list[tuple[int, int]]:
+    """(neighbour's number, cost) for each path step out of `at`: the stones on that edge plus the
+    neighbour's on the opposite side (none: no step); volcanoes have no steps."""
+    here = spaces[at]
+    if here.kind == "volcano":
+        return []
+    links = []
+    for edge, near in enumerate(neighbours(at)):
+        there = spaces.get(near)
+        if there is not None and there.kind != "volcano" and (n := here.stones[edge] + there.stones[(edge + 3) % 6]):
+            links.append((index[near], n))
+    return links
+
+
+_AROUND: dict[Coord, tuple[Coord, ...]] = {}
+
+
+def neighbours(at: Coord) -> tuple[Coord, ...]:
+    """The six coordinates around `at`, by edge (kept: only board spaces are asked)."""
+    found = _AROUND.get(at)
+    if found is None:
+        found = _AROUND[at] = tuple(neighbour(*at, e) for e in range(6))
+    return found
+
+
 class _Memo:
     """Derived tables of the last board seen, keyed by the board tuple's identity (it is immutable).
 
     `legal` asks the same questions of one board thousands of times; holding the board itself
-    keeps its identity from being reused, so a hit is always the same board. The paths (`steps`,
-    `reach`) depend only on where the tiles lie and their stones, not on the pieces: a move, a dig
-    or a camp leaves them as they were, so they are kept per tile layout (the last `LAYOUTS`
-    layouts, so games that interleave in one process keep theirs) and reused across versions.
+    keeps its identity from being reused, so a hit is always the same board. The paths (`_Paths`)
+    depend only on where the tiles lie and their stones, not on the pieces: a move, a dig or a
+    camp leaves them as they were, so they are kept per tile layout (the last `LAYOUTS` layouts,
+    so games that interleave in one process keep theirs) and reused across versions.
     """
 
     LAYOUTS = 64
     board: tuple[Space, ...] | None = None
-    spaces: dict[Coord, Space] = {}
-    steps: dict[Coord, list[tuple[Coord, int]]] = {}  # the paths out of each tile and their stones
-    reach: dict[Coord, dict[Coord, int]] = {}
-    layouts: OrderedDict[tuple[Any, ...], tuple[dict[Coord, list[tuple[Coord, int]]], dict[Coord, dict[Coord, int]]]] \
-        = OrderedDict()
+    spaces: dict[Coord, Space] | None = None  # built when first asked (`board_map`)
+    paths: _Paths = _Paths({})
+    layouts: OrderedDict[tuple[Any, ...], _Paths] = OrderedDict()
 
     @classmethod
     def of(cls, board: tuple[Space, ...]) -> type[_Memo]:
         if board is not cls.board:
-            cls.board = None
-            cls.spaces = spaces = {(s.q, s.r): s for s in board}
-            layout = tuple((s.q, s.r, s.stones, s.kind == "volcano") for s in board)
-            paths = cls.layouts.get(layout)
-            if paths is None:
-                steps = {c: [(neighbour(*c, e), n) for e in range(6) if (n := edge_cost(s, spaces, e))]
-                         for c, s in spaces.items()}
-                paths = cls.layouts[layout] = (steps, {})
-                while len(cls.layouts) > cls.LAYOUTS:
-                    cls.layouts.popitem(last=False)
-            else:
-                cls.layouts.move_to_end(layout)
-            cls.steps, cls.reach = paths
+            previous, cls.board, cls.spaces = cls.board, None, None
+            if previous is None or not _same_layout(previous, board):
+                layout = tuple((s.q, s.r, s.stones, s.kind == "volcano") for s in board)
+                paths = cls.layouts.get(layout)
+                if paths is None:
+                    paths = cls.layouts[layout] = _Paths({(s.q, s.r): s for s in board})
+                    while len(cls.layouts) > cls.LAYOUTS:
+                        cls.layouts.popitem(last=False)
+                else:
+                    cls.layouts.move_to_end(layout)
+                cls.paths = paths
             cls.board = board
         return cls
 
 
+def _same_layout(before: tuple[Space, ...], after: tuple[Space, ...]) -> bool:
+    """Whether two boards have the same layout key (the next board of one game mostly shares its spaces)."""
+    return len(before) == len(after) and all(
+        a is b or (a.q == b.q and a.r == b.r and a.stones == b.stones and (a.kind == "volcano") == (b.kind == "volcano"))
+        for a, b in zip(before, after))
+
+
 def board_map(state: TikalState) -> dict[Coord, Space]:
     """The placed tiles by coordinates (shared: do not mutate)."""
-    return _Memo.of(state.board).spaces
-
-
-def edge_cost(a: Space, b_map: dict[Coord, Space], edge: int) -> int:
-    """Stones on the edge from `a` towards `edge` plus the neighbour's opposite side; 0 = no path."""
-    b = b_map.get(neighbour(a.q, a.r, edge))
-    if b is None or a.kind == "volcano" or b.kind == "volcano":
-        return 0
-    return a.stones[edge] + b.stones[(edge + 3) % 6]
+    memo = _Memo.of(state.board)
+    if memo.spaces is None:
+        memo.spaces = {(s.q, s.r): s for s in state.board}
+    return memo.spaces
 
 
 def path_costs(state: TikalState, start: Coord, budget: int = ACTION_POINTS) -> dict[Coord, int]:
@@ -180,26 +218,39 @@ def path_costs(state: TikalState, start: Coord, budget: int = ACTION_POINTS) -> 
 
 def reach(board: tuple[Space, ...], start: Coord) -> dict[Coord, int]:
     """Cheapest stone cost from `start` to every reachable space (start excluded); shared, do not mutate."""
-    memo = _Memo.of(board)
-    found = memo.reach.get(start)
+    paths = _Memo.of(board).paths
+    found = paths.reach.get(start)
     if found is None:
-        found = memo.reach[start] = _cheapest(memo.steps, start)
+        found = paths.reach[start] = dict(reach_in_order(board, start))
     return found
 
 
-def _cheapest(steps: dict[Coord, list[tuple[Coord, int]]], start: Coord) -> dict[Coord, int]:
-    best: dict[Coord, int] = {start: 0}
-    heap = [(0, start)]
+def reach_in_order(board: tuple[Space, ...], start: Coord) -> list[tuple[Coord, int]]:
+    """`reach(board, start)` as (space, cost) pairs sorted by space; shared, do not mutate."""
+    paths = _Memo.of(board).paths
+    found = paths.ordered.get(start)
+    if found is None:
+        found = paths.ordered[start] = _cheapest(paths, paths.index[start])
+    return found
+
+
+def _cheapest(paths: _Paths, start: int) -> list[tuple[Coord, int]]:
+    """Dijkstra over the numbered spaces; the heap holds cost * n + space (one int per entry)."""
+    links, n = paths.links, len(paths.links)
+    unseen = 1 << 30
+    best = [unseen] * n
+    best[start] = 0
+    heap = [start]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, here = heapq.heappop(heap)
+        cost, here = divmod(pop(heap), n)
         if cost > best[here]:
             continue
-        for there, step in steps[here]:
-            if cost + step < best.get(there, 1 << 30):
+        for there, step in links[here]:
+            if cost + step < best[there]:
                 best[there] = cost + step
-                heapq.heappush(heap, (cost + step, there))
-    del best[start]
-    return best
+                push(heap, (cost + step) * n + there)
+    return [(c, cost) for c, cost, i in zip(paths.coords, best, range(n)) if cost != unseen and i != start]
 
 
 def strength(space: Space, seat: int) -> int:
