@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 import msgspec
@@ -16,12 +17,19 @@ def _tag(event: Any) -> str:
     return type(event).__struct_config__.tag
 
 
+def tagged(union: Any) -> dict[str, type]:
+    """Each member of a union of tagged Structs by its tag."""
+    return {member.__struct_config__.tag: member for member in typing.get_args(union) or (union,)}
+
+
 class TableCodec:
     """The `Table` part that encodes and decodes; decoders are built once in `Table.__init__`."""
 
     game: Game
     event_union: Any
     command_union: Any
+    _event_types: dict[str, type]
+    _command_types: dict[str, type]
     _events_json: msgspec.json.Decoder[Any]
     _commands_json: msgspec.json.Decoder[Any]
     _snapshot_json: msgspec.json.Decoder[Any]
@@ -37,7 +45,14 @@ class TableCodec:
         return data
 
     def decode_event(self, type_: str, data: dict[str, Any]) -> Any:
+        """The event stored as (`type_`, `data`); raises msgspec.ValidationError.
+
+        Converted into the tag's own type (0.5 µs an event), not into the union (24 µs: msgspec builds
+        a union's type info on every `convert`); the union only for what has no type of its own here."""
+        kind = self._event_types.get(type_)
         try:
+            if kind is not None and "type" not in data:
+                return msgspec.convert(data, kind)
             return msgspec.convert({**data, "type": type_}, self.event_union)
         except msgspec.ValidationError:
             upgraded = self._upgraded_event(type_, data)
@@ -68,8 +83,10 @@ class TableCodec:
         return msgspec.convert({"type": type_, **data}, self.event_union)
 
     def decode_command(self, raw: Any) -> Any:
-        """A command from its wire form; RuleViolation-free: raises msgspec.ValidationError."""
-        return msgspec.convert(raw, self.command_union)
+        """A command from its wire form; RuleViolation-free: raises msgspec.ValidationError (into the tag's
+        own type when the tag is known, as `decode_event`)."""
+        kind = self._command_types.get(raw.get("type")) if isinstance(raw, dict) else None
+        return msgspec.convert(raw, kind if kind is not None else self.command_union)
 
     def decode_command_json(self, raw: bytes | str) -> Any:
         """A command from its JSON text; raises msgspec.ValidationError / DecodeError."""

@@ -7,7 +7,7 @@ from typing import Union
 import msgspec
 
 from domain.kernel import Game
-from domain.table.codec import TableCodec
+from domain.table.codec import TableCodec, tagged
 from domain.table.commands import TableCommand
 from domain.table.events import TableEvent
 from domain.table.evolve import TableFolding
@@ -31,3 +31,6 @@ class Table(OptionsRules, TableRules, TableFolding, TableReading, TableCodec):
         self._commands_json = msgspec.json.Decoder(self.command_union)
         self._snapshot_json = msgspec.json.Decoder(snapshot_type(game.options_type, game.state_type,
                                                                       game.event_type))
+        # each tag's own type: converting into one Struct type reuses the type info msgspec keeps on it
+        self._event_types = tagged(self.event_union)
+        self._command_types = tagged(self.command_union)
