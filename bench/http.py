@@ -3,8 +3,9 @@
 Each of N games has its own keep-alive connection and posts Tally `Add(1)` for the seat to act,
 never reading first (see bench.server). Measured, each against a fresh database:
 - the anchor (bench.anchor) and Stela with the shipped defaults at 1, 16 and 64 games, and Stela
-  with a bare configuration (no request logging, no rate limiting, no embedded projector) at 16
-  games, so the defaults' cost shows as a ratio; these three servers run side by side and take
+  with a bare configuration (no request logging, no rate limiting, no embedded projector) and with
+  the shipped defaults plus Redis (shared budgets and fan-out, as deployed) at 16 games, so the
+  defaults' cost shows as ratios (`stela_defaults_vs_bare`, `stela_defaults_redis_vs_bare`); these servers run side by side and take
   turns, five times over (`--repeat`); each one's median run is reported, and each ratio is the
   median of the ratios within one round of turns (a machine whose speed drifts over tens of
   seconds moves both sides of a round alike);
@@ -306,14 +307,15 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
     # of the ratios within a round. (Run one after another, a machine whose speed drifts moved the
     # anchor alone by a quarter between runs.)
     runs: dict[tuple[str, int], list[dict]] = {}
-    async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_b:
+    async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_b, \
+            scratch_database() as dsn_r:
         with anchor(dsn_a) as (url_a, pid_a), stela(dsn_d, **DEFAULTS) as (url_d, pid_d), \
-                stela(dsn_b, **BARE) as (url_b, pid_b):
+                stela(dsn_b, **BARE) as (url_b, pid_b), stela(dsn_r, redis=True, **DEFAULTS) as (url_r, pid_r):
             for _ in range(repeat):
                 for games in levels:
                     turns = [("anchor", url_a, pid_a, False), ("stela_defaults", url_d, pid_d, True)]
                     if games == 16:
-                        turns.append(("stela_bare", url_b, pid_b, True))
+                        turns += [("stela_bare", url_b, pid_b, True), ("stela_defaults_redis", url_r, pid_r, True)]
                     for name, url, pid, stela_games in turns:
                         runs.setdefault((name, games), []).append(
                             {"server": name, **await load(url, pid, games, seconds, stela_games, warmup)})
@@ -337,6 +339,7 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
     if 16 in levels:
         bare = {16: median[("stela_bare", 16)]}
         out.append(ratio("stela_defaults", "stela_bare", 16))
+        out.append(ratio("stela_defaults_redis", "stela_bare", 16))  # as deployed: budgets and fan-out in Redis
     if not short and 16 in levels:  # the server choice, not a regression check
         async with scratch_database() as dsn:
             granian = await measure("stela_bare_granian", stela(dsn, STELA_SERVER="granian", **BARE), True, [16])
