@@ -15,12 +15,14 @@ definition and compares the two over random games. The caller checks the seat is
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from domain.tobago.clues import Board, candidates_mask
 from domain.tobago.commands import (
     AmuletStep, CollectTreasure, DoubleRose, Drive, EndTurn, ExchangeClues, PassCard, PlaceAtv, PlayClue,
     RemoveCandidate, StartHunt, SwapRoses, TakeCard, TobagoCommand)
 from domain.tobago.components import MARKERS_PER_MAP
-from domain.tobago.island import bits
+from domain.tobago.island import Geometry, bits
 from domain.tobago.state import TobagoState, TreasureMap, board_of, drive_steps_left, map_clues, roses_left
 
 
@@ -64,11 +66,10 @@ def _turn(state: TobagoState, seat: int, hand: tuple[str, ...]) -> list[TobagoCo
     assert atv is not None
     found = 1 << atv
     out += [CollectTreasure(map=i) for i, m in enumerate(maps) if m.slots and cands[i] == found]
-    dist = b.geo.steps_from(atv)
-    left = drive_steps_left(state)
-    out += [Drive(hex=h) for h, d in enumerate(dist) if 0 < d <= left]
+    drives, steps = _drives(b.geo, atv, drive_steps_left(state))
+    out += drives
     if me.amulets > 0:
-        out += [AmuletStep(hex=h) for h, d in enumerate(dist) if d == 1]
+        out += steps
         advanced = state.options.advanced_amulets
         for i, m in enumerate(maps):
             if m.slots:
@@ -80,6 +81,15 @@ def _turn(state: TobagoState, seat: int, hand: tuple[str, ...]) -> list[TobagoCo
     if turn.acted:
         out.append(EndTurn())
     return out
+
+
+@lru_cache(maxsize=4096)
+def _drives(geo: Geometry, atv: int, left: int) -> tuple[tuple[Drive, ...], tuple[AmuletStep, ...]]:
+    """The drives from `atv` with `left` steps (by hex) and the amulet steps from it, built once (commands
+    are immutable, so listings share them)."""
+    dist = geo.steps_from(atv)
+    return (tuple(Drive(hex=h) for h, d in enumerate(dist) if 0 < d <= left),
+            tuple(AmuletStep(hex=h) for h, d in enumerate(dist) if d == 1))
 
 
 def _roses(out: list[TobagoCommand], index: int, m: TreasureMap, seat: int, roses: int) -> None:
