@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from domain.goldmine.board import DELTA, Cells, frontier, has_chamber, shape, spec
+from domain.goldmine.board import DELTA, Cell, Cells, frontier, has_chamber, shape, spec
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, LeaveCoin, PassCoins,
                                       PlaceCoin, PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
 from domain.goldmine.components import DESIGN_OF, ENTRANCE
@@ -53,17 +53,27 @@ def listing(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
 
 _LAST_FRONT: list = [None, [], ()]
 """The last board asked (held, so its id stays its own), its frontier cells with their needs, and the
-distinct needs among them: the board stays the same over the listings of a turn until a tile is placed."""
+distinct needs among them: the tiles stay the same over the listings of a turn until one is placed."""
 
 
 def _front(state: GoldmineState) -> tuple[Front, tuple[Needs, ...]]:
     """Each frontier cell (sorted) with what its placed neighbours ask of a tile put there (see `fits`),
     and the distinct needs."""
-    if _LAST_FRONT[0] is not state.board:
-        board = cells(state)
-        front = [(x, y, _needs(board, x, y)) for x, y in frontier(board)]
-        _LAST_FRONT[:] = [state.board, front, tuple(set(needs for _, _, needs in front))]
+    last = _LAST_FRONT[0]
+    if last is not state.board:
+        if not _same_tiles(last, state.board):
+            board = cells(state)
+            front = [(x, y, _needs(board, x, y)) for x, y in frontier(board)]
+            _LAST_FRONT[1:] = [front, tuple(set(needs for _, _, needs in front))]
+        _LAST_FRONT[0] = state.board
     return _LAST_FRONT[1], _LAST_FRONT[2]
+
+
+def _same_tiles(one: tuple[Cell, ...] | None, other: tuple[Cell, ...]) -> bool:
+    """Whether two boards hold the same tiles the same way (their coins aside: taking one makes a new board)."""
+    return one is not None and len(one) == len(other) and all(
+        a is b or (a.x == b.x and a.y == b.y and a.tile == b.tile and a.rotation == b.rotation)
+        for a, b in zip(one, other))
 
 
 def _needs(board: Cells, x: int, y: int) -> Needs:
