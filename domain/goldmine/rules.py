@@ -45,7 +45,7 @@ def on_secret(state: GoldmineState) -> bool:
 
 
 _LAST_DESTINATIONS: list = [None, []]
-"""The last state asked and its destinations: `decide` and the bot ask again for the state `legal` listed."""
+"""The last state asked and its destinations: `decide` (a Move) and the view ask again for the state `legal` listed."""
 
 
 def destinations(state: GoldmineState) -> list[Pos]:
