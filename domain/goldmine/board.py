@@ -69,7 +69,7 @@ def fits(board: Cells, tile: str, x: int, y: int, rotation: int) -> bool:
     """Whether `tile` may be placed at (x, y) with `rotation` (empty cell, touching, every side matching)."""
     if (x, y) in board:
         return False
-    wild, open_sides, leads = _shape(DESIGN_OF[tile], rotation)
+    wild, open_sides, leads = shape(DESIGN_OF[tile], rotation)
     touching = False
     for side, (dx, dy) in enumerate(DELTA):
         other = board.get((x + dx, y + dy))
@@ -82,14 +82,14 @@ def fits(board: Cells, tile: str, x: int, y: int, rotation: int) -> bool:
             if not leads[side]:
                 return False
             continue
-        other_wild, other_open, _ = _shape(DESIGN_OF[other.tile], other.rotation)
+        other_wild, other_open, _ = shape(DESIGN_OF[other.tile], other.rotation)
         if not other_wild and open_sides[side] != other_open[(side + 2) % 4]:
             return False
     return touching
 
 
 @cache
-def _shape(design_id: str, rotation: int) -> tuple[bool, tuple[bool, ...], tuple[bool, ...]]:
+def shape(design_id: str, rotation: int) -> tuple[bool, tuple[bool, ...], tuple[bool, ...]]:
     """(wildcard, opens on each side, leads on to another side from each side) of a design turned."""
     tile = f"{design_id}#1"
     open_sides = tuple(opens(tile, rotation, side) for side in range(4))

@@ -1,17 +1,19 @@
 """Gold Mine decide, legal, to_act and outcome; tiles and movement here, the action phase in `rules_action.py`.
 
 `refusal(state, seat, command)` is the one predicate per command (a
-`RuleViolation` or None): `decide` requires it and `legal` offers the
-candidates it lets through. A movement that ends with the pirate (or team)
-out of the mine with enough coins also emits `PirateEscaped`; a decision
-after which nobody can win any more ends the game with `DeadCaveFound`.
+`RuleViolation` or None): `decide` requires it, and by definition `legal`
+lists the candidate commands it lets through; they are built directly, without
+asking `refusal` of each (`rules_listing.py`, tested against the definition in
+tests/domain/goldmine/test_listing.py). A movement that ends with the pirate
+(or team) out of the mine with enough coins also emits `PirateEscaped`; a
+decision after which nobody can win any more ends the game with `DeadCaveFound`.
 """
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from domain.goldmine.board import (any_fits, entrance_pos, fits, fits_anywhere, frontier, has_chamber, neighbours,
+from domain.goldmine.board import (any_fits, entrance_pos, fits, fits_anywhere, has_chamber, neighbours,
                                    passes_entrance, reachable, secret_positions, spec, steps_home)
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, LeaveCoin, Move, PassCoins,
                                       PlaceCoin, PlaceTile, Roll, SecretPassage, Stay, TakeCoin)
@@ -19,12 +21,12 @@ from domain.goldmine.draws import draw_scout, draw_stack
 from domain.goldmine.events import (DeadCaveFound, DiceRolled, GoldmineEvent, PirateEscaped, PirateMoved, Stayed,
                                     TileDrawn, TilePlaced)
 from domain.goldmine.evolve import evolve
-from domain.goldmine.rules_action import CAVE_CHANGES, action_candidates, action_events, action_refusal, dead_cave
+from domain.goldmine.rules_action import CAVE_CHANGES, action_events, action_refusal, dead_cave
+from domain.goldmine.rules_listing import MOVE_PHASES, listing
 from domain.goldmine.state import GoldmineState, cells, partner, position, team, team_coins
-from domain.kernel import Emitter, Outcome, Rng, RuleViolation, offered, ranked, require
+from domain.kernel import Emitter, Outcome, Rng, RuleViolation, ranked, require
 
 Pos = tuple[int, int, int]
-MOVE_PHASES = ("step", "roll_move", "secret", "bonus", "bats_move")
 
 
 def to_act(state: GoldmineState) -> frozenset[int]:
@@ -43,7 +45,7 @@ def on_secret(state: GoldmineState) -> bool:
 
 
 _LAST_DESTINATIONS: list = [None, []]
-"""The last state asked and its destinations: `legal` asks once per candidate Move."""
+"""The last state asked and its destinations: `decide` (a Move) and the view ask again for the state `legal` listed."""
 
 
 def destinations(state: GoldmineState) -> list[Pos]:
@@ -136,24 +138,14 @@ def refusal(state: GoldmineState, seat: int, command: GoldmineCommand) -> RuleVi
             assert_never(command)
 
 
-def candidates(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
-    """Every command worth asking `refusal` about in the current phase."""
-    phase = state.phase
-    if phase in ("scout", "place"):
-        return [PlaceTile(x, y, r) for x, y in frontier(cells(state)) for r in range(4)]
-    if phase == "move":
-        hand = sorted(state.hands[seat]) if state.hands else []
-        return [Explore(), *(Explore(t) for t in hand), Roll(), SecretPassage(), Stay()]
-    if phase in MOVE_PHASES:
-        return [*(Move(*p) for p in destinations(state)), Stay()]
-    return list(action_candidates(state))
-
-
 def legal(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
-    """Every command `seat` may send now ([] when it may not act)."""
+    """Every command `seat` may send now ([] when it may not act): by definition the candidates `refusal`
+    lets through (see tests/domain/goldmine/test_listing.py), built directly by `rules_listing`."""
     if seat not in to_act(state):
         return []
-    return offered(candidates(state, seat), lambda command: refusal(state, seat, command))
+    if state.phase in MOVE_PHASES:
+        return [*(Move(*p) for p in destinations(state)), Stay()]
+    return listing(state, seat)
 
 
 def decide(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng) -> list[GoldmineEvent]:

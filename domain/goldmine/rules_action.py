@@ -105,15 +105,6 @@ def action_refusal(state: GoldmineState, command: ActionCommand) -> RuleViolatio
             return None
 
 
-def action_candidates(state: GoldmineState) -> list[ActionCommand]:
-    """Every action-phase command worth asking the predicates about now."""
-    if state.phase == "bet_coin":
-        return [*(PlaceCoin(c.x, c.y) for c in state.board if has_chamber(c.tile)), LeaveCoin()]
-    challenges = [Challenge(kind, target) for kind in ("bet", "bats") for target in range(state.seats)]
-    amounts = [PassCoins(n) for n in range(1, state.pirates[state.current].coins + 1)]
-    return [TakeCoin(), *challenges, *amounts, EndTurn()]
-
-
 def action_events(state: GoldmineState, command: ActionCommand, rng: Rng) -> list[GoldmineEvent]:
     """The events of an allowed action-phase command."""
     match command:

@@ -3,19 +3,21 @@
 `refusal(state, seat, command)` returns the RuleViolation that refuses a
 command, or None: the seat and phase first, then the command's own predicate
 found in `REFUSALS` by command type. `decide` raises it through `require` or
-builds the events, and `legal` offers every candidate command it does not refuse. The share,
-curses, new hunt and game end are in `share.py`; setup in `setup.py`.
+builds the events. By definition `legal` lists every candidate command `refusal` does not
+refuse; it builds them directly, without asking `refusal` of each (`rules_listing.py`, tested
+against the definition in tests/domain/tobago/test_listing.py). The share, curses, new hunt and
+game end are in `share.py`; setup in `setup.py`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from domain.kernel import Emitter, Outcome, Rng, RuleViolation, offered, ranked, require
+from domain.kernel import Emitter, Outcome, Rng, RuleViolation, ranked, require
 from domain.tobago.commands import (
     AmuletStep, CollectTreasure, DoubleRose, Drive, EndTurn, ExchangeClues, PassCard, PlaceAtv, PlayClue,
     RemoveCandidate, StartHunt, SwapRoses, TakeCard, TobagoCommand)
-from domain.tobago.components import DRIVE_STEPS, MARKERS_PER_MAP
+from domain.tobago.components import MARKERS_PER_MAP
 from domain.tobago.events import (
     AmuletCollected, AmuletSpent, AtvPlaced, CandidateRemoved, CluePlayed, Drove, HandExchanged, RoseDoubled,
     RosesSwapped, TobagoEvent)
@@ -23,7 +25,8 @@ from domain.tobago.evolve import evolve
 from domain.tobago.island import bits
 from domain.tobago.share import (
     Emit, answer_offer, clue_play_refusal, collect_treasure, refill_hand, start_hunt, start_turn)
-from domain.tobago.state import TobagoState, board_of, candidates, roses_left
+from domain.tobago.rules_listing import listing
+from domain.tobago.state import TobagoState, board_of, candidates, drive_steps_left, roses_left
 
 Refusal = Optional[RuleViolation]
 PHASE_OF = {PlaceAtv: "place_atv", TakeCard: "share", PassCard: "share", StartHunt: "new_hunt"}
@@ -38,11 +41,6 @@ def to_act(state: TobagoState) -> frozenset[int]:
     if state.phase == "new_hunt" and state.hunter is not None:
         return frozenset({state.hunter})
     return frozenset()
-
-
-def drive_steps_left(state: TobagoState) -> int:
-    """Drive steps still open this turn (all of them until the turn's action is taken)."""
-    return DRIVE_STEPS if not state.turn.acted else state.turn.steps_left
 
 
 def _amulet(state: TobagoState, seat: int, needed: bool) -> Refusal:
@@ -245,45 +243,11 @@ def decide(state: TobagoState, seat: int, command: TobagoCommand, rng: Rng) -> l
 
 
 def legal(state: TobagoState, seat: int) -> list[TobagoCommand]:
-    """Every command `seat` may give now."""
+    """Every command `seat` may give now: by definition the candidates `refusal` lets through (see
+    tests/domain/tobago/test_listing.py), built directly by `rules_listing`."""
     if seat not in to_act(state):
         return []
-    n = len(state.island)
-    if state.phase == "place_atv":
-        options: list[TobagoCommand] = [PlaceAtv(hex=h) for h in range(n)]
-    elif state.phase == "share":
-        options = [TakeCard(), PassCard()]
-    elif state.phase == "new_hunt":
-        options = [StartHunt(card=c) for c in state.hidden.private[seat].hand]
-    else:
-        options = _turn_options(state, seat)
-    return offered(options, lambda c: refusal(state, seat, c))
-
-
-def _turn_options(state: TobagoState, seat: int) -> list[TobagoCommand]:
-    me = state.players[seat]
-    maps = range(len(state.maps))
-    hand = state.hidden.private[seat].hand
-    flags = ([] if state.turn.acted else [False]) + ([True] if me.amulets > 0 else [])  # acted: only amulets pay
-    out: list[TobagoCommand] = [PlayClue(card=c, map=m, amulet=a) for a in flags for c in hand for m in maps]
-    out += [ExchangeClues(amulet=a) for a in flags]
-    out += [CollectTreasure(map=m) for m in maps]
-    dist = board_of(state).geo.steps_from(me.atv)  # type: ignore[arg-type]
-    left = drive_steps_left(state)
-    out += [Drive(hex=h) for h, d in enumerate(dist) if 0 < d <= left]
-    if me.amulets > 0:
-        out += [AmuletStep(hex=h) for h, d in enumerate(dist) if d == 1]
-        for m in maps:
-            cand = bits(candidates(state, m))
-            if 1 < len(cand) <= MARKERS_PER_MAP:
-                out += [RemoveCandidate(map=m, hex=h) for h in cand]
-            if state.options.advanced_amulets:
-                slots = state.maps[m].slots
-                out += [DoubleRose(map=m, slot=i) for i in range(len(slots))]
-                out += [SwapRoses(map=m, a=a, b=b) for a in range(len(slots)) for b in range(a + 1, len(slots))]
-    if state.turn.acted:
-        out.append(EndTurn())
-    return out
+    return listing(state, seat)
 
 
 def place_atv(em: Emit, rng: Rng, seat: int, hex_: int) -> None:

@@ -12,7 +12,7 @@ from typing import Literal, Optional
 import msgspec
 
 from domain.tobago.clues import Board, board, candidates_mask
-from domain.tobago.components import AMULETS, CLUE_IDS, CURSE_CARDS, ROSES_PER_PLAYER, TREASURE_CARDS
+from domain.tobago.components import AMULETS, CLUE_IDS, CURSE_CARDS, DRIVE_STEPS, ROSES_PER_PLAYER, TREASURE_CARDS
 from domain.tobago.island import Island, Landmarks
 from domain.tobago.options import TobagoOptions
 
@@ -119,6 +119,11 @@ def roses_left(state: TobagoState, seat: int) -> int:
     if state.share is not None:
         used += state.share.roses.count(seat)
     return ROSES_PER_PLAYER - used
+
+
+def drive_steps_left(state: TobagoState) -> int:
+    """Drive steps still open this turn (all of them until the turn's action is taken)."""
+    return DRIVE_STEPS if not state.turn.acted else state.turn.steps_left
 
 
 def seat_count(state: TobagoState) -> int:
