@@ -238,6 +238,14 @@ def action_events(state: TikalState, seat: int, cmd: TikalCommand) -> list[Tikal
     raise AssertionError(f"{cmd} is not an action with an event")
 
 
+def _acted_on(state: TikalState) -> dict[tuple[int, int], list[int]]:
+    """The pieces that acted this phase, by the tile they acted on."""
+    done_on: dict[tuple[int, int], list[int]] = {}
+    for m in state.acted:
+        done_on.setdefault((m.q, m.r), []).append(m.piece)
+    return done_on
+
+
 def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
     """Every atomic action `seat` may take in his 10-AP phase, EndTurn included.
 
@@ -261,10 +269,7 @@ def legal_actions(state: TikalState, seat: int) -> list[TikalCommand]:
                 listed.append(EnterPiece(camp.q, camp.r, False))
             if leader_left:
                 listed.append(EnterPiece(camp.q, camp.r, True))
-    marked = {m.piece for m in state.acted}
-    done_on: dict[tuple[int, int], list[int]] = {}
-    for m in state.acted:
-        done_on.setdefault((m.q, m.r), []).append(m.piece)
+    marked, done_on = {m.piece for m in state.acted}, _acted_on(state)
     may_camp_move = ap >= COSTS["camp_move"]
     may_camp = ap >= COSTS["camp"] and player.camps < CAMPS
     may_guard = ap >= COSTS["guard"] and player.guards < GUARDS

@@ -23,9 +23,8 @@ from domain.coatl import components as C
 from domain.coatl import rules
 from domain.coatl.commands import EndTurn, Piece
 from domain.coatl.state import Bags, Coatl, CoatlState, completed
-from domain.kernel import Rng
-from domain.simulate import pick, start_table
 from domain.table import Table
+from tests.support.listing import play_checked
 
 TABLE = Table(GAMES["coatl"])
 OPTIONS = [{}, {"sacrifice_tokens": False}, {"promo_cards": True, "random_first_player": True},
@@ -92,26 +91,10 @@ def check(state: CoatlState, listed: Counter[str]) -> None:
 
 def play(seats: int, options: dict[str, Any], seed: bytes, weighted: bool, listed: Counter[str]) -> int:
     """One random game, checking every state on the way (a few of their variants too); its length."""
-    state, _ = start_table(TABLE, options, seats, seed)
-    bot, steps, rnd = Rng(seed + b"/bot", 0), 0, random.Random(seed)
-    while state.status == "active":
-        game: CoatlState = state.game
-        check(game, listed)
-        if steps % 7 == 0:
-            for variant in variants(game):
-                check(variant, listed)
-        if steps % 3 == 1:
-            for variant in rigged(game, rnd):
-                check(variant, listed)
-        seat = min(TABLE.to_act(state))
-        legal = TABLE.legal(state, seat)
-        assert legal == rules.legal(game, seat)
-        for n, command in enumerate(legal):  # decide accepts every listed command
-            rules.decide(game, seat, command, Rng(seed + b"/decide", steps * 100 + n))
-        weights = TABLE.game.bot_weights(game, seat, legal) if weighted and TABLE.game.bot_weights else None
-        state = TABLE.fold(TABLE.play(state, seat, pick(bot, legal, weights)), state)
-        steps += 1
-    return steps
+    weigh = TABLE.game.bot_weights if weighted else None
+    return play_checked(TABLE, rules, seats, options, seed, lambda game: check(game, listed),
+                        [(7, 0, lambda game, _rnd: variants(game)), (3, 1, rigged)],
+                        lambda game, seat, legal: (None, weigh(game, seat, legal) if weigh else None))
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])

@@ -27,9 +27,8 @@ from domain.goldmine.commands import (Challenge, EndTurn, Explore, LeaveCoin, Mo
 from domain.goldmine.components import ALL_TILES, DESIGN_OF, ENTRANCE
 from domain.goldmine.options import GoldmineOptions, options_refusal
 from domain.goldmine.state import GoldmineState, cells
-from domain.kernel import Rng
-from domain.simulate import pick, start_table
 from domain.table import Table
+from tests.support.listing import play_checked
 
 TABLE = Table(GAMES["goldmine"])
 CASES: list[tuple[int, dict[str, Any]]] = [
@@ -107,24 +106,11 @@ def check(state: GoldmineState, listed: Counter[str]) -> None:
 
 def play(seats: int, options: dict[str, Any], seed: bytes, greedy: bool, listed: Counter[str]) -> int:
     """One random game, checking every state on the way and variants of every third; its length."""
-    state, _ = start_table(TABLE, options, seats, seed)
-    bot, steps, rnd = Rng(seed + b"/bot", 0), 0, random.Random(seed)
-    while state.status == "active":
-        game: GoldmineState = state.game
-        check(game, listed)
-        if steps % 3 == 0:
-            for variant in variants(game, rnd):
-                check(variant, listed)
-        seat = min(TABLE.to_act(state))
-        legal = TABLE.legal(state, seat)
-        assert legal == rules.legal(game, seat)
-        for n, command in enumerate(legal):  # decide accepts every listed command
-            rules.decide(game, seat, command, Rng(seed + b"/decide", steps * 1000 + n))
-        # the greedy bot takes coins and challenges when it can, so coins move and bets are won
-        keen = [c for c in legal if isinstance(c, (TakeCoin, Challenge, PassCoins, PlaceCoin))] if greedy else []
-        state = TABLE.fold(TABLE.play(state, seat, pick(bot, keen or legal, None)), state)
-        steps += 1
-    return steps
+    # the greedy bot takes coins and challenges when it can, so coins move and bets are won
+    keen = (TakeCoin, Challenge, PassCoins, PlaceCoin)
+    return play_checked(TABLE, rules, seats, options, seed, lambda game: check(game, listed), [(3, 0, variants)],
+                        lambda game, seat, legal: ([c for c in legal if isinstance(c, keen)] if greedy else None,
+                                                   None))
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])

@@ -20,8 +20,6 @@ import pytest
 from msgspec.structs import replace
 
 from domain.catalog import GAMES
-from domain.kernel import Rng
-from domain.simulate import pick, start_table
 from domain.table import Table
 from domain.tobago import rules
 from domain.tobago.commands import (
@@ -31,6 +29,7 @@ from domain.tobago.components import MARKERS_PER_MAP
 from domain.tobago.island import bits
 from domain.tobago.state import TobagoState, board_of, candidates, drive_steps_left, roses_left
 from tests.domain.tobago.support import FIXED
+from tests.support.listing import play_checked
 
 TABLE = Table(GAMES["tobago"])
 OPTIONS: list[dict[str, Any]] = [
@@ -133,24 +132,10 @@ def check(state: TobagoState, listed: Counter[str]) -> None:
 
 def play(seats: int, options: dict[str, Any], seed: bytes, greedy: bool, listed: Counter[str]) -> int:
     """One random game, checking every state on the way (variants of every fourth); its length."""
-    state, _ = start_table(TABLE, options, seats, seed)
-    bot, steps, rnd = Rng(seed + b"/bot", 0), 0, random.Random(seed)
-    while state.status == "active":
-        game: TobagoState = state.game
-        check(game, listed)
-        if steps % 4 == 0:
-            for variant in variants(game, rnd):
-                check(variant, listed)
-        seat = min(TABLE.to_act(state))
-        legal = TABLE.legal(state, seat)
-        assert legal == rules.legal(game, seat)
-        for n, command in enumerate(legal):  # decide accepts every listed command
-            rules.decide(game, seat, command, Rng(seed + b"/decide", steps * 1000 + n))
-        # the greedy bot collects a located treasure and otherwise favours clues, so maps narrow quickly
-        found = [c for c in legal if isinstance(c, (CollectTreasure, PlayClue))] if greedy else []
-        state = TABLE.fold(TABLE.play(state, seat, pick(bot, found or legal, None)), state)
-        steps += 1
-    return steps
+    # the greedy bot collects a located treasure and otherwise favours clues, so maps narrow quickly
+    return play_checked(TABLE, rules, seats, options, seed, lambda game: check(game, listed), [(4, 0, variants)],
+                        lambda game, seat, legal: ([c for c in legal if isinstance(c, (CollectTreasure, PlayClue))]
+                                                   if greedy else None, None))
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
