@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cache
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import msgspec
 
@@ -103,16 +103,20 @@ def _leads_on(tile: str, rotation: int, side: int) -> bool:
     return path is not None and len(path_sides(tile, rotation, path)) >= 2
 
 
-_LAST_FRONTIER: list = [None, 0, []]
-"""The last board asked (held, so its id stays its own), its size and its frontier."""
+_last_frontier: tuple[Any, int, list[tuple[int, int]]] = (None, 0, [])
+"""The last board asked (held, so its id stays its own), its size and its frontier; replaced whole, never
+changed in place, so a caller in another thread reads one board's entry, never a mix of two."""
 
 
 def frontier(board: Cells) -> list[tuple[int, int]]:
     """Empty cells sharing a side with a placed tile, sorted; the caller must not change the list."""
-    if _LAST_FRONTIER[0] is not board or _LAST_FRONTIER[1] != len(board):
+    global _last_frontier
+    last, size, found = _last_frontier
+    if last is not board or size != len(board):
         empty = {(x + dx, y + dy) for (x, y) in board for dx, dy in DELTA}
-        _LAST_FRONTIER[:] = [board, len(board), sorted(c for c in empty if c not in board)]
-    return _LAST_FRONTIER[2]
+        found = sorted(c for c in empty if c not in board)
+        _last_frontier = (board, len(board), found)
+    return found
 
 
 def placements(board: Cells, tile: str) -> list[tuple[int, int, int]]:

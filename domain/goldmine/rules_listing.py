@@ -20,6 +20,7 @@ staying.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from domain.goldmine.board import DELTA, Cell, Cells, frontier, has_chamber, shape, spec
 from domain.goldmine.commands import (Challenge, EndTurn, Explore, GoldmineCommand, LeaveCoin, PassCoins,
@@ -51,22 +52,25 @@ def listing(state: GoldmineState, seat: int) -> list[GoldmineCommand]:
     return _actions(state)
 
 
-_LAST_FRONT: list = [None, [], ()]
+_last_front: tuple[Any, Front, tuple[Needs, ...]] = (None, [], ())
 """The last board asked (held, so its id stays its own), its frontier cells with their needs, and the
-distinct needs among them: the tiles stay the same over the listings of a turn until one is placed."""
+distinct needs among them: the tiles stay the same over the listings of a turn until one is placed.
+Replaced whole, never changed in place: a listing in another thread reads one board's entry or another's,
+never a mix."""
 
 
 def _front(state: GoldmineState) -> tuple[Front, tuple[Needs, ...]]:
     """Each frontier cell (sorted) with what its placed neighbours ask of a tile put there (see `fits`),
     and the distinct needs."""
-    last = _LAST_FRONT[0]
+    global _last_front
+    last, front, needs = _last_front
     if last is not state.board:
         if not _same_tiles(last, state.board):
             board = cells(state)
             front = [(x, y, _needs(board, x, y)) for x, y in frontier(board)]
-            _LAST_FRONT[1:] = [front, tuple(set(needs for _, _, needs in front))]
-        _LAST_FRONT[0] = state.board
-    return _LAST_FRONT[1], _LAST_FRONT[2]
+            needs = tuple(set(n for _, _, n in front))
+        _last_front = (state.board, front, needs)
+    return front, needs
 
 
 def _same_tiles(one: tuple[Cell, ...] | None, other: tuple[Cell, ...]) -> bool:

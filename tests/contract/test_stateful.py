@@ -76,7 +76,11 @@ def test_stateful_scenarios_through_create_join_start_and_commands_find_no_serve
         document = with_links(http.get("/schema/openapi.json").json())
         config = SchemathesisConfig.from_path(HERE / "schemathesis.toml")
         config.projects.default.update(base_url=url)
-        schema = schemathesis.openapi.from_dict(document, config=config).exclude(path_regex="/stream$")
+        # (arenas left out: an arena runs on the clock, from one minute, and its answers changed between a
+        # scenario and hypothesis's replay of it, "flaky strategy definition" in CI; tests/service/test_arena_api.py
+        # and the stateless phase (test_schemathesis.py) cover their operations)
+        schema = schemathesis.openapi.from_dict(document, config=config).exclude(path_regex="/stream$") \
+            .exclude(path_regex="^/v1/arenas")
         seen: Counter = Counter()
         KINDS = sorted(games)
         answered: Counter = Counter()
