@@ -85,7 +85,8 @@ class TableCodec:
     def decode_command(self, raw: Any) -> Any:
         """A command from its wire form; RuleViolation-free: raises msgspec.ValidationError (into the tag's
         own type when the tag is known, as `decode_event`)."""
-        kind = self._command_types.get(raw.get("type")) if isinstance(raw, dict) else None
+        tag = raw.get("type") if isinstance(raw, dict) else None
+        kind = self._command_types.get(tag) if isinstance(tag, str) else None  # (a fuzzed tag may be a list)
         return msgspec.convert(raw, kind if kind is not None else self.command_union)
 
     def decode_command_json(self, raw: bytes | str) -> Any:

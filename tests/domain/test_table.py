@@ -11,6 +11,7 @@ import pytest
 from domain import table as table_module
 from domain.catalog import GAMES
 from domain.kernel import RuleViolation
+from domain.simulate import start_table
 from domain.table import GameEnded, Resign, SeatLeft, SeatResigned, SeedRevealed, Table
 from tests.support.tally import Add, TALLY
 
@@ -176,6 +177,29 @@ def test_every_command_of_every_kind_refuses_an_unknown_field_by_name(kind):
             table.decode_command(wire)
         with pytest.raises(msgspec.ValidationError, match="unknown field `no_such_field`"):
             table.decode_command_json(msgspec.json.encode(wire))
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_commands_and_events_decode_into_their_tags_type_and_anything_else_is_refused_as_before(kind):
+    """decode_command and decode_event convert into the tag's own type (the union only for an unknown tag);
+    whatever the tag is, the answer is the union's: the same struct, or a ValidationError, never a crash."""
+    table = Table(GAMES[kind])
+    for raw in ({"type": ["x"]}, {"type": {"a": 1}}, {"type": 3}, {"type": None}, {"type": "no.Such"}, {}, [1], "x"):
+        with pytest.raises(msgspec.ValidationError) as by_tag:
+            table.decode_command(raw)
+        with pytest.raises(msgspec.ValidationError) as by_union:
+            msgspec.convert(raw, table.command_union)
+        assert str(by_tag.value) == str(by_union.value)
+    state, events = start_table(table, {}, GAMES[kind].min_players, b"decode-" + kind.encode())
+    for _ in range(30):  # the start and some play: platform and game events
+        seat = min(table.to_act(state))
+        played = table.play(state, seat, table.legal(state, seat)[0])
+        events, state = [*events, *played], table.fold(played, state)
+    assert len({table.event_type(e) for e in events}) > 3
+    for event in events:
+        assert table.decode_event(table.event_type(event), table.event_data(event)) == event
+    with pytest.raises(msgspec.ValidationError):
+        table.decode_event("no.Such", {})
 
 
 @pytest.mark.parametrize("kind,seats", [(k, n) for k in sorted(GAMES) for n in range(4, GAMES[k].max_players + 1)])
