@@ -43,22 +43,22 @@ class PerVersion:
         return found
 
 
-def legal_json(table: Table, state: TableState, seat: int | None) -> list[Any]:
-    """The seat's legal commands in `state` (what getLegalCommands answers): the commands themselves,
-    which every caller encodes as JSON (msgspec writes a command as `to_builtins` would make it, in a
-    quarter of the time: no dicts built first)."""
+def legal_commands(table: Table, state: TableState, seat: int | None) -> list[Any]:
+    """The seat's legal commands in `state` (what getLegalCommands answers), as structs: every caller
+    encodes them as JSON (msgspec writes a command as `to_builtins` would make it, in a quarter of the
+    time: no dicts built first)."""
     if seat is None:
         return []
     return table.legal(state, seat)
 
 
 def legal_list(answers: PerVersion, game_id: str, table: Table, state: TableState, seat: int | None) -> Any:
-    """`legal_json`, listed once per version and seat: a command's `include=legal` and `getLegalCommands`
+    """`legal_commands`, listed once per version and seat: a command's `include=legal` and `getLegalCommands`
     share the list (a seat that acts again reads what its command's answer listed). Callers only encode it,
     never change it."""
     if seat is None:
         return []
-    return answers.get(game_id, state.version, ("legal-list", seat), lambda: legal_json(table, state, seat))
+    return answers.get(game_id, state.version, ("legal-list", seat), lambda: legal_commands(table, state, seat))
 
 
 class SeatOut(msgspec.Struct, kw_only=True):

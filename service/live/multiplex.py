@@ -24,7 +24,7 @@ import structlog
 
 from service.commands.players import Viewer
 from service.commands.repository import Loaded, decode
-from service.commands.views import game_out, legal_json
+from service.commands.views import game_out, legal_commands
 from service.commands.visibility import look, wire
 from service.live.follower import LAGGED, WAKE, Batch
 from service.live.multiplex_frames import (EndFrame, EndReason, EventFrame, Frame, PersonalFrame, ReadyFrame,
@@ -151,7 +151,7 @@ class _GameFeed:
         to_act = loaded.table.to_act(loaded.state)
         yours = self.seat is not None and self.seat in to_act
         wanted = yours and self.mux.request.legal
-        commands = legal_json(loaded.table, loaded.state, self.seat) if wanted else msgspec.UNSET
+        commands = legal_commands(loaded.table, loaded.state, self.seat) if wanted else msgspec.UNSET
         await self.mux.put(self.index, TurnFrame(game_id=self.game_id, version=self.last, status=loaded.state.status,
                                                  to_act=to_act, your_seat=self.seat, your_turn=yours,
                                                  commands=commands), self.last)
@@ -273,4 +273,4 @@ async def with_commands(repository: Any, player_id: str, notice: Notice, game: L
         current, state = await repository.state_at(notice.game_id, notice.version)
         loaded = Loaded(current.table, state)
     seat = loaded.table.seat_of(loaded.state, player_id)
-    return PersonalFrame(**fields, commands=legal_json(loaded.table, loaded.state, seat))
+    return PersonalFrame(**fields, commands=legal_commands(loaded.table, loaded.state, seat))
