@@ -140,7 +140,9 @@ async def batches(conn: Any, projections: list[Projection], sizes: dict[str, int
             events = await read(conn, cursors[projection.name], sizes[projection.name])
             if events:
                 await projection.apply(conn, "public", events)
-                moved[projection.name] = events[-1].cursor
+            upto = getattr(events, "upto", None) or (events[-1].cursor if events else None)  # a typed read's
+            if upto is not None:
+                moved[projection.name] = upto
             done[projection.name] = len(events)
         if moved:
             await save_checkpoints(conn, moved)

@@ -15,6 +15,7 @@ each deadline fired once.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -22,12 +23,16 @@ import asyncpg
 
 from projections.base import Projection, ensure_tables, lock_key
 from projections.deadlines import TABLE as DEADLINES, Deadline, Deadlines
-from projections.log import Blocker, LogEvent, blocker, load_checkpoint, read_after, save_checkpoint
+from projections.log import (Blocker, LogEvent, blocker, load_checkpoint, read_after, read_types,
+                             save_checkpoint)
 from projections.queries import ReadModels
 from projections.ratings import player_rating
 from projections.rebuild import Rebuilt, rebuild
 from projections.runner import Projector, batch, lag
 
+
+CLOCK_TYPES = ("table.ClockSet", "table.GameEnded", "table.GameAborted")  # all the deadlines model reads
+_typed = functools.cache(read_types)  # a follower's reader of its types, one per set of types
 
 # The rows due by $3: the read model's, except for games with a clock event past its checkpoint
 # ($1, $2), whose latest one (a ClockSet's deadlines, or an ending: none) stands instead. The
@@ -35,7 +40,7 @@ from projections.runner import Projector, batch, lag
 _DUE = f"""
 WITH fresh AS (
     SELECT DISTINCT ON (stream_id) stream_id, version, type, data FROM events
-    WHERE (tx, position) > ($1, $2) AND type IN ('table.ClockSet', 'table.GameEnded', 'table.GameAborted')
+    WHERE (tx, position) > ($1, $2) AND type IN ({", ".join(f"'{t}'" for t in CLOCK_TYPES)})
     ORDER BY stream_id, version DESC
 )
 SELECT game_id, seat, due_ms, version FROM {DEADLINES} r
@@ -80,16 +85,21 @@ class ReadSide:
         async with self.pool.acquire() as conn:
             await ensure_tables(conn, projections)
 
-    async def follow(self, name: str, size: int, handle: Callable[[list[LogEvent]], Awaitable[None]]) -> int:
+    async def follow(self, name: str, size: int, handle: Callable[[list[LogEvent]], Awaitable[None]],
+                     types: tuple[str, ...] = ()) -> int:
         """One batch of the global log after follower `name`'s checkpoint, handed to `handle`, and the
-        checkpoint moved past it, in one transaction; 0 (nothing read) while another process holds it."""
+        checkpoint moved past it, in one transaction; 0 (nothing read) while another process holds it.
+        With `types`, only events of those types are read (`projections.log.read_types`), and the
+        checkpoint passes the others."""
         async with self.pool.acquire() as conn, conn.transaction():
             if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", lock_key("batch", name)):
                 return 0
-            events = await read_after(conn, await load_checkpoint(conn, name), size)
+            after = await load_checkpoint(conn, name)
+            events = await (_typed(types) if types else read_after)(conn, after, size)
             await handle(events)
-            if events:
-                await save_checkpoint(conn, name, events[-1].cursor)
+            upto = getattr(events, "upto", None) or (events[-1].cursor if events else None)
+            if upto is not None:
+                await save_checkpoint(conn, name, upto)
         return len(events)
 
     async def tournaments_of(self, game_ids: list[str]) -> dict[str, str]:
@@ -118,7 +128,7 @@ class ReadSide:
         `key(row)` tried without waiting (a row locked elsewhere is skipped), and delete it from the
         model; how many `fire` reported."""
         async with self.pool.acquire() as conn:
-            while await batch(conn, model, 1000) >= 1000:
+            while await batch(conn, model, 1000, _typed(CLOCK_TYPES)) >= 1000:
                 pass
             at = now()
             tx, position = await load_checkpoint(conn, model.name)

@@ -26,6 +26,7 @@ from domain.table import GameAborted, GameEnded
 from projections.log import LogEvent
 from service.commands.arenas import Arenas
 from service.ops.background import Periodic
+from service.store.protocol import ENDINGS
 from service.store.readside import ReadSide
 
 log = structlog.get_logger("stela.arenas.worker")
@@ -56,7 +57,7 @@ class ArenaWorker(Periodic):
         await super().start()
 
     async def cycle(self) -> bool:
-        busy = await self.store.follow(self.NAME, self.size, self._record) >= self.size
+        busy = await self.store.follow(self.NAME, self.size, self._record, ENDINGS) >= self.size
         if time.monotonic() >= self._next_tick:
             self._next_tick = time.monotonic() + self.every
             await self.tick()

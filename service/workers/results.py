@@ -18,6 +18,7 @@ from domain.table import GameAborted, GameEnded
 from projections.log import LogEvent
 from service.commands.tournaments import Tournaments
 from service.ops.background import Periodic
+from service.store.protocol import ENDINGS
 from service.store.readside import ReadSide
 
 log = structlog.get_logger("stela.results")
@@ -47,7 +48,7 @@ class ResultRunner(Periodic):
 
     async def step(self) -> int:
         """One batch from the checkpoint, if no other process holds it; the events read."""
-        return await self.store.follow(self.NAME, self.size, self._record)
+        return await self.store.follow(self.NAME, self.size, self._record, ENDINGS)
 
     async def _record(self, events: list[LogEvent]) -> None:
         ended = [e for e in events if isinstance(e.table, (GameEnded, GameAborted))]
