@@ -77,7 +77,8 @@ class Services:
         self.oauth = OAuthServer(store, self.players)  # apps acting for players (Authlib)
         self.tickets = CredentialTickets(store)  # stream tickets (keyed on first use), good while their token is
         self.closing = asyncio.Event()  # set when the process begins to shut down
-        self.revocations = Revocations(store, broker, self.closing)  # streams end with their token
+        # streams end with their token; each check that finds a token working refreshes its cached identity
+        self.revocations = Revocations(store, broker, self.closing, confirmed=self.players.confirm)
         pg = store if isinstance(store, PostgresStore) else None
         self.read_models: ReadModelQueries = pg.read_models() if pg is not None else NoReadModels()
         self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None

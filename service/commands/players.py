@@ -6,7 +6,9 @@ personal access tokens, OAuth access tokens: `service.store.accounts.Credential`
 they were given, and some expire. A player may rotate its first token (a new one, the old one
 revoked) or revoke any token; the digest -> identity cache therefore keeps an entry only
 `CACHE_SECONDS` (and never past the token's expiry): this process forgets a revoked token at once,
-another replica within that time.
+another replica within that time. A token that holds a stream open here is asked about every
+half second anyway (`service.live.revocation`); each answer that it still works (`confirm`) counts
+as a lookup, so a connected player's requests make no query of their own.
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ class Players:
     def __init__(self, store: EventStore, admin_token: str | None = None) -> None:
         self.store = store
         self.admin_token = admin_token
-        self._by_digest: dict[str, tuple[Identity, float]] = {}  # digest -> (identity, cached until)
+        # digest -> (identity, cached until, the token's expiry or inf), in time.monotonic() seconds
+        self._by_digest: dict[str, tuple[Identity, float, float]] = {}
 
     async def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (the only time the token is shown)."""
@@ -116,14 +119,24 @@ class Players:
             return None
         if len(self._by_digest) > _CACHE_MAX:
             self._by_digest.clear()
-        self._by_digest[digest] = (found[0], now + found[1])
-        return found[0]
+        identity, expires = found
+        self._by_digest[digest] = (identity, min(now + CACHE_SECONDS, now + expires), now + expires)
+        return identity
+
+    def confirm(self, digests: set[str], at: float) -> None:
+        """The tokens of `digests` were found working at `at` (time.monotonic(), taken before asking): their
+        cached identities are good for `CACHE_SECONDS` from then, never past the token's expiry."""
+        for digest in digests & self._by_digest.keys():
+            identity, until, expires = self._by_digest[digest]
+            later = min(at + CACHE_SECONDS, expires)
+            if later > until:
+                self._by_digest[digest] = (identity, later, expires)
 
     async def _lookup(self, digest: str) -> tuple[Identity, float] | None:
-        """The identity of a token and how long it may be cached."""
+        """The identity of a token and the seconds until it expires (inf: it does not)."""
         player = await self.store.player_by_token(digest)
         if player is not None:
-            return Identity(player, EVERY), CACHE_SECONDS
+            return Identity(player, EVERY), float("inf")
         credential = await self.store.accounts().credential(digest)
         wall = datetime.now(UTC)
         if credential is None or not credential.live(wall):
@@ -131,8 +144,8 @@ class Players:
         owner = await self.store.get_player(credential.player_id)
         if owner is None:
             return None
-        left = (credential.expires_at - wall).total_seconds() if credential.expires_at else CACHE_SECONDS
-        return Identity(owner, frozenset(credential.scopes)), min(CACHE_SECONDS, left)
+        left = (credential.expires_at - wall).total_seconds() if credential.expires_at else float("inf")
+        return Identity(owner, frozenset(credential.scopes)), left
 
     async def authenticate(self, token: str) -> Player | None:
         identity = await self.identify(token_hash(token))

@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import time
 import weakref
+from collections.abc import Callable
 
 import structlog
 
@@ -42,8 +44,10 @@ class StreamEnd(asyncio.Event):
 class Revocations:
     """The streams of this process by (player, token digest); see the module docstring."""
 
-    def __init__(self, store: EventStore, broker: Broker, closing: asyncio.Event, every: float = EVERY) -> None:
+    def __init__(self, store: EventStore, broker: Broker, closing: asyncio.Event, every: float = EVERY,
+                 confirmed: Callable[[set[str], float], None] | None = None) -> None:
         self.store, self.broker, self.closing, self.every = store, broker, closing, every
+        self.confirmed = confirmed  # told, after each check, which digests work and when it asked (monotonic)
         # a stream's entry goes with its `StreamEnd`, when the connection holding it is gone
         self._open: weakref.WeakKeyDictionary[StreamEnd, tuple[str, str]] = weakref.WeakKeyDictionary()
         self._task: asyncio.Task[None] | None = None
@@ -66,7 +70,10 @@ class Revocations:
         watched = list(self._open.items())
         if not watched:
             return 0
+        asked = time.monotonic()
         live = await self.store.accounts().live_digests(sorted({digest for _, (_, digest) in watched}))
+        if self.confirmed is not None:
+            self.confirmed(live, asked)
         ended = [end for end, (_, digest) in watched if digest not in live and not end.is_set()]
         for end in ended:
             end.set()

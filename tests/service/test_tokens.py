@@ -1,6 +1,11 @@
-"""A player's own token: who am I, rotate it, revoke it; a revoked token never works again."""
+"""A player's own token: who am I, rotate it, revoke it; a revoked token never works again. The token cache:
+refreshed by the stream revocation check, never past a token's expiry."""
 
 from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
 
 from tests.support.api import player
 
@@ -42,6 +47,90 @@ async def test_another_replica_stops_accepting_a_revoked_token_within_the_cache_
         assert (await two.get("/v1/players/me", headers=ann["headers"])).status_code == 200  # cached there
         assert (await one.delete("/v1/players/me/token", headers=ann["headers"])).status_code == 204
         cache = two.app.state.services.players
-        cache._by_digest = {k: (p, 0.0) for k, (p, _) in cache._by_digest.items()}  # CACHE_SECONDS pass
+        cache._by_digest = {k: (p, 0.0, e) for k, (p, _, e) in cache._by_digest.items()}  # CACHE_SECONDS pass
         assert CACHE_SECONDS <= 5
         assert (await two.get("/v1/players/me", headers=ann["headers"])).status_code == 401
+
+
+class CountingStore:
+    """A store with one player and one expiring credential that counts the token lookups made."""
+
+    def __init__(self, expires_in: float) -> None:
+        from service.store.protocol import Player
+
+        self.owner = Player(id="p1", name="Ann", created_at=datetime.now(UTC))
+        self.expires = datetime.now(UTC) + timedelta(seconds=expires_in)
+        self.lookups = 0
+
+    async def player_by_token(self, digest: str):
+        self.lookups += 1
+        return self.owner if digest == "first" else None
+
+    def accounts(self):
+        return self
+
+    async def credential(self, digest: str):
+        from service.store.accounts import Credential
+
+        return Credential(id="c1", digest=digest, player_id="p1", kind="personal", name="ci", scopes=["read"],
+                          created_at=datetime.now(UTC), expires_at=self.expires) if digest == "pat" else None
+
+    async def get_player(self, player_id: str):
+        return self.owner
+
+
+async def test_a_token_its_stream_check_finds_working_is_not_looked_up_again(monkeypatch):
+    from service.commands import players as module
+
+    monkeypatch.setattr(module, "CACHE_SECONDS", 0.05)
+    store = CountingStore(expires_in=3600)
+    players = module.Players(store)
+    assert (await players.identify("first")).player.id == "p1" and store.lookups == 1
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:  # the revocation check confirms it working, again and again
+        players.confirm({"first", "someone-else"}, time.monotonic())
+        assert (await players.identify("first")).player.id == "p1"
+        await asyncio.sleep(0.01)
+    assert store.lookups == 1
+    stale = time.monotonic() + 0.1
+    while time.monotonic() < stale:  # no more confirmations: looked up again once the cache time is over
+        await players.identify("first")
+        await asyncio.sleep(0.01)
+    assert store.lookups >= 2
+    players.confirm({"first"}, time.monotonic() - 1.0)  # an answer older than the entry moves nothing back
+    assert players._by_digest["first"][1] > time.monotonic() - 0.2
+    assert "someone-else" not in players._by_digest  # a confirmation never adds an identity
+
+
+async def test_a_confirmation_never_keeps_a_token_past_its_expiry(monkeypatch):
+    from service.commands import players as module
+
+    monkeypatch.setattr(module, "CACHE_SECONDS", 60.0)
+    store = CountingStore(expires_in=0.2)
+    players = module.Players(store)
+    assert (await players.identify("pat")).scopes == frozenset({"read"})
+    players.confirm({"pat"}, time.monotonic())
+    _, until, expires = players._by_digest["pat"]
+    assert until <= expires <= time.monotonic() + 0.2
+
+
+async def test_each_revocation_check_reports_the_working_tokens_and_when_it_asked():
+    from service.live.revocation import Revocations
+
+    class Live:
+        def accounts(self):
+            return self
+
+        async def live_digests(self, digests):
+            return {d for d in digests if d != "gone"}
+
+    heard: list[tuple[set[str], float]] = []
+    closing = asyncio.Event()
+    revocations = Revocations(Live(), type("Broker", (), {"wake_all": lambda self: None})(), closing,
+                              confirmed=lambda live, at: heard.append((live, at)))
+    ends = [revocations.watch("p1", "kept"), revocations.watch("p2", "gone")]
+    before = time.monotonic()
+    assert await revocations.check() == 1
+    assert heard and heard[-1][0] == {"kept"} and before <= heard[-1][1] <= time.monotonic()
+    assert not ends[0].is_set() and ends[1].is_set()
+    await revocations.stop()
