@@ -151,8 +151,7 @@ class TurnPlayer:
     `GET /legal` only for a game whose seat it does not know yet, or after a version conflict),
     then each command is posted with `include=legal`, whose answer carries the legal commands that
     follow, until the seat may no longer act. So a seat that is not to act costs no request at all,
-    and one step of a turn is one request. A notice older than the answer to the player's own latest
-    command in that game is dropped: the answer said what comes next (acting on it would be a 409). A game that stays silent for `safety_poll` seconds is
+    and one step of a turn is one request. A game that stays silent for `safety_poll` seconds is
     looked at anyway (a lost notice cannot stall it).
     """
 
@@ -169,7 +168,6 @@ class TurnPlayer:
         self._acting: dict[str, asyncio.Task[None]] = {}
         self._seats: dict[str, int] = {}  # game -> the player's seat in it (learnt from its first `GET /legal`)
         self._offered: dict[str, Legal] = {}  # game -> the legal commands its latest "your turn" brought
-        self._known: dict[str, int] = {}  # game -> the newest version the player's own commands answered with
 
     async def run(self) -> None:
         """Follow the personal stream until cancelled."""
@@ -192,8 +190,6 @@ class TurnPlayer:
             self._heard.pop(game_id, None)
             return
         self._heard[game_id] = time.monotonic()
-        if notice.version <= self._known.get(game_id, 0):
-            return  # older than what its own command answered: that answer already said what comes next
         if notice.status == "active" and notice.your_turn:
             seat = self._seats.get(game_id)
             if notice.commands is not None and seat is not None:
@@ -238,7 +234,6 @@ class TurnPlayer:
                 legal = await self._legal(game_id)
                 continue
             self.commands += 1
-            self._known[game_id] = max(self._known.get(game_id, 0), result.version)
             if result.status != "active":
                 self.ended.add(game_id)
                 return

@@ -162,25 +162,6 @@ async def test_turn_players_act_on_the_commands_their_turn_notices_bring(base_ur
     assert len(asked) == 2, asked  # one per player and game: the seat
 
 
-async def test_a_turn_notice_older_than_the_player_s_own_last_answer_is_not_acted_on():
-    """The answer to a player's own command (with `include=legal`) already said what comes next; a "your turn"
-    for an older version, arriving late, would only be posted at a stale version (a 409, then a re-read)."""
-    from stela_client import YourTurn
-
-    player = TurnPlayer(ApiClient.__new__(ApiClient), make_strategy("random", 0))
-    player._seats["g"], player._known["g"] = 1, 5
-    player._acting["g"] = asyncio.get_running_loop().create_future()  # acting already: a wake only marks it due
-
-    def notice(version: int) -> YourTurn:
-        return YourTurn(game_id="g", kind="game.your_turn", status="active", version=version, to_act=[1],
-                        your_turn=True, commands=[{"type": "tally.Add", "amount": 1}])
-
-    player._notice(notice(5), 0.0)
-    assert "g" not in player._due and "g" not in player._offered
-    player._notice(notice(6), 0.0)
-    assert "g" in player._due and player._offered["g"].version == 6
-
-
 async def test_a_tiny_loadtest_completes_without_errors_and_reports_its_numbers(base_url):
     config = Config(url=base_url, players=4, seats=2, kind="tally", games=3, concurrency=2,
                     options={"target": 15}, seed=3)
