@@ -8,7 +8,8 @@ revoked) or revoke any token; the digest -> identity cache therefore keeps an en
 `CACHE_SECONDS` (and never past the token's expiry): this process forgets a revoked token at once,
 another replica within that time. A token that holds a stream open here is asked about every
 half second anyway (`service.live.revocation`); each answer that it still works (`confirm`) counts
-as a lookup, so a connected player's requests make no query of their own.
+as a lookup, so a connected player's requests make no query of their own, and an answer that it
+works no longer is believed at once, here as on the replica that revoked it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import hmac
 import secrets
 import time
 import uuid
-
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 import msgspec
@@ -123,14 +124,15 @@ class Players:
         self._by_digest[digest] = (identity, min(now + CACHE_SECONDS, now + expires), now + expires)
         return identity
 
-    def confirm(self, digests: set[str], at: float) -> None:
+    def confirm(self, digests: Iterable[str], gone: Iterable[str], at: float) -> None:
         """The tokens of `digests` were found working at `at` (time.monotonic(), taken before asking): their
-        cached identities are good for `CACHE_SECONDS` from then, never past the token's expiry."""
-        for digest in digests & self._by_digest.keys():
-            identity, until, expires = self._by_digest[digest]
-            later = min(at + CACHE_SECONDS, expires)
-            if later > until:
-                self._by_digest[digest] = (identity, later, expires)
+        cached identities are good for `CACHE_SECONDS` from then, never past the token's expiry. Those of
+        `gone` were found not working: forgotten at once."""
+        self.forget(list(gone))
+        for digest in digests:
+            cached = self._by_digest.get(digest)
+            if cached is not None and min(at + CACHE_SECONDS, cached[2]) > cached[1]:
+                self._by_digest[digest] = (cached[0], min(at + CACHE_SECONDS, cached[2]), cached[2])
 
     async def _lookup(self, digest: str) -> tuple[Identity, float] | None:
         """The identity of a token and the seconds until it expires (inf: it does not)."""

@@ -45,9 +45,10 @@ class Revocations:
     """The streams of this process by (player, token digest); see the module docstring."""
 
     def __init__(self, store: EventStore, broker: Broker, closing: asyncio.Event, every: float = EVERY,
-                 confirmed: Callable[[set[str], float], None] | None = None) -> None:
+                 confirmed: Callable[[set[str], set[str], float], None] | None = None) -> None:
         self.store, self.broker, self.closing, self.every = store, broker, closing, every
-        self.confirmed = confirmed  # told, after each check, which digests work and when it asked (monotonic)
+        # told after each check which digests work, which no longer do, and when it asked (time.monotonic())
+        self.confirmed = confirmed
         # a stream's entry goes with its `StreamEnd`, when the connection holding it is gone
         self._open: weakref.WeakKeyDictionary[StreamEnd, tuple[str, str]] = weakref.WeakKeyDictionary()
         self._task: asyncio.Task[None] | None = None
@@ -72,8 +73,6 @@ class Revocations:
             return 0
         asked = time.monotonic()
         live = await self.store.accounts().live_digests(sorted({digest for _, (_, digest) in watched}))
-        if self.confirmed is not None:
-            self.confirmed(live, asked)
         ended = [end for end, (_, digest) in watched if digest not in live and not end.is_set()]
         for end in ended:
             end.set()
@@ -81,6 +80,8 @@ class Revocations:
         if ended:
             log.info("streams_revoked", streams=len(ended))
             self.broker.wake_all()
+        if self.confirmed is not None:  # after the streams have ended: nothing here can keep one open
+            self.confirmed(live, {digest for _, (_, digest) in watched} - live, asked)
         return len(ended)
 
     async def stop(self) -> None:

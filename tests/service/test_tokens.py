@@ -88,7 +88,7 @@ async def test_a_token_its_stream_check_finds_working_is_not_looked_up_again(mon
     assert (await players.identify("first")).player.id == "p1" and store.lookups == 1
     deadline = time.monotonic() + 0.3
     while time.monotonic() < deadline:  # the revocation check confirms it working, again and again
-        players.confirm({"first", "someone-else"}, time.monotonic())
+        players.confirm({"first", "someone-else"}, set(), time.monotonic())
         assert (await players.identify("first")).player.id == "p1"
         await asyncio.sleep(0.01)
     assert store.lookups == 1
@@ -97,9 +97,14 @@ async def test_a_token_its_stream_check_finds_working_is_not_looked_up_again(mon
         await players.identify("first")
         await asyncio.sleep(0.01)
     assert store.lookups >= 2
-    players.confirm({"first"}, time.monotonic() - 1.0)  # an answer older than the entry moves nothing back
+    players.confirm({"first"}, set(), time.monotonic() - 1.0)  # an answer older than the entry moves nothing back
     assert players._by_digest["first"][1] > time.monotonic() - 0.2
     assert "someone-else" not in players._by_digest  # a confirmation never adds an identity
+    players.confirm(set(), {"first"}, time.monotonic())  # found revoked (on another replica, say): forgotten now
+    assert "first" not in players._by_digest
+    lookups = store.lookups
+    await players.identify("first")
+    assert store.lookups == lookups + 1
 
 
 async def test_a_confirmation_never_keeps_a_token_past_its_expiry(monkeypatch):
@@ -109,12 +114,12 @@ async def test_a_confirmation_never_keeps_a_token_past_its_expiry(monkeypatch):
     store = CountingStore(expires_in=0.2)
     players = module.Players(store)
     assert (await players.identify("pat")).scopes == frozenset({"read"})
-    players.confirm({"pat"}, time.monotonic())
+    players.confirm({"pat"}, set(), time.monotonic())
     _, until, expires = players._by_digest["pat"]
     assert until <= expires <= time.monotonic() + 0.2
 
 
-async def test_each_revocation_check_reports_the_working_tokens_and_when_it_asked():
+async def test_each_revocation_check_reports_the_working_and_the_revoked_tokens_and_when_it_asked():
     from service.live.revocation import Revocations
 
     class Live:
@@ -124,13 +129,13 @@ async def test_each_revocation_check_reports_the_working_tokens_and_when_it_aske
         async def live_digests(self, digests):
             return {d for d in digests if d != "gone"}
 
-    heard: list[tuple[set[str], float]] = []
+    heard: list[tuple[set[str], set[str], float]] = []
     closing = asyncio.Event()
     revocations = Revocations(Live(), type("Broker", (), {"wake_all": lambda self: None})(), closing,
-                              confirmed=lambda live, at: heard.append((live, at)))
+                              confirmed=lambda live, gone, at: heard.append((live, gone, at)))
     ends = [revocations.watch("p1", "kept"), revocations.watch("p2", "gone")]
     before = time.monotonic()
     assert await revocations.check() == 1
-    assert heard and heard[-1][0] == {"kept"} and before <= heard[-1][1] <= time.monotonic()
+    assert heard and heard[-1][:2] == ({"kept"}, {"gone"}) and before <= heard[-1][2] <= time.monotonic()
     assert not ends[0].is_set() and ends[1].is_set()
     await revocations.stop()
