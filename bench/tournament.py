@@ -48,6 +48,13 @@ p99 1,010 ms, "your turn" delivery p50 25 ms / p99 246 ms, CPU per command serve
 0.46 / 0.47 ms; 1,250/1,250 games and the pairings verified, 0 errors, both. (Budgets leased from Redis instead
 of a call per request are not in it: the replicas run without rate limits. What is: the fan-out's one message
 per round that never comes back to its sender, legal listings 3-7x cheaper, events decoded into their own type.)
+Measured 2026-11-27 (session 36), the default run, old (e380c07) then new on the same machine, which ran the same
+code half as fast as the day before (load 1.5-4.1, the run alone): old 760.8 s, 504.6 commands/s, command p50 313 ms /
+p99 1,440 ms, delivery p50 26.5 ms / p99 258 ms, CPU per command server 1.97 / bots 0.88 / database 0.82 ms; new
+700.5 s, 547.6 commands/s, p50 305 ms / p99 1,139 ms, delivery p50 24.9 ms / p99 291 ms, CPU 1.74 / 0.88 / 0.75 ms;
+1,250/1,250 games and the pairings verified, 0 errors, both. (What changed: the result runners and the deadlines
+model read only the events they handle, by a partial index, instead of every move of every game; a token whose
+stream the revocation check finds working is not looked up again.)
 """
 
 from __future__ import annotations
