@@ -128,6 +128,13 @@ class LogBatch(list[LogEvent]):
     upto: Cursor | None = None
 
 
+def reached(events: list[LogEvent]) -> Cursor | None:
+    """Where a follower's checkpoint moves after reading `events`: a typed read's `upto` (past the events it
+    skipped), else the last event's cursor; None: it stays."""
+    upto = getattr(events, "upto", None)
+    return upto if upto is not None else (events[-1].cursor if events else None)
+
+
 _TYPE = re.compile(r"^[a-z]+\.[A-Za-z]+$")
 
 

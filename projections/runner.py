@@ -48,7 +48,7 @@ import structlog
 from projections.base import Analyzer, Projection, ensure_tables, lock_key
 from projections.catalog import select
 from projections.log import (
-    CHANNEL, HORIZON, Blocker, Cursor, LogEvent, blocker, load_checkpoints, read_after, save_checkpoints,
+    CHANNEL, HORIZON, Blocker, Cursor, LogEvent, blocker, load_checkpoints, reached, read_after, save_checkpoints,
 )
 
 log = structlog.get_logger("stela.projector")
@@ -140,7 +140,7 @@ async def batches(conn: Any, projections: list[Projection], sizes: dict[str, int
             events = await read(conn, cursors[projection.name], sizes[projection.name])
             if events:
                 await projection.apply(conn, "public", events)
-            upto = getattr(events, "upto", None) or (events[-1].cursor if events else None)  # a typed read's
+            upto = reached(events)
             if upto is not None:
                 moved[projection.name] = upto
             done[projection.name] = len(events)

@@ -131,8 +131,8 @@ class Players:
         self.forget(list(gone))
         for digest in digests:
             cached = self._by_digest.get(digest)
-            if cached is not None and min(at + CACHE_SECONDS, cached[2]) > cached[1]:
-                self._by_digest[digest] = (cached[0], min(at + CACHE_SECONDS, cached[2]), cached[2])
+            if cached is not None and (later := min(at + CACHE_SECONDS, cached[2])) > cached[1]:
+                self._by_digest[digest] = (cached[0], later, cached[2])
 
     async def _lookup(self, digest: str) -> tuple[Identity, float] | None:
         """The identity of a token and the seconds until it expires (inf: it does not)."""

@@ -71,8 +71,9 @@ class Revocations:
         watched = list(self._open.items())
         if not watched:
             return 0
+        digests = {digest for _, (_, digest) in watched}
         asked = time.monotonic()
-        live = await self.store.accounts().live_digests(sorted({digest for _, (_, digest) in watched}))
+        live = await self.store.accounts().live_digests(sorted(digests))
         ended = [end for end, (_, digest) in watched if digest not in live and not end.is_set()]
         for end in ended:
             end.set()
@@ -81,7 +82,7 @@ class Revocations:
             log.info("streams_revoked", streams=len(ended))
             self.broker.wake_all()
         if self.confirmed is not None:  # after the streams have ended: nothing here can keep one open
-            self.confirmed(live, {digest for _, (_, digest) in watched} - live, asked)
+            self.confirmed(live, digests - live, asked)
         return len(ended)
 
     async def stop(self) -> None:

@@ -23,7 +23,7 @@ import asyncpg
 
 from projections.base import Projection, ensure_tables, lock_key
 from projections.deadlines import TABLE as DEADLINES, Deadline, Deadlines
-from projections.log import (Blocker, LogEvent, blocker, load_checkpoint, read_after, read_types,
+from projections.log import (Blocker, LogEvent, blocker, load_checkpoint, reached, read_after, read_types,
                              save_checkpoint)
 from projections.queries import ReadModels
 from projections.ratings import player_rating
@@ -97,7 +97,7 @@ class ReadSide:
             after = await load_checkpoint(conn, name)
             events = await (_typed(types) if types else read_after)(conn, after, size)
             await handle(events)
-            upto = getattr(events, "upto", None) or (events[-1].cursor if events else None)
+            upto = reached(events)
             if upto is not None:
                 await save_checkpoint(conn, name, upto)
         return len(events)
