@@ -171,3 +171,36 @@ def test_the_organiser_tools_crosstable_and_a_start_refused_without_players(site
     finally:
         for c in (org_ctx, p1_ctx, p2_ctx):
             c.close()
+
+
+def test_a_half_typed_invitation_code_survives_a_live_update_of_the_page(site, browser):
+    """The tournament page is redrawn whenever its stream says something happened: what the visitor typed into
+    the invitation field, and the focus and caret in it, stay across that redraw, so the code sent is the one typed."""
+    def player(name: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {httpx.post(f'{site}/v1/players', json={'name': name}).json()['token']}"}
+
+    organiser = player("Olga")
+    created = httpx.post(f"{site}/v1/tournaments", headers=organiser, json={
+        "kind": "goldmine", "name": "Club night", "seats": 2, "rounds": 1, "options": OPTIONS["goldmine"],
+        "invitation_code": "club-9"})
+    assert created.status_code == 201, created.text
+    tid = created.json()["tournament_id"]
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    try:
+        register(page, site, "Pia")
+        page.goto(f"{site}/#/tournament/{tid}")
+        page.wait_for_selector("#t-code")
+        page.locator("#t-code").click()
+        page.keyboard.type("club-")  # half typed
+        other = httpx.post(f"{site}/v1/tournaments/{tid}/register", headers=player("Rex"), json={"code": "club-9"})
+        assert other.status_code == 200, other.text
+        wait_until(page, lambda: "1 registered" in page.inner_text("#t-summary"), "the page redrawn by the stream")
+        assert page.input_value("#t-code") == "club-"
+        page.keyboard.type("9")  # the focus and caret stayed in the field
+        assert page.input_value("#t-code") == "club-9"
+        page.click("#t-register")
+        wait_until(page, lambda: page.locator("#t-withdraw").count(), "registered with the code typed")
+        assert "null" not in page.inner_text("main")  # a part left out of the page is not drawn as text
+    finally:
+        context.close()

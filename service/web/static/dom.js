@@ -33,6 +33,30 @@ export function drawing(label, viewBox, ...children) {
   return s("svg", { viewBox, role: "group", "aria-roledescription": "board", "aria-label": label, class: "board" }, s("title", { text: label }), ...children);
 }
 
+/** Replace `root`'s children, keeping what the user typed or chose in its fields (matched by id) and where the
+    focus and caret were: a page redrawn by a live update must not wipe a half-typed invitation code. */
+export function redrawKeepingFields(root, ...children) {
+  const fields = new Map();
+  for (const el of root.querySelectorAll("input[id], select[id], textarea[id]")) {
+    fields.set(el.id, el.multiple ? [...el.selectedOptions].map((o) => o.value) : el.type === "checkbox" ? el.checked : el.value);
+  }
+  const active = root.contains(document.activeElement) ? document.activeElement : null;
+  const caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
+  root.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  for (const [id, value] of fields) {
+    const el = root.querySelector(`#${CSS.escape(id)}`);
+    if (!el) continue;
+    if (el.multiple) for (const o of el.options) o.selected = value.includes(o.value);
+    else if (el.type === "checkbox") el.checked = value;
+    else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === value)) el.value = value;
+  }
+  const again = active && active.id ? root.querySelector(`#${CSS.escape(active.id)}`) : null;
+  if (again) {
+    again.focus();
+    if (caret && typeof again.setSelectionRange === "function") again.setSelectionRange(...caret);
+  }
+}
+
 export function status(text, error = false) {
   const el = document.getElementById("status");
   el.textContent = text;

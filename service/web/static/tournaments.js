@@ -6,7 +6,7 @@ forbidden-pairings, games/{id}/annul|adjudicate, report) and the tournament's Se
 whose frames are named by type (a snapshot first, then each event). */
 
 import { get, post, me, explain } from "./api.js";
-import { h, status } from "./dom.js";
+import { h, redrawKeepingFields, status } from "./dom.js";
 import { kindFields } from "./options.js";
 import { registerForm, redraw } from "./lobby.js";
 
@@ -139,7 +139,7 @@ function render(root, t, act) {
   const organiser = player && t.organiser === player.id;
   const current = t.rounds.length ? t.rounds[t.rounds.length - 1] : null;
   const myTable = mine && current && current.tables.find((x) => x.players.includes(player.id) && !x.ranks);
-  root.replaceChildren(
+  redrawKeepingFields(root,
     h("section", { class: "info", "aria-label": "tournament" },
       h("h1", { text: `${t.name || "Tournament"} · ${t.status}` }),
       h("p", { id: "t-summary" }, `${t.kind}, ${formatWords(t.format)}, ${t.seats} per table, `,
