@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 
-from tests.web.support import wait_until
+from tests.web.support import part_for, version, wait_until
 
 GHOSTS_JS = """() => [...document.querySelectorAll('.table [data-key^="place:"].target')].map((e) => e.dataset.key).sort()"""
 
@@ -26,7 +26,7 @@ def seated_page(site: str, browser, kind: str):
     page.goto(f"{site}/")
     page.evaluate("p => localStorage.setItem('stela.player', JSON.stringify(p))", {k: players[seat][k] for k in ("id", "name", "token")})
     page.goto(f"{site}/#/game/{game['id']}")
-    return context, page, game["id"], auth[seat]
+    return context, page, game["id"], auth[seat], auth[1 - seat]
 
 
 def legal_places(site: str, game_id: str, auth: dict, rotation: int) -> list[str]:
@@ -37,7 +37,7 @@ def legal_places(site: str, game_id: str, auth: dict, rotation: int) -> list[str
 
 @pytest.mark.parametrize("kind, turns", [("tikal", 6), ("goldmine", 4)])
 def test_the_tile_in_hand_turns_by_button_key_and_wheel_and_goes_where_its_ghost_stands(kind, turns, site, browser):
-    context, page, game_id, auth = seated_page(site, browser, kind)
+    context, page, game_id, auth, _ = seated_page(site, browser, kind)
     try:
         wait_until(page, lambda: page.locator(".hand .hand-tile").count(), "the tile in hand")
         box = page.locator(".hand .hand-tile").bounding_box()
@@ -78,7 +78,7 @@ def test_the_tile_in_hand_turns_by_button_key_and_wheel_and_goes_where_its_ghost
 
 
 def test_a_piece_moves_by_clicking_it_then_a_highlighted_destination(site, browser):
-    context, page, game_id, auth = seated_page(site, browser, "tikal")
+    context, page, game_id, auth, _ = seated_page(site, browser, "tikal")
     try:
         wait_until(page, lambda: page.evaluate(GHOSTS_JS), "the ghosts")
         page.locator(f'.table [data-key="{page.evaluate(GHOSTS_JS)[0]}"]').click()
@@ -103,5 +103,39 @@ def test_a_piece_moves_by_clicking_it_then_a_highlighted_destination(site, brows
         wait_until(page, lambda: httpx.get(f"{site}/v1/games/{game_id}").json()["version"] > version, "the piece moved")
         moved = httpx.get(f"{site}/v1/games/{game_id}/events?after={version}").json()["events"][0]
         assert moved["type"] == "tikal.PieceMoved" and f"{moved['data']['to_q']},{moved['data']['to_r']}" == dests[0], json.dumps(moved)
+    finally:
+        context.close()
+
+
+def test_a_half_made_choice_survives_another_seats_move_while_it_still_leads_somewhere(site, browser):
+    """Cóatl's opening: both seats keep prophecies at once. Ann picks one card; Bob keeps his meanwhile, so Ann's
+    page is redrawn at the next version; her pick is still chosen (still the start of a legal keep) and she
+    finishes the keep from there. A pick that no longer leads anywhere is dropped (once she has kept, nothing is)."""
+    context, page, game_id, auth, bob = seated_page(site, browser, "coatl")
+    try:
+        game = httpx.get(f"{site}/v1/games/{game_id}").json()
+        assert len(game["to_act"]) == 2  # the opening is simultaneous
+        mine = httpx.get(f"{site}/v1/games/{game_id}/legal", headers=auth).json()
+        keep = max((c for c in mine["commands"] if c["type"] == "coatl.KeepProphecies"), key=lambda c: len(c["cards"]))
+        assert len(keep["cards"]) >= 2
+        first = f'.table [data-key="hand:{keep["cards"][0]}"]'
+        page.wait_for_selector(first + ".target")
+        part_for(page, f'hand:{keep["cards"][0]}').click()
+        assert "selected" in page.get_attribute(first, "class")
+        theirs = httpx.get(f"{site}/v1/games/{game_id}/legal", headers=bob).json()
+        sent = httpx.post(f"{site}/v1/games/{game_id}/commands", headers=bob, json={
+            "command": theirs["commands"][0], "expected_version": theirs["version"]})
+        assert sent.status_code == 200, sent.text
+        wait_until(page, lambda: version(page) == sent.json()["version"], "Ann's page at Bob's keep")
+        assert "selected" in page.get_attribute(first, "class"), "the pick was dropped by the redraw"
+        for key in [*(f"hand:{card}" for card in keep["cards"][1:]), "keep"]:
+            part_for(page, key).click()
+        def kept() -> list[dict]:
+            events = httpx.get(f"{site}/v1/games/{game_id}/events", headers=auth).json()["events"]
+            return [e["data"] for e in events if e["type"] == "coatl.OpeningHandKept" and e["data"]["seat"] == mine["seat"]]
+
+        ann = wait_until(page, kept, "Ann's keep recorded")
+        assert sorted(ann[0]["kept"]) == sorted(keep["cards"]), ann
+        wait_until(page, lambda: page.locator(".table .selected").count() == 0, "the sent choice no longer shown as chosen")
     finally:
         context.close()

@@ -31,8 +31,7 @@ export async function showGame(root, id) {
       const shown = `${page.game.version}/${page.game.status}/${page.legal ? page.legal.version : "-"}`;
       if (shown !== page.shown) {  // re-draw only on change: a selection survives polls and heartbeats
         page.shown = shown;
-        page.selected = [];
-        redraw();
+        redraw();  // and another seat's move, while it still leads to a legal command (the table drops it if not)
       }
     } catch (err) {
       status(explain(err), true);
@@ -42,6 +41,7 @@ export async function showGame(root, id) {
   };
   const send = async (command) => {
     if (!page.legal || !page.legal.commands.some((c) => same(c, command))) return;  // only what the rules allow
+    page.selected = [];  // the choice is made: whatever comes back, the next one starts afresh
     try {
       status("Sending…");
       const done = await client().command(id, command, { expectedVersion: page.legal.version, include: ["view", "legal"] });
@@ -49,7 +49,6 @@ export async function showGame(root, id) {
       if (done.view && done.legal && done.status === "active" && !page.busy) {  // one round trip per step
         page.game = { ...page.game, version: done.version, status: done.status, to_act: done.to_act, view: done.view };
         page.legal = Array.isArray(done.legal) ? { seat: page.legal.seat, version: done.version, commands: done.legal } : done.legal;
-        page.selected = [];
         page.shown = `${done.version}/${done.status}/${page.legal.version}`;
         await readLog(page).catch(() => {});
         redraw();

@@ -160,6 +160,9 @@ function legalList(paths, send) {
 }
 
 function wireClicks(root, page, paths, send) {
+  // a selection made before the game moved on stays while some legal command still begins with it (another
+  // seat kept its prophecies while this one was choosing its own); else it is dropped
+  if (page.selected.length && !paths.some((p) => matches(p.keys, page.selected))) page.selected = [];
   const toggles = () => new Set(paths.filter((p) => p.keys.unordered && matches(p.keys, page.selected))
     .flatMap((p) => page.selected.filter((k) => p.keys.includes(k))));
   const mark = () => {
