@@ -110,7 +110,7 @@ def test_a_piece_moves_by_clicking_it_then_a_highlighted_destination(site, brows
 def test_a_half_made_choice_survives_another_seats_move_while_it_still_leads_somewhere(site, browser):
     """Cóatl's opening: both seats keep prophecies at once. Ann picks one card; Bob keeps his meanwhile, so Ann's
     page is redrawn at the next version; her pick is still chosen (still the start of a legal keep) and she
-    finishes the keep from there. A pick that no longer leads anywhere is dropped (once she has kept, nothing is)."""
+    finishes the keep from there; once it is sent, nothing is shown as chosen."""
     context, page, game_id, auth, bob = seated_page(site, browser, "coatl")
     try:
         game = httpx.get(f"{site}/v1/games/{game_id}").json()
@@ -130,6 +130,7 @@ def test_a_half_made_choice_survives_another_seats_move_while_it_still_leads_som
         assert "selected" in page.get_attribute(first, "class"), "the pick was dropped by the redraw"
         for key in [*(f"hand:{card}" for card in keep["cards"][1:]), "keep"]:
             part_for(page, key).click()
+
         def kept() -> list[dict]:
             events = httpx.get(f"{site}/v1/games/{game_id}/events", headers=auth).json()["events"]
             return [e["data"] for e in events if e["type"] == "coatl.OpeningHandKept" and e["data"]["seat"] == mine["seat"]]
