@@ -255,10 +255,10 @@ class Projector:
     async def _serve(self, conn: Any) -> None:
         wake = self._wake
         notified = self.wake
-        await conn.add_listener(CHANNEL, notified)
-        await conn.execute("SET plan_cache_mode = force_custom_plan; SET random_page_cost = 1.1")
         claimed_at = 0.0
-        try:
+        try:  # the LISTEN and the settings too: a stop between them must not leave them on the pool's connection
+            await conn.add_listener(CHANNEL, notified)
+            await conn.execute("SET plan_cache_mode = force_custom_plan; SET random_page_cost = 1.1")
             while not self._stopping:
                 if len(self.leading) < len(self.projections) and time.monotonic() - claimed_at >= CLAIM_EVERY:
                     await self._claim(conn)
