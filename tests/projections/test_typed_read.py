@@ -4,6 +4,9 @@ never read a game's moves again); the statement uses a partial index of those ty
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from projections.log import _typed_read, read_after, read_types
@@ -13,8 +16,19 @@ from tests.projections.support import append_games
 from tests.projections.test_horizon import open_transaction
 
 
+async def below_the_horizon(store, count: int) -> None:
+    """Wait (polling, generous deadline) until the horizon has passed all `count` events of this fresh database.
+    A transaction of this database that took its id before the last append (autovacuum's ANALYZE of `events`
+    does) holds every reader back until it ends, as it must."""
+    deadline = time.monotonic() + 60
+    async with store.pool.acquire() as conn:
+        while len(await read_after(conn, (0, 0), 100_000)) < count:
+            assert time.monotonic() < deadline, "the horizon stayed below the appended events"
+            await asyncio.sleep(0.05)
+
+
 async def test_it_reads_the_events_of_its_types_in_log_order_and_passes_the_rest(store):
-    await append_games(store, range(12), abort_every=4)
+    await below_the_horizon(store, await append_games(store, range(12), abort_every=4))
     read = read_types(ENDINGS)
     async with store.pool.acquire() as conn:
         every = await read_after(conn, (0, 0), 100_000)
@@ -37,17 +51,17 @@ async def test_it_reads_the_events_of_its_types_in_log_order_and_passes_the_rest
 
 
 async def test_a_full_batch_stops_the_checkpoint_at_its_last_event(store):
-    await append_games(store, range(6))
+    await below_the_horizon(store, await append_games(store, range(6)))
     async with store.pool.acquire() as conn:
         batch = await read_types(ENDINGS)(conn, (0, 0), 2)
         assert len(batch) == 2 and batch.upto == batch[-1].cursor  # the rest of the endings are read next time
 
 
 async def test_an_open_transaction_of_this_database_holds_it_back_like_read_after(store, pg_dsn):
-    await append_games(store, range(3))
+    await below_the_horizon(store, await append_games(store, range(3)))
     holder, tx, _ = await open_transaction(pg_dsn)
     try:
-        await append_games(store, range(3, 6))  # committed after the open transaction took its id
+        later = await append_games(store, range(3, 6))  # committed after the open transaction took its id
         async with store.pool.acquire() as conn:
             batch = await read_types(ENDINGS)(conn, (0, 0), 100)
             below = await read_after(conn, (0, 0), 100_000)
@@ -57,6 +71,7 @@ async def test_an_open_transaction_of_this_database_holds_it_back_like_read_afte
     finally:
         await tx.rollback()
         await holder.close()
+    await below_the_horizon(store, len(below) + later)
     async with store.pool.acquire() as conn:
         rest = await read_types(ENDINGS)(conn, batch.upto, 100)
     assert {e.stream_id for e in rest} == {f"game-{s}" for s in range(3, 6)}
@@ -80,7 +95,7 @@ def test_only_event_type_names_are_spliced_into_the_statement():
 
 
 async def test_follow_with_types_moves_the_checkpoint_past_other_events(store):
-    await append_games(store, range(8))
+    await below_the_horizon(store, await append_games(store, range(8)))
     seen: list[str] = []
 
     async def handle(events):
