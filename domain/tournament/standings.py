@@ -51,12 +51,14 @@ def buchholz(entrants: dict[str, Entrant], player_id: str) -> float:
     return sum(entrants[other].points * times for other, times in entrants[player_id].met.items())
 
 
-def order(state: TournamentState, player_ids: list[str] | None = None) -> list[str]:
-    """`player_ids` (default: every entrant) best first, by the documented keys."""
+def order(state: TournamentState, player_ids: list[str] | None = None,
+          breaks: dict[str, tuple[float, ...]] | None = None) -> list[str]:
+    """`player_ids` (default: every entrant) best first, by the documented keys; `breaks`: the
+    tie-break values of `breaks_of(state)` when the caller has them already."""
     ids = list(state.entrants) if player_ids is None else list(player_ids)
     entrants = state.entrants
     elimination = state.settings.format == "single_elimination"
-    breaks = breaks_of(state)
+    breaks = breaks_of(state) if breaks is None else breaks
 
     def key(pid: str) -> tuple:
         e = entrants[pid]
@@ -103,8 +105,8 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
 def standings(state: TournamentState) -> list[Standing]:
     """Every entrant, best first, with the values the order was built from."""
     entrants = state.entrants
-    ids = list(state.final) if state.final else order(state)
-    breaks = breaks_of(state)
+    breaks = breaks_of(state)  # once: the order is built from the same values the lines show
+    ids = list(state.final) if state.final else order(state, breaks=breaks)
     return [Standing(tiebreaks=list(breaks[pid]), place=place, player_id=pid, name=entrants[pid].name, points=entrants[pid].points,
                      buchholz=buchholz(entrants, pid), rating=entrants[pid].rating, games=entrants[pid].games,
                      byes=entrants[pid].byes, active=entrants[pid].active, reached=entrants[pid].reached,

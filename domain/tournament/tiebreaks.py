@@ -42,25 +42,38 @@ def meetings(state: TournamentState) -> Meetings:
 
 def values(state: TournamentState, points: dict[str, float], order: tuple[TieBreak, ...],
            games: Meetings) -> dict[str, tuple[float, ...]]:
-    """Each player's tie-break values in `order` (larger is better), from `points` and their meetings."""
-    draw = state.draw_index()
-    late = len(draw)
+    """Each player's tie-break values in `order` (larger is better), from `points` and their meetings.
 
-    def one(pid: str, name: TieBreak) -> float:
-        played = games[pid]
-        match name:
-            case "buchholz":
-                return sum(points[o] for game in played for o, _ in game)
-            case "median_buchholz":
-                per_game = sorted(sum(points[o] for o, _ in game) for game in played)
-                return sum(per_game[1:-1]) if len(per_game) >= 3 else sum(per_game)
-            case "sonneborn_berger":
-                return sum(scored * points[o] for game in played for o, scored in game)
-            case "head_to_head":
-                return sum(scored for game in played for o, scored in game if points[o] == points[pid])
-            case "rating":
-                return float(state.entrants[pid].rating)
-            case "draw":
-                return -float(draw.get(pid, late))
+    Worked out a column (one tie-break for every player) at a time: the tournament view answers every
+    registration with the standings, so a field of a thousand pays this a thousand times."""
+    ids = list(state.entrants)
+    if not order:
+        return {pid: () for pid in ids}
+    return dict(zip(ids, zip(*(_column(state, name, ids, points, games) for name in order))))
 
-    return {pid: tuple(one(pid, name) for name in order) for pid in state.entrants}
+
+def _column(state: TournamentState, name: TieBreak, ids: list[str], points: dict[str, float],
+            games: Meetings) -> list[float]:
+    """The tie-break `name` of each of `ids`, in that order."""
+    match name:
+        case "buchholz":
+            return [sum(points[o] for game in games[pid] for o, _ in game) for pid in ids]
+        case "median_buchholz":
+            return [_median(sorted(sum(points[o] for o, _ in game) for game in games[pid])) for pid in ids]
+        case "sonneborn_berger":
+            return [sum(scored * points[o] for game in games[pid] for o, scored in game) for pid in ids]
+        case "head_to_head":
+            return [sum(scored for game in games[pid] for o, scored in game if points[o] == points[pid])
+                    for pid in ids]
+        case "rating":
+            return [float(state.entrants[pid].rating) for pid in ids]
+        case "draw":
+            draw = state.draw_index()
+            late = len(draw)
+            return [-float(draw.get(pid, late)) for pid in ids]
+    raise AssertionError(f"unknown tie-break {name}")
+
+
+def _median(per_game: list[float]) -> float:
+    """The sum of `per_game` (sorted) without its extremes, when at least three games were played."""
+    return sum(per_game[1:-1]) if len(per_game) >= 3 else sum(per_game)
