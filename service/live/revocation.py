@@ -4,11 +4,15 @@ Each stream opened by a player (with a bearer token, or with a ticket issued for
 under that token's digest (`Revocations.watch` gives it a `StreamEnd`, the event its loop checks
 between frames, set too when the process closes). While any is open, the process asks the store
 every `every` seconds which of the watched digests still work (a player's first token, or a live
-credential: a session, a personal access token, an app's access token), in one query, and ends
+credential: a session, a personal access token, an app's access token), and ends
 each stream whose token works no longer, then wakes every connection of the process so the ended
 ones notice at once. The replica that revokes checks at once (`revoked`); the others within
-`every` seconds, with or without Redis. `CredentialTickets` refuses a ticket at once when the token
-it was issued with works no longer, whichever of the player's tokens it was.
+`every` seconds, with or without Redis. Asking costs one small read while nothing changed: the
+store counts every change that can stop a token working (`token_changes`, kept by triggers in
+PostgreSQL), and the watched digests are looked up again, in one query, only when that count moved,
+a new stream's token was never looked up or a known token's expiry is near. `CredentialTickets`
+refuses a ticket at once when the token it was issued with works no longer, whichever of the
+player's tokens it was.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from service.store.protocol import EventStore
 
 log = structlog.get_logger("stela.revocation")
 EVERY = 0.5
+# a token's expiry is the database's clock; this process looks its tokens up again from this many seconds
+# before it (by its own clock), so a clock a little behind the database's cannot keep an expired stream open
+EXPIRY_MARGIN = 5.0
 
 
 class StreamEnd(asyncio.Event):
@@ -53,6 +60,11 @@ class Revocations:
         self._open: weakref.WeakKeyDictionary[StreamEnd, tuple[str, str]] = weakref.WeakKeyDictionary()
         self._task: asyncio.Task[None] | None = None
         self._now = asyncio.Event()
+        # the last look-up: the store's `token_changes` then, and the digests that worked (with expiries)
+        self._changes: int | None = None
+        self._known: dict[str, float | None] = {}
+        self._look_again_at = 0.0  # (time.time()) a known digest's expiry, less EXPIRY_MARGIN
+        self.lookups = 0  # checks that looked every watched digest up (the others read one count)
 
     def watch(self, player_id: str, digest: str) -> StreamEnd:
         """The end of a stream opened with the token of `digest` (watched while the stream holds it)."""
@@ -73,7 +85,7 @@ class Revocations:
             return 0
         digests = {digest for _, (_, digest) in watched}
         asked = time.monotonic()
-        live = await self.store.accounts().live_digests(sorted(digests))
+        live = await self._live(digests)
         ended = [end for end, (_, digest) in watched if digest not in live and not end.is_set()]
         for end in ended:
             end.set()
@@ -84,6 +96,20 @@ class Revocations:
         if self.confirmed is not None:  # after the streams have ended: nothing here can keep one open
             self.confirmed(live, digests - live, asked)
         return len(ended)
+
+    async def _live(self, digests: set[str]) -> set[str]:
+        """Which of `digests` work now. When each was found working by the last look-up, none of them has
+        reached its expiry since and the store's `token_changes` has not moved, all of them (one small
+        read); else every one is looked up again, with the count, in one snapshot."""
+        accounts = self.store.accounts()
+        if (self._changes is not None and digests <= self._known.keys() and time.time() < self._look_again_at
+                and await accounts.token_changes() == self._changes):
+            return digests
+        self.lookups += 1
+        self._changes, self._known = await accounts.live_until(sorted(digests))
+        self._look_again_at = min((until for until in self._known.values() if until is not None),
+                                  default=float("inf")) - EXPIRY_MARGIN
+        return set(self._known)
 
     async def stop(self) -> None:
         if self._task is not None:

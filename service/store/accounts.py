@@ -4,7 +4,8 @@ A player's first token stays where it always was (`players.token_hash`, every sc
 bearer token is a `Credential`: a sign-in session, a personal access token or an OAuth access token,
 with its scopes, optional expiry and (OAuth) refresh token, kept by SHA-256 digest only. A revoked
 credential is kept (revoked) so that a replayed code or refresh token can be traced to it.
-`live_digests` is what stream revocation asks: which of these token digests still work now.
+`live_digests` is what stream revocation asks: which of these token digests still work now (`live_until`
+with their expiries, and `token_changes`, which tells it when asking again is needed).
 PostgreSQL's implementation is `service.store.accounts_pg`; one contract suite runs on both.
 """
 
@@ -100,6 +101,14 @@ class AccountStore(Protocol):
     async def live_digests(self, digests: list[str]) -> set[str]:
         """Which of these token digests work now (a player's first token, or a live credential)."""
         ...
+    async def token_changes(self) -> int | None:
+        """A count that moves whenever a token may have stopped working other than by expiring (revoked,
+        rotated, deleted); None when the store keeps none (then every check looks every token up)."""
+        ...
+    async def live_until(self, digests: list[str]) -> tuple[int | None, dict[str, float | None]]:
+        """`live_digests`, each with its expiry (Unix seconds; None: it never expires), and `token_changes`
+        as it was when they were read."""
+        ...
     async def player_digests(self, player_id: str) -> list[str]:
         """Every token digest of the player that works now."""
         ...
@@ -185,6 +194,12 @@ class MemoryAccounts:
     async def live_digests(self, digests: list[str]) -> set[str]:
         now, firsts = _now(), {t for _, t in self._players.values() if t}
         return {d for d in digests if d in firsts or ((c := self.by_digest.get(d)) is not None and c.live(now))}
+
+    async def token_changes(self) -> int | None:
+        return None
+
+    async def live_until(self, digests: list[str]) -> tuple[int | None, dict[str, float | None]]:
+        return None, {d: None for d in await self.live_digests(digests)}
 
     async def player_digests(self, player_id: str) -> list[str]:
         now, first = _now(), self._players.get(player_id, (None, ""))[1]

@@ -82,6 +82,21 @@ class PostgresAccounts:
                      AND (expires_at IS NULL OR expires_at > now())""", digests)
         return {r[0] for r in rows}
 
+    async def token_changes(self) -> int | None:
+        return await self.pool.fetchval("SELECT n FROM token_changes")
+
+    async def live_until(self, digests: list[str]) -> tuple[int | None, dict[str, float | None]]:
+        # one statement, so one snapshot: no change can fall between the count and the digests
+        rows = await self.pool.fetch(
+            """WITH live AS (
+                   SELECT token_hash AS digest, NULL::float8 AS until FROM players WHERE token_hash = ANY($1::text[])
+                   UNION ALL
+                   SELECT digest, extract(epoch FROM expires_at)::float8 FROM credentials
+                   WHERE digest = ANY($1::text[]) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()))
+               SELECT (SELECT n FROM token_changes), live.digest, live.until FROM (VALUES (1)) AS one
+               LEFT JOIN live ON true""", digests)
+        return rows[0][0], {r[1]: r[2] for r in rows if r[1] is not None}
+
     async def player_digests(self, player_id: str) -> list[str]:
         rows = await self.pool.fetch(
             """SELECT token_hash FROM players WHERE id = $1 AND token_hash IS NOT NULL

@@ -87,3 +87,46 @@ def test_both_stores_implement_every_method_of_the_contract():
     wanted = {n for n, _ in inspect.getmembers(AccountStore, inspect.isfunction) if not n.startswith("_")}
     for impl in (MemoryAccounts, PostgresAccounts):
         assert wanted <= {n for n, _ in inspect.getmembers(impl, inspect.isfunction)}, impl
+
+
+async def test_live_until_names_each_working_token_with_its_expiry(store):
+    p = uid()
+    await store.create_player(p, "Ann", token_hash(p))
+    accounts = store.accounts()
+    ends = datetime.now(UTC) + timedelta(hours=1)
+    lasting, expiring, revoked = credential(p), credential(p, expires_at=ends), credential(p)
+    for c in (lasting, expiring, revoked):
+        await accounts.add_credential(c)
+    await accounts.revoke(p, credential_id=revoked.id)
+    digests = [token_hash(p), lasting.digest, expiring.digest, revoked.digest, "unknown"]
+    changes, live = await accounts.live_until(digests)
+    assert set(live) == await accounts.live_digests(digests) == {token_hash(p), lasting.digest, expiring.digest}
+    assert changes == await accounts.token_changes()
+    if changes is not None:  # a store that counts changes says when each token expires
+        assert live[token_hash(p)] is None and live[lasting.digest] is None
+        assert abs(live[expiring.digest] - ends.timestamp()) < 0.01
+    assert await accounts.live_until([]) == (changes, {})
+
+
+async def test_the_count_of_token_changes_moves_with_every_change_that_can_stop_a_token(store):
+    """Revoking a credential, rotating or revoking a first token, deleting a credential (by hand): each
+    moves the count, in its own transaction; adding a credential or a player does not."""
+    accounts = store.accounts()
+    if await accounts.token_changes() is None:
+        return  # the memory store keeps no count: every revocation check looks every token up
+    p = uid()
+    await store.create_player(p, "Ann", token_hash(p))
+    c, d = credential(p), credential(p)
+    await accounts.add_credential(c)
+    await accounts.add_credential(d)
+    before = await accounts.token_changes()
+    assert await accounts.token_changes() == before  # nothing that can stop a token happened
+    await accounts.revoke(p, credential_id=c.id)
+    after_revoke = await accounts.token_changes()
+    await store.set_token(p, token_hash(uid()))
+    after_rotate = await accounts.token_changes()
+    await store.set_token(p, None)
+    after_revoking_first = await accounts.token_changes()
+    await store.pool.execute("DELETE FROM credentials WHERE id = $1", d.id)
+    after_delete = await accounts.token_changes()
+    assert before < after_revoke < after_rotate < after_revoking_first < after_delete

@@ -129,6 +129,12 @@ async def test_each_revocation_check_reports_the_working_and_the_revoked_tokens_
         async def live_digests(self, digests):
             return {d for d in digests if d != "gone"}
 
+        async def token_changes(self):
+            return None
+
+        async def live_until(self, digests):
+            return None, {d: None for d in await self.live_digests(digests)}
+
     heard: list[tuple[set[str], set[str], float]] = []
     closing = asyncio.Event()
     revocations = Revocations(Live(), type("Broker", (), {"wake_all": lambda self: None})(), closing,
@@ -138,4 +144,50 @@ async def test_each_revocation_check_reports_the_working_and_the_revoked_tokens_
     assert await revocations.check() == 1
     assert heard and heard[-1][:2] == ({"kept"}, {"gone"}) and before <= heard[-1][2] <= time.monotonic()
     assert not ends[0].is_set() and ends[1].is_set()
+    await revocations.stop()
+
+
+async def test_a_revocation_check_looks_tokens_up_again_only_when_something_may_have_changed():
+    """While the store's count of token changes stands, every watched token was found working and none is
+    near its expiry, a check reads that count only; a moved count, a new stream's token or a near expiry
+    makes it look every watched token up again (and end what stopped working)."""
+    from service.live import revocation as module
+
+    class Counting:
+        def __init__(self) -> None:
+            self.changes, self.dead, self.expiry, self.asked = 0, set(), {}, []
+
+        def accounts(self):
+            return self
+
+        async def token_changes(self):
+            return self.changes
+
+        async def live_until(self, digests):
+            self.asked.append(sorted(digests))
+            return self.changes, {d: self.expiry.get(d) for d in digests if d not in self.dead}
+
+    store = Counting()
+    revocations = module.Revocations(store, type("Broker", (), {"wake_all": lambda self: None})(), asyncio.Event())
+    ann = revocations.watch("p1", "ann")
+    assert await revocations.check() == 0 and store.asked == [["ann"]]
+    for _ in range(3):
+        assert await revocations.check() == 0
+    assert store.asked == [["ann"]]  # nothing changed: one count read each time, no look-up
+
+    bob = revocations.watch("p2", "bob")  # a token never looked up
+    assert await revocations.check() == 0 and store.asked[-1] == ["ann", "bob"] and len(store.asked) == 2
+
+    store.dead.add("bob")  # revoked somewhere: the count moves in the same transaction
+    assert await revocations.check() == 0 and len(store.asked) == 2  # the count stood: not seen yet
+    store.changes += 1
+    assert await revocations.check() == 1 and bob.is_set() and not ann.is_set() and len(store.asked) == 3
+    assert await revocations.check() == 0 and len(store.asked) == 3
+
+    store.expiry["cat"] = time.time() + module.EXPIRY_MARGIN / 2  # a token that expires soon
+    cat = revocations.watch("p3", "cat")  # noqa: F841 - watched while held
+    await revocations.check()
+    await revocations.check()
+    assert len(store.asked) == 5  # near its expiry: looked up at every check
+    assert revocations.lookups == 5
     await revocations.stop()
