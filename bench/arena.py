@@ -35,6 +35,7 @@ from service.bots.play import TurnPlayer
 from service.bots.strategies import RandomStrategy
 from service.commands.arenas import verify_arena
 from service.commands.verify import parse_ndjson, verify_log
+from service.ops.memory import settle_memory
 
 
 async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder: Recorder) -> None:
@@ -64,6 +65,7 @@ async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder
     watching = asyncio.create_task(watch())
     try:
         await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
+        settle_memory()  # as the servers do: no full collection pausing every player in the middle of play
         await asyncio.gather(*(join(api) for api in clients))
         await watching
     finally:
@@ -93,6 +95,7 @@ async def measured(dsn: str, servers: list[tuple[str, int]], config: Config, min
     try:
         async with players_on([u for u, _ in servers], config.players) as clients:
             await register(clients, 16)
+            settle_memory()  # the load generator's thousand players: no full collections pausing them all
             recorder = Recorder()
             cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
             start = time.perf_counter()

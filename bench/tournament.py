@@ -12,6 +12,11 @@ smoke run of `bench/run.py --short`.
 
     python -m bench.tournament                 # the run: 1,000 players, 5 rounds, two replicas
     python -m bench.tournament --players 200 --rounds 3 --replicas 1
+    python -m bench.tournament --think-ms 400   # bots that think: a load the machine can sustain
+
+Bots that never think keep a request of every table queued at the server, so the mean command latency is
+the number of tables over the throughput (Little's law: ~250 tables / ~1,050 commands/s = ~190 ms here),
+however fast the server; `--think-ms` measures latency at a load below saturation instead.
 
 Measured 2026-11-26 on the 2-core machine, quiet apart from this run (bots, servers, PostgreSQL and Redis
 on the same two cores), 4-seat Coatl without sacrifice tokens, a 60 s per-move clock on every game:
@@ -78,6 +83,7 @@ from bench.http import BARE, cpu_seconds, process
 from service.bots.loadtest import Config, Recorder, players_on, register, report, tournament
 from service.commands.tournaments import verify_tournament
 from service.commands.verify import parse_ndjson, verify_log
+from service.ops.memory import settle_memory
 from tests.support.live import free_port
 
 OPTIONS = {"coatl": {"sacrifice_tokens": False}}
@@ -129,6 +135,7 @@ async def play(dsn: str, servers: list[tuple[str, int]], config: Config) -> dict
 async def _measured(db: asyncpg.Connection, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
     async with players_on([u for u, _ in servers], config.players) as clients:
         await register(clients, 16)
+        settle_memory()  # the load generator's thousand players: no full collections pausing them all
         recorder = Recorder()
         cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
         start = time.perf_counter()
@@ -166,11 +173,11 @@ async def main(args: argparse.Namespace) -> None:
     players, seats, rounds = (4, 2, 1) if args.short else (args.players, args.seats, args.rounds)
     config = Config(url="", players=players, seats=seats, kind=args.kind, mode="tournament", rounds=rounds,
                     concurrency=16, options=OPTIONS.get(args.kind, {}), seed=1,
-                    time_control={"per_move_seconds": 60})
+                    time_control={"per_move_seconds": 60}, think=0.0 if args.short else args.think_ms / 1000)
     async with scratch_database() as dsn:
         with replicas(dsn, args.replicas, args.workers, args.profile) as servers:
             out = await play(dsn, servers, config)
-    out["bench"], out["workers"] = "tournament", args.workers
+    out["bench"], out["workers"], out["think_ms"] = "tournament", args.workers, config.think * 1000
     print(json.dumps(out))
     if out["errors"] or out["games_verified"] != f"{out['games']}/{out['games']}" or not out["pairings_verified"]:
         sys.exit(1)
@@ -205,6 +212,8 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
     parser.add_argument("--seats", type=int, default=4, help="players per table")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="each bot takes this long over each choice, give or take half (default 0: never thinks)")
     parser.add_argument("--profile", metavar="FILE",
                         help="run each replica under cProfile (one worker); replica i writes its stats to FILE.i")
     parser.add_argument("--short", action="store_true",

@@ -11,7 +11,8 @@ The schedule is a `Mode`: `free` seats players round-robin at `games` tables of 
 player play the games the service pairs it in, learnt from its personal stream (one SSE
 connection per player, not per seat), until the tournament stream says it has ended; the service
 creates the games and advances the rounds by itself. There the SSE delivery latency is that of
-the personal stream's "your turn" (from the previous seat's command answer to the notice).
+the personal stream's "your turn" (from the previous seat's command answer to the notice). With
+`think` the tournament's bots take that long over each choice (`Thinking`): a load below saturation.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from stela_client import AiohttpTransport, Client
 
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer, TurnPlayer
-from service.bots.strategies import RandomStrategy
+from service.bots.strategies import RandomStrategy, Strategy
+from service.ops.memory import settle_memory
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Config:
     mode: str = "free"
     rounds: int = 3
     time_control: dict[str, Any] = field(default_factory=dict)
+    think: float = 0.0  # seconds a tournament bot takes over each choice (drawn from half to one and a half times it)
 
 
 def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -> dict[str, Any]:
@@ -160,11 +163,12 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
             return await api.sdk.register_for(tid)
 
     await asyncio.gather(*(register(api) for api in clients))
-    players = [TurnPlayer(api, RandomStrategy(random.Random(f"{config.seed}:{i}")), recorder)
+    players = [TurnPlayer(api, _thinking(config, i, RandomStrategy(random.Random(f"{config.seed}:{i}"))), recorder)
                for i, api in enumerate(clients)]
     running = [asyncio.create_task(p.run()) for p in players]
     try:
         await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
+        settle_memory()  # the players are built: no full collection pauses them all in the middle of play
         await organiser.start_tournament(tid)
         async for event in organiser.tournament_stream(tid):  # ends after tournament.TournamentEnded
             if event.type == "tournament.ResultRecorded":
@@ -175,6 +179,32 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
         recorder.errors += [e for p in players for e in p.errors]
+
+
+class Thinking:
+    """`inner`, taking its time: each choice waits `seconds` times a factor drawn from 0.5 to 1.5 (from its own
+    `rng`, so the choices are the same as without thinking). Bots that think, as players do, offer a load the
+    service can sustain; bots that never think keep every table's next request waiting in its queue, and
+    then latency is the number of tables over the throughput (Little's law), whatever the server does.
+    The wait comes before the request is sent: it counts in no command's latency."""
+
+    def __init__(self, inner: Strategy, seconds: float, rng: random.Random) -> None:
+        self.inner, self.seconds, self.rng = inner, seconds, rng
+        self.name = inner.name
+
+    async def choose(self, api: ApiClient, game_id: str, legal: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(self.seconds * (0.5 + self.rng.random()))
+        return await self.inner.choose(api, game_id, legal)
+
+    def decide(self, view: dict[str, Any] | None, seat: int, commands: list[dict[str, Any]]) -> dict[str, Any]:
+        return self.inner.decide(view, seat, commands)
+
+
+def _thinking(config: Config, index: int, strategy: Strategy) -> Strategy:
+    """Player `index`'s strategy, thinking `config.think` seconds a choice when that is set."""
+    if config.think <= 0:
+        return strategy
+    return Thinking(strategy, config.think, random.Random(f"{config.seed}:{index}:think"))
 
 
 async def _connected(player: TurnPlayer, running: asyncio.Task[None]) -> None:
@@ -219,6 +249,7 @@ async def run(config: Config, progress: Any = None) -> dict[str, Any]:
     recorder = Recorder()
     async with players_on([config.url], config.players) as clients:
         await register(clients, max(config.concurrency, 1))
+        settle_memory()
         total = config.rounds * (config.players // config.seats) if config.mode == "tournament" else config.games
         task = progress.add_task(f"{config.kind} games", total=total) if progress is not None else None
 

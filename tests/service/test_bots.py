@@ -247,3 +247,29 @@ def test_the_stela_command_line_builds_without_the_sdk_and_names_the_load_genera
             "assert 'service.bots.loadtest' not in sys.modules")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+async def test_a_thinking_bot_waits_before_each_choice_and_chooses_as_it_would_without(monkeypatch):
+    """`--think-ms`: each choice waits the think time times a factor from 0.5 to 1.5 (its own generator), then
+    is the inner strategy's own; a config without thinking keeps the strategy as it is."""
+    import random
+
+    from service.bots import loadtest
+    from service.bots.strategies import RandomStrategy
+
+    waited: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    legal = {"seat": 0, "version": 3, "commands": [{"type": f"c{i}"} for i in range(7)]}
+    plain = RandomStrategy(random.Random("s"))
+    thinking = loadtest.Thinking(RandomStrategy(random.Random("s")), 0.4, random.Random("t"))
+    monkeypatch.setattr(loadtest.asyncio, "sleep", fake_sleep)  # nothing else awaits meanwhile
+    chosen = [await thinking.choose(None, "g", legal) for _ in range(50)]  # type: ignore[arg-type]
+    monkeypatch.undo()
+    assert chosen == [await plain.choose(None, "g", legal) for _ in range(50)]  # type: ignore[arg-type]
+    assert len(waited) == 50 and all(0.2 <= w <= 0.6 for w in waited) and max(waited) - min(waited) > 0.2
+    assert thinking.name == "random"
+    assert loadtest._thinking(Config(url="x"), 0, plain) is plain
+    assert isinstance(loadtest._thinking(Config(url="x", think=0.1), 0, plain), loadtest.Thinking)
