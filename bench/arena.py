@@ -65,7 +65,6 @@ async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder
     watching = asyncio.create_task(watch())
     try:
         await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
-        settle_memory()  # as the servers do: no full collection pausing every player in the middle of play
         await asyncio.gather(*(join(api) for api in clients))
         await watching
     finally:

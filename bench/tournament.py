@@ -60,6 +60,18 @@ p99 1,440 ms, delivery p50 26.5 ms / p99 258 ms, CPU per command server 1.97 / b
 1,250/1,250 games and the pairings verified, 0 errors, both. (What changed: the result runners and the deadlines
 model read only the events they handle, by a partial index, instead of every move of every game; a token whose
 stream the revocation check finds working is not looked up again.)
+Measured 2026-11-28 (session 38), the default run on the quiet machine (load 0.9-2.4), one after the other: before
+(f997a8d) 362.5 s, 1,059.8 commands/s, command p50 151 ms / p99 627 ms, delivery p50 12.7 / p99 168 ms, CPU server
+0.88 / bots 0.46 / database 0.41 ms; with the standings and revocation cuts (db65b30) 364.2 s, p99 604 ms, CPU
+0.89 / 0.46 / 0.41 (no measurable change); with the load generator's memory settled (02b6cc4) 354.9 s, 1,086.5
+commands/s, p50 122 ms / p99 962 ms, delivery p50 21.6 / p99 127 ms, CPU 0.98 / 0.34 / 0.43: the bots had spent a
+quarter of their CPU in full collections of their heap and, pausing, held the load back; all verified, 0 errors.
+Below saturation (`--think-ms`, 1,000 players, one round, 02b6cc4): 300 ms thinking, 588 commands/s, command p50
+5.6 / p99 74.9 ms, delivery p50 1.8 / p99 26.3 ms, CPU 1.32 / 0.50 / 0.45 ms; 400 ms, 424 commands/s, p99 41.8 ms,
+delivery p99 13.4 ms, CPU server 1.54 / bots 0.60 ms (before the memory fix, 400 ms: p99 94-126 ms in five runs,
+12 of its 13 clusters of slow commands inside one of the load generator's ~170 ms collections, every ~11 s). The
+server's CPU per command is lowest at saturation, where writes, publishes and loop turns are shared by many
+commands.
 """
 
 from __future__ import annotations

@@ -31,7 +31,6 @@ from stela_client import AiohttpTransport, Client
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer, TurnPlayer
 from service.bots.strategies import RandomStrategy, Strategy
-from service.ops.memory import settle_memory
 
 
 @dataclass
@@ -168,7 +167,6 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
     running = [asyncio.create_task(p.run()) for p in players]
     try:
         await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
-        settle_memory()  # the players are built: no full collection pauses them all in the middle of play
         await organiser.start_tournament(tid)
         async for event in organiser.tournament_stream(tid):  # ends after tournament.TournamentEnded
             if event.type == "tournament.ResultRecorded":
@@ -249,7 +247,6 @@ async def run(config: Config, progress: Any = None) -> dict[str, Any]:
     recorder = Recorder()
     async with players_on([config.url], config.players) as clients:
         await register(clients, max(config.concurrency, 1))
-        settle_memory()
         total = config.rounds * (config.players // config.seats) if config.mode == "tournament" else config.games
         task = progress.add_task(f"{config.kind} games", total=total) if progress is not None else None
 
