@@ -114,12 +114,12 @@ async def test_the_count_of_token_changes_moves_with_every_change_that_can_stop_
     accounts = store.accounts()
     if await accounts.token_changes() is None:
         return  # the memory store keeps no count: every revocation check looks every token up
+    before = await accounts.token_changes()
     p = uid()
     await store.create_player(p, "Ann", token_hash(p))
     c, d = credential(p), credential(p)
     await accounts.add_credential(c)
     await accounts.add_credential(d)
-    before = await accounts.token_changes()
     assert await accounts.token_changes() == before  # nothing that can stop a token happened
     await accounts.revoke(p, credential_id=c.id)
     after_revoke = await accounts.token_changes()
