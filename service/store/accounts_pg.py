@@ -76,11 +76,7 @@ class PostgresAccounts:
         return int(status.split()[-1])
 
     async def live_digests(self, digests: list[str]) -> set[str]:
-        rows = await self.pool.fetch(
-            """SELECT token_hash FROM players WHERE token_hash = ANY($1::text[])
-               UNION SELECT digest FROM credentials WHERE digest = ANY($1::text[]) AND revoked_at IS NULL
-                     AND (expires_at IS NULL OR expires_at > now())""", digests)
-        return {r[0] for r in rows}
+        return set((await self.live_until(digests))[1])
 
     async def token_changes(self) -> int | None:
         return await self.pool.fetchval("SELECT n FROM token_changes")
