@@ -99,6 +99,11 @@ class TableRules:
 
     def play(self, state: TableState, seat: int, command: Any, now_ms: int | None = None) -> list[Any]:
         """Decide one command for `seat`; appends the clock's change, or the end when the game ends."""
+        return self.play_folded(state, seat, command, now_ms)[0]
+
+    def play_folded(self, state: TableState, seat: int, command: Any,
+                    now_ms: int | None = None) -> tuple[list[Any], TableState]:
+        """`play`, with the state after its events (folded once, as deciding the end needs it anyway)."""
         if state.status != "active":
             raise RuleViolation("table.not_active", f"the game is {state.status}")
         if not 0 <= seat < state.seat_count:
@@ -106,10 +111,11 @@ class TableRules:
         if seat in state.resigned:
             raise RuleViolation("table.seat_left", f"seat {seat} has left the game")
         if isinstance(command, Resign):
-            return self.resign(state, seat, "resigned", now_ms)
+            events = self.resign(state, seat, "resigned", now_ms)
+            return events, self.fold(events, state)
         rng = Rng(bytes.fromhex(state.seed), state.version)
         events = self.game.decide(state.game, seat, command, rng)
-        return self._settle(state, events, seat, now_ms)
+        return self._settled(state, events, seat, now_ms)
 
     def timeout(self, state: TableState, command: TimeOut) -> list[Any]:
         """The timeout worker's command: the kind's timeout rule plays for a seat past its deadline."""
@@ -147,19 +153,24 @@ class TableRules:
     def _settle(self, state: TableState, events: list[Any], acted: int | None, now_ms: int | None,
                 timed_out: bool = False) -> list[Any]:
         """`events` followed by the game's end when it ended, else by the clock's change."""
+        return self._settled(state, events, acted, now_ms, timed_out)[0]
+
+    def _settled(self, state: TableState, events: list[Any], acted: int | None, now_ms: int | None,
+                 timed_out: bool = False) -> tuple[list[Any], TableState]:
+        """`_settle`'s events and the state after all of them."""
         after = self.fold(events, state) if events else state
         if after.resigned and after.play_on:
             extra = self._stand_in(after)
             after, events = self.fold(extra, after), events + extra
             if after.status == "finished":
-                return events
+                return events, after
         ending = self._ending(after)
         if ending or state.time_control is None or after.clock is None:
-            return events + ending
+            return events + ending, self.fold(ending, after) if ending else after
         if now_ms is None:
             raise ValueError("a game with a time control needs now_ms for every decision")
         tick = advance(state.time_control, after.clock, acted, self.game.to_act(after.game), now_ms, timed_out)
-        return events + ([tick] if tick is not None else [])
+        return (events + [tick], self.evolve(after, tick)) if tick is not None else (events, after)
 
     def resign(self, state: TableState, seat: int, reason: Literal["resigned", "abandoned", "timed_out"],
                now_ms: int | None = None) -> list[Any]:

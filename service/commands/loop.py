@@ -21,7 +21,7 @@ import asyncio
 import hashlib
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import structlog
@@ -36,7 +36,18 @@ from service.store.protocol import (
 )
 
 log = structlog.get_logger("stela.loop")
-Decide = Callable[[Any, Any], list[Any]]  # (codec, state) -> the events decided, or a refusal raised
+
+
+class Folded(NamedTuple):
+    """What a decider may return instead of its events alone: them and the state after them, when deciding
+    had to fold them anyway (`Table.play_folded`), so recording them does not fold them again."""
+
+    events: list[Any]
+    after: Any
+
+
+# (codec, state) -> the events decided (or them and the state after them), or a refusal raised
+Decide = Callable[[Any, Any], "list[Any] | Folded"]
 
 
 def fingerprint(*request: Any) -> str:
@@ -152,10 +163,10 @@ class CommandLoop:
                     return await self._refused(c, exc)
         raise TooMuchContention(f"the {self.policy.name} changed too often while deciding; retry")
 
-    async def _record(self, c: Command, loaded: Loaded, events: list[Any]) -> Ran:
+    async def _record(self, c: Command, loaded: Loaded, decided: list[Any] | Folded) -> Ran:
         """Append what was decided on `loaded` (ConcurrencyError: it was stale) and remember the state after."""
         codec, state = loaded.table, loaded.state
-        after = codec.fold(events, state)
+        events, after = decided if isinstance(decided, Folded) else (decided, codec.fold(decided, state))
         meta = Metadata(actor=c.actor or None, command_id=new_command_id(), command=c.body)
         if c.describe is not None:
             meta = c.describe(meta, loaded, after)
@@ -181,7 +192,7 @@ class CommandLoop:
         raise exc
 
     async def decided(self, stream_id: str, loaded: Loaded, expected: int | None, decide: Decide,
-                      fresh: bool = False) -> tuple[Loaded, list[Any]]:
+                      fresh: bool = False) -> tuple[Loaded, list[Any] | Folded]:
         """The events `decide` makes of `loaded`; a refusal of a cached state (which another process
         may have moved on) is checked once against the store before it stands."""
         while True:

@@ -22,7 +22,9 @@ from domain.table import Table, TableState
 from service.commands.exceptions import (
     InvalidCommand, InvalidOptions, InvalidRequest, NotSeated, Unauthorized, unknown_field,
 )
-from service.commands.loop import Command, CommandLoop, Decide, Decided, Policy, Ran, ensure_same, fingerprint
+from service.commands.loop import (
+    Command, CommandLoop, Decide, Decided, Folded, Policy, Ran, ensure_same, fingerprint,
+)
 from service.commands.publishing import Publisher
 from service.commands.players import Viewer
 from service.commands.repository import GameRepository, Loaded
@@ -146,11 +148,11 @@ class CommandPipeline:
         loaded = await self.repository.cached(game_id)
         command = self._command(loaded.table, raw)
 
-        def decide(table: Table, state: TableState) -> list[Any]:
+        def decide(table: Table, state: TableState) -> Folded:
             seat = table.seat_of(state, player.id)
             if seat is None:
                 raise NotSeated("only a seated player may send game commands")
-            return table.play(state, seat, command, now_ms())
+            return Folded(*table.play_folded(state, seat, command, now_ms()))
 
         if dry_run:  # refused exactly as the real post would be, a stale expected_version included
             loaded, _ = await self.loop.decided(game_id, loaded, expected_version, decide)

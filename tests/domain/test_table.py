@@ -231,3 +231,36 @@ def test_two_seats_leaving_a_game_of_four_or_more_rank_last_the_earlier_leaver_l
     assert outcome.details["left"] == [first, second] and "resigned" not in outcome.details
     assert outcome.ranks[first] == seats and outcome.ranks[second] == seats - 1
     assert max(r for s, r in enumerate(outcome.ranks) if s not in (first, second)) < seats - 1
+
+
+@pytest.mark.parametrize("kind", [*sorted(GAMES), TALLY.kind])
+def test_play_folded_gives_the_state_its_events_fold_to_through_clocks_leavers_and_the_end(kind):
+    """The command pipeline records `play_folded`'s state instead of folding the events again: at every
+    step of clocked games of three seats where one seat leaves midway (played for by the timeout rule,
+    then the game to its end), that state is exactly the events folded onto the state before."""
+    from domain.kernel import Rng
+    from domain.simulate import pick
+
+    game = GAMES.get(kind, TALLY)  # Tally: a stand-in's command often ends the game
+    table = Table(game)
+    seats = 3
+    for n in range(3 if game is not TALLY else 20):
+        bot = Rng(f"{kind}/folded/{n}".encode(), 0)
+        state = table.fold(table.create({}, seats, f"{kind}-{n}".encode(), time_control={"per_move_seconds": 60}))
+        for seat in range(seats):
+            state = table.fold(table.join(state, f"p{seat}", f"P{seat}", seat), state)
+        state = table.fold(table.start(state, "p0", now_ms=0), state)
+        now, steps = 0, 0
+        while state.status == "active" and steps < 3000:
+            now, steps = now + 1000, steps + 1
+            if steps == (40 if game is not TALLY else 2 + n % 5):
+                seat, command = seats - 1, Resign()
+            else:
+                seat = bot.choice(table.to_act(state))
+                legal = table.legal(state, seat)
+                command = pick(bot, legal, game.bot_weights(state.game, seat, legal) if game.bot_weights else None)
+            events, after = table.play_folded(state, seat, command, now)
+            assert events == table.play(state, seat, command, now)
+            assert after == table.fold(events, state), (kind, n, steps, [type(e).__name__ for e in events])
+            state = after
+        assert state.status == "finished", (kind, n, steps)
