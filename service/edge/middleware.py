@@ -18,6 +18,7 @@ from typing import Any
 from litestar.config.cors import CORSConfig
 from litestar.constants import DEFAULT_ALLOWED_CORS_HEADERS
 from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.utils.scope.state import ScopeState
 
 from service.edge.jsonkeys import duplicate_key
 from service.commands.exceptions import InvalidRequest
@@ -88,15 +89,16 @@ def json_only(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES) -> ASGIApp
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
-        content_type, has_body, size = None, False, 0
+        content_type, has_body, size, length = None, False, 0, None
         for name, value in scope["headers"]:
             size += len(name) + len(value)
             if name == b"content-type":
                 content_type = value
             elif name == b"content-length":
                 has_body = value.strip() not in (b"0", b"")
+                length = int(value) if value.isdigit() else None
             elif name == b"transfer-encoding":
-                has_body = True
+                has_body, length = True, None
         if size > max_header_bytes:
             await send_problem(scope, send, HeadersTooLarge(
                 f"the request's headers take {size} bytes; at most {max_header_bytes} are read"))
@@ -106,9 +108,45 @@ def json_only(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES) -> ASGIApp
             await send_problem(scope, send, UnsupportedMediaType(
                 "send the body as application/json (with that Content-Type)"))
             return
-        await app(scope, receive if not has_body else _unique_keys(receive), send)
+        if not has_body:
+            await app(scope, receive, send)
+        elif length is not None and length <= READ_AHEAD:
+            await app(scope, await _read_ahead(scope, receive), send)
+        else:
+            await app(scope, _unique_keys(receive), send)
 
     return middleware
+
+
+# A body announced at most this long is read here, before the framework: commands and every other
+# JSON body of the API fit many times over. Longer ones are read by the framework as it streams them,
+# within its own size limit.
+READ_AHEAD = 64 * 1024
+
+
+async def _read_ahead(scope: Scope, receive: Receive) -> Receive:
+    """Read the whole (short) body now and hand it to the framework as the request's body, so it never
+    streams it again (Litestar's `Request.body` takes it from the connection state, where it keeps the
+    body it read); a body that repeats a key, or that the client stopped sending, goes on as it came
+    (see `_unique_keys`). The `receive` returned replays what was read, then reads on."""
+    messages: list[Any] = []
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            break
+    replay = iter(messages)
+
+    async def replaying() -> Any:
+        return next(replay, None) or await receive()
+
+    if message["type"] != "http.request":  # the client left mid-body: the framework sees it as it happens
+        return replaying
+    body = b"".join(m.get("body", b"") for m in messages)
+    if duplicate_key(body) is not None:
+        return _unique_keys(replaying)
+    ScopeState.from_scope(scope).body = body
+    return replaying
 
 
 def _unique_keys(receive: Receive) -> Receive:
