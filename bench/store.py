@@ -10,7 +10,9 @@ hash chain and JSON, computed in Python the same way) into the same `events` tab
 returned. It shares the table's indexes, defaults and constraints with the store, so the ratio is the
 price of those guarantees. It runs through the store's own pool, acquired per statement as the
 store's append does, in rounds that alternate with the store's (see `main`). The store runs as
-shipped (`STELA_PG_NOTIFY` off) and with NOTIFY on.
+shipped (`STELA_PG_NOTIFY` off: appends that arrive while two append statements are in flight go
+to PostgreSQL together, one statement and one commit for them all, `store_appends_per_statement`)
+and with NOTIFY on (every append alone).
 
 Beside each rate, the CPU per event on either side: the bench process's (`client_us`: the store's
 Python, asyncpg, the event loop) and the database's, summed over the pool's PostgreSQL backends from
@@ -135,10 +137,14 @@ async def main(short: bool, total: int | None = None, rounds: int | None = None)
             appends = max(total // writers, 20)
             found: dict[str, list[float]] = {name: [] for name in series}
             cpu: dict[str, list[tuple[float, float | None]]] = {name: [] for name in series}
+            sent = [0, 0]  # the store's (statements, appends), NOTIFY off: how many appends went together
             for r in range(rounds):
                 order = list(series) if r % 2 == 0 else list(reversed(series))
                 for name in order:
+                    before = (store.group.statements, store.group.appends)
                     rate, client, backend = await measured(store.pool, series[name], writers, appends)
+                    if name == "store":
+                        sent = [sent[0] + store.group.statements - before[0], sent[1] + store.group.appends - before[1]]
                     found[name].append(rate)
                     cpu[name].append((client, backend))
             ratio = {name: statistics.median(a / b for a, b in zip(found[name], found["plain"]))
@@ -148,6 +154,7 @@ async def main(short: bool, total: int | None = None, rounds: int | None = None)
                         "store_events_per_s": round(statistics.median(found["store"]), 1),
                         "store_vs_plain": round(ratio["store"], 2),
                         "store_vs_plain_rounds": [round(a / b, 2) for a, b in zip(found["store"], found["plain"])],
+                        "store_appends_per_statement": round(sent[1] / max(1, sent[0]), 2),
                         "store_notify_events_per_s": round(statistics.median(found["store_notify"]), 1),
                         "store_notify_vs_plain": round(ratio["store_notify"], 2),
                         **{f"{name}_{side}_us": median_of([c[i] for c in cpu[name]])

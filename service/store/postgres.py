@@ -3,9 +3,12 @@
 Appends are one statement: check the stream head, insert the batch with its
 hash chain, record the idempotency key and a new stream, and return only the
 positions, transaction id and time the caller cannot know (the rows themselves
-it built). Writers are never serialised: `NOTIFY stela_events` (which takes a
-cluster-wide lock at commit) is opt-in (`STELA_PG_NOTIFY`); projectors are woken
-by the fan-out and a short poll instead. The global log is read by
+it built). Under load, appends that arrive while `slots` append statements are in
+flight go together, one statement and one commit for them all, each checked
+against its own stream's head (`service.store.appending`). Writers are never
+serialised: `NOTIFY stela_events` (which takes a cluster-wide lock at commit) is
+opt-in (`STELA_PG_NOTIFY`, and then every append goes alone); projectors are
+woken by the fan-out and a short poll instead. The global log is read by
 `projections.log.read_after`, the one reader of the ordering rule.
 """
 
@@ -13,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 import operator
-import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
@@ -27,6 +28,9 @@ import msgspec
 
 from projections.log import LogEvent, read_after
 from service.store import bulk
+from service.store.appending import (
+    APPEND_SLOTS, APPENDS, CHANNEL, MANY, GroupCommit, Outcome, Prepared, many_arguments, outcome,
+)
 from service.store.readside import ReadSide
 from service.store.accounts_pg import PostgresAccounts
 from service.store.protocol import (
@@ -34,7 +38,6 @@ from service.store.protocol import (
     SeatedGame, StoredEvent, StoreUnavailable, chain, cursor_pair,
 )
 
-CHANNEL = "stela_events"  # projections/log.py listens on it and reads with the same ordering rule
 _MIGRATION_LOCK = 7_114_001
 # literal types, so the planner matches the partial index of migration 004 for any player id
 _SEATS_OF = f"""SELECT s.player_id, s.stream_id, last.at,
@@ -46,71 +49,13 @@ _SEATS_OF = f"""SELECT s.player_id, s.stream_id, last.at,
                                     ORDER BY e.version DESC LIMIT 1) AS last"""
 _encode = msgspec.json.encode
 _COLUMNS = "position, tx, stream_id, version, type, data, metadata, at, prev_hash, hash"
-# One statement, so one round trip and one implicit transaction: insert the batch only if the
-# stream's head is exactly (expected version, prev hash), record the idempotency key and a new
-# stream, and NOTIFY once (only when enabled). A clash inserts nothing (no row returned, or a
-# unique violation). Only what the database assigns comes back: no JSON is decoded again.
-#
-# The statement is written for the append at hand (`_append_statement`): a first append checks that
-# the stream is empty and registers it, a later one checks the head row; the idempotency row and the
-# NOTIFY are there only when wanted. Each part left out is one PostgreSQL would otherwise plan, lock,
-# open (a relation and its indexes) and set up at every execution, only to skip it (bench.store).
-_ROWS = {
-    False: "SELECT {stream}, {v}::int, {t}::text, {d}::text::jsonb, {m}::text::jsonb, {p}::text, {h}::text",
-    True: "SELECT {stream}, u.v, u.t, u.d::jsonb, u.m::jsonb, u.p, u.h\n"
-          "    FROM unnest({v}::int[], {t}::text[], {d}::text[], {m}::text[], {p}::text[], {h}::text[])"
-          " AS u(v, t, d, m, p, h)",
-}
-_HEAD = {
-    True: "NOT EXISTS (SELECT 1 FROM events WHERE stream_id = {stream})",
-    False: "EXISTS (SELECT 1 FROM events e WHERE e.stream_id = {stream} AND e.version = {expected}::int"
-           " AND e.hash = {prev_hash}::text)",
-}
-
-
-def _append_statement(batch: bool, first: bool, keyed: bool, notify: bool) -> tuple[str, tuple[str, ...]]:
-    """The append statement and the names of its parameters, in order ($1, $2, ...).
-
-    `batch`: several events (arrays, unnested), else one (scalars); `first`: expected version 0 (the
-    stream must be empty; it is registered in `streams`), else the head must be (expected, prev hash);
-    `keyed`: record the idempotency key; `notify`: `pg_notify` once."""
-    sql = f"""
-WITH ins AS (
-    INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
-    {_ROWS[batch]}
-    WHERE {_HEAD[first]}
-    RETURNING position, tx, at, version
-)"""
-    if keyed:
-        sql += """, idem AS (
-    INSERT INTO idempotency (stream_id, actor, key, first_version, last_version, fingerprint)
-    SELECT {stream}, {actor}::text, {key}::text, {expected}::int + 1, {expected}::int + {count}::int, {fingerprint}::text
-    WHERE EXISTS (SELECT 1 FROM ins)
-)"""
-    if first:
-        sql += """, stream AS (
-    INSERT INTO streams (stream_id, kind) SELECT {stream}, {kind}::text WHERE EXISTS (SELECT 1 FROM ins)
-)"""
-    if notify:  # a SELECT in WITH runs only if read: the count reads it
-        sql += f""", note AS (
-    SELECT pg_notify('{CHANNEL}', {{stream}}) WHERE EXISTS (SELECT 1 FROM ins)
-)"""
-    sql += "\nSELECT position, tx, at" + (", (SELECT count(*) FROM note)" if notify else "") + " FROM ins"
-    sql += " ORDER BY version" if batch else ""
-    names: list[str] = []
-    for name in re.findall(r"{(\w+)}", sql):
-        if name not in names:
-            names.append(name)
-    return sql.format(**{name: f"${i}" for i, name in enumerate(names, 1)}), tuple(names)
-
-
-def _statement_and_arguments(*variant: bool) -> tuple[str, Callable[[dict[str, Any]], tuple[Any, ...]]]:
-    sql, names = _append_statement(*variant)
-    return sql, operator.itemgetter(*names)
-
-
-# (batch, first, keyed, notify) -> the statement, and what picks its arguments from the append's values
-_APPENDS = {variant: _statement_and_arguments(*variant) for variant in itertools.product((False, True), repeat=4)}
+def _stored(item: Prepared, records: Sequence[Sequence[Any]]) -> AppendResult:
+    """The result of an append whose rows went in: `records` are their (position, tx, at), in order."""
+    stored = [StoredEvent(position=rec[0], tx=rec[1], stream_id=item.stream_id, version=v, type=t, data=d,
+                          metadata=m, at=rec[2], prev_hash=p, hash=h)
+              for rec, (v, t, d, m, p, h) in zip(records, item.rows)]
+    return AppendResult(first_version=item.expected + 1, last_version=item.expected + len(item.rows),
+                        head=item.rows[-1][5], events=stored)
 
 
 def _record_event(row: asyncpg.Record) -> StoredEvent:
@@ -190,15 +135,18 @@ _KEY_TABLE = """CREATE TABLE IF NOT EXISTS stela_ticket_keys (
 class PostgresStore(ReadSide):
     """EventStore on a PostgreSQL pool."""
 
-    def __init__(self, pool: asyncpg.Pool, notify: bool = False) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = False, slots: int = APPEND_SLOTS) -> None:
         self.pool = pool
         # NOTIFY takes a cluster-wide lock at commit, serialising notifying writers (see the README)
         self.notify = notify
+        # appends that arrive while `slots` append statements are in flight go together (group commit)
+        self.group = GroupCommit(self._alone, self._together, slots)
 
     @classmethod
     async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
-                      command_timeout: float | None = 10.0) -> "PostgresStore":
-        """A pool of at most `max_size` connections; every statement waits at most `command_timeout` s."""
+                      command_timeout: float | None = 10.0, slots: int = APPEND_SLOTS) -> "PostgresStore":
+        """A pool of at most `max_size` connections; every statement waits at most `command_timeout` s;
+        at most `slots` append statements in flight (the appends arriving meanwhile go together)."""
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
                                              reset=_keep_session, command_timeout=command_timeout)
@@ -206,7 +154,7 @@ class PostgresStore(ReadSide):
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
             await migrate(conn)
-        return cls(pool, notify)
+        return cls(pool, notify, slots)
 
     async def close(self) -> None:
         """Close gracefully, but never hang a shutdown on a connection somebody still holds."""
@@ -242,47 +190,75 @@ class PostgresStore(ReadSide):
                      games: Sequence[NewGame] = ()) -> AppendResult:
         args = (stream_id, expected_version, events, metadata, idempotency_key, kind, prev_hash, fingerprint)
         if not games:
-            return await self._append(self.pool, *args)
+            item = await self._prepared(*args)
+            if isinstance(item, AppendResult):
+                return item
+            return await (self._alone(item) if self.notify else self.group.append(item))
         # the batch and the new games in one transaction: a round's pairing never commits without its games
         async with self.pool.acquire() as conn, conn.transaction():
-            result = await self._append(conn, *args)
+            item = await self._prepared(*args)
+            result = item if isinstance(item, AppendResult) else await self._send(conn, item)
             if result.duplicate:
                 return result
             created = await bulk.create_games(conn, games)
         return msgspec.structs.replace(result, created=created)
 
-    async def _append(self, conn: Any, stream_id: str, expected_version: int, events: list[NewEvent],
-                      metadata: Metadata, idempotency_key: str | None, kind: str | None, prev_hash: str | None,
-                      fingerprint: str | None) -> AppendResult:
-        """The one-statement append on `conn` (the pool, or a connection in its caller's transaction)."""
+    async def _prepared(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
+                        key: str | None, kind: str | None, prev_hash: str | None,
+                        fingerprint: str | None) -> Prepared | AppendResult:
+        """The append's rows, hash chain and all, ready to send; a key's first result when the head the
+        append follows is gone (ConcurrencyError raised when it has none)."""
         actor = metadata.actor or ""
         if prev_hash is None:
             prev_hash = GENESIS_HASH if expected_version == 0 else await self.pool.fetchval(
                 "SELECT hash FROM events WHERE stream_id = $1 AND version = $2", stream_id, expected_version)
         if prev_hash is None:
-            return await self._refused(stream_id, expected_version, actor, idempotency_key)
-        rows = chain(stream_id, expected_version, prev_hash, events, metadata)
+            return await self._refused(stream_id, expected_version, actor, key)
+        return Prepared(stream_id, expected_version, prev_hash, chain(stream_id, expected_version, prev_hash, events,
+                                                                      metadata), actor, key, kind or "", fingerprint)
+
+    async def _alone(self, item: Prepared) -> AppendResult:
+        return await self._send(self.pool, item)
+
+    async def _send(self, conn: Any, item: Prepared) -> AppendResult:
+        """The one-statement append on `conn` (the pool, or a connection in its caller's transaction)."""
+        rows = item.rows
         batch = len(rows) != 1
-        statement, arguments = _APPENDS[batch, expected_version == 0, idempotency_key is not None, self.notify]
+        statement, arguments = APPENDS[batch, item.expected == 0, item.key is not None, self.notify]
         if batch:
             values = {"v": [r[0] for r in rows], "t": [r[1] for r in rows], "d": [_json(r[2]) for r in rows],
                       "m": [_json(r[3]) for r in rows], "p": [r[4] for r in rows], "h": [r[5] for r in rows]}
         else:
             (v, t, d, m, p, h), = rows
             values = {"v": v, "t": t, "d": _json(d), "m": _json(m), "p": p, "h": h}
-        values.update(stream=stream_id, expected=expected_version, prev_hash=prev_hash, actor=actor,
-                      key=idempotency_key, count=len(events), kind=kind or "", fingerprint=fingerprint)
+        values.update(stream=item.stream_id, expected=item.expected, prev_hash=item.prev_hash, actor=item.actor,
+                      key=item.key, count=len(rows), kind=item.kind, fingerprint=item.fingerprint)
         try:
             records = await conn.fetch(statement, *arguments(values))
         except asyncpg.UniqueViolationError:
             records = []
         if not records:
-            return await self._refused(stream_id, expected_version, actor, idempotency_key)
-        stored = [StoredEvent(position=rec[0], tx=rec[1], stream_id=stream_id, version=v, type=t, data=d,
-                              metadata=m, at=rec[2], prev_hash=p, hash=h)
-                  for rec, (v, t, d, m, p, h) in zip(records, rows)]
-        return AppendResult(first_version=expected_version + 1, last_version=expected_version + len(events),
-                            head=rows[-1][5], events=stored)
+            return await self._refused(item.stream_id, item.expected, item.actor, item.key)
+        return _stored(item, records)
+
+    async def _together(self, items: list[Prepared]) -> list[Outcome]:
+        """Several appends (one per stream) in one statement; each one's result, or its refusal."""
+        try:
+            records = await self.pool.fetch(MANY, *many_arguments(items, _json))
+        except (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError):
+            # another process appended to one of these streams meanwhile: each finds out alone which
+            return [await outcome(self._alone(item)) for item in items]
+        found: dict[str, list[asyncpg.Record]] = {}
+        for record in records:
+            found.setdefault(record[0], []).append(record)
+        out: list[Outcome] = []
+        for item in items:
+            mine = found.get(item.stream_id)
+            if mine:
+                out.append(_stored(item, [r[2:] for r in sorted(mine, key=operator.itemgetter(1))]))
+            else:
+                out.append(await outcome(self._refused(item.stream_id, item.expected, item.actor, item.key)))
+        return out
 
     async def _refused(self, stream_id: str, expected: int, actor: str, key: str | None) -> AppendResult:
         """Nothing was appended: the first result of a repeated idempotency key, else a conflict."""
