@@ -47,6 +47,8 @@ def check(settings: Settings) -> None:
     """ConfigError when the worker count does not fit the rest of the settings."""
     if settings.workers < 1:
         raise ConfigError("STELA_WORKERS must be at least 1")
+    if settings.pg_append_slots < 1:
+        raise ConfigError("STELA_PG_APPEND_SLOTS must be at least 1")
     if settings.workers > 1 and not settings.redis_url:
         raise ConfigError("STELA_WORKERS > 1 needs REDIS_URL: each worker has its own fan-out, and only "
                           "Redis carries one worker's appends to another's SSE streams")

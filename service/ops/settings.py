@@ -51,6 +51,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     log_level: str = "info"
     db_pool_max: int = 20
     pg_notify: bool = False
+    pg_append_slots: int = 4  # append statements in flight before appends wait to go together (group commit)
     workers: int = 1
     server: str = "uvicorn"
     env: str = "production"
@@ -92,6 +93,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             log_level=get("STELA_LOG_LEVEL") or "info",
             db_pool_max=int(get("STELA_DB_POOL_MAX") or 20),
             pg_notify=(get("STELA_PG_NOTIFY") or "off").lower() not in ("off", "0", "false", "no"),
+            pg_append_slots=int(get("STELA_PG_APPEND_SLOTS") or 4),
             workers=int(get("STELA_WORKERS") or 1),
             server=get("STELA_SERVER") or "uvicorn",
             env=get("STELA_ENV") or "production",

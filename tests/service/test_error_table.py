@@ -140,3 +140,11 @@ def test_several_workers_are_refused_without_the_shared_services_they_need(env, 
 def test_one_worker_or_several_with_redis_and_a_database_are_accepted():
     check(Settings.from_env({}))
     check(Settings.from_env({"STELA_WORKERS": "2", "REDIS_URL": "redis://r", "DATABASE_URL": "postgresql://db/s"}))
+
+
+def test_append_slots_are_read_from_the_environment_and_fewer_than_one_refused():
+    assert Settings.from_env({}).pg_append_slots == 4
+    assert Settings.from_env({"STELA_PG_APPEND_SLOTS": "16"}).pg_append_slots == 16
+    check(Settings.from_env({"STELA_PG_APPEND_SLOTS": "1"}))
+    with pytest.raises(ConfigError, match="STELA_PG_APPEND_SLOTS"):
+        check(Settings.from_env({"STELA_PG_APPEND_SLOTS": "0"}))
