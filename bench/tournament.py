@@ -72,6 +72,13 @@ delivery p99 13.4 ms, CPU server 1.54 / bots 0.60 ms (before the memory fix, 400
 12 of its 13 clusters of slow commands inside one of the load generator's ~170 ms collections, every ~11 s). The
 server's CPU per command is lowest at saturation, where writes, publishes and loop turns are shared by many
 commands.
+Measured 2026-11-28 (session 39), the default run, old (c999cef) and new (00e6571: group commit, one fold a
+command, the body read once) back to back on a machine running the old code a third faster than the day before
+(load 2.3-4.0): old 231.6 s, 1,657.3 commands/s, command p50 85 / p99 553 ms, delivery p50 13.6 / p99 92.5 ms, CPU
+server 0.62 / bots 0.23 / database 0.29 ms; new 159.9 s and 161.7 s, 2,396.7 and 2,383.4 commands/s, p50 74 /
+p99 198 and 181 ms, delivery p50 10 / p99 66.6 and 65.6 ms, CPU 0.46 / 0.20 / 0.13 and 0.46 / 0.20 / 0.12 ms; all
+verified, 0 errors. Below saturation (new, 1,000 players, one round, 200 ms thinking): 846.6 commands/s, p50 5.4 /
+p99 56.6 ms, delivery p50 1.7 / p99 14.6 ms, CPU 0.91 / 0.35 / 0.33 ms.
 """
 
 from __future__ import annotations
