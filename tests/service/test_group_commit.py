@@ -159,3 +159,56 @@ async def test_the_service_store_takes_its_slots_from_the_settings(pg_dsn):
 
     async with open_store(Settings(database_url=pg_dsn, pg_append_slots=3), pool_max=2) as store:
         assert store.group.slots == 3
+
+
+async def test_a_statement_that_fails_fails_every_append_it_carried_and_the_next_ones_go_on():
+    gate, calls = asyncio.Event(), []
+
+    async def alone(item: Prepared) -> AppendResult:
+        await gate.wait()
+        return AppendResult(first_version=1, last_version=1)
+
+    async def together(items: list[Prepared]) -> list:
+        calls.append(len(items))
+        if len(calls) == 1:
+            raise ConnectionResetError("the database went away")
+        return [AppendResult(first_version=2, last_version=2) for _ in items]
+
+    group = GroupCommit(alone, together, slots=1)
+
+    def item(stream: str) -> Prepared:
+        return Prepared(stream, 0, GENESIS_HASH, [], "", None, "", None)
+
+    first = asyncio.create_task(group.append(item("a")))
+    await asyncio.sleep(0)
+    failed = [asyncio.create_task(group.append(item(s))) for s in ("b", "c")]
+    await asyncio.sleep(0)
+    gate.set()
+    await first
+    for task in failed:
+        with pytest.raises(ConnectionResetError):
+            await task
+    gate.clear()
+    blocker = asyncio.create_task(group.append(item("d")))
+    await asyncio.sleep(0)
+    later = [asyncio.create_task(group.append(item(s))) for s in ("e", "f")]
+    await asyncio.sleep(0)
+    gate.set()
+    await blocker
+    assert [r.last_version for r in await asyncio.gather(*later)] == [2, 2] and calls == [2, 2]
+
+
+async def test_a_statement_that_clashes_is_sent_again_one_append_at_a_time(pg):
+    """Two appends of one stream never share a statement (`_take`); if they did, or another process wrote
+    the same version meanwhile, the unique index refuses the whole statement, and each append then goes
+    alone: the first in, the second refused as stale, nothing half-written."""
+    stream, other = f"g-{uuid.uuid4()}", f"g-{uuid.uuid4()}"
+    meta = Metadata(actor="a")
+    first = [await pg._prepared(s, 0, events(1, f"{s}-1"), meta, None, "x", None, None) for s in (stream, other)]
+    clash = await pg._prepared(stream, 0, events(2, "clash"), meta, None, "x", None, None)
+    made, refused, also = await pg._together([first[0], clash, first[1]])
+    assert made.last_version == 1 and also.last_version == 1
+    assert isinstance(refused, ConcurrencyError)
+    await check_log(pg, stream, 1)
+    await check_log(pg, other, 1)
+    assert [e.type for e in await pg.read_stream(stream)] == [f"test.{stream}-1"]
