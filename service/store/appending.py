@@ -89,11 +89,12 @@ def _statement_and_arguments(*variant: bool) -> tuple[str, Callable[[dict[str, A
 APPENDS = {variant: _statement_and_arguments(*variant) for variant in itertools.product((False, True), repeat=4)}
 
 # Several appends to different streams in one statement. Each row carries its append's expected version
-# and head, compared with its stream's last row, found through the primary key (a lateral lookup: an
-# EXISTS test per row would let the planner hash the whole table once it thinks it small, and keep that
-# plan while the table grows), so an append whose stream moved on inserts nothing while the others go in; rows are inserted
-# in the order given (sorted by stream, then version: every process takes the streams' index entries in
-# the same order, so two such statements never wait on each other in a cycle).
+# and head, compared with its stream's last row, found through the primary key: a lateral look-up, for
+# an EXISTS test per row let the planner hash the whole table when it thought it small (and a prepared
+# statement may keep such a plan as the table grows). An append whose stream moved on inserts nothing
+# while the others go in. Rows are inserted in the order given, sorted by stream, then version: every
+# process takes the streams' index entries in the same order, so two such statements never wait on each
+# other in a cycle.
 MANY = """
 WITH ins AS (
     INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
