@@ -84,8 +84,9 @@ async def test_in_one_statement_a_stale_append_is_refused_a_resent_key_answered_
     waiting = [asyncio.create_task(pg.append(fresh, 0, events(2, "f"), meta, idempotency_key="new", kind="x")),
                asyncio.create_task(pg.append(stale, 1, events(1, "s2"), meta)),
                asyncio.create_task(pg.append(keyed, 0, events(1, "k"), meta, idempotency_key="once"))]
-    while len(pg.group.waiting) < 3:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(30):  # (a generous deadline on a busy machine)
+        while len(pg.group.waiting) < 3:
+            await asyncio.sleep(0.01)
     gate.set()
     made, refused, replayed = await asyncio.gather(*waiting, return_exceptions=True)
     await blocker
