@@ -124,6 +124,11 @@ async def test_two_processes_racing_on_the_same_streams_lose_nothing_and_fork_no
             await store.close()
 
 
+def blank(stream: str) -> Prepared:
+    """An append of nothing to `stream`, for a group whose sending is faked."""
+    return Prepared(stream, 0, GENESIS_HASH, [], "", None, "", None)
+
+
 async def test_an_append_cancelled_while_waiting_is_never_sent_and_holds_nobody_up():
     sent: list[list[str]] = []
     gate = asyncio.Event()
@@ -139,13 +144,10 @@ async def test_an_append_cancelled_while_waiting_is_never_sent_and_holds_nobody_
 
     group = GroupCommit(alone, together, slots=1)
 
-    def item(stream: str) -> Prepared:
-        return Prepared(stream, 0, GENESIS_HASH, [], "", None, "", None)
-
-    first = asyncio.create_task(group.append(item("a")))
+    first = asyncio.create_task(group.append(blank("a")))
     await asyncio.sleep(0)
-    gone = asyncio.create_task(group.append(item("b")))
-    kept = [asyncio.create_task(group.append(item(s))) for s in ("c", "c", "d")]
+    gone = asyncio.create_task(group.append(blank("b")))
+    kept = [asyncio.create_task(group.append(blank(s))) for s in ("c", "c", "d")]
     await asyncio.sleep(0)
     gone.cancel()
     gate.set()
@@ -177,12 +179,9 @@ async def test_a_statement_that_fails_fails_every_append_it_carried_and_the_next
 
     group = GroupCommit(alone, together, slots=1)
 
-    def item(stream: str) -> Prepared:
-        return Prepared(stream, 0, GENESIS_HASH, [], "", None, "", None)
-
-    first = asyncio.create_task(group.append(item("a")))
+    first = asyncio.create_task(group.append(blank("a")))
     await asyncio.sleep(0)
-    failed = [asyncio.create_task(group.append(item(s))) for s in ("b", "c")]
+    failed = [asyncio.create_task(group.append(blank(s))) for s in ("b", "c")]
     await asyncio.sleep(0)
     gate.set()
     await first
@@ -190,9 +189,9 @@ async def test_a_statement_that_fails_fails_every_append_it_carried_and_the_next
         with pytest.raises(ConnectionResetError):
             await task
     gate.clear()
-    blocker = asyncio.create_task(group.append(item("d")))
+    blocker = asyncio.create_task(group.append(blank("d")))
     await asyncio.sleep(0)
-    later = [asyncio.create_task(group.append(item(s))) for s in ("e", "f")]
+    later = [asyncio.create_task(group.append(blank(s))) for s in ("e", "f")]
     await asyncio.sleep(0)
     gate.set()
     await blocker
