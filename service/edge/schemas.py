@@ -54,6 +54,16 @@ class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 _envelope = msgspec.json.Decoder(CommandEnvelope)
 
 
+def plain_envelope(body: bytes) -> CommandEnvelope | None:
+    """`body` as the command route takes it at once (its command an object), else None: the body's DTO
+    (`CommandBody`) then says what is wrong, or takes it by the strict rule."""
+    try:
+        envelope = _envelope.decode(body)
+    except (msgspec.DecodeError, RecursionError):  # (a ValidationError is a DecodeError; nesting too deep)
+        return None
+    return envelope if bytes(memoryview(envelope.command)[:1]) == b"{" else None
+
+
 class CommandBody(AbstractDTO[CommandEnvelope]):
     """The command route's body, decoded once: from the request's raw bytes by a prebuilt decoder into
     the envelope, the command left raw for its kind's decoder (`CommandPipeline.command`).
@@ -84,15 +94,16 @@ class CommandBody(AbstractDTO[CommandEnvelope]):
         return False
 
     def decode_bytes(self, value: bytes) -> CommandEnvelope:
+        envelope = plain_envelope(value)
+        if envelope is not None:
+            return envelope
         try:
-            envelope = _envelope.decode(value)
+            _envelope.decode(value)
         except msgspec.ValidationError:  # (a DecodeError too: first)
             return self._refused(value)
         except msgspec.DecodeError as exc:
             raise InvalidRequest(str(exc)) from exc
-        if bytes(memoryview(envelope.command)[:1]) != b"{":
-            return self._refused(value)  # not an object: say so
-        return envelope
+        return self._refused(value)  # the command is not an object: say so
 
     def _refused(self, value: bytes) -> CommandEnvelope:
         """The envelope of a body the decoder refused, if the strict rule takes it (an integral float such as

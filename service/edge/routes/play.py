@@ -19,6 +19,7 @@ from service.edge.dependencies import authorization, caller
 from service.edge.errors import responses
 from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
+from service.edge.shortcut import raise_stashed
 from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, EventPage, LegalOut, NO_NUL
 from service.commands.views import legal_list
 from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
@@ -129,19 +130,25 @@ def legal_route(services: Callable[[], Services]) -> HTTPRouteHandler:
          responses=responses(400, 401, 403, 404))
     async def legal(request: Request, game_id: GameId, min_version: MinVersion = None) -> Response[LegalOut]:
         scope = request.scope
-        found = services()
-        viewer = await caller(found, authorization(scope), scope)
-        loaded = await current(found, game_id, min_version)
-        seat = (await look(found.seals, game_id, loaded.table, loaded.state, viewer)).seat
-        version = loaded.state.version
-
-        def listed() -> bytes:
-            commands = legal_list(found.answers, game_id, loaded.table, loaded.state, seat)
-            return _encode.encode(LegalOut(seat=seat, version=version, commands=commands))
-
-        return Encoded(found.answers.get(game_id, version, ("legal", seat), listed), [])
+        raise_stashed(scope)  # what the same request met in the shortcut (service.edge.shortcut)
+        return Encoded(await legal_body(services(), scope, authorization(scope), game_id, min_version), [])
 
     return legal
+
+
+async def legal_body(services: Services, scope: Any, token: str | None, game_id: str, min_version: int | None
+                     ) -> bytes:
+    """The legal route's answer, encoded (once per seat and version: `services.answers`)."""
+    viewer = await caller(services, token, scope)
+    loaded = await current(services, game_id, min_version)
+    seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
+    version = loaded.state.version
+
+    def listed() -> bytes:
+        commands = legal_list(services.answers, game_id, loaded.table, loaded.state, seat)
+        return _encode.encode(LegalOut(seat=seat, version=version, commands=commands))
+
+    return services.answers.get(game_id, version, ("legal", seat), listed)
 
 
 def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
@@ -151,7 +158,9 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
     machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
     the services are bound here by the app and the caller is found from the raw `Authorization`
     header (`dependencies.caller`, the players' token cache). The body goes through `CommandBody`
-    (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
+    (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`). A request
+    of plain shape does not reach it at all: `service.edge.shortcut` answers it with `command_body`
+    before the router, and hands the route only what that met (raised here first thing).
     """
 
     @post("/v1/games/{game_id:str}/commands", operation_id="sendCommand", summary="Send a game command",
@@ -172,12 +181,20 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
                               "commands after the command, so a client's step is one request"))] = None,
                       ) -> Response[CommandResult]:
         scope = request.scope
-        found = services()
-        viewer = await caller(found, authorization(scope), scope)
-        done, result = await send_command(found, viewer, game_id, data, idempotency_key, dry_run, include)
-        return Encoded(_encode.encode(result), _REPLAYED if done.replayed else [])
+        raise_stashed(scope)  # what the same request met in the shortcut (service.edge.shortcut)
+        body, replayed = await command_body(services(), scope, authorization(scope), game_id, data, idempotency_key,
+                                            dry_run, include)
+        return Encoded(body, _REPLAYED if replayed else [])
 
     return command
+
+
+async def command_body(services: Services, scope: Any, token: str | None, game_id: str, body: CommandEnvelope,
+                       idempotency_key: str | None, dry_run: bool, include: str | None) -> tuple[bytes, bool]:
+    """The command route's answer, encoded, and whether it is a resent key's first result."""
+    viewer = await caller(services, token, scope)
+    done, result = await send_command(services, viewer, game_id, body, idempotency_key, dry_run, include)
+    return _encode.encode(result), done.replayed
 
 
 async def send_command(services: Services, viewer: Viewer, game_id: str, body: CommandEnvelope,
