@@ -40,6 +40,7 @@ def opens(tile: str, rotation: int, side: int) -> bool:
     return side_path(tile, rotation, side) is not None
 
 
+@cache
 def side_path(tile: str, rotation: int, side: int) -> int | None:
     """Index of the path opening on `side`, or None for a wall."""
     d = design(tile)
@@ -52,6 +53,7 @@ def side_path(tile: str, rotation: int, side: int) -> int | None:
     return None
 
 
+@cache
 def path_sides(tile: str, rotation: int, path: int) -> tuple[int, ...]:
     """The sides a path opens on, after rotation (all four for wildcards)."""
     d = design(tile)
@@ -147,15 +149,19 @@ def neighbours(board: Cells, pos: Pos) -> list[Pos]:
 def links(board: Cells, tile: str, rotation: int, x: int, y: int, path: int) -> list[Pos]:
     """Positions on neighbouring tiles that `path` of `tile` at (x, y) with `rotation` connects to."""
     out = []
-    for side in path_sides(tile, rotation, path):
-        dx, dy = DELTA[side]
+    for dx, dy, back in _exits(tile, rotation, path):
         other = board.get((x + dx, y + dy))
-        if other is None:
-            continue
-        entry = side_path(other.tile, other.rotation, (side + 2) % 4)
-        if entry is not None:
-            out.append((x + dx, y + dy, entry))
+        if other is not None:
+            entry = side_path(other.tile, other.rotation, back)
+            if entry is not None:
+                out.append((x + dx, y + dy, entry))
     return out
+
+
+@cache
+def _exits(tile: str, rotation: int, path: int) -> tuple[tuple[int, int, int], ...]:
+    """(dx, dy, the neighbour's side facing back) for each side `path` opens on."""
+    return tuple((*DELTA[side], (side + 2) % 4) for side in path_sides(tile, rotation, path))
 
 
 def is_mud(board: Cells, pos: Pos) -> bool:

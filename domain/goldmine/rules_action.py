@@ -166,7 +166,9 @@ def dead_cave(state: GoldmineState) -> bool:
     starts = [position(p) for p in state.pirates]
     if _reach(board, starts, lambda pos: board[(pos[0], pos[1])].coin) is None:
         return False
-    regions = [_reach(board, [start]) or set() for start in starts]
+    regions: list[set[Pos]] = []
+    for start in starts:  # (reaching is mutual, walking and by secret passage: pirates of one region share it)
+        regions.append(next((r for r in regions if start in r), None) or _reach(board, [start]) or set())
     spots = {(x, y) for region in regions for x, y, _ in region}
     if _bet_can_move_a_coin(state, regions, spots):
         return False
