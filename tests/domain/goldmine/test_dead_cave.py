@@ -59,3 +59,34 @@ def test_a_bet_that_could_put_a_coin_on_a_reachable_chamber_keeps_the_cave_alive
 def test_a_pirate_holding_the_target_can_still_win():
     assert not _found(cave(WALLED, stack=[], pirates={0: ON_IT, 1: at((0, -1, 0), coins=10)}))
 
+
+
+def test_reaching_is_mutual_so_pirates_of_one_region_may_share_its_search():
+    """The dead-cave check searches a region once for every pirate in it (`rules_action.dead_cave`): that
+    holds only if whoever one pirate reaches reaches it back, on foot and by secret passage alike."""
+    import hashlib
+
+    from domain.goldmine.rules_action import _reach
+    from domain.goldmine.state import cells, position
+    from domain.kernel import Rng
+    from domain.simulate import pick, start_table
+    from domain.table import Table
+
+    table, checked = Table(GAME), 0
+    for game in range(6):
+        seed = hashlib.sha256(b"mutual %d" % game).digest()
+        state, _ = start_table(table, {}, 2 + game % 3, seed)
+        bot = Rng(seed, 0)
+        for _ in range(400):
+            if state.status != "active":
+                break
+            board, starts = cells(state.game), [position(p) for p in state.game.pirates]
+            regions = [_reach(board, [start]) for start in starts]
+            for a, region in enumerate(regions):
+                for b, other in enumerate(starts):
+                    if other in region:
+                        assert regions[b] == region, (game, a, b)
+                        checked += a != b
+            seat = min(table.to_act(state))
+            state = table.fold(table.play(state, seat, pick(bot, table.legal(state, seat), None)), state)
+    assert checked > 100  # pirates did share regions, often
