@@ -79,6 +79,13 @@ server 0.62 / bots 0.23 / database 0.29 ms; new 159.9 s and 161.7 s, 2,396.7 and
 p99 198 and 181 ms, delivery p50 10 / p99 66.6 and 65.6 ms, CPU 0.46 / 0.20 / 0.13 and 0.46 / 0.20 / 0.12 ms; all
 verified, 0 errors. Below saturation (new, 1,000 players, one round, 200 ms thinking): 846.6 commands/s, p50 5.4 /
 p99 56.6 ms, delivery p50 1.7 / p99 14.6 ms, CPU 0.91 / 0.35 / 0.33 ms.
+Measured 2026-11-28 (session 40), the default run, old (a70c330) then new (029b918: a client's step answered before
+the framework's router, Gold Mine's searches cached) on a machine running the old code half as fast as the day
+before (load 1.0-3.1, the runs alone): old 307.1 s, 1,251.9 commands/s, command p50 141 / p99 421 ms, delivery p50
+18.5 / p99 118 ms, CPU server 0.87 / bots 0.38 / database 0.22 ms; new 301.3 s, 1,277.0 commands/s, p50 132 / p99
+521 ms, delivery p50 15.9 / p99 113 ms, CPU 0.80 / 0.37 / 0.22 ms; all verified, 0 errors. (A replica's profile,
+400 players x 2 rounds: its request handling is now a bit over half its CPU; the rest is the personal streams,
+the embedded projector, the result runner and the timeouts.)
 """
 
 from __future__ import annotations

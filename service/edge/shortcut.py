@@ -1,11 +1,11 @@
 """The two requests of every client's step, answered without the framework's router: `POST
 /v1/games/{id}/commands` and `GET /v1/games/{id}/legal`.
 
-Litestar spends ~30 µs a request on routing, parameter parsing, the body's DTO, its exception layer and
+Litestar spends ~40 µs a request on routing, parameter parsing, the body's DTO, its exception layer and
 the response object (bench.entrance; the anchor of `bench.http` pays it too), more than the rules of
 most commands. These two routes are most of the API's traffic and take nothing from the framework
 (no dependencies, the body decoded by one prebuilt decoder, the answer encoded once), so a request
-that has their plain shape is answered here by the same functions the routes call (`send_command`,
+that has their plain shape is answered here by the same functions the routes call (`command_body`,
 `legal_body`), inside the same edge (request id, log line, metrics, CORS, budgets, JSON only) and with
 the scope keys the framework would have set (`route_handler`, `path_template`, `path_params`) so the
 log line, the metrics and the token's scope check read it the same.
