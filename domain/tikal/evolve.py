@@ -42,12 +42,25 @@ def _setup(event: GameSetUp) -> TikalState:
         current=event.first_seat)
 
 
+def _index(board: tuple[Space, ...], q: int, r: int) -> int:
+    """Where the space at (q, r) lies on the board, -1 if nowhere."""
+    for i, s in enumerate(board):
+        if s.q == q and s.r == r:
+            return i
+    return -1
+
+
 def _space(state: TikalState, q: int, r: int, **changes) -> tuple[Space, ...]:
-    return tuple(replace(s, **changes) if (s.q, s.r) == (q, r) else s for s in state.board)
+    board = state.board
+    i = _index(board, q, r)
+    return board if i < 0 else (*board[:i], replace(board[i], **changes), *board[i + 1:])
 
 
 def _at(state: TikalState, q: int, r: int) -> Space:
-    return next(s for s in state.board if (s.q, s.r) == (q, r))
+    i = _index(state.board, q, r)
+    if i < 0:
+        raise LookupError(f"no space at ({q}, {r})")
+    return state.board[i]
 
 
 def _add(values: tuple, seat: int, delta) -> tuple:
