@@ -101,9 +101,9 @@ def cors_config(settings: Settings) -> CORSConfig:
 def edge(app: Litestar, settings: Settings) -> ASGIApp:
     """What wraps the framework (its router inside its exception handling) for every request, matched
     or not, outermost first: the request id, log line and metrics; CORS (so refusals below carry it
-    too); budgets; JSON-only bodies."""
+    too); budgets; JSON-only bodies; a client's step of plain shape answered without the router
+    (`shortcut`)."""
     state = app.state
-    # a client's step without the router
     framework = shortcut(app.asgi_handler, app, lambda: state.services, command_body, legal_body)
     inner: ASGIApp = form_route(json_only(framework), app.asgi_handler)  # OAuth's token endpoint reads forms
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
