@@ -29,6 +29,8 @@ from litestar import Litestar
 from litestar.types import ASGIApp, Receive, Scope, Send
 from litestar.utils.scope.state import ScopeState
 
+from service.edge.schemas import plain_envelope
+
 RAISED = "stela.raised"  # the scope key of an exception the shortcut met, for the route to raise
 _GAMES, _COMMANDS, _LEGAL = "/v1/games/", "/commands", "/legal"
 _INCLUDE = re.compile(rb"\A(view|legal)(,(view|legal))*\Z")
@@ -95,8 +97,6 @@ def _headers(scope: Scope) -> tuple[str | None, str | None] | None:
 
 def plain_command(scope: Scope) -> tuple[Plain, Any] | None:
     """A command request of plain shape with its decoded body (`CommandEnvelope`), else None."""
-    from service.edge.schemas import plain_envelope
-
     if scope["method"] != "POST" or scope.get("root_path"):
         return None
     game_id = _game_id(scope["path"], _COMMANDS)

@@ -129,6 +129,18 @@ def blank(stream: str) -> Prepared:
     return Prepared(stream, 0, GENESIS_HASH, [], "", None, "", None)
 
 
+async def queued(group: GroupCommit, gate: asyncio.Event, first: str, behind: tuple[str, ...]) -> list[asyncio.Task]:
+    """`first` holding the one slot until `gate` opens with appends of `behind` waiting for it; the waiting
+    ones' tasks once `first` is done (so they go together, as one statement)."""
+    holder = asyncio.create_task(group.append(blank(first)))
+    await asyncio.sleep(0)
+    waiting = [asyncio.create_task(group.append(blank(s))) for s in behind]
+    await asyncio.sleep(0)
+    gate.set()
+    await holder
+    return waiting
+
+
 async def test_an_append_cancelled_while_waiting_is_never_sent_and_holds_nobody_up():
     sent: list[list[str]] = []
     gate = asyncio.Event()
@@ -179,22 +191,12 @@ async def test_a_statement_that_fails_fails_every_append_it_carried_and_the_next
 
     group = GroupCommit(alone, together, slots=1)
 
-    first = asyncio.create_task(group.append(blank("a")))
-    await asyncio.sleep(0)
-    failed = [asyncio.create_task(group.append(blank(s))) for s in ("b", "c")]
-    await asyncio.sleep(0)
-    gate.set()
-    await first
+    failed = await queued(group, gate, "a", ("b", "c"))
     for task in failed:
         with pytest.raises(ConnectionResetError):
             await task
     gate.clear()
-    blocker = asyncio.create_task(group.append(blank("d")))
-    await asyncio.sleep(0)
-    later = [asyncio.create_task(group.append(blank(s))) for s in ("e", "f")]
-    await asyncio.sleep(0)
-    gate.set()
-    await blocker
+    later = await queued(group, gate, "d", ("e", "f"))
     assert [r.last_version for r in await asyncio.gather(*later)] == [2, 2] and calls == [2, 2]
 
 
