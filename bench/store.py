@@ -10,7 +10,7 @@ hash chain and JSON, computed in Python the same way) into the same `events` tab
 returned. It shares the table's indexes, defaults and constraints with the store, so the ratio is the
 price of those guarantees. It runs through the store's own pool, acquired per statement as the
 store's append does, in rounds that alternate with the store's (see `main`). The store runs as
-shipped (`STELA_PG_NOTIFY` off: appends that arrive while two append statements are in flight go
+shipped (`STELA_PG_NOTIFY` off: appends that arrive while its four append statements are in flight go
 to PostgreSQL together, one statement and one commit for them all, `store_appends_per_statement`)
 and with NOTIFY on (every append alone).
 

@@ -100,7 +100,7 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
                               decoder=msgspec.json.decode, schema="pg_catalog")
 
 
-async def _keep_session(conn: asyncpg.Connection) -> None:
+async def keep_session(conn: asyncpg.Connection) -> None:
     """No per-release reset query: pooled connections never change session state (saves a round trip)."""
 
 
@@ -149,7 +149,7 @@ class PostgresStore(ReadSide):
         at most `slots` append statements in flight (the appends arriving meanwhile go together)."""
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
-                                             reset=_keep_session, command_timeout=command_timeout)
+                                             reset=keep_session, command_timeout=command_timeout)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
