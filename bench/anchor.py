@@ -5,8 +5,9 @@ and version, as the event store's is) with one asyncpg statement, and answers wi
 same shape and size as Stela's command response; `GET /legal` reads the stream's last row. Run it
 as `python -m bench.anchor PORT DSN`; Stela's numbers are reported as a fraction of this one's.
 
-Its pool holds connections as the event store's does: one acquire per statement, and no reset query
-when a connection comes back (`keep_session`). asyncpg's default sends one, a second round trip per
+It is served as `stela serve` serves Stela (uvicorn, uvloop, and the HTTP protocol whose response head
+and body leave in one write, `service.cli.wire`), and its pool holds connections as the event store's
+does: one acquire per statement, and no reset query when a connection comes back (`keep_session`). asyncpg's default sends one, a second round trip per
 request: until 2026-11-28 the anchor did, which cost it ~15% of its throughput at 16 games and so
 flattered every ratio reported against it.
 """
@@ -101,5 +102,7 @@ def create(dsn: str) -> Litestar:
 if __name__ == "__main__":
     import uvicorn
 
+    from service.cli.wire import HttpProtocol
+
     uvicorn.run(create(sys.argv[2]), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-                access_log=False, loop="uvloop", http="httptools")
+                access_log=False, loop="uvloop", http=HttpProtocol)
