@@ -7,9 +7,9 @@ as `python -m bench.anchor PORT DSN`; Stela's numbers are reported as a fraction
 
 It is served as `stela serve` serves Stela (uvicorn, uvloop, and the HTTP protocol whose response head
 and body leave in one write, `service.cli.wire`), and its pool holds connections as the event store's
-does: one acquire per statement, and no reset query when a connection comes back (`keep_session`). asyncpg's default sends one, a second round trip per
-request: until 2026-11-28 the anchor did, which cost it ~15% of its throughput at 16 games and so
-flattered every ratio reported against it.
+does: one acquire per statement, and no reset query when a connection comes back (`keep_session`).
+asyncpg's default sends one, a second round trip per request: until 2026-11-28 the anchor did, which
+cost it ~15-30% of its throughput at 16 games and so flattered every ratio reported against it.
 """
 
 from __future__ import annotations
