@@ -11,7 +11,8 @@ returned. It shares the table's indexes, defaults and constraints with the store
 price of those guarantees. It runs through the store's own pool, acquired per statement as the
 store's append does, in rounds that alternate with the store's (see `main`). The store runs as
 shipped (`STELA_PG_NOTIFY` off: appends that arrive while its four append statements are in flight go
-to PostgreSQL together, one statement and one commit for them all, `store_appends_per_statement`)
+to PostgreSQL together, one statement and one commit for them all, one such group at a time,
+`store_appends_per_statement`)
 and with NOTIFY on (every append alone).
 
 Beside each rate, the CPU per event on either side: the bench process's (`client_us`: the store's

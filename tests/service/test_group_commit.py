@@ -168,6 +168,51 @@ async def test_an_append_cancelled_while_waiting_is_never_sent_and_holds_nobody_
     assert group.busy == 0 and not group.waiting
 
 
+async def test_while_a_group_is_in_flight_new_appends_wait_for_the_next_even_with_a_slot_free():
+    """Two slots. `a` and `b` go alone; `c` and `d` wait, then go together when `a` is done. With that group
+    in flight and `b` done, a slot is free, yet `e` and `f` wait and go as the next group (a free slot
+    starting a group of its own would make small groups under load); then `g`, finding nothing in
+    flight, goes alone."""
+    sent: list[list[str]] = []
+    gates = {s: asyncio.Event() for s in ("a", "b", "c")}  # `c` stands for the first group
+
+    async def alone(item: Prepared) -> AppendResult:
+        sent.append([item.stream_id])
+        if item.stream_id in gates:
+            await gates[item.stream_id].wait()
+        return AppendResult(first_version=1, last_version=1)
+
+    async def together(items: list[Prepared]) -> list:
+        sent.append([i.stream_id for i in items])
+        if items[0].stream_id in gates:
+            await gates[items[0].stream_id].wait()
+        return [AppendResult(first_version=1, last_version=1) for _ in items]
+
+    async def settled() -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    group = GroupCommit(alone, together, slots=2)
+    first = [asyncio.create_task(group.append(blank(s))) for s in ("a", "b", "c", "d")]
+    await settled()
+    assert sent == [["a"], ["b"]] and len(group.waiting) == 2
+    gates["a"].set()
+    await settled()
+    assert sent[2:] == [["c", "d"]] and group.grouped
+    gates["b"].set()
+    await settled()
+    assert group.busy == 1  # a slot is free, and the group is still in flight
+    later = [asyncio.create_task(group.append(blank(s))) for s in ("e", "f")]
+    await settled()
+    assert sent[3:] == [] and len(group.waiting) == 2
+    gates["c"].set()
+    await asyncio.gather(*first, *later)
+    assert sent[3:] == [["e", "f"]] and not group.grouped
+    await group.append(blank("g"))
+    assert sent[4:] == [["g"]] and (group.statements, group.appends) == (5, 7)
+    assert group.busy == 0 and not group.waiting
+
+
 async def test_the_service_store_takes_its_slots_from_the_settings(pg_dsn):
     from service.container import open_store
     from service.ops.settings import Settings
