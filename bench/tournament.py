@@ -86,6 +86,12 @@ before (load 1.0-3.1, the runs alone): old 307.1 s, 1,251.9 commands/s, command 
 521 ms, delivery p50 15.9 / p99 113 ms, CPU 0.80 / 0.37 / 0.22 ms; all verified, 0 errors. (A replica's profile,
 400 players x 2 rounds: its request handling is now a bit over half its CPU; the rest is the personal streams,
 the embedded projector, the result runner and the timeouts.)
+Measured 2026-11-28 (session 42), 400 players x 2 rounds, one replica, old (e23b3b5) and new (fad8622: one group
+statement of waiting appends in flight at a time) taking turns, load 0.5-2.1: old 58.7 / 63.8 s, 1,030 / 956
+commands/s, p99 142 / 165 ms, server CPU 0.85 / 0.91 ms; new 66.2 / 59.1 s, 937 / 1,030 commands/s, p99 177 / 173
+ms, 0.93 / 0.85 ms; no difference beyond the noise, except version conflicts: 838 / 770 old, 1,177 / 1,067 new
+(an append that waits for the group in flight widens the window in which Cóatl's simultaneous seats go stale);
+200/200 games verified, 0 errors, all four.
 """
 
 from __future__ import annotations
