@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench.simulate", "bench.legal",
            "bench.tournament"]
 BENCHES.append("bench.arena")  # docs/arena.md
+BENCHES.append("bench.freeze")  # issue 43: no body holds the event loop
 SHORT_ONLY = ["bench.chaos"]
 
 

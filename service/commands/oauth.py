@@ -65,11 +65,12 @@ class Wire:
 class _Request(OAuth2Request):
     def __init__(self, wire: Wire) -> None:
         super().__init__(wire.method, wire.uri, headers=wire.headers)
-        data: dict[str, str] = {}
-        for key, value in wire.params:
-            data.setdefault(key, value)
+        values: dict[str, list[str]] = {}
+        for key, value in wire.params:  # one pass: the form's size bounds the work, never its square
+            values.setdefault(key, []).append(value)
+        data = {key: given[0] for key, given in values.items()}
         self.payload = BasicOAuth2Payload(data)
-        self.payload._datalist = {k: [v for kk, v in wire.params if kk == k] for k in data}
+        self.payload._datalist = values
         self._params = data
 
     @property

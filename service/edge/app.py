@@ -17,7 +17,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 from domain.catalog import GAMES
 from domain.kernel import Game
 from service.edge.dependencies import DEPENDENCIES, scoped_security
-from service.edge.middleware import cross_origin, json_only, parse_networks
+from service.edge.middleware import MAX_BODY_BYTES, bounded, cross_origin, json_only, parse_networks
 from service.edge.shortcut import shortcut
 from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
@@ -28,7 +28,7 @@ from service.edge.ratelimit import Counters, rate_limit
 from service.edge.routes.accounts import AccountController
 from service.edge.routes.arenas import ArenaController
 from service.edge.routes.bots import BotController
-from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, form_route
+from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, TOKEN_FORM_BYTES, form_route
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
@@ -105,7 +105,8 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
     (`shortcut`)."""
     state = app.state
     framework = shortcut(app.asgi_handler, app, lambda: state.services, command_body, legal_body)
-    inner: ASGIApp = form_route(json_only(framework), app.asgi_handler)  # OAuth's token endpoint reads forms
+    # OAuth's token endpoint reads forms, bounded as every body is
+    inner: ASGIApp = form_route(json_only(framework), bounded(app.asgi_handler, max_body_bytes=TOKEN_FORM_BYTES))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         counters = Counters()
         if settings.redis_url:
@@ -170,7 +171,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
-                   debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
+                   request_max_body_size=MAX_BODY_BYTES, debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
     scoped_security(app)  # each operation's scope into its security requirement (docs/accounts.md)
     app.asgi_handler = edge(app, settings)  # around the handler Litestar built: router and exception handling

@@ -4,9 +4,12 @@
 proxy (`STELA_TRUSTED_PROXIES`; none by default, not even 127.0.0.1), and then takes the
 rightmost address that is not itself a trusted proxy, the one the nearest trusted hop saw, so
 a client cannot choose its own rate-limit bucket by sending the header. `admin_token_problem`
-refuses a short or placeholder admin token outside development mode. `json_only` answers 415 to
-a body in any format but JSON (or without a Content-Type) and 431 to request headers over
-`MAX_HEADER_BYTES` in all; `cross_origin` is the API's CORS, as configured by a `CORSConfig`.
+refuses a short or placeholder admin token outside development mode. `bounded` answers 431 to
+request headers over `MAX_HEADER_BYTES` in all and 413 to a body over `MAX_BODY_BYTES` (before a
+byte of it is looked at when its length is announced, as soon as it passes the limit when it is
+streamed); `json_only` adds 415 for a body in any format but JSON (or without a Content-Type) and
+400 for one whose objects repeat a key; `cross_origin` is the API's CORS, as configured by a
+`CORSConfig`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from litestar.utils.scope.state import ScopeState
 
 from service.edge.jsonkeys import duplicate_key
 from service.commands.exceptions import InvalidRequest
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
+
 from service.edge.errors import HeadersTooLarge, PreflightRefused, UnsupportedMediaType, send_problem
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -31,6 +36,10 @@ MIN_ADMIN_TOKEN = 32
 # every request header's name and value together; a bearer token, a ticket, cookies and a forwarding chain fit
 # many times over (nginx's default is 4 buffers of 8 KiB)
 MAX_HEADER_BYTES = 32 * 1024
+# every request body of every route (the largest the API takes, a tournament's creation with its forbidden
+# pairings or an organiser's long command, is a few KiB); Litestar's own limit is set to the same
+# (`create_app`), so no body the framework reads is larger either
+MAX_BODY_BYTES = 64 * 1024
 
 
 def parse_networks(text: str | None) -> tuple[Network, ...]:
@@ -79,53 +88,81 @@ def _is_json(content_type: bytes) -> bool:
     return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
 
 
-def json_only(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES) -> ASGIApp:
-    """431 for request headers over `max_header_bytes` in all (any method); 415 for a request body sent
-    as anything but JSON (forms and `text/plain` never create anything) or with no Content-Type at all
-    (nothing is guessed). A request without a body needs no Content-Type (`POST .../start`).
+class _Head:
+    """What a request's header fields say about its body, read in one pass."""
+
+    __slots__ = ("content_type", "has_body", "length", "size")
+
+    def __init__(self, scope: Scope) -> None:
+        self.content_type: bytes | None = None
+        self.has_body, self.size, self.length = False, 0, None
+        for name, value in scope["headers"]:
+            self.size += len(name) + len(value)
+            if name == b"content-type":
+                self.content_type = value
+            elif name == b"content-length":
+                self.has_body = value.strip() not in (b"0", b"")
+                self.length = int(value) if value.isdigit() else None
+            elif name == b"transfer-encoding":
+                self.has_body, self.length = True, None
+
+
+def _too_large(size: int, limit: int) -> RequestEntityTooLarge:
+    return RequestEntityTooLarge(detail=f"the request's body takes {size} bytes or more; at most {limit} are read")
+
+
+async def _refused_head(scope: Scope, send: Send, head: _Head, max_header_bytes: int, max_body_bytes: int) -> bool:
+    """Answer 431 or 413 for what the header fields alone show to be too large (True if it did)."""
+    if head.size > max_header_bytes:
+        await send_problem(scope, send, HeadersTooLarge(
+            f"the request's headers take {head.size} bytes; at most {max_header_bytes} are read"))
+        return True
+    if head.length is not None and head.length > max_body_bytes:
+        await send_problem(scope, send, _too_large(head.length, max_body_bytes))
+        return True
+    return False
+
+
+def bounded(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES, max_body_bytes: int = MAX_BODY_BYTES,
+            json: bool = False) -> ASGIApp:
+    """431 for request headers over `max_header_bytes` in all; 413 for a body over `max_body_bytes`, announced
+    or streamed. Without `json` the body goes to `app` unread (the OAuth token endpoint's form: `form_route`).
+
+    With `json`, 415 for a request body sent as anything but JSON (forms and `text/plain` never create
+    anything) or with no Content-Type at all (nothing is guessed), and a body that repeats a key in one
+    object is refused (400) wherever it is read. A request without a body needs no Content-Type.
     """
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
-        content_type, has_body, size, length = None, False, 0, None
-        for name, value in scope["headers"]:
-            size += len(name) + len(value)
-            if name == b"content-type":
-                content_type = value
-            elif name == b"content-length":
-                has_body = value.strip() not in (b"0", b"")
-                length = int(value) if value.isdigit() else None
-            elif name == b"transfer-encoding":
-                has_body, length = True, None
-        if size > max_header_bytes:
-            await send_problem(scope, send, HeadersTooLarge(
-                f"the request's headers take {size} bytes; at most {max_header_bytes} are read"))
+        head = _Head(scope)
+        if await _refused_head(scope, send, head, max_header_bytes, max_body_bytes):
             return
-        if has_body and scope["method"].encode() in _BODY_METHODS and (
-                content_type is None or not _is_json(content_type)):
+        if not head.has_body:
+            await app(scope, receive, send)
+        elif not json:
+            await app(scope, _counted(receive, max_body_bytes), send)
+        elif scope["method"].encode() in _BODY_METHODS and (
+                head.content_type is None or not _is_json(head.content_type)):
             await send_problem(scope, send, UnsupportedMediaType(
                 "send the body as application/json (with that Content-Type)"))
-            return
-        if not has_body:
-            await app(scope, receive, send)
-        elif length is not None and length <= READ_AHEAD:
+        elif head.length is not None:  # announced, so within the limit: read here, at once
             await app(scope, await _read_ahead(scope, receive), send)
         else:
-            await app(scope, _unique_keys(receive), send)
+            await app(scope, _unique_keys(_counted(receive, max_body_bytes)), send)
 
     return middleware
 
 
-# A body announced at most this long is read here, before the framework: commands and every other
-# JSON body of the API fit many times over. Longer ones are read by the framework as it streams them,
-# within its own size limit.
-READ_AHEAD = 64 * 1024
+def json_only(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES, max_body_bytes: int = MAX_BODY_BYTES) -> ASGIApp:
+    """`bounded` with `json`: every route's bodies but the token endpoint's form."""
+    return bounded(app, max_header_bytes, max_body_bytes, json=True)
 
 
 async def _read_ahead(scope: Scope, receive: Receive) -> Receive:
-    """Read the whole (short) body now and hand it to the framework as the request's body, so it never
+    """Read the whole (bounded) body now and hand it to the framework as the request's body, so it never
     streams it again (Litestar's `Request.body` takes it from the connection state, where it keeps the
     body it read); a body that repeats a key, or that the client stopped sending, goes on as it came
     (see `_unique_keys`). The `receive` returned replays what was read, then reads on."""
@@ -149,9 +186,25 @@ async def _read_ahead(scope: Scope, receive: Receive) -> Receive:
     return replaying
 
 
+def _counted(receive: Receive, limit: int) -> Receive:
+    """`receive`, refusing (413 wherever the body is read) a streamed body once it passes `limit` bytes."""
+    size = 0
+
+    async def receiving() -> Any:
+        nonlocal size
+        message = await receive()
+        if message["type"] == "http.request":
+            size += len(message.get("body", b""))
+            if size > limit:
+                raise _too_large(size, limit)
+        return message
+
+    return receiving
+
+
 def _unique_keys(receive: Receive) -> Receive:
     """`receive`, refusing (InvalidRequest, a 400 wherever the body is read) a JSON body whose objects
-    repeat a key; looked at once the whole body has arrived (`service.edge.jsonkeys`)."""
+    repeat a key; looked at once the whole (bounded) body has arrived (`service.edge.jsonkeys`)."""
     chunks: list[bytes] = []
 
     async def receiving() -> Any:

@@ -242,3 +242,32 @@ async def test_streams_opened_with_a_revoked_apps_token_end(settings, games):
             await wait_for(lambda: tasks["ticket"].done() and tasks["bearer"].done(), timeout=60)
             assert not tasks["first token"].done()  # the player's own stream goes on
             tasks["first token"].cancel()
+
+
+async def test_the_token_endpoint_bounds_its_form_and_headers_as_every_route_does(client):
+    """Issue 43: the form route went around the edge's limits (no 431) and a 40,000-field form cost 30 s of CPU."""
+    from service.edge.routes.oauth import TOKEN_FORM_BYTES
+
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    many = "&".join(f"f{i}=x" for i in range(40_000)).encode()
+    resp = await client.post("/oauth/token", content=many, headers=form)
+    assert resp.status_code == 413 and resp.json()["code"] == "payload_too_large", resp.text
+    resp = await client.post("/oauth/token", content=b"grant_type=refresh_token",
+                             headers={**form, "X-Pad": "x" * 40_000})
+    assert resp.status_code == 431, resp.text
+    within = ("grant_type=refresh_token&refresh_token=x&" + "&".join(f"f{i}=" for i in range(3_000)))[:TOKEN_FORM_BYTES]
+    resp = await client.post("/oauth/token", content=within.encode(), headers=form)
+    assert resp.status_code in (400, 401) and "error" in resp.json(), resp.text
+
+
+def test_a_forms_parameters_are_grouped_in_one_pass():
+    """`_Request` grouped every key's values by scanning the whole form again for each key (quadratic)."""
+    import time
+
+    from service.commands.oauth import Wire, _Request
+
+    params = [(f"f{i}", "x") for i in range(40_000)] + [("grant_type", "a"), ("grant_type", "b")]
+    started = time.thread_time()
+    request = _Request(Wire("POST", "https://x/oauth/token", {}, params))
+    assert time.thread_time() - started < 1.0  # was ~30 s; one pass takes a few ms
+    assert request.payload.datalist["grant_type"] == ["a", "b"] and request.payload.data["grant_type"] == "a"

@@ -1,17 +1,19 @@
-"""`json_only` reads a short JSON body before the framework and hands it over as the request's body; what it
-must keep: every chunk in order, a repeated key still refused, a client leaving mid-body still seen, and
-long bodies left to the framework's own streaming and size limit."""
+"""`json_only` reads an announced JSON body before the framework and hands it over as the request's body; what
+it must keep: every chunk in order, a repeated key still refused, a client leaving mid-body still seen, a
+streamed body left to the framework's own reading, and every body over `MAX_BODY_BYTES` refused with 413
+before it is scanned."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.types import Empty
 from litestar.utils.scope.state import ScopeState
 
 from service.commands.exceptions import InvalidRequest
-from service.edge.middleware import READ_AHEAD, json_only
+from service.edge.middleware import MAX_BODY_BYTES, json_only
 from tests.service.test_hostile_input import JSON, refused
 from tests.support.api import started_game
 
@@ -75,28 +77,46 @@ async def test_a_client_leaving_mid_body_is_seen_by_the_framework_and_no_body_is
     assert body is None and got == messages
 
 
-@pytest.mark.parametrize("length", [READ_AHEAD + 1, None])
-async def test_a_long_or_chunked_body_is_left_to_the_framework_and_a_repeated_key_still_refused(length):
-    part = b'{"pad": "' + b"x" * READ_AHEAD + b'", '
-    parts = (part, b'"amount": 1}')
-    body, messages = await _through(_scope(length if length is None else sum(map(len, parts))),
-                                    _chunks(b'{"amount": 1}'))
+async def test_a_chunked_body_is_left_to_the_framework_and_a_repeated_key_still_refused():
+    body, messages = await _through(_scope(None), _chunks(b'{"amount": 1}'))
     assert body is None and messages == _chunks(b'{"amount": 1}')
     with pytest.raises(InvalidRequest, match="pad"):
-        await _through(_scope(length if length is None else sum(map(len, parts))), _chunks(part, b'"pad": 2}'))
+        await _through(_scope(None), _chunks(b'{"pad": "x", ', b'"pad": 2}'))
 
 
-async def test_through_the_app_short_long_and_oversized_bodies_are_answered_as_before(client):
+async def test_an_announced_body_over_the_limit_is_refused_413_before_a_byte_of_it_is_read():
+    answered: list[Any] = []
+
+    async def receive() -> Any:
+        raise AssertionError("the body was read")
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the app was called")
+
+    async def send(message: Any) -> None:
+        answered.append(message)
+
+    await json_only(app)(_scope(MAX_BODY_BYTES + 1), receive, send)
+    assert answered[0]["status"] == 413
+
+
+async def test_a_streamed_body_is_refused_413_as_soon_as_it_passes_the_limit():
+    part = b'{"pad": "' + b"x" * (MAX_BODY_BYTES // 2)
+    with pytest.raises(RequestEntityTooLarge):
+        await _through(_scope(None), _chunks(part, b"y" * (MAX_BODY_BYTES // 2), b'"}'))
+
+
+async def test_through_the_app_long_and_oversized_bodies_are_answered_with_their_codes(client):
     game_id, players = await started_game(client, "tally", 2)
     headers = {**players[0]["headers"], **JSON}
-    long = b'{"command": {"type": "tally.Add", "amount": 1}, "pad": "' + b"x" * READ_AHEAD + b'"}'
+    long = b'{"command": {"type": "tally.Add", "amount": 1}, "pad": "' + b"x" * (MAX_BODY_BYTES // 2) + b'"}'
     refused(await client.post(f"/v1/games/{game_id}/commands", headers=headers, content=long), 400, "invalid_request")
-    repeated = b'{"command": {"type": "tally.Add", "amount": 1, "amount": 2}, "pad": "' + b"x" * READ_AHEAD + b'"}'
+    repeated = b'{"command": {"type": "tally.Add", "amount": 1, "amount": 2}, "pad": "' + b"x" * 1000 + b'"}'
     body = refused(await client.post(f"/v1/games/{game_id}/commands", headers=headers, content=repeated),
                    400, "invalid_request")
     assert "amount" in body["detail"]
-    huge = b'{"command": {"type": "tally.Add", "amount": 1}, "pad": "' + b"x" * 10_000_001 + b'"}'
-    assert (await client.post(f"/v1/games/{game_id}/commands", headers=headers, content=huge)).status_code == 413
+    over = b'{"command": {"type": "tally.Add", "amount": 1}, "pad": "' + b"x" * MAX_BODY_BYTES + b'"}'
+    refused(await client.post(f"/v1/games/{game_id}/commands", headers=headers, content=over), 413, "payload_too_large")
     fine = await client.post(f"/v1/games/{game_id}/commands", headers=headers,
                              content=b'{"command": {"type": "tally.Add", "amount": 1}}')
     assert fine.status_code == 200 and fine.json()["version"] >= 1, fine.text

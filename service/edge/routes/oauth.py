@@ -33,6 +33,8 @@ from service.edge.routes.accounts import Scope
 from service.edge.schemas import NO_NUL, strictly
 
 TOKEN_PATH = "/oauth/token"  # a protocol endpoint (RFC 6749 errors), outside the versioned API
+# the token endpoint's form at most (its longest field, a redirect URI, is at most 2,000 characters): 413 beyond
+TOKEN_FORM_BYTES = 16 * 1024
 CONSENT_PAGE = "/consent.html"
 ClientId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="the app's client_id")]
 FormValue = str | list[str] | None  # a repeated parameter arrives as a list (and is refused by Authlib)
