@@ -305,12 +305,38 @@ def sdk_imports(root: Path) -> list[str]:
     return bad
 
 
+# cross-cutting suites: each tests the whole from one side (the contract, a real deployment, the browser, ...)
+CROSS_CUTTING = ("e2e", "contract", "web", "browser", "deploy", "bench", "sdk_typescript")
+
+
+def misplaced_tests(root: Path) -> list[str]:
+    """Test modules outside the room they test: `tests/<package>/...` mirrors `domain`, `projections` and
+    `service` (a test of `service/edge` lives in `tests/service/edge/`, of `domain/tikal` in `tests/domain/tikal/`
+    or `tests/domain/`), and the cross-cutting suites have their own folders; nothing else holds a test."""
+    tests = root / "tests"
+    bad = []
+    for path in sorted(tests.rglob("test_*.py")):
+        parts = path.relative_to(tests).parts
+        if len(parts) == 1:
+            ok = parts[0] == "test_architecture.py"
+        elif parts[0] in CROSS_CUTTING:
+            ok = True
+        elif parts[0] in PACKAGES:
+            rooms = parts[1:-1]
+            ok = (root / parts[0] / Path(*rooms)).is_dir() if rooms else parts[0] != "service"
+        else:
+            ok = False
+        if not ok:
+            bad.append(str(path.relative_to(root)))
+    return bad
+
+
 RULES = {
     "cycles": cycles, "upward_imports": upward_imports, "games_outside_catalogue": game_imports_outside_the_catalogue,
     "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
-    "sdk_imports": sdk_imports, "database_handles": database_handles,
+    "sdk_imports": sdk_imports, "database_handles": database_handles, "misplaced_tests": misplaced_tests,
 }
 
 
@@ -366,6 +392,8 @@ PLANTED = {
                     "clients/python/stela_client/client.py": "from service.ops import settings\n"},
     "database_handles": {"service/commands/arenas.py": "async def f(self):\n    return await self.store.pool.fetch()\n",
                          "service/edge/errors.py": "import asyncpg\n"},
+    "misplaced_tests": {"service/edge/app.py": "", "tests/service/test_flat.py": "", "tests/service/nowhere/test_x.py": "",
+                        "tests/service/edge/test_fine.py": "", "tests/stray/test_y.py": ""},
 }
 
 

@@ -8,7 +8,7 @@ answered with a generic 500 that leaks nothing. Litestar's own validation and HT
 refusals of the edge's middleware (rate limit, JSON-only bodies, CORS preflights, shutting
 down): middleware answers before the framework's exception handling, so it hands one of the
 exceptions below to `send_problem`, which looks it up here like every other. No problem code
-is written anywhere else (tests/service/test_error_table.py).
+is written anywhere else (tests/service/edge/test_error_table.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Schemathesis against a running app: examples, coverage, fuzzing and stateful phases, every check.
 
 No generated request may produce a 5xx, and every response must match the OpenAPI document.
-The SSE endpoint is left out (an endless stream); tests/service/test_sse.py covers it.
+The SSE endpoint is left out (an endless stream); tests/service/live/test_sse.py covers it.
 """
 
 from __future__ import annotations

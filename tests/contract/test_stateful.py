@@ -77,7 +77,7 @@ def test_stateful_scenarios_through_create_join_start_and_commands_find_no_serve
         config = SchemathesisConfig.from_path(HERE / "schemathesis.toml")
         config.projects.default.update(base_url=url)
         # (arenas left out: an arena runs on the clock, from one minute, and its answers changed between a
-        # scenario and hypothesis's replay of it, "flaky strategy definition" in CI; tests/service/test_arena_api.py
+        # scenario and hypothesis's replay of it, "flaky strategy definition" in CI; tests/service/commands/test_arena_api.py
         # and the stateless phase (test_schemathesis.py) cover their operations)
         schema = schemathesis.openapi.from_dict(document, config=config).exclude(path_regex="/stream$") \
             .exclude(path_regex="^/v1/arenas")

@@ -13,8 +13,8 @@ import jsonschema_rs
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_personal_stream import game_with
-from tests.service.test_sse import add, wait_for
+from tests.service.live.test_personal_stream import game_with
+from tests.service.live.test_sse import add, wait_for
 from tests.support.api import player
 from tests.support.live import serving, sse_events
 

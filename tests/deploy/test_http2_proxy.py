@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_personal_stream import game_with
+from tests.service.live.test_personal_stream import game_with
 from tests.support.api import player
 from tests.support.live import free_port, serving
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.conftest import REDIS_URL
-from tests.service.test_sse import collect, wait_for
+from tests.service.live.test_sse import collect, wait_for
 from tests.support.api import started_game
 from tests.support.processes import Replica, replicas
 

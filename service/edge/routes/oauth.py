@@ -128,7 +128,7 @@ def metadata(issuer: str) -> dict[str, Any]:
         grant_types_supported=["authorization_code", "refresh_token"],
         token_endpoint_auth_methods_supported=["none"], code_challenge_methods_supported=["S256"],
         service_documentation=issuer + "/schema")
-    return dict(document)  # valid by RFC 8414 for an https issuer (tests/service/test_oauth.py)
+    return dict(document)  # valid by RFC 8414 for an https issuer (tests/service/edge/test_oauth.py)
 
 
 @get("/.well-known/oauth-authorization-server", operation_id="getAuthorizationServerMetadata", tags=["oauth"],

@@ -17,9 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service.test_hidden_information import dealt_in, secrets_of
-from tests.service.test_personal_stream import game_with
-from tests.service.test_sse import add, base_url, wait_for  # noqa: F401 - base_url: the fixture
+from tests.service.commands.test_hidden_information import dealt_in, secrets_of
+from tests.service.live.test_personal_stream import game_with
+from tests.service.live.test_sse import add, base_url, wait_for  # noqa: F401 - base_url: the fixture
 from tests.support.api import player, started_game
 from tests.conftest import fresh_database
 from tests.support.live import free_port, sse_events, wait_healthy
@@ -229,7 +229,7 @@ async def mux_text(client: httpx.AsyncClient, url: str, headers: dict, seconds: 
 
 
 async def test_a_sealed_duplicate_deal_stays_sealed_until_its_last_table_ends(base_url):
-    from tests.service.test_sealed_deals import play_to_the_end, register
+    from tests.service.commands.test_sealed_deals import play_to_the_end, register
 
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as c:
         organiser = await register(c, "Org")

@@ -10,7 +10,7 @@ import msgspec
 from service.edge.contract import REF, enrich, typed_components
 from tests.support.tally import TALLY, Add, Added, TallyView
 
-DOCUMENT = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text())
+DOCUMENT = json.loads((Path(__file__).parents[3] / "openapi" / "openapi.json").read_text())
 
 
 def resolve(schemas: dict, ref: str) -> dict:
@@ -68,6 +68,6 @@ def test_the_item_bounds_the_framework_drops_are_written_back_for_fields_that_ex
 
     from service.edge.contract import DROPPED_ITEM_BOUNDS
 
-    schemas = _json.loads((_Path(__file__).parents[2] / "openapi" / "openapi.json").read_text())["components"]["schemas"]
+    schemas = _json.loads((_Path(__file__).parents[3] / "openapi" / "openapi.json").read_text())["components"]["schemas"]
     for (component, name), bounds in DROPPED_ITEM_BOUNDS.items():
         assert bounds.items() <= schemas[component]["properties"][name]["items"].items(), (component, name)

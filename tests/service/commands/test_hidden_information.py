@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_sse import collect, wait_for
+from tests.service.live.test_sse import collect, wait_for
 from tests.support.api import play_to_end, player, started_game
 from tests.support.live import serving
 

@@ -16,7 +16,7 @@ from service.edge.errors import Outage, problem
 from service.commands.exceptions import StoreUnavailable
 from service.edge.jsonkeys import duplicate_key
 from service.edge.middleware import MAX_BODY_BYTES
-from tests.service.test_hostile_input import JSON, PROBLEM, refused
+from tests.service.edge.test_hostile_input import JSON, PROBLEM, refused
 from tests.support.api import started_game
 
 

@@ -18,8 +18,8 @@ from service.commands.accounts_bots import STRATEGIES
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
 from tests.conftest import fresh_database
-from tests.service.test_accounts import unique
-from tests.service.test_sse import wait_for
+from tests.service.commands.test_accounts import unique
+from tests.service.live.test_sse import wait_for
 from tests.support.api import player
 from tests.support.live import serving
 from tests.support.tally import TALLY

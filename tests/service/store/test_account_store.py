@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from service.store.accounts import AuthCode, Credential, OAuthClient
 from service.store.protocol import token_hash
-from tests.service.test_store_contract import store  # noqa: F401 - the memory and PostgreSQL stores
+from tests.service.store.test_store_contract import store  # noqa: F401 - the memory and PostgreSQL stores
 
 
 def uid() -> str:

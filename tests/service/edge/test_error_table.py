@@ -69,7 +69,7 @@ def test_rule_violations_keep_the_rules_own_code_and_unmapped_errors_find_their_
     assert rule_for(KeyError("x")) is ERRORS[Exception]  # a 500 that leaks nothing
 
 
-SERVICE = Path(__file__).parents[2] / "service"
+SERVICE = Path(__file__).parents[3] / "service"
 TABLE = SERVICE / "edge" / "errors.py"
 PROBLEM_MAKERS = {"send_problem", "problem", "problem_response", "Problem", "ProblemDetail", "Rule"}
 

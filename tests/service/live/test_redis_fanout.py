@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from service.edge.app import create_app
-from tests.service.test_sse import add, collect, wait_for
+from tests.service.live.test_sse import add, collect, wait_for
 from tests.support.api import started_game
 from tests.support.live import free_port, serving
 
@@ -98,7 +98,7 @@ async def test_commands_succeed_and_streams_catch_up_while_redis_is_down(setting
 
 async def test_a_personal_stream_on_another_replica_hears_every_turn_even_while_redis_is_down(
         settings, games, redis_server):
-    from tests.service.test_personal_stream import has
+    from tests.service.live.test_personal_stream import has
 
     cfg = with_redis(settings, redis_server.url)
     with serving(create_app(cfg, games=games)) as url_a, serving(create_app(cfg, games=games)) as url_b:
@@ -120,7 +120,7 @@ async def test_a_turn_whose_pushes_were_lost_is_announced_when_the_hub_polls(set
     """Replica B hears nothing of what replica A does (A has no Redis). Between two polls of B's hub the
     seat acted and came to act again: its first and last states agree (seat 1 to act), yet it is a new
     turn, and the player must hear of it."""
-    from tests.service.test_personal_stream import has
+    from tests.service.live.test_personal_stream import has
 
     with serving(create_app(settings, games=games)) as url_a, \
             serving(create_app(with_redis(settings, redis_server.url), games=games)) as url_b:

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_sse import add, collect, wait_for
+from tests.service.live.test_sse import add, collect, wait_for
 from tests.support.api import player, started_game
 from tests.support.live import free_port, serving
 

@@ -108,7 +108,7 @@ async def test_stream_of_an_unknown_game_is_a_404_problem(base_url):
 async def test_a_viewer_who_gives_up_a_seat_stops_seeing_as_that_seat(base_url):
     """Ann sits at seat 1 and follows the game, leaves before the start, and Cid takes seat 1: the secret
     dealt to seat 1 at the start is Cid's, and neither Ann's game stream nor her multiplexed one shows it."""
-    from tests.service.test_hidden_information import dealt_in, secrets_of
+    from tests.service.commands.test_hidden_information import dealt_in, secrets_of
     from tests.support.api import player
 
     async with httpx.AsyncClient(base_url=base_url) as client:

@@ -18,8 +18,8 @@ from service.commands.repository import Currency, GameRepository
 from service.commands.views import PerVersion
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from tests.service.test_redis_fanout import redis_server, with_redis  # noqa: F401 - a fixture
-from tests.service.test_sse import add, collect, wait_for
+from tests.service.live.test_redis_fanout import redis_server, with_redis  # noqa: F401 - a fixture
+from tests.service.live.test_sse import add, collect, wait_for
 from tests.support.api import started_game
 from tests.support.live import serving
 from tests.support.tally import TALLY

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_sse import add, collect, wait_for
-from tests.service.test_stream_live import CountingStore
+from tests.service.live.test_sse import add, collect, wait_for
+from tests.service.live.test_stream_live import CountingStore
 from tests.support.api import player
 from tests.support.live import serving
 
@@ -177,7 +177,7 @@ async def test_a_turn_notice_sent_after_the_game_moved_on_takes_its_commands_fro
     from service.live.multiplex import with_commands
     from service.live.personal import PersonalHub
     from service.store.memory import MemoryStore
-    from tests.service.test_handling import seated_game
+    from tests.service.commands.test_handling import seated_game
     from tests.support.tally import TALLY
 
     store, broker = MemoryStore(), Broker()

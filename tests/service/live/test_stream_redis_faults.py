@@ -15,8 +15,8 @@ from service.edge.app import create_app
 from service.live.fanout import RedisBroker, RedisDown
 from service.live.fanout_messages import FROM, PREFIX, message, patterns
 from service.store.protocol import StoredEvent
-from tests.service.test_redis_fanout import redis_server  # noqa: F401 - fixture
-from tests.service.test_sse import add, collect, wait_for
+from tests.service.live.test_redis_fanout import redis_server  # noqa: F401 - fixture
+from tests.service.live.test_sse import add, collect, wait_for
 from tests.support.api import started_game
 from tests.support.live import free_port, serving
 

@@ -10,7 +10,7 @@ import pytest
 
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from tests.service.test_sse import add, collect, wait_for
+from tests.service.live.test_sse import add, collect, wait_for
 from tests.support.api import started_game
 from tests.support.live import serving
 

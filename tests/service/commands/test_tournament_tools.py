@@ -11,7 +11,7 @@ from typing import Any
 
 from service.cli.main import cmd_verify
 from service.commands.tournaments import verify_report
-from tests.service.test_tournaments import api, auth, play_round, player, until  # noqa: F401 - `api` is a fixture
+from tests.service.commands.test_tournaments import api, auth, play_round, player, until  # noqa: F401 - `api` is a fixture
 
 
 async def test_a_tournament_with_nobody_registered_cannot_be_started(api):  # noqa: F811

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_tournaments import until
+from tests.service.commands.test_tournaments import until
 from tests.support.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")

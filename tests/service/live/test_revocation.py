@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.service.test_sse import collect, wait_for
-from tests.service.test_stream_tickets import ticket_for
+from tests.service.live.test_sse import collect, wait_for
+from tests.service.live.test_stream_tickets import ticket_for
 from tests.support.api import started_game
 from tests.support.live import serving
 
