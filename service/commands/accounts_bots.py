@@ -27,6 +27,7 @@ from service.store.accounts import BotSeat
 from service.store.protocol import EventStore, Player
 
 STRATEGIES = ("random", "greedy")  # service.bots.strategies.make_strategy's names (a test holds them equal)
+PENDING = "bot-to-be"  # the player id a bot's registration is checked with before its account exists
 STRENGTHS = (1, 2, 3, 4, 5)  # how often the strategy's choice is played rather than a random legal one: n/5
 
 
@@ -98,6 +99,8 @@ class Bots:
         check(spec)
         state = None
         for _ in range(count):
+            # the tournament's rule first, so a refused caller (or a full tournament) leaves no bot behind
+            await self.tournaments.check(organiser, tournament_id, T.Register(name="bot", player_id=PENDING))
             bot = await self._bot(spec, tournament_id=tournament_id)
             state = await self.tournaments.act(organiser, tournament_id, T.Register(name=bot.name, player_id=bot.id))
         return state

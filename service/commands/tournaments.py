@@ -86,6 +86,12 @@ class Tournaments(Competition[T.TournamentState]):
                               lambda state, actor, admin: T.decide(state, actor, command, T.rng_for(state),
                                                                    admin=admin), self.round_games, key)
 
+    async def check(self, viewer: Viewer, tournament_id: str, command: T.TournamentCommand) -> None:
+        """Raise the refusal `act` would raise for `command` now, appending nothing (a dry run)."""
+        state = (await self.load(tournament_id)).state
+        with self.refusing():
+            T.decide(state, viewer.player_id, command, T.rng_for(state), admin=viewer.admin)
+
     def announced(self, state: T.TournamentState, games: int) -> None:
         log.info("round_created", tournament_id=state.settings.tournament_id, round=state.round, games=games)
 

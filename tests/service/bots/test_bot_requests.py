@@ -178,3 +178,15 @@ async def test_an_organiser_adds_bots_that_play_the_tournament(base):
             await asyncio.sleep(0.5)
         stop.set()
         await running
+
+
+async def test_a_refused_request_for_tournament_bots_creates_no_bot(base):
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        organiser, stranger = await player(http, unique("Org")), await player(http, unique())
+        made = await http.post("/v1/tournaments", json={"name": "Closed cup", "kind": "tally", "seats": 2,
+                                                         "rounds": 1}, headers=organiser["headers"])
+        tid = made.json()["tournament_id"]
+        refused = await http.post(f"/v1/tournaments/{tid}/bots", json={"count": 3}, headers=stranger["headers"])
+        assert refused.status_code == 403
+        assert await BotWorker(http, ADMIN, "orphans", lease_seconds=30).step() == []  # no bot left behind
+        assert (await http.get(f"/v1/tournaments/{tid}")).json()["players"] == 0
