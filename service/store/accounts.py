@@ -127,12 +127,41 @@ class AccountStore(Protocol):
     async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
         """Lease to `worker` for `seconds` its own unfinished bots and free ones (never leased, or their lease
         ran out), at most `limit`, each once even with workers asking at the same time; each with the worker
-        that held it before (None: nobody, or `worker` itself)."""
+        that held it before (None: nobody, or `worker` itself). Only bots with something to play: a bot of
+        a game is leased once its game is full or under way (never while it waits for players), and the
+        bots whose game or tournament moved last go first (the comment above `activity`)."""
         ...
     async def set_bot_token(self, bot_id: str, token_id: str) -> None: ...
     async def finish_bot(self, bot_id: str) -> BotSeat | None:
         """Mark the bot done; the bot as it was, None if unknown."""
         ...
+
+
+# Which bots a worker leases (`lease_bots`). A worker holds at most `limit` bots, so a bot with nothing to
+# play must not hold a place: bots of open games nobody fills would otherwise keep new bot games waiting
+# for ever. A bot of a game is leasable once its game is full (the bot starts it) or has started, aborted
+# or ended (the bot plays it, or says it is done); a bot of a tournament always is. Leasable bots go by
+# when their game's (or tournament's) stream last moved, latest first: a worker with more bots than it
+# may hold keeps the busy ones, and a bot whose game stalls gives its place up until the game moves.
+UNDER_WAY = ("table.GameStarted", "table.GameAborted", "table.GameEnded")
+
+
+def stream_of_bot(bot: BotSeat) -> str:
+    """The stream whose activity decides when the bot is leased: its game's, or its tournament's."""
+    return bot.game_id if bot.game_id is not None else f"tournament-{bot.tournament_id}"
+
+
+def activity(bot: BotSeat, events: list[Any]) -> datetime | None:
+    """When the bot's stream (`events`) last moved, None while the bot has nothing to play."""
+    if bot.game_id is None:
+        return events[-1].at if events else bot.created_at
+    if not events:
+        return None
+    types = [e.type for e in events]
+    seated = types.count("table.SeatTaken") - types.count("table.SeatLeft")
+    if any(t in UNDER_WAY for t in types) or seated >= events[0].data["seats"]:
+        return events[-1].at
+    return None
 
 
 def _now() -> datetime:
@@ -142,8 +171,9 @@ def _now() -> datetime:
 class MemoryAccounts:
     """AccountStore in process memory, beside a `MemoryStore`'s players (`tokens`: player id -> digest)."""
 
-    def __init__(self, players: dict[str, tuple[Any, str]]) -> None:
+    def __init__(self, players: dict[str, tuple[Any, str]], streams: dict[str, list[Any]] | None = None) -> None:
         self._players = players
+        self._streams = {} if streams is None else streams  # the event store's streams (what bots wait for)
         self.accounts: dict[str, Account] = {}
         self.by_digest: dict[str, Credential] = {}
         self.clients: dict[str, OAuthClient] = {}
@@ -241,9 +271,11 @@ class MemoryAccounts:
 
     async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
         now, out = _now(), []
-        for bot in sorted(self.bots.values(), key=lambda b: b.created_at):
+        live = [(bot, at) for bot in self.bots.values() if bot.done_at is None
+                and (at := activity(bot, self._streams.get(stream_of_bot(bot), []))) is not None]
+        for bot, _ in sorted(live, key=lambda pair: pair[1], reverse=True):
             free = bot.lease_owner == worker or bot.lease_until is None or bot.lease_until < now
-            if bot.done_at is None and free and len(out) < limit:
+            if free and len(out) < limit:
                 before = bot.lease_owner if bot.lease_owner != worker else None
                 self.bots[bot.id] = msgspec.structs.replace(bot, lease_owner=worker,
                                                             lease_until=now + timedelta(seconds=seconds))

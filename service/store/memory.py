@@ -175,7 +175,7 @@ class MemoryStore:
     def accounts(self) -> MemoryAccounts:
         """Accounts, scoped credentials and OAuth apps beside these players (`service.store.accounts`)."""
         if self._accounts is None:
-            self._accounts = MemoryAccounts(self.players)
+            self._accounts = MemoryAccounts(self.players, self.streams)
         return self._accounts
 
     async def shared_key(self, name: str) -> bytes:

@@ -190,3 +190,26 @@ async def test_a_refused_request_for_tournament_bots_creates_no_bot(base):
         assert refused.status_code == 403
         assert await BotWorker(http, ADMIN, "orphans", lease_seconds=30).step() == []  # no bot left behind
         assert (await http.get(f"/v1/tournaments/{tid}")).json()["players"] == 0
+
+
+async def test_sixty_bots_idle_in_unfilled_games_do_not_keep_a_new_bot_game_waiting(base):
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for _ in range(60):  # each waits for a third player who never comes
+            await bot_game(http, [{"strategy": "random", "strength": 3}], join=True, seats=3)
+        game_id, who = await bot_game(http, [{"strategy": "greedy", "strength": 3}], join=True)
+        worker = BotWorker(http, ADMIN, "busy", lease_seconds=30)  # leases 50 at most
+        stop = asyncio.Event()
+        running = asyncio.create_task(worker.run(stop))
+        deadline = asyncio.get_running_loop().time() + 60
+        while (await http.get(f"/v1/games/{game_id}")).json()["status"] != "active":  # the bot starts it
+            assert asyncio.get_running_loop().time() < deadline, "the new bot game was not served"
+            await asyncio.sleep(0.1)
+        assert set(worker._tasks) == {await bot_of(http, game_id, who)}  # the idle bots hold no lease
+        stop.set()
+        await running
+
+
+async def bot_of(http: httpx.AsyncClient, game_id: str, who: dict) -> str:
+    """The id of the bot seated beside `who` (a bot's id is its player id)."""
+    seats = (await http.get(f"/v1/games/{game_id}")).json()["seats"]
+    return next(s["player_id"] for s in seats if s["player_id"] != who["id"])
