@@ -4,6 +4,7 @@
 #   docker run IMAGE            -> `stela serve`      (API, SSE, /healthz, /readyz on $STELA_PORT;
 #                                                       /metrics only on $STELA_METRICS_PORT, default 9100)
 #   docker run IMAGE projector  -> `stela projector`  (read-model projector; replicas elect a leader by advisory lock)
+#   docker run IMAGE bot-worker -> `stela bot-worker` (plays the bots players ask for; needs STELA_ADMIN_TOKEN)
 # Configured only by environment variables (see service/ops/settings.py): DATABASE_URL, REDIS_URL, STELA_*.
 
 ARG PYTHON_IMAGE=python:3.11-slim
@@ -31,11 +32,13 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY domain ./domain
 COPY projections ./projections
 COPY service ./service
+# the Python SDK the bots speak through ships inside the distribution (pyproject.toml: packages)
+COPY clients/python/stela_client ./clients/python/stela_client
 # the TypeScript SDK's browser modules, which the reference web client imports from /sdk/ (one source of
 # truth: clients/typescript/dist, copied into the client's static files only here)
 COPY clients/typescript/dist ./service/web/static/sdk
 RUN pip install --no-deps . \
-    && python -c "import service.cli.main"
+    && python -c "import service.cli.main, service.bots.runner"
 
 # ---------------------------------------------------------------------------
 # runtime: slim base, the venv, an unprivileged user, nothing else

@@ -108,6 +108,21 @@ def test_image_carries_the_typescript_sdk_for_the_web_client():
         assert dockerignore_excludes(patterns, path), f"{path} should not be in the build context"
     assert (ROOT / "clients/typescript/dist/index.js").is_file()
 
+
+def test_image_carries_the_python_sdk_the_bots_speak_through():
+    """`stela bot-worker` imports `stela_client`, which the distribution ships (pyproject.toml): the build
+    copies its package, and nothing else of clients/python, before installing the distribution."""
+    build = dockerfile()[1][0]
+    steps = [(i.keyword, i.value) for i in build.instructions]
+    copy = ("COPY", "clients/python/stela_client ./clients/python/stela_client")
+    assert copy in steps
+    install = next(n for n, (name, value) in enumerate(steps) if name == "RUN" and "pip install --no-deps ." in value)
+    assert steps.index(copy) < install and "service.bots.runner" in steps[install][1]
+    patterns = read_dockerignore((ROOT / ".dockerignore").read_text())
+    assert not dockerignore_excludes(patterns, "clients/python/stela_client/client.py")
+    for path in ("clients/python/tests/test_client.py", "clients/python/generate.py"):
+        assert dockerignore_excludes(patterns, path), f"{path} should not be in the build context"
+
 # =========================================================================== docker-compose.yml
 
 @functools.cache
