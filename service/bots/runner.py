@@ -66,6 +66,7 @@ class BotWorker:
     admin_token: str
     name: str
     lease_seconds: float = 30.0
+    poll: float | None = None  # seconds between lease asks (None: a third of `lease_seconds`; keep it below that)
     played: list[str] = field(default_factory=list)  # bots whose game or tournament this worker saw end
     _tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
 
@@ -89,7 +90,7 @@ class BotWorker:
         return leases
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        """Renew leases every third of their length until `stop` is set (or forever)."""
+        """Ask for leases every `poll` seconds (they last three times that by default) until `stop` is set."""
         stop = stop or asyncio.Event()
         try:
             while not stop.is_set():
@@ -98,7 +99,7 @@ class BotWorker:
                 except (ApiError, httpx.TransportError) as exc:
                     log.warning("lease_failed", error=str(exc))
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), self.lease_seconds / 3)
+                    await asyncio.wait_for(stop.wait(), self.lease_seconds / 3 if self.poll is None else self.poll)
         finally:
             await self.close()
 

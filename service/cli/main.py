@@ -25,7 +25,10 @@ from service.ops.settings import Settings
 def cmd_serve(args: argparse.Namespace) -> int:
     from service.cli.serve import run
 
-    return run(Settings.from_env(), host=args.host, port=args.port)
+    settings = Settings.from_env()
+    if args.no_bots:
+        settings = msgspec.structs.replace(settings, bots="off")
+    return run(settings, host=args.host, port=args.port)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -137,9 +140,11 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="stela", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("serve", help="run the API (and the embedded projector)")
+    s = sub.add_parser("serve", help="run the API (and the embedded projector and bot worker)")
     s.add_argument("--host")
     s.add_argument("--port", type=int)
+    s.add_argument("--no-bots", action="store_true",
+                   help="run no bot worker in process (STELA_BOTS=off): `stela bot-worker` plays the bots")
     s.set_defaults(fn=cmd_serve)
     s = sub.add_parser("simulate", help="play random legal games in process")
     s.add_argument("--game", required=True)

@@ -6,6 +6,11 @@ processes accept on it, each with its own app, pool and fan-out; they see each o
 appends only through Redis, so more than one worker needs REDIS_URL, and an external
 DATABASE_URL (an embedded PostgreSQL belongs to one process). On SIGTERM each worker tells
 its SSE streams to close at once, then finishes the requests in flight.
+
+Unless `STELA_BOTS=off` (or `--no-bots`), each worker process also runs a bot worker against its own
+port once it serves (`service.bots.embedded`), under a name stable across restarts (so a restart
+resumes its bots), with the admin token: the configured one, the embedded mode's, or else one made
+at random for this run and known to nobody else.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import importlib
 import os
 import secrets
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +26,7 @@ import msgspec
 import structlog
 import uvicorn
 
+from service.bots.embedded import EmbeddedWorker
 from service.edge.middleware import admin_token_problem, parse_networks
 from service.ops.memory import settle_memory
 from service.ops.settings import Settings
@@ -28,6 +35,7 @@ from service.cli.wire import HttpProtocol
 log = structlog.get_logger("stela.serve")
 
 APP = "service.cli.serve:served_app"
+BOTS = ("embedded", "off")  # STELA_BOTS
 
 
 def served_app() -> Any:
@@ -54,6 +62,8 @@ def check(settings: Settings) -> None:
                           "Redis carries one worker's appends to another's SSE streams")
     if settings.workers > 1 and not settings.database_url:
         raise ConfigError("STELA_WORKERS > 1 needs DATABASE_URL: the embedded PostgreSQL serves one process")
+    if settings.bots not in BOTS:
+        raise ConfigError(f"STELA_BOTS must be one of {', '.join(BOTS)}")
     if problem := admin_token_problem(settings.admin_token, settings.development):
         raise ConfigError(f"{problem} (or STELA_ENV=development)")
     try:
@@ -78,6 +88,32 @@ def embedded_admin_token(settings: Settings) -> Settings:
     return msgspec.structs.replace(settings, admin_token=token)
 
 
+def bots_admin_token(settings: Settings) -> Settings:
+    """With embedded bots and no admin token yet: a random one for this run (the workers' settings read it)."""
+    if settings.bots != "embedded" or settings.admin_token:
+        return settings
+    os.environ["STELA_ADMIN_TOKEN"] = token = secrets.token_hex(32)
+    return msgspec.structs.replace(settings, admin_token=token)
+
+
+def embedded_bots(settings: Settings, port: int, index: int | None = None) -> EmbeddedWorker | None:
+    """The bot worker of one serving process (`index`: its number among several), None with STELA_BOTS=off."""
+    if settings.bots != "embedded" or not settings.admin_token:
+        return None
+    name = f"{socket.gethostname()}-serve-{port}" + ("" if index is None else f"-{index}")
+    return EmbeddedWorker(settings.admin_token, name)
+
+
+def own_url(server: Any) -> str:
+    """Where this process's own bot worker reaches it: the first bound socket, wildcard made loopback."""
+    host, port = server.servers[0].sockets[0].getsockname()[:2]
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def _litestar(app: Any) -> Any:
     """The Litestar app inside uvicorn's wrappers."""
     while app is not None and not hasattr(app, "state") and hasattr(app, "app"):
@@ -88,9 +124,9 @@ def _litestar(app: Any) -> Any:
 class Server(uvicorn.Server):
     """uvicorn's server; `ready` runs once this process is serving (the port is bound and the app started)."""
 
-    def __init__(self, config: uvicorn.Config, ready: Any = None) -> None:
+    def __init__(self, config: uvicorn.Config, ready: Any = None, bots: EmbeddedWorker | None = None) -> None:
         super().__init__(config)
-        self.ready = ready
+        self.ready, self.bots = ready, bots
 
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets)
@@ -98,6 +134,13 @@ class Server(uvicorn.Server):
             settle_memory()
             if self.ready is not None:
                 self.ready()
+            if self.bots is not None:
+                self.bots.start(own_url(self))
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        if self.bots is not None:  # first: its requests would meet a closing server
+            await self.bots.stop()
+        await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         # SIGTERM: stop accepting, end SSE streams at once (uvicorn would wait for them), finish requests
@@ -119,15 +162,16 @@ def _uvicorn(settings: Settings, factory: str, host: str, port: int, listening: 
                             timeout_graceful_shutdown=max(1, round(settings.drain_seconds)), lifespan="on",
                             timeout_keep_alive=75)  # outlive proxies' idle upstream connections
     if settings.workers == 1:
-        Server(config, ready=listening).run()
+        Server(config, ready=listening, bots=embedded_bots(settings, port)).run()
         return
     from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
     class Workers(Multiprocess):
         def init_processes(self) -> None:
-            for _ in range(self.processes_num):
+            for index in range(self.processes_num):
                 process = Process(self.config, self.sockets)
-                process._server = Server(self.config)  # each worker closes its SSE streams on SIGTERM
+                # each worker closes its SSE streams on SIGTERM, and runs its own bot worker
+                process._server = Server(self.config, bots=embedded_bots(settings, port, index))
                 process.start()
                 self.processes.append(process)
 
@@ -138,6 +182,8 @@ def _uvicorn(settings: Settings, factory: str, host: str, port: int, listening: 
 
 def _granian(settings: Settings, factory: str, host: str, port: int, listening: Any) -> None:
     listening()  # (granian binds inside `serve`; it says so itself if it cannot)
+    if settings.bots == "embedded":  # granian has no hook once a worker serves: the bots need a worker apart
+        log.warning("no_embedded_bots", detail="STELA_SERVER=granian runs no bot worker; run `stela bot-worker`")
     from granian import Granian
     from granian.constants import Interfaces, Loops
 
@@ -150,7 +196,7 @@ def run(settings: Settings, factory: str = APP, host: str | None = None, port: i
     from service.ops import logging as stela_logging
 
     stela_logging.configure(settings.log_level)
-    settings = embedded_admin_token(settings)
+    settings = bots_admin_token(embedded_admin_token(settings))
     try:
         check(settings)
     except ConfigError as exc:  # a JSON line like every other (a log pipeline parses it; the text says what to fix)

@@ -11,6 +11,7 @@
 | STELA_HEARTBEAT_SECONDS | 15 | SSE heartbeat interval |
 | STELA_RATE_LIMIT | 600 | requests per minute per client before 429 (0 = off) |
 | STELA_PROJECTOR | embedded | `embedded` runs the projector inside serve; `off` leaves it to `stela projector` |
+| STELA_BOTS | embedded | `embedded` runs a bot worker inside serve (against its own port); `off` (or `serve --no-bots`) leaves the bots to `stela bot-worker` |
 | STELA_LOG_LEVEL | info | structlog level |
 | STELA_DB_POOL_MAX | 20 | PostgreSQL connections per process |
 | STELA_PG_NOTIFY | off | also NOTIFY projectors from every append (serialises commits; they wake through the fan-out and a short poll without it) |
@@ -48,6 +49,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     heartbeat_seconds: float = 15.0
     rate_limit: int = 600
     projector: str = "embedded"
+    bots: str = "embedded"
     log_level: str = "info"
     db_pool_max: int = 20
     pg_notify: bool = False
@@ -90,6 +92,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             heartbeat_seconds=float(get("STELA_HEARTBEAT_SECONDS") or 15),
             rate_limit=int(get("STELA_RATE_LIMIT") or 600),
             projector=get("STELA_PROJECTOR") or "embedded",
+            bots=get("STELA_BOTS") or "embedded",
             log_level=get("STELA_LOG_LEVEL") or "info",
             db_pool_max=int(get("STELA_DB_POOL_MAX") or 20),
             pg_notify=(get("STELA_PG_NOTIFY") or "off").lower() not in ("off", "0", "false", "no"),
@@ -115,4 +118,4 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER", "STELA_ENV",
             "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
             "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
-            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS")
+            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS")
