@@ -179,7 +179,7 @@ def test_every_container_has_requests_limits_and_runs_non_root(overlay):
             assert security["allowPrivilegeEscalation"] is False, name
             assert security["capabilities"]["drop"] == ["ALL"], name
             assert security["readOnlyRootFilesystem"] is True, name
-    for name in ("stela-api", "stela-projector"):
+    for name in ("stela-api", "stela-projector", "stela-bot-worker"):
         assert pod_spec(one(built(overlay), "Deployment", name))["securityContext"]["runAsUser"] == IMAGE_UID
 
 
@@ -243,10 +243,25 @@ def test_prod_managed_drops_in_cluster_datastores():
         assert {53, 5432, 6379} <= ports
 
 
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_bots_are_played_by_a_worker_deployment_apart_from_the_api(overlay):
+    """The API pods run no bot worker (`STELA_BOTS=off`); `stela bot-worker` does, through the API Service,
+    with the admin token of the Secret made by hand (it waits for it) and no database credentials."""
+    objects = built(overlay)
+    assert config(objects)["STELA_BOTS"] == "off"
+    (container,) = pod_spec(one(objects, "Deployment", "stela-bot-worker"))["containers"]
+    assert container["args"][:3] == ["bot-worker", "--url", "http://stela-api"]
+    assert [p["port"] for p in one(objects, "Service", "stela-api")["spec"]["ports"]] == [80]
+    assert "ports" not in container and "livenessProbe" not in container, "the bot worker serves no HTTP"
+    refs = [(next(iter(ref)), next(iter(ref.values()))) for ref in container["envFrom"]]
+    assert ("secretRef", {"name": "stela-admin"}) in refs, "required: no optional flag"
+    assert all(ref["name"] != "stela-secrets" for _, ref in refs)
+
+
 def test_images_are_set_per_overlay():
     def images(overlay):
         return {pod_spec(one(built(overlay), "Deployment", n))["containers"][0]["image"]
-                for n in ("stela-api", "stela-projector")}
+                for n in ("stela-api", "stela-projector", "stela-bot-worker")}
 
     assert images("dev") == {"stela:dev"}
     assert images("prod") == images("prod-managed") == {"registry.example.com/stela/stela:0.1.0"}
@@ -359,13 +374,18 @@ def test_network_policies_select_existing_pods_and_admit_the_ingress(overlay):
             policy["metadata"]["name"]
     api_policy = one(objects, "NetworkPolicy", "stela-api")
     assert selects(api_policy["spec"]["podSelector"], api(objects)["spec"]["template"]["metadata"]["labels"])
-    admitted = {(p["port"], p["protocol"]): [peer.get("namespaceSelector", {}).get("matchLabels")
-                                             for peer in rule["from"]]
-                for rule in api_policy["spec"]["ingress"] for p in rule["ports"]}
-    # only the ingress controller, whose X-Forwarded-For the API believes, reaches the API port;
-    # only Prometheus reaches the metrics port
-    assert admitted == {(APP_PORT, "TCP"): [{"kubernetes.io/metadata.name": "ingress-nginx"}],
+    admitted: dict = {}
+    for rule in api_policy["spec"]["ingress"]:
+        for p in rule["ports"]:
+            admitted.setdefault((p["port"], p["protocol"]), []).extend(
+                peer.get("namespaceSelector", peer.get("podSelector", {})).get("matchLabels") for peer in rule["from"])
+    # only the ingress controller, whose X-Forwarded-For the API believes, and the bot workers (API clients
+    # sending none) reach the API port; only Prometheus reaches the metrics port
+    bot_worker = one(objects, "Deployment", "stela-bot-worker")["spec"]["template"]["metadata"]["labels"]
+    assert admitted == {(APP_PORT, "TCP"): [{"kubernetes.io/metadata.name": "ingress-nginx"},
+                                            {"app.kubernetes.io/name": "stela", "app.kubernetes.io/component": "bot-worker"}],
                         (METRICS_PORT, "TCP"): [{"kubernetes.io/metadata.name": "monitoring"}]}
+    assert selects({"matchLabels": admitted[(APP_PORT, "TCP")][1]}, bot_worker)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
