@@ -13,6 +13,8 @@ the same name takes its bots back at once (`have` lists the bots it still holds 
 
 from __future__ import annotations
 
+import itertools
+import secrets
 import uuid
 from typing import Annotated, Any, Literal
 
@@ -28,7 +30,12 @@ from service.store.protocol import EventStore, Player
 
 STRATEGIES = ("random", "greedy")  # service.bots.strategies.make_strategy's names (a test holds them equal)
 PENDING = "bot-to-be"  # the player id a bot's registration is checked with before its account exists
-STRENGTHS = (1, 2, 3, 4, 5)  # how often the strategy's choice is played rather than a random legal one: n/5
+STRENGTHS = (1, 2, 3, 4, 5)
+# a bot's name is its kind and one of these, different from the names already at its table or tournament
+SHORT_NAMES = ("Ada", "Alf", "Bea", "Bix", "Cal", "Cleo", "Dex", "Dot", "Eli", "Emu", "Fay", "Fig", "Gus", "Gwen",
+               "Hal", "Hux", "Ida", "Ivo", "Jax", "Juno", "Kai", "Kit", "Lou", "Lux", "Max", "Mo", "Ned", "Nia",
+               "Oda", "Oz", "Pip", "Quin", "Rex", "Rue", "Sol", "Sky", "Tam", "Tux", "Uma", "Vic", "Wren", "Xia",
+               "Yul", "Zed", "Zoe", "Ash", "Bo", "Kip")  # how often the strategy's choice is played rather than a random legal one: n/5
 
 
 class BadBot(InvalidRequest):
@@ -58,6 +65,16 @@ class Lease(msgspec.Struct, frozen=True, kw_only=True):
     token: str | None
 
 
+def bot_name(spec: BotSpec, taken: set[str]) -> str:
+    """`<Strategy> bot <short name>`, a name not in `taken` (numbered once every short name is)."""
+    stem = f"{spec.strategy.capitalize()} bot"
+    free = [short for short in SHORT_NAMES if f"{stem} {short}" not in taken]
+    if free:
+        return f"{stem} {secrets.choice(free)}"
+    return next(name for n in itertools.count(2) if (name := f"{stem} {SHORT_NAMES[n % len(SHORT_NAMES)]} {n}")
+                not in taken)
+
+
 def check(spec: BotSpec) -> BotSpec:
     if spec.strategy not in STRATEGIES:
         raise BadBot(f"unknown bot strategy {spec.strategy!r}; known: {', '.join(STRATEGIES)}")
@@ -72,8 +89,11 @@ class Bots:
     def __init__(self, store: EventStore, accounts: Accounts, pipeline: Any, tournaments: Any) -> None:
         self.store, self.accounts, self.pipeline, self.tournaments = store, accounts, pipeline, tournaments
 
-    async def _bot(self, spec: BotSpec, game_id: str | None = None, tournament_id: str | None = None) -> Player:
-        player, _ = await self.accounts.players.register(f"{spec.strategy.capitalize()} bot {spec.strength}")
+    async def _bot(self, spec: BotSpec, taken: set[str], game_id: str | None = None,
+                   tournament_id: str | None = None) -> Player:
+        name = bot_name(spec, taken)
+        taken.add(name)
+        player, _ = await self.accounts.players.register(name)
         await self.store.accounts().add_bot(BotSeat(id=player.id, player_id=player.id, strategy=spec.strategy,
                                                     strength=spec.strength, game_id=game_id,
                                                     tournament_id=tournament_id))
@@ -88,20 +108,21 @@ class Bots:
 
     async def seat(self, game_id: str, specs: list[BotSpec]) -> Any:
         """Seat a bot for each spec in the open game; the pipeline's last outcome (None for no spec)."""
-        done = None
+        done, taken = None, set()
         for spec in map(check, specs):
-            bot = await self._bot(spec, game_id=game_id)
+            bot = await self._bot(spec, taken, game_id=game_id)
             done = await self.pipeline.join(Viewer(player=bot), game_id, None)
         return done
 
     async def enter(self, organiser: Viewer, tournament_id: str, spec: BotSpec, count: int) -> Any:
         """Register `count` bots in the tournament, by its organiser (the tournament's own rule); its state."""
         check(spec)
-        state = None
+        state = (await self.tournaments.load(tournament_id)).state
+        taken = {entrant.name for entrant in state.entrants.values()}
         for _ in range(count):
             # the tournament's rule first, so a refused caller (or a full tournament) leaves no bot behind
             await self.tournaments.check(organiser, tournament_id, T.Register(name="bot", player_id=PENDING))
-            bot = await self._bot(spec, tournament_id=tournament_id)
+            bot = await self._bot(spec, taken, tournament_id=tournament_id)
             state = await self.tournaments.act(organiser, tournament_id, T.Register(name=bot.name, player_id=bot.id))
         return state
 

@@ -14,7 +14,7 @@ import pytest
 from domain.catalog import GAMES
 from service.bots.runner import BotWorker, Weakened
 from service.bots.strategies import make_strategy
-from service.commands.accounts_bots import STRATEGIES
+from service.commands.accounts_bots import SHORT_NAMES, STRATEGIES, BotSpec, bot_name
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
 from tests.conftest import fresh_database
@@ -57,6 +57,15 @@ async def until_finished(http: httpx.AsyncClient, game_ids: list[str], timeout: 
         await asyncio.sleep(0.2)
 
 
+def test_bots_get_distinct_names_of_their_kind_and_a_short_name():
+    taken = {"Greedy bot Ada"}
+    for _ in range(len(SHORT_NAMES) + 20):  # more bots than short names: numbered once all are taken
+        name = bot_name(BotSpec(strategy="greedy"), taken)
+        assert name.startswith("Greedy bot ") and name not in taken and len(name) <= 24
+        taken.add(name)
+    assert bot_name(BotSpec(strategy="random"), taken).startswith("Random bot ")
+
+
 def test_the_service_offers_exactly_the_bots_strategies():
     for name in STRATEGIES:
         assert make_strategy(name, 1).name == name
@@ -77,7 +86,7 @@ async def test_a_game_of_bots_is_played_to_the_end_by_a_worker_and_verifies(base
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         game_id, _ = await bot_game(http, [{"strategy": "greedy", "strength": 5}, {"strategy": "random", "strength": 1}])
         game = (await http.get(f"/v1/games/{game_id}")).json()
-        assert [s["name"] for s in game["seats"]] == ["Greedy bot 5", "Random bot 1"]
+        assert [s["name"].split()[:2] for s in game["seats"]] == [["Greedy", "bot"], ["Random", "bot"]]
         worker = BotWorker(http, ADMIN, "w1", lease_seconds=6)
         stop = asyncio.Event()
         running = asyncio.create_task(worker.run(stop))
@@ -168,6 +177,10 @@ async def test_an_organiser_adds_bots_that_play_the_tournament(base):
                                 headers=organiser["headers"])
         assert added.status_code == 200, added.text
         assert added.json()["players"] == 2
+        more = await http.post(f"/v1/tournaments/{tid}/bots", json={"count": 2, "strategy": "greedy"},
+                               headers=organiser["headers"])
+        names = [s["name"] for s in more.json()["standings"]]
+        assert len(set(names)) == 4 and all(n.startswith("Greedy bot ") for n in names), names
         assert (await http.post(f"/v1/tournaments/{tid}/start", headers=organiser["headers"])).status_code == 200
         worker = BotWorker(http, ADMIN, "cup", lease_seconds=30)
         stop = asyncio.Event()
