@@ -1,7 +1,7 @@
 /* Tournaments: the list and the create form, and one tournament's standings, crosstable, rounds and live tables,
-with the organiser's tools (pause, resume, remove, forbidden pairings, annul, adjudicate, the report).
+with the organiser's tools (add bots, pause, resume, remove, forbidden pairings, annul, adjudicate, the report).
 
-Only the public API: /v1/tournaments (list, create, get, register, withdraw, start, pause, resume, remove,
+Only the public API: /v1/tournaments (list, create, get, register, withdraw, start, bots, pause, resume, remove,
 forbidden-pairings, games/{id}/annul|adjudicate, report) and the tournament's Server-Sent Events stream,
 whose frames are named by type (a snapshot first, then each event). */
 
@@ -166,7 +166,7 @@ function render(root, t, act) {
 /** What the viewer may do now: register (with the invitation code when asked), withdraw, pause, start. */
 function actionBar(t, player, mine, organiser, act) {
   const actions = [];
-  const open = t.status === "registration" || (t.status === "running" && t.format === "swiss" && t.round < t.late_join_until);
+  const open = entriesOpen(t);
   if (!player) {
     if (open) actions.push(h("a", { href: "#/tournaments", text: "Register a name to take part." }));
     return actions.length ? h("p", { class: "actions" }, ...actions) : null;
@@ -191,7 +191,25 @@ function actionBar(t, player, mine, organiser, act) {
   return actions.length ? h("p", { class: "actions" }, ...actions) : null;
 }
 
-/** The organiser's tools: pause, resume or remove a player; forbid teammates to meet (Swiss). */
+/** Whether players may still enter: before the start, or (Swiss) until the late-join round is paired. */
+function entriesOpen(t) {
+  return t.status === "registration" || (t.status === "running" && t.format === "swiss" && t.round < t.late_join_until);
+}
+
+/** The organiser registers bots (POST /v1/tournaments/{id}/bots): how many, which strategy, how strong. */
+function addBots(act) {
+  const count = h("input", { id: "t-bots-count", type: "number", min: 1, max: 64, value: 2, "aria-label": "bots to add" });
+  const strategy = h("select", { id: "t-bots-strategy", "aria-label": "bot strategy" },
+    h("option", { value: "greedy", text: "Greedy (reads the board)" }), h("option", { value: "random", text: "Random" }));
+  const strength = h("input", { id: "t-bots-strength", type: "number", min: 1, max: 5, value: 3, "aria-label": "bot strength (1–5)" });
+  const add = () => act("bots", `Bots added (${count.value})`,
+    { count: Number(count.value), strategy: strategy.value, strength: Number(strength.value) });
+  return h("p", { class: "actions", id: "t-bots" }, h("label", { for: "t-bots-count", text: "Add bots: " }), count, strategy,
+    h("label", { for: "t-bots-strength", text: " strength " }), strength,
+    h("button", { type: "button", id: "t-bots-add", onclick: add, text: "Add bots" }));
+}
+
+/** The organiser's tools: add bots; pause, resume or remove a player; forbid teammates to meet (Swiss). */
 function tools(t, nameOf, act) {
   const still = t.standings.filter((s) => s.active);
   const who = h("select", { id: "t-tool-player", "aria-label": "player" }, ...still.map((s) => h("option", { value: s.player_id, text: s.name })));
@@ -200,6 +218,7 @@ function tools(t, nameOf, act) {
   const swiss = t.format === "swiss";
   const on = (what, words) => () => act(what, words, { player_id: who.value });
   return h("section", { id: "t-tools", "aria-labelledby": "t-tools-h" }, h("h2", { id: "t-tools-h", text: "Organiser's tools" }),
+    entriesOpen(t) ? addBots(act) : null,
     still.length ? h("p", { class: "actions" }, who,
       swiss && t.status === "running" ? h("button", { type: "button", id: "t-tool-pause", onclick: on("pause", "Paused"), text: "Pause" }) : null,
       swiss && t.status === "running" ? h("button", { type: "button", id: "t-tool-resume", onclick: on("resume", "Resumed"), text: "Resume" }) : null,
