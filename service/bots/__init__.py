@@ -1,15 +1,16 @@
-"""Bots as API clients and the load generator: `stela bot` and `stela loadtest`.
+"""Bots as API clients and the load generator: `stela bot`, `stela bot-worker` and `stela loadtest`.
 
 Everything here talks to a running service over HTTP and SSE only, like any third-party client, through
 the Python SDK (`clients/python`, package `stela_client`): no in-process shortcut (`client` the
 SDK client with JSON-shaped answers for the strategies, `strategies` random and greedy —
 greedy asks each kind's scorer, `domain/<kind>/bot.py` reached through the catalogue as
 `Game.bot_scores`, to judge moves from the seat's own view and /legal only —, `play` one seat of one game, `bot` finding and playing games,
-`loadtest` the generator, `runner` the worker that plays bots players ask for).
-`add_parsers` registers both subcommands on the `stela` parser.
+`loadtest` the generator, `runner` the worker that plays bots players ask for, `embedded` that worker
+inside `stela serve`). The `stela` distribution ships the SDK package, so an installed Stela runs them.
+`add_parsers` registers the subcommands on the `stela` parser.
 
-The server never imports its clients: this package imports nothing of the service but itself
-and `service.ops` (and, outside the service, the SDK `stela_client`).
+The server never imports its clients (only the command line, which runs one beside it): this package
+imports nothing of the service but itself and `service.ops` (and, outside the service, the SDK `stela_client`).
 """
 
 from __future__ import annotations
@@ -97,8 +98,8 @@ MODES = ("free", "tournament")  # the load generator's schedules (`service.bots.
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """Register `stela bot` and `stela loadtest` on the `stela` parser. Nothing here imports the SDK:
-    `stela serve` runs where only the service is installed (the container image)."""
+    """Register `stela bot`, `stela bot-worker` and `stela loadtest` on the `stela` parser. Nothing here
+    imports the SDK or the commands' modules: every `stela` command parses its arguments without them."""
     s = sub.add_parser("bot", help="play this player's games over HTTP + SSE (random or greedy)")
     s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")
     s.add_argument("--token", required=True, help="the player's bearer token")

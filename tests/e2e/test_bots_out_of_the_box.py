@@ -86,6 +86,23 @@ async def play_against_a_bot(url: str, kind: str = "coatl") -> dict:
         return seen
 
 
+async def starts_of_every_kind(url: str) -> dict[str, float]:
+    """For each kind, the seconds from asking for a game against a bot to the bot starting it."""
+    out = {}
+    async with Client(url) as me:
+        await me.register("Bea")
+        for kind in [k["kind"] for k in await me.kinds()]:
+            asked = time.monotonic()
+            game = await me.json("POST", "/v1/games", body={"kind": kind, "seats": 2, "bots": [{}]})
+
+            async def started(game_id: str = game["id"]) -> bool:
+                return (await me.game(game_id)).status != "open"
+
+            await wait_until(started, f"the bot did not start the {kind} game")
+            out[kind] = round(time.monotonic() - asked, 2)
+    return out
+
+
 def serving(args: list[str], env: dict[str, str], url: str, log: Path) -> subprocess.Popen:
     with open(log, "wb") as sink:
         server = subprocess.Popen([STELA, *args], env=env, cwd=log.parent, stdout=sink, stderr=sink)
@@ -103,13 +120,16 @@ def test_make_run_plays_a_whole_game_against_a_bot(home):
     server = serving(["serve"], env, url, home / "serve.log")
     try:
         seen = asyncio.run(play_against_a_bot(url))
+        starts = asyncio.run(starts_of_every_kind(url))
     finally:
         server.terminate()
         server.wait(60)
     assert seen["status"] == "finished", seen
     assert seen["answers"], "the bot never had a turn"
     print(f"\nbot started the game {seen['started_after']:.2f} s after it was asked for; first answer "
-          f"{seen['answers'][0]:.2f} s, slowest {max(seen['answers']):.2f} s over {len(seen['answers'])} turns")
+          f"{seen['answers'][0]:.2f} s, slowest {max(seen['answers']):.2f} s over {len(seen['answers'])} turns; "
+          f"seconds to the bot's start per kind: {starts}")
+    assert set(starts) >= {"tikal", "coatl", "tobago", "goldmine"}
 
 
 def test_serve_with_no_bots_leaves_the_bots_to_a_worker_run_apart(home):
