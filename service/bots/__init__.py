@@ -65,7 +65,7 @@ def cmd_bot_worker(args: argparse.Namespace) -> int:
 
     async def run() -> int:
         async with httpx.AsyncClient(base_url=args.url, timeout=30.0) as http:
-            await BotWorker(http, args.token, args.name, lease_seconds=args.lease_seconds).run()
+            await BotWorker(http, args.token, args.name, lease_seconds=args.lease_seconds, poll=args.poll).run()
         return 0
 
     try:
@@ -118,6 +118,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--token", default=os.environ.get("STELA_ADMIN_TOKEN"), help="the admin token (STELA_ADMIN_TOKEN)")
     s.add_argument("--name", default=socket.gethostname(), help="this worker's stable name (a restart resumes its bots)")
     s.add_argument("--lease-seconds", type=float, default=30.0, help="how long a bot stays leased unrenewed")
+    s.add_argument("--poll", type=float, default=None,
+                   help="seconds between lease asks: how long a new bot game may wait (default: a third of the lease)")
     s.set_defaults(fn=cmd_bot_worker)
     s = sub.add_parser("loadtest", help="N bot players play games over HTTP + SSE; prints throughput and latency")
     s.add_argument("--url", default="http://127.0.0.1:8000", help="the service's base URL")

@@ -143,7 +143,8 @@ class AccountStore(Protocol):
 # or ended (the bot plays it, or says it is done); a bot of a tournament always is. Leasable bots go by
 # when their game's (or tournament's) stream last moved, latest first: a worker with more bots than it
 # may hold keeps the busy ones, and a bot whose game stalls gives its place up until the game moves.
-UNDER_WAY = ("table.GameStarted", "table.GameAborted", "table.GameEnded")
+# A game's stream holds only these until it starts or is aborted (its start brings the game's own events).
+BEFORE_START = ("table.GameCreated", "table.SeatTaken", "table.SeatLeft")
 
 
 def stream_of_bot(bot: BotSeat) -> str:
@@ -157,11 +158,11 @@ def activity(bot: BotSeat, events: list[Any]) -> datetime | None:
         return events[-1].at if events else bot.created_at
     if not events:
         return None
+    if events[-1].type not in BEFORE_START:
+        return events[-1].at
     types = [e.type for e in events]
     seated = types.count("table.SeatTaken") - types.count("table.SeatLeft")
-    if any(t in UNDER_WAY for t in types) or seated >= events[0].data["seats"]:
-        return events[-1].at
-    return None
+    return events[-1].at if seated >= events[0].data["seats"] else None
 
 
 def _now() -> datetime:

@@ -7,7 +7,7 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from service.store.accounts import UNDER_WAY, Account, AuthCode, BotSeat, Credential, OAuthClient
+from service.store.accounts import BEFORE_START, Account, AuthCode, BotSeat, Credential, OAuthClient
 
 _CREDENTIAL = """id, digest, player_id, kind, name, scopes, client_id, grant_digest, refresh_digest, created_at,
                  expires_at, refresh_expires_at, revoked_at"""
@@ -154,36 +154,29 @@ class PostgresAccounts:
             bot.lease_owner, bot.lease_until, bot.done_at, bot.created_at)
 
     async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
-        # which bots and in what order: service.store.accounts, above `activity` (the same rule in Python);
-        # a game's readiness reads its first few events (GameStarted comes right after the seats), its
-        # activity its last one, each an index lookup. SKIP LOCKED: two workers asking at once each take
-        # other bots, never the same one
+        # which bots and in what order: service.store.accounts, above `activity` (the same rule in Python).
+        # Per bot one backward index lookup (its stream's last event: its activity, and whether its game
+        # is past its seats); only a game still taking seats has its few events counted. SKIP LOCKED: two
+        # workers asking at once each take other bots, never the same one
         rows = await self.pool.fetch(
-            f"""WITH live AS (
-                    SELECT b.id, b.lease_owner AS before,
-                           (SELECT e.at FROM events e WHERE e.stream_id = b.stream
-                            ORDER BY e.version DESC LIMIT 1) AS active_at
-                    FROM (SELECT *, coalesce(game_id, 'tournament-' || tournament_id) AS stream FROM bots
-                          WHERE done_at IS NULL
-                            AND (lease_owner = $1 OR lease_until IS NULL OR lease_until < now())) b
-                    WHERE b.game_id IS NULL OR CASE
-                        WHEN EXISTS (SELECT 1 FROM events e WHERE e.stream_id = b.game_id
-                                     AND e.type = ANY($4::text[])) THEN true
-                        ELSE (SELECT count(*) FILTER (WHERE e.type = 'table.SeatTaken')
-                                     - count(*) FILTER (WHERE e.type = 'table.SeatLeft')
-                                     >= max((e.data->>'seats')::int) FILTER (WHERE e.version = 1)
-                              FROM events e WHERE e.stream_id = b.game_id) END),
-                free AS (
-                    SELECT bots.id, live.before FROM bots JOIN live ON live.id = bots.id
-                    -- asked again here: a row another worker leased meanwhile is re-read when locked
-                    WHERE bots.done_at IS NULL
-                      AND (bots.lease_owner = $1 OR bots.lease_until IS NULL OR bots.lease_until < now())
-                    ORDER BY coalesce(live.active_at, bots.created_at) DESC LIMIT $3
-                    FOR UPDATE OF bots SKIP LOCKED)
+            f"""WITH free AS (
+                    SELECT b.id, b.lease_owner AS before FROM bots b
+                    LEFT JOIN LATERAL (
+                        SELECT e.type, e.at FROM events e
+                        WHERE e.stream_id = coalesce(b.game_id, 'tournament-' || b.tournament_id)
+                        ORDER BY e.version DESC LIMIT 1) last ON true
+                    WHERE b.done_at IS NULL AND (b.lease_owner = $1 OR b.lease_until IS NULL OR b.lease_until < now())
+                      AND (b.game_id IS NULL OR last.type <> ALL($4::text[])
+                           OR (SELECT count(*) FILTER (WHERE e.type = 'table.SeatTaken')
+                                      - count(*) FILTER (WHERE e.type = 'table.SeatLeft')
+                                      >= max((e.data->>'seats')::int) FILTER (WHERE e.version = 1)
+                               FROM events e WHERE e.stream_id = b.game_id))
+                    ORDER BY coalesce(last.at, b.created_at) DESC LIMIT $3
+                    FOR UPDATE OF b SKIP LOCKED)
                 UPDATE bots SET lease_owner = $1, lease_until = now() + make_interval(secs => $2)
                 FROM free WHERE bots.id = free.id
                 RETURNING {', '.join('bots.' + c.strip() for c in _BOT.split(','))}, free.before""",
-            worker, seconds, limit, list(UNDER_WAY))
+            worker, seconds, limit, list(BEFORE_START))
         return [(BotSeat(**{k: v for k, v in dict(r).items() if k != "before"}),
                  r["before"] if r["before"] != worker else None) for r in rows]
 
