@@ -61,9 +61,12 @@ class BotController(Controller):
 
     @post("/bots/leases", operation_id="leaseBots", status_code=200, summary="Lease bots to play (bot workers)",
           security=[{"bearer": []}], responses=responses(400, 401, 403),
-          description="For `stela bot-worker`, with the admin token: the worker's own bots and free ones, leased "
-                      "for `lease_seconds` (ask again well before it ends). A bot the worker holds no token for "
-                      "comes with a fresh one; any older token of the bot stops working.")
+          description="For bot workers (`stela bot-worker`, `stela serve`'s own), with the admin token: the "
+                      "worker's own bots and free ones that have something to play (a bot of a game with free "
+                      "seats waits unleased until the game is full or under way), those whose game or tournament "
+                      "moved last first, at most `max`, leased for `lease_seconds` (ask again well before it "
+                      "ends). A bot the worker holds no token for comes with a fresh one; any older token of the "
+                      "bot stops working.")
     async def lease(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                     data: JSONBody[LeaseRequest]) -> list[Lease]:
         data = await strictly(request, LeaseRequest)

@@ -234,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Lease bots to play (bot workers)
-         * @description For `stela bot-worker`, with the admin token: the worker's own bots and free ones, leased for `lease_seconds` (ask again well before it ends). A bot the worker holds no token for comes with a fresh one; any older token of the bot stops working.
+         * @description For bot workers (`stela bot-worker`, `stela serve`'s own), with the admin token: the worker's own bots and free ones that have something to play (a bot of a game with free seats waits unleased until the game is full or under way), those whose game or tournament moved last first, at most `max`, leased for `lease_seconds` (ask again well before it ends). A bot the worker holds no token for comes with a fresh one; any older token of the bot stops working.
          */
         post: operations["leaseBots"];
         delete?: never;
