@@ -244,6 +244,8 @@ class GroupCommit:
             if future.done():
                 continue
             if item.stream_id in self.held:
+                self.statements += 1
+                self.appends += 1
                 self._start(self._send([(item, future)], grouped=False))
                 continue
             if len(batch) < self.most and item.stream_id not in streams:

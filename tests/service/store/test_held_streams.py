@@ -150,3 +150,32 @@ async def test_once_the_holder_commits_the_held_streams_append_is_a_version_conf
     stored = await pg.read_stream(held)
     assert [e.type for e in stored] == ["test.first", "test.holder"]
     await check_log(pg, held, 2)
+
+
+async def test_an_append_waiting_when_its_stream_is_found_held_goes_alone_and_the_group_goes_without_it():
+    from service.store.appending import GroupCommit
+    from tests.service.store.test_group_commit import blank, recorded
+
+    sent: list[list[str]] = []
+    gate = asyncio.Event()
+
+    async def alone(item: Prepared) -> AppendResult:
+        sent.append([item.stream_id])
+        if item.stream_id == "a":
+            await gate.wait()
+        if item.stream_id == "s":
+            raise StreamLocked("held")
+        return AppendResult(first_version=1, last_version=1)
+
+    group = GroupCommit(alone, recorded(sent), slots=1)
+    first = asyncio.create_task(group.append(blank("a")))
+    await asyncio.sleep(0)
+    waiting = [asyncio.create_task(group.append(blank(s))) for s in ("s", "b", "c")]
+    await asyncio.sleep(0)
+    group._note("s", True)  # another append of `s` found it held meanwhile
+    gate.set()
+    held, *others = await asyncio.gather(*waiting, return_exceptions=True)
+    await first
+    assert isinstance(held, StreamLocked) and "s" in group.held
+    assert sorted(sent[1:]) == [["b", "c"], ["s"]]  # never ["s", "b", "c"]
+    assert group.busy == 0 and not group.waiting and not group.grouped
