@@ -25,6 +25,19 @@ flight at a time) in one process, plain inserts beside them, 5 alternating round
 1.03x the old rate; 64 writers, 31.5 a statement instead of 6.8, 59.3 µs instead of 99.9, 1.23x; 4 writers never
 wait, one append a statement either way. The machine's speed drifted by 2x within the hour, so only the ratios
 within a run mean anything.
+
+`--hold SECONDS` measures instead what one stuck game costs the others (issue 43): 16 writers append to
+streams of their own every `--every` s (open loop: an append is timed from when it was due, so a stall counts
+in every append it delays) for SECONDS with nothing held, then for SECONDS while another connection's open
+transaction holds an uncommitted insert of one game's next version and that game's client retries every
+50 ms. Measured 2026-11-29 on the shared 2-core machine (load 8-15 from other work), 20 s holds, unrelated
+appends' p99 while held (nothing held beside it), before the lock timeout and after it (200 ms):
+one append slot, every 40 ms: 19,817 ms, p50 12,924 ms (23.7) before; 118.7 ms, max 204 ms, p50 18.9 (36.1)
+after: the only stall left is the held game's first append, which waits out the lock timeout in the one slot
+before its stream is known held. Four slots (shipped), every 25 ms: 9,866 ms, max 9,951 ms (1,423: the machine
+was saturated) before, when the held append rode in a group; 85.3 ms, max 117 ms (745) after. Four slots,
+every 40 ms: 32.1 before (the held append happened to go alone, holding one slot of four) and 51.1 after (43.4).
+The held game's tries were refused with `StreamLocked` (77-78 in 20 s) and its log stayed whole.
 """
 
 from __future__ import annotations
