@@ -9,9 +9,10 @@ an address's budget locked new players behind it out). Any other request's bucke
 token would be a fresh budget, so every request whose token is refused (a 401) is counted afterwards
 against its address's budget of failed credentials (`x:`, the API budget's size, apart from the
 anonymous one); once this process has seen that spent in a window, a token it has not authenticated
-itself is refused from that address (429) before the app sees it. Anonymous requests never touch it, so
-they cannot lock signed-in players out; each replica admits at most one refused token more than the
-budget before it learns the budget is spent. Opening a stream (a path ending
+itself is refused from that address (429, policy `credentials`) before the app sees it. Anonymous
+requests never touch it, so they cannot lock signed-in players out. A replica learns the budget is spent
+from a 401 it counts itself, so each lets one refused token more through (or as many as it has in flight
+at that moment). A player's tokens (first token, sessions, apps' tokens) have a budget each. Opening a stream (a path ending
 in `/stream`) draws from a separate, generous budget so a browser's reconnects are never refused
 by a busy API budget, and open streams are capped per bucket. CORS preflights (OPTIONS) are
 never limited. Every refusal is a 429 problem with `Retry-After`: the seconds until the window
@@ -19,7 +20,8 @@ ends (at the open-stream cap, `STREAM_RETRY`).
 
 Every response of a limited request, 200s included, says where its bucket stands in the IETF
 RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "api";q=600;w=60`
-(the budget it draws from: `api`, or `streams` for stream openings; its quota and window) and
+(the budget it draws from: `api`, or `streams` for stream openings, `credentials` on the refusal
+above; its quota and window) and
 `RateLimit: "api";r=599;t=42` (what is left of it in this window, and the seconds until the window ends).
 
 With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`). A replica
