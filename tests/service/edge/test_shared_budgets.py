@@ -215,3 +215,20 @@ async def test_without_redis_each_replica_counts_alone_and_says_so(monkeypatch):
     assert await counters.open_stream("a:x", 1) is None
     assert "rate_limit_redis_unavailable" in said
     await dead.aclose()
+
+
+async def test_a_budget_is_known_spent_here_without_asking_redis_once_this_process_counted_it_so():
+    import redis.asyncio as aioredis
+
+    prefix, now = f"test:{uuid.uuid4().hex}:", 1_800_000_030.0
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        for counters in (Counters(), Counters(client, prefix)):  # alone, and shared
+            assert not counters.spent("r:x:a", now, 3)
+            for _ in range(3):
+                assert not counters.spent("r:x:a", now, 3)
+                await counters.hit("r:x:a", now, 3)
+            assert counters.spent("r:x:a", now, 3) and not counters.spent("r:x:b", now, 3)
+            assert not counters.spent("r:x:a", now + 60, 3)  # the next window starts afresh
+    finally:
+        await client.aclose()
