@@ -306,7 +306,8 @@ class GroupCommit:
                 for _, future in batch:
                     future.cancel()
                 raise
-        for (_, future), result in zip(batch, outcomes):
+        for (item, future), result in zip(batch, outcomes):
+            self._note(item.stream_id, isinstance(result, StreamLocked))  # (`together`'s own retries too)
             if future.done():
                 continue
             if isinstance(result, BaseException):

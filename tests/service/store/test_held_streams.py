@@ -179,3 +179,24 @@ async def test_an_append_waiting_when_its_stream_is_found_held_goes_alone_and_th
     assert isinstance(held, StreamLocked) and "s" in group.held
     assert sorted(sent[1:]) == [["b", "c"], ["s"]]  # never ["s", "b", "c"]
     assert group.busy == 0 and not group.waiting and not group.grouped
+
+
+async def test_a_stream_a_group_statement_answers_held_is_remembered_as_held():
+    """`together` may find a stream held on its own (sending a clashing group's appends one at a time)."""
+    from service.store.appending import GroupCommit
+    from tests.service.store.test_group_commit import blank, queued
+
+    async def together(items: list[Prepared]) -> list:
+        return [StreamLocked("held") if i.stream_id == "s" else AppendResult(first_version=1, last_version=1)
+                for i in items]
+
+    gate = asyncio.Event()
+
+    async def alone(item: Prepared) -> AppendResult:
+        await gate.wait()
+        return AppendResult(first_version=1, last_version=1)
+
+    group = GroupCommit(alone, together, slots=1)
+    held, other = await asyncio.gather(*await queued(group, gate, "a", ("s", "b")), return_exceptions=True)
+    assert isinstance(held, StreamLocked) and other.last_version == 1
+    assert list(group.held) == ["s"]
