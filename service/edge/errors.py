@@ -123,7 +123,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,
     x.StreamLocked: Rule(503, "stream_locked", "Service unavailable",
-                         "another transaction is writing this game's next move; nothing was written, retry shortly"),
+                         "another transaction is writing this game's next events; nothing was written, retry shortly"),
     **{cls: _DB_DOWN for cls in db.UNAVAILABLE},  # down, out of connection slots, or it ended ours
     TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
                        "the database did not answer in time (a lock, or overload); retry later"),

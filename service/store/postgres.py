@@ -5,7 +5,9 @@ hash chain, record the idempotency key and a new stream, and return only the
 positions, transaction id and time the caller cannot know (the rows themselves
 it built). Under load, appends that arrive while `slots` append statements are in
 flight go together, one statement and one commit for them all, each checked
-against its own stream's head (`service.store.appending`). Writers are never
+against its own stream's head (`service.store.appending`); an append waits at most a
+short lock timeout for another transaction's uncommitted insert of its stream's next
+version (`StreamLocked`), so a stuck stream holds up no other. Writers are never
 serialised: `NOTIFY stela_events` (which takes a cluster-wide lock at commit) is
 opt-in (`STELA_PG_NOTIFY`, and then every append goes alone); projectors are
 woken by the fan-out and a short poll instead. The global log is read by
