@@ -25,6 +25,19 @@ flight at a time) in one process, plain inserts beside them, 5 alternating round
 1.03x the old rate; 64 writers, 31.5 a statement instead of 6.8, 59.3 µs instead of 99.9, 1.23x; 4 writers never
 wait, one append a statement either way. The machine's speed drifted by 2x within the hour, so only the ratios
 within a run mean anything.
+
+`--hold SECONDS` measures instead what one stuck game costs the others (issue 43): 16 writers append to
+streams of their own every `--every` s (open loop: an append is timed from when it was due, so a stall counts
+in every append it delays) for SECONDS with nothing held, then for SECONDS while another connection's open
+transaction holds an uncommitted insert of one game's next version and that game's client retries every
+50 ms. Measured 2026-11-29 on the shared 2-core machine (load 8-15 from other work), 20 s holds, unrelated
+appends' p99 while held (nothing held beside it), before the lock timeout and after it (200 ms):
+one append slot, every 40 ms: 19,817 ms, p50 12,924 ms (23.7) before; 118.7 ms, max 204 ms, p50 18.9 (36.1)
+after: the only stall left is the held game's first append, which waits out the lock timeout in the one slot
+before its stream is known held. Four slots (shipped), every 25 ms: 9,866 ms, max 9,951 ms (1,423: the machine
+was saturated) before, when the held append rode in a group; 85.3 ms, max 117 ms (745) after. Four slots,
+every 40 ms: 32.1 before (the held append happened to go alone, holding one slot of four) and 51.1 after (43.4).
+The held game's tries were refused with `StreamLocked` (77-78 in 20 s) and its log stayed whole.
 """
 
 from __future__ import annotations
@@ -41,7 +54,7 @@ from pathlib import Path
 import asyncpg
 import msgspec
 
-from bench.common import run, scratch_database
+from bench.common import percentile, run, scratch_database
 from service.store.postgres import PostgresStore
 from service.store.protocol import GENESIS_HASH, Metadata, NewEvent, chain
 
@@ -172,11 +185,87 @@ async def main(short: bool, total: int | None = None, rounds: int | None = None)
     return out
 
 
+async def writers_during(store: PostgresStore, writers: int, seconds: float, every: float) -> list[float]:
+    """Seconds each append took, `writers` writers appending one event to streams of their own every
+    `every` s for `seconds`. Open loop: each append is due at its time, and counted from then, so a stall
+    shows in every append it delays, not only in the one that was waiting when it began."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    took: list[float] = []
+
+    async def writer() -> None:
+        stream, head, version = f"bench-{uuid.uuid4()}", None, 0
+        while (due := start + version * every) < start + seconds:
+            await asyncio.sleep(due - loop.time())
+            result = await store.append(stream, version, [event(version)], META, kind="bench", prev_hash=head)
+            took.append(loop.time() - due)
+            head, version = result.head, result.last_version
+
+    await asyncio.gather(*(writer() for _ in range(writers)))
+    return took
+
+
+async def knocking(store: PostgresStore, stream: str, head: str, until: float) -> dict[str, int]:
+    """A client of the held game retrying its next append until `until` (its store's monotonic clock):
+    how each try ended, by the exception's class name."""
+    loop, ended = asyncio.get_running_loop(), {}
+    while loop.time() < until:
+        try:
+            await store.append(stream, 1, [event(1)], META, prev_hash=head)
+            name = "appended"
+        except Exception as exc:  # noqa: BLE001 - what the store answers is what is measured
+            name = type(exc).__name__
+        ended[name] = ended.get(name, 0) + 1
+        await asyncio.sleep(0.05)  # (a client's back-off before it retries)
+    return ended
+
+
+async def lock_hold(seconds: float, writers: int, every: float, slots: int) -> dict:
+    """Unrelated appends' latency while another transaction holds an uncommitted insert of one game's next
+    version for `seconds`, that game's client retrying meanwhile (its try in flight at the release may
+    commit), beside the same writers with nothing held; then the held game's versions."""
+    async with scratch_database() as dsn:
+        store = await PostgresStore.connect(dsn, POOL, slots=slots)
+        quiet = await writers_during(store, writers, seconds, every)
+        held = f"bench-held-{uuid.uuid4()}"
+        first = await store.append(held, 0, [event(0)], META, kind="bench")
+        holder = await asyncpg.connect(dsn)
+        hold = holder.transaction()
+        await hold.start()
+        [(v, t, d, m, p, h)] = chain(held, 1, first.head, [event(1)], META)
+        await holder.execute(_INSERT, held, v, t, msgspec.json.encode(d).decode(), msgspec.json.encode(m).decode(), p, h)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+
+        async def release() -> None:
+            await asyncio.sleep(seconds)
+            await hold.rollback()
+
+        took, tries, _ = await asyncio.gather(writers_during(store, writers, seconds, every),
+                                              knocking(store, held, first.head, until), release())
+        after = [e.version for e in await store.read_stream(held)]  # the held game's log, once released
+        await holder.close()
+        await store.close()
+    return {"writers": writers, "slots": slots, "append_every_ms": every * 1000, "hold_s": seconds, "unrelated_appends_quiet": len(quiet), "unrelated_appends_held": len(took),
+            **{f"{name}_p{int(q * 100)}_ms": round(percentile(values, q) * 1000, 1)
+               for name, values in (("quiet", quiet), ("held", took)) for q in (0.5, 0.99)},
+            "held_max_ms": round(max(took) * 1000, 1), "held_game_tries": tries,
+            "held_game_versions_after": after}
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--events", type=int, help="events per writer count and round (default 600 short, 6000 full)")
     parser.add_argument("--rounds", type=int, help="rounds per writer count (default 3 short, 5 full)")
+    parser.add_argument("--hold", type=float, metavar="SECONDS",
+                        help="instead: unrelated appends' latency while one game's next version is held uncommitted")
+    parser.add_argument("--writers", type=int, default=16, help="unrelated writers during --hold")
+    parser.add_argument("--slots", type=int, default=4, help="the store's append slots during --hold")
+    parser.add_argument("--every", type=float, default=0.04, help="seconds between a --hold writer's appends")
     args = parser.parse_args()
+    if args.hold:
+        print(json.dumps({"bench": "store_lock_hold", **run(lock_hold(args.hold, args.writers, args.every, args.slots))}))
+        raise SystemExit
     for line in run(main(args.short, args.events, args.rounds)):
         print(json.dumps({"bench": "store", **line}))

@@ -135,7 +135,8 @@ async def open_store(settings: Settings, pool_max: int | None = None) -> AsyncIt
         dsn = await asyncio.to_thread(embedded.start)
     try:
         store = await PostgresStore.connect(dsn, pool_max or settings.db_pool_max, settings.pg_notify,
-                                            settings.db_command_timeout, settings.pg_append_slots)
+                                            settings.db_command_timeout, settings.pg_append_slots,
+                                            settings.pg_lock_timeout_ms / 1000)
         try:
             yield store
         finally:

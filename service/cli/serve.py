@@ -57,6 +57,8 @@ def check(settings: Settings) -> None:
         raise ConfigError("STELA_WORKERS must be at least 1")
     if settings.pg_append_slots < 1:
         raise ConfigError("STELA_PG_APPEND_SLOTS must be at least 1")
+    if settings.pg_lock_timeout_ms < 0:
+        raise ConfigError("STELA_PG_LOCK_TIMEOUT_MS must be at least 0")
     if settings.workers > 1 and not settings.redis_url:
         raise ConfigError("STELA_WORKERS > 1 needs REDIS_URL: each worker has its own fan-out, and only "
                           "Redis carries one worker's appends to another's SSE streams")

@@ -2,7 +2,7 @@
 
 Nothing here knows HTTP. `service.edge.errors` holds the one table that gives each class its
 status and stable `code`; `RuleViolation` (the domain's), `ConcurrencyError` and
-`StoreUnavailable` (the store's) pass through and are mapped there as well.
+`StoreUnavailable` and `StreamLocked` (the store's) pass through and are mapped there as well.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import msgspec
 
 from domain.kernel import RuleViolation
 from projections.queries import BadCursor  # a list cursor this service did not issue
-from service.store.protocol import ConcurrencyError, StoreUnavailable
+from service.store.protocol import ConcurrencyError, StoreUnavailable, StreamLocked
 
 VersionConflict = ConcurrencyError  # the name the error table uses
 
@@ -20,7 +20,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "InvalidCommand", "InvalidOptions", "InvalidRequest", "KindNotFound", "NoPicture", "NotFound", "NotSeated",
     "PlayerNotFound", "ReadModelsUnavailable", "RuleViolation", "SeatNotFound", "ServiceError",
-    "StoreUnavailable", "TooMuchContention", "Unauthorized", "Unavailable", "VersionConflict", "VersionNotFound",
+    "StoreUnavailable", "StreamLocked", "TooMuchContention", "Unauthorized", "Unavailable", "VersionConflict", "VersionNotFound",
     "unknown_field",
 ]
 

@@ -168,7 +168,8 @@ def _union(title: str, description: str, mapping: dict[str, str]) -> dict[str, A
 
 RATE_HEADERS = {
     "RateLimit-Policy": {"description": "the budget this request draws from (IETF draft-ietf-httpapi-ratelimit-headers): "
-                                        "`\"api\";q=600;w=60`, or `\"streams\";q=...` for stream openings; absent when "
+                                        "`\"api\";q=600;w=60`, `\"streams\";q=...` for stream openings, or `\"credentials\";q=...` "
+                                        "when the address's budget of refused tokens refuses a token; absent when "
                                         "rate limiting is off", "schema": {"type": "string"}},
     "RateLimit": {"description": "what is left of that budget in this window and the seconds until it ends: "
                                  "`\"api\";r=597;t=42`", "schema": {"type": "string"}},

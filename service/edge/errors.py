@@ -122,6 +122,8 @@ ERRORS: dict[type[BaseException], Rule] = {
     bots.BotNotFound: Rule(404, "bot_not_found", "Not found"),
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,
+    x.StreamLocked: Rule(503, "stream_locked", "Service unavailable",
+                         "another transaction is writing this game's next events; nothing was written, retry shortly"),
     **{cls: _DB_DOWN for cls in db.UNAVAILABLE},  # down, out of connection slots, or it ended ours
     TimeoutError: Rule(503, "database_unavailable", "Service unavailable",
                        "the database did not answer in time (a lock, or overload); retry later"),
@@ -218,6 +220,8 @@ def problem(exc: BaseException, instance: str | None, status: int | None = None,
     headers = dict(getattr(exc, "headers", None) or {})
     if code == "database_unavailable":
         headers.setdefault("Retry-After", str(OUTAGE.retry_after()))
+    elif code == "stream_locked":  # one game's lock, held for a moment: no outage of the database
+        headers.setdefault("Retry-After", "1")
     if status in (429, 503):
         headers.setdefault("Retry-After", "60")
     if getattr(exc, "replayed", False):  # a refusal given again for a resent Idempotency-Key

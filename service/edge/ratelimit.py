@@ -1,8 +1,18 @@
-"""Fair request budgets: per player when authenticated, per client address otherwise.
+"""Fair request budgets: per bearer token when a request carries one, per client address otherwise.
 
-A fixed one-minute window per bucket. The bucket of a request with a bearer token the process
-already knows is the player's; any other request's is the client address (`service.edge.middleware`:
-behind trusted proxies only, so a client cannot pick its own). Opening a stream (a path ending
+A fixed one-minute window per bucket. The bucket of a request with a bearer token is the token's own,
+named by a keyed digest of it that every replica computes alike without a look-up, so a token's budget
+is the same one the first time any replica sees it (a replica that did not know a token yet used to
+count it against the address: a burst got twice the budget through, and anonymous traffic that spent
+an address's budget locked new players behind it out). Any other request's bucket is the client address
+(`service.edge.middleware`: behind trusted proxies only, so a client cannot pick its own). A made-up
+token would be a fresh budget, so every request whose token is refused (a 401) is counted afterwards
+against its address's budget of failed credentials (`x:`, the API budget's size, apart from the
+anonymous one); once this process has seen that spent in a window, a token it has not authenticated
+itself is refused from that address (429, policy `credentials`) before the app sees it. Anonymous
+requests never touch it, so they cannot lock signed-in players out. A replica learns the budget is spent
+from a 401 it counts itself, so each lets one refused token more through (or as many as it has in flight
+at that moment). A player's tokens (first token, sessions, apps' tokens) have a budget each. Opening a stream (a path ending
 in `/stream`) draws from a separate, generous budget so a browser's reconnects are never refused
 by a busy API budget, and open streams are capped per bucket. CORS preflights (OPTIONS) are
 never limited. Every refusal is a 429 problem with `Retry-After`: the seconds until the window
@@ -10,7 +20,8 @@ ends (at the open-stream cap, `STREAM_RETRY`).
 
 Every response of a limited request, 200s included, says where its bucket stands in the IETF
 RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "api";q=600;w=60`
-(the budget it draws from: `api`, or `streams` for stream openings; its quota and window) and
+(the budget it draws from: `api`, or `streams` for stream openings, `credentials` on the refusal
+above; its quota and window) and
 `RateLimit: "api";r=599;t=42` (what is left of it in this window, and the seconds until the window ends).
 
 With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`). A replica
@@ -39,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import math
 import time
 import uuid
@@ -48,6 +60,7 @@ from typing import Any
 import structlog
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from service.commands.players import bearer
 from service.edge.middleware import Network, client_address
 from service.edge.errors import RateLimited, send_problem
 
@@ -150,6 +163,15 @@ class Counters:
             return int(counter) + 1
         self._leased[key] = [window, int(granted), 0, int(counter), size]
         return None
+
+    def spent(self, key: str, now: float, limit: int) -> bool:
+        """Whether `key`'s window count, as this process last saw it, has reached `limit` (no I/O)."""
+        window = int(now // WINDOW)
+        lease = self._leased.get(key) if self._shared(now) else None
+        if lease is not None:
+            return lease[0] == window and (lease[1] == 0 or lease[3] - (lease[1] - lease[2]) >= limit)
+        entry = self._memory.get(key)
+        return entry is not None and entry[0] == window and entry[1] >= limit
 
     def _hit_here(self, key: str, window: int) -> int:
         """Count one request for `key` in this process alone."""
@@ -256,10 +278,39 @@ def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int)
     return sending
 
 
+def _reset(now: float) -> int:
+    """Seconds until the window of `now` ends (at least 1)."""
+    return max(1, math.ceil((int(now // WINDOW) + 1) * WINDOW - now))
+
+
+def token_bucket(token: str) -> str:
+    """The bucket of a bearer token: a digest of it, keyed apart from the store's token hashes, so the
+    shared counters' names are no look-up key of any credential."""
+    return "t:" + hashlib.blake2b(token.encode(), digest_size=16, person=b"stela-budget").hexdigest()
+
+
+def _status_seen(send: Send, seen: list[int]) -> Send:
+    """`send`, noting the response's status in `seen`."""
+
+    async def sending(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            seen.append(message["status"])
+        await send(message)
+
+    return sending
+
+
+async def _refuse_credentials(scope: Scope, send: Send, budget: int) -> None:
+    """The 429 of a token from an address whose budget of refused credentials is spent."""
+    reset = _reset(time.time())
+    await send_problem(scope, _announcing(send, "credentials", budget, 0, reset), RateLimited(
+        "too many refused credentials from this address; retry after Retry-After seconds", reset, budget))
+
+
 def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trusted: tuple[Network, ...],
                counters: Counters, known_player: Callable[[str | None], str | None]) -> Any:
     """ASGI middleware factory: the budgets above; `known_player` maps an Authorization header to
-    the id of a player this process has already authenticated (None: count by address)."""
+    the id of a player this process has already authenticated (None: not known here)."""
 
     def factory(app: ASGIApp) -> ASGIApp:
 
@@ -268,19 +319,31 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
             if scope["type"] != "http" or scope["method"] == "OPTIONS" or path.startswith(EXCLUDED):
                 await app(scope, receive, send)
                 return
-            player = known_player(_header(scope, b"authorization"))
-            if player is not None:
-                bucket = "p:" + player
-            else:
-                peer = scope.get("client")
-                bucket = "a:" + client_address(peer[0] if peer else None, _header(scope, b"x-forwarded-for"),
-                                               trusted)
+            authorization = _header(scope, b"authorization")
+            token = bearer(authorization)
+            peer = scope.get("client")
+            address = client_address(peer[0] if peer else None, _header(scope, b"x-forwarded-for"), trusted)
+            bucket = token_bucket(token) if token is not None else "a:" + address
+            failed = f"r:x:{address}" if token is not None and per_minute > 0 else None
+            if failed is None:
+                await admitted(scope, receive, send, bucket, path)
+                return
+            if counters.spent(failed, time.time(), per_minute) and known_player(authorization) is None:
+                await _refuse_credentials(scope, send, per_minute)
+                return
+            status: list[int] = []
+            await admitted(scope, receive, _status_seen(send, status), bucket, path)
+            if status == [401]:  # a token that is no credential: its address pays for it
+                await counters.hit(failed, time.time(), per_minute)
+
+        async def admitted(scope: Scope, receive: Receive, send: Send, bucket: str, path: str) -> None:
+            """The request counted against `bucket`'s budget, and passed on if that admits it."""
             stream = path.endswith("/stream")
             budget = streams_per_minute if stream else per_minute
             if budget > 0:
                 now = time.time()
                 count = await counters.hit(("s:" if stream else "r:") + bucket, now, budget)
-                reset = max(1, math.ceil((int(now // WINDOW) + 1) * WINDOW - now))
+                reset = _reset(now)
                 send = _announcing(send, "streams" if stream else "api", budget, max(0, budget - count), reset)
                 if count > budget:
                     await send_problem(scope, send, RateLimited(

@@ -54,6 +54,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     db_pool_max: int = 20
     pg_notify: bool = False
     pg_append_slots: int = 4  # append statements in flight before appends wait to go together (group commit)
+    pg_lock_timeout_ms: int = 200  # an append waits no longer for a lock another transaction holds (0: no limit)
     workers: int = 1
     server: str = "uvicorn"
     env: str = "production"
@@ -97,6 +98,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             db_pool_max=int(get("STELA_DB_POOL_MAX") or 20),
             pg_notify=(get("STELA_PG_NOTIFY") or "off").lower() not in ("off", "0", "false", "no"),
             pg_append_slots=int(get("STELA_PG_APPEND_SLOTS") or 4),
+            pg_lock_timeout_ms=int(get("STELA_PG_LOCK_TIMEOUT_MS") or 200),
             workers=int(get("STELA_WORKERS") or 1),
             server=get("STELA_SERVER") or "uvicorn",
             env=get("STELA_ENV") or "production",
@@ -118,4 +120,4 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER", "STELA_ENV",
             "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
             "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
-            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS")
+            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS", "STELA_PG_LOCK_TIMEOUT_MS")

@@ -5,7 +5,9 @@ hash chain, record the idempotency key and a new stream, and return only the
 positions, transaction id and time the caller cannot know (the rows themselves
 it built). Under load, appends that arrive while `slots` append statements are in
 flight go together, one statement and one commit for them all, each checked
-against its own stream's head (`service.store.appending`). Writers are never
+against its own stream's head (`service.store.appending`); an append waits at most a
+short lock timeout for another transaction's uncommitted insert of its stream's next
+version (`StreamLocked`), so a stuck stream holds up no other. Writers are never
 serialised: `NOTIFY stela_events` (which takes a cluster-wide lock at commit) is
 opt-in (`STELA_PG_NOTIFY`, and then every append goes alone); projectors are
 woken by the fan-out and a short poll instead. The global log is read by
@@ -29,13 +31,13 @@ import msgspec
 from projections.log import LogEvent, read_after
 from service.store import bulk
 from service.store.appending import (
-    APPEND_SLOTS, APPENDS, CHANNEL, MANY, GroupCommit, Outcome, Prepared, many_arguments, outcome,
+    APPEND_SLOTS, APPENDS, CHANNEL, LOCK_TIMEOUT, MANY, GroupCommit, Outcome, Prepared, many_arguments, outcome,
 )
 from service.store.readside import ReadSide
 from service.store.accounts_pg import PostgresAccounts
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
-    SeatedGame, StoredEvent, StoreUnavailable, chain, cursor_pair,
+    SeatedGame, StoredEvent, StoreUnavailable, StreamLocked, chain, cursor_pair,
 )
 
 _MIGRATION_LOCK = 7_114_001
@@ -135,18 +137,23 @@ _KEY_TABLE = """CREATE TABLE IF NOT EXISTS stela_ticket_keys (
 class PostgresStore(ReadSide):
     """EventStore on a PostgreSQL pool."""
 
-    def __init__(self, pool: asyncpg.Pool, notify: bool = False, slots: int = APPEND_SLOTS) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = False, slots: int = APPEND_SLOTS,
+                 lock_timeout: float = LOCK_TIMEOUT) -> None:
         self.pool = pool
         # NOTIFY takes a cluster-wide lock at commit, serialising notifying writers (see the README)
         self.notify = notify
         # appends that arrive while `slots` append statements are in flight go together (group commit)
         self.group = GroupCommit(self._alone, self._together, slots)
+        # an append waits no longer for a lock another transaction holds (0: as long as it takes)
+        self.lock_timeout = f"{round(lock_timeout * 1000)}ms"
 
     @classmethod
     async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
-                      command_timeout: float | None = 10.0, slots: int = APPEND_SLOTS) -> "PostgresStore":
+                      command_timeout: float | None = 10.0, slots: int = APPEND_SLOTS,
+                      lock_timeout: float = LOCK_TIMEOUT) -> "PostgresStore":
         """A pool of at most `max_size` connections; every statement waits at most `command_timeout` s;
-        at most `slots` append statements in flight (the appends arriving meanwhile go together)."""
+        at most `slots` append statements in flight (the appends arriving meanwhile go together); an
+        append waits at most `lock_timeout` s for a lock (StreamLocked)."""
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
                                              reset=keep_session, command_timeout=command_timeout)
@@ -154,7 +161,7 @@ class PostgresStore(ReadSide):
             raise StoreUnavailable(str(exc)) from exc
         async with pool.acquire() as conn:
             await migrate(conn)
-        return cls(pool, notify, slots)
+        return cls(pool, notify, slots, lock_timeout)
 
     async def close(self) -> None:
         """Close gracefully, but never hang a shutdown on a connection somebody still holds."""
@@ -232,11 +239,14 @@ class PostgresStore(ReadSide):
             (v, t, d, m, p, h), = rows
             values = {"v": v, "t": t, "d": _json(d), "m": _json(m), "p": p, "h": h}
         values.update(stream=item.stream_id, expected=item.expected, prev_hash=item.prev_hash, actor=item.actor,
-                      key=item.key, count=len(rows), kind=item.kind, fingerprint=item.fingerprint)
+                      key=item.key, count=len(rows), kind=item.kind, fingerprint=item.fingerprint,
+                      lock_timeout=self.lock_timeout)
         try:
             records = await conn.fetch(statement, *arguments(values))
         except asyncpg.UniqueViolationError:
             records = []
+        except asyncpg.LockNotAvailableError as exc:
+            raise StreamLocked(f"stream {item.stream_id} is being written by another transaction; retry") from exc
         if not records:
             return await self._refused(item.stream_id, item.expected, item.actor, item.key)
         return _stored(item, records)
@@ -244,7 +254,9 @@ class PostgresStore(ReadSide):
     async def _together(self, items: list[Prepared]) -> list[Outcome]:
         """Several appends (one per stream) in one statement; each one's result, or its refusal."""
         try:
-            records = await self.pool.fetch(MANY, *many_arguments(items, _json))
+            records = await self.pool.fetch(MANY, *many_arguments(items, _json), self.lock_timeout)
+        except asyncpg.LockNotAvailableError as exc:
+            raise StreamLocked("another transaction holds one of the group's streams") from exc
         except (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError):
             # another process appended to one of these streams meanwhile: each finds out alone which
             return [await outcome(self._alone(item)) for item in items]

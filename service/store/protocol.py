@@ -120,6 +120,10 @@ class StoreUnavailable(Exception):
     """The database cannot be reached."""
 
 
+class StreamLocked(StoreUnavailable):
+    """Another transaction holds the stream's next version uncommitted: nothing was appended; retry soon."""
+
+
 def event_hash(prev_hash: str, stream_id: str, version: int, type_: str, data: dict[str, Any]) -> str:
     """The chained hash of one event: SHA-256 over its predecessor's hash and canonical content."""
     body = msgspec.json.encode([prev_hash, stream_id, version, type_, data], order="sorted")

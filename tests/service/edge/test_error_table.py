@@ -31,7 +31,7 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "TooMuchContention": (409, "too_much_contention"),
         "InvalidCommand": (422, "invalid_command"), "IdempotencyKeyReused": (422, "idempotency_key_reused"), "InvalidOptions": (422, None), "BadCursor": (422, "bad_cursor"),
         "Unavailable": (503, "unavailable"), "ReadModelsUnavailable": (503, "read_models_unavailable"),
-        "StoreUnavailable": (503, "database_unavailable"), "PostgresConnectionError": (503, "database_unavailable"),
+        "StoreUnavailable": (503, "database_unavailable"), "StreamLocked": (503, "stream_locked"), "PostgresConnectionError": (503, "database_unavailable"),
         "InterfaceError": (503, "database_unavailable"), "CannotConnectNowError": (503, "database_unavailable"),
         "ConnectionError": (503, "database_unavailable"),
         "InsufficientResourcesError": (503, "database_unavailable"),
@@ -142,9 +142,20 @@ def test_one_worker_or_several_with_redis_and_a_database_are_accepted():
     check(Settings.from_env({"STELA_WORKERS": "2", "REDIS_URL": "redis://r", "DATABASE_URL": "postgresql://db/s"}))
 
 
-def test_append_slots_are_read_from_the_environment_and_fewer_than_one_refused():
-    assert Settings.from_env({}).pg_append_slots == 4
-    assert Settings.from_env({"STELA_PG_APPEND_SLOTS": "16"}).pg_append_slots == 16
-    check(Settings.from_env({"STELA_PG_APPEND_SLOTS": "1"}))
-    with pytest.raises(ConfigError, match="STELA_PG_APPEND_SLOTS"):
-        check(Settings.from_env({"STELA_PG_APPEND_SLOTS": "0"}))
+@pytest.mark.parametrize("name, field, default, least", [
+    ("STELA_PG_APPEND_SLOTS", "pg_append_slots", 4, 1),  # fewer than one slot refused
+    ("STELA_PG_LOCK_TIMEOUT_MS", "pg_lock_timeout_ms", 200, 0),  # 0: no limit; a negative one refused
+])
+def test_store_settings_are_read_from_the_environment_and_out_of_range_refused(name, field, default, least):
+    assert getattr(Settings.from_env({}), field) == default
+    assert getattr(Settings.from_env({name: "16"}), field) == 16
+    check(Settings.from_env({name: str(least)}))
+    with pytest.raises(ConfigError, match=name):
+        check(Settings.from_env({name: str(least - 1)}))
+
+
+def test_a_held_game_is_a_503_to_retry_in_a_second_not_a_database_outage():
+    from service.edge import errors
+
+    status, body, headers = errors.problem(x.StreamLocked("held"), "/v1/games/g/commands")
+    assert status == 503 and b'"code":"stream_locked"' in body and headers == {"Retry-After": "1"}

@@ -13,13 +13,67 @@ from service.edge.app import create_app
 from service.edge.ratelimit import Counters, rate_limit
 from tests.conftest import REDIS_URL
 from tests.service.edge.test_front_door import holding_app, one_rate_limit_window  # noqa: F401 - autouse: one window
-from tests.support.api import until
+from tests.support.api import player, until
 
 
-def two_replicas(settings, games, **changes):
+def two_replicas(settings, games, count=2, **changes):
     prefix = f"test:{uuid.uuid4().hex}:"  # this test's keys, apart from any other run on the same Redis
     shared = msgspec.structs.replace(settings, redis_url=REDIS_URL, **changes)
-    return [create_app(shared, games=games, extra={"rate_limit_prefix": prefix}) for _ in range(2)]
+    return [create_app(shared, games=games, extra={"rate_limit_prefix": prefix}) for _ in range(count)]
+
+
+async def test_a_new_tokens_burst_over_three_replicas_gets_its_budget_once_whichever_saw_it_first(settings, games):
+    """A replica that had not seen a token counted it against the address, and once it knew it against the
+    player: a burst got twice the budget through. The token's own budget holds from its first request."""
+    replicas = two_replicas(settings, games, count=3, rate_limit=30)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, \
+            AsyncTestClient(replicas[2]) as c:
+        ann = await player(a)
+        burst = await asyncio.gather(*((a, b, c)[i % 3].get("/v1/players/me", headers=ann["headers"])
+                                       for i in range(90)))
+        statuses = [r.status_code for r in burst]
+        assert 27 <= statuses.count(200) <= 33 and set(statuses) == {200, 429}, statuses  # within 10%
+        assert statuses.count(200) == 30  # (margin 0 while Redis answers)
+        refused = next(r for r in burst if r.status_code == 429)
+        assert refused.headers["ratelimit-policy"] == '"api";q=30;w=60'
+        assert refused.headers["ratelimit"].startswith('"api";r=0;')
+        left = sorted(int(r.headers["ratelimit"].split("r=")[1].split(";")[0]) for r in burst if r.status_code == 200)
+        assert left == list(range(30)), left  # each admitted request says what was left after it
+        # the address's own budget was not touched by the token: its registration only
+        assert (await b.get("/v1/kinds")).headers["ratelimit"].startswith('"api";r=28;')
+
+
+async def test_anonymous_traffic_that_spends_an_address_locks_no_new_player_out_of_any_replica(settings, games):
+    replicas = two_replicas(settings, games, count=3, rate_limit=10)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, \
+            AsyncTestClient(replicas[2]) as c:
+        ann = await player(a)
+        anonymous = [(await (a, b, c)[i % 3].get("/v1/kinds")).status_code for i in range(12)]
+        assert anonymous == [200] * 9 + [429] * 3  # the registration was the address's first request
+        for replica in (b, c, a):  # b and c have never seen the token
+            answer = await replica.get("/v1/players/me", headers=ann["headers"])
+            assert answer.status_code == 200, answer.text
+
+
+async def test_made_up_tokens_spend_their_addresses_budget_of_refused_credentials_not_fresh_budgets(settings, games):
+    """Each made-up token would be a budget of its own: a token refused with 401 is counted against its
+    address (apart from anonymous requests), and once that is spent a replica refuses tokens it has not
+    authenticated itself from the address; the ones it has, and anonymous requests, go on."""
+    replicas = two_replicas(settings, games, count=3, rate_limit=6)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, \
+            AsyncTestClient(replicas[2]) as c:
+        ann = await player(a)
+        assert (await a.get("/v1/players/me", headers=ann["headers"])).status_code == 200  # known to a
+        made_up = [(await (a, b, c)[i % 3].get("/v1/players/me", headers={"Authorization": f"Bearer {uuid.uuid4()}"}))
+                   for i in range(15)]
+        statuses = [r.status_code for r in made_up]
+        # 6 refused credentials, then each replica admits one more before it learns the budget is spent
+        assert statuses.count(401) <= 6 + 3 and statuses[-3:] == [429] * 3, statuses
+        refused = made_up[-1]
+        assert refused.json()["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+        assert refused.headers["ratelimit-policy"] == '"credentials";q=6;w=60'
+        assert (await a.get("/v1/players/me", headers=ann["headers"])).status_code == 200
+        assert (await b.get("/v1/kinds")).status_code == 200
 
 
 async def test_two_replicas_admit_one_budget_between_them_one_at_a_time_and_in_a_burst(settings, games):
@@ -161,3 +215,20 @@ async def test_without_redis_each_replica_counts_alone_and_says_so(monkeypatch):
     assert await counters.open_stream("a:x", 1) is None
     assert "rate_limit_redis_unavailable" in said
     await dead.aclose()
+
+
+async def test_a_budget_is_known_spent_here_without_asking_redis_once_this_process_counted_it_so():
+    import redis.asyncio as aioredis
+
+    prefix, now = f"test:{uuid.uuid4().hex}:", 1_800_000_030.0
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        for counters in (Counters(), Counters(client, prefix)):  # alone, and shared
+            assert not counters.spent("r:x:a", now, 3)
+            for _ in range(3):
+                assert not counters.spent("r:x:a", now, 3)
+                await counters.hit("r:x:a", now, 3)
+            assert counters.spent("r:x:a", now, 3) and not counters.spent("r:x:b", now, 3)
+            assert not counters.spent("r:x:a", now + 60, 3)  # the next window starts afresh
+    finally:
+        await client.aclose()

@@ -141,6 +141,16 @@ async def queued(group: GroupCommit, gate: asyncio.Event, first: str, behind: tu
     return waiting
 
 
+def recorded(sent: list[list[str]]):
+    """A faked `together` that records each group's streams in `sent` and appends every one at version 1."""
+
+    async def together(items: list[Prepared]) -> list:
+        sent.append([i.stream_id for i in items])
+        return [AppendResult(first_version=1, last_version=1) for _ in items]
+
+    return together
+
+
 async def test_an_append_cancelled_while_waiting_is_never_sent_and_holds_nobody_up():
     sent: list[list[str]] = []
     gate = asyncio.Event()
@@ -150,11 +160,7 @@ async def test_an_append_cancelled_while_waiting_is_never_sent_and_holds_nobody_
         sent.append([item.stream_id])
         return AppendResult(first_version=1, last_version=1)
 
-    async def together(items: list[Prepared]) -> list:
-        sent.append([i.stream_id for i in items])
-        return [AppendResult(first_version=1, last_version=1) for _ in items]
-
-    group = GroupCommit(alone, together, slots=1)
+    group = GroupCommit(alone, recorded(sent), slots=1)
 
     first = asyncio.create_task(group.append(blank("a")))
     await asyncio.sleep(0)
