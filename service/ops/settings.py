@@ -25,7 +25,7 @@
 | STELA_STREAM_MAX_GAMES | 32 | games one multiplexed stream (`GET /v1/stream`) may follow |
 | STELA_DB_COMMAND_TIMEOUT | 10 | seconds a database statement may wait (a locked table answers 503 instead of hanging) |
 | STELA_DRAIN_SECONDS | 10 | how long SIGTERM waits for requests in flight (those still running are answered 503) |
-| STELA_SIGN_IN_FAILURES | 10 | failed sign-ins per name and per address in a window before 429 (docs/accounts.md) |
+| STELA_SIGN_IN_FAILURES | 10 | sign-in attempts per login and address in a window before 429; ten times as many per login and per address (docs/accounts.md) |
 | STELA_SIGN_IN_WINDOW_SECONDS | 900 | that window |
 """
 

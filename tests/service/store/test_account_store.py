@@ -72,12 +72,38 @@ async def test_a_code_is_used_once(store):
     assert await accounts.use_code("missing") is None
 
 
-async def test_failures_count_in_a_window(store):
-    accounts, key = store.accounts(), f"login:{uid()}"
-    assert [await accounts.note_failure(key, 60) for _ in range(3)] == [1, 2, 3]
-    assert await accounts.failures(key, 60) == 3
-    await accounts.clear_failures(key)
-    assert await accounts.failures(key, 60) == 0
+async def test_attempts_are_counted_below_every_limit_and_not_at_all_when_one_key_is_at_its_limit(store):
+    accounts, pair, login = store.accounts(), f"pair:{uid()}", f"login:{uid()}"
+    limits = [(pair, 2), (login, 5)]
+    assert [await accounts.take_attempt(limits, 60) for _ in range(3)] == [True, True, False]
+    # the refused third attempt counted nowhere: the login key took two, so three more fit under its five
+    assert [await accounts.take_attempt([(login, 5)], 60) for _ in range(4)] == [True, True, True, False]
+    await accounts.forgive([login])
+    assert await accounts.take_attempt([(login, 5)], 60)
+    await accounts.clear_failures(pair)
+    assert await accounts.take_attempt([(pair, 2)], 60)
+
+
+async def test_a_burst_of_concurrent_attempts_takes_exactly_the_limit(store):
+    import asyncio
+
+    accounts, key = store.accounts(), f"pair:{uid()}"
+    other = f"address:{uid()}"
+    taken = await asyncio.gather(*(accounts.take_attempt([(key, 10), (other, 1000)], 60) for _ in range(100)))
+    assert taken.count(True) == 10
+    # the other key counted only the ten that went through: 990 more fit, not 900
+    assert sum([await accounts.take_attempt([(other, 1000)], 60) for _ in range(991)]) == 990
+
+
+async def test_a_window_that_is_over_starts_again(store):
+    import asyncio
+
+    accounts, key = store.accounts(), f"pair:{uid()}"
+    assert [await accounts.take_attempt([(key, 1)], 0.05) for _ in range(2)] == [True, False]
+    deadline = asyncio.get_running_loop().time() + 30
+    while not await accounts.take_attempt([(key, 1)], 0.05):
+        assert asyncio.get_running_loop().time() < deadline, "the window never ended"
+        await asyncio.sleep(0.05)
 
 
 def test_both_stores_implement_every_method_of_the_contract():
