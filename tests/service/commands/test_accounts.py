@@ -242,39 +242,89 @@ class CountingHasher:
         return self.hasher.verify(stored, password)
 
 
-async def test_a_burst_of_200_concurrent_wrong_passwords_costs_at_most_the_limit_in_hashes(client):
-    """Issue 45.2: each attempt is counted (in PostgreSQL, shared by replicas) before its hash, so the burst
-    checks 10 passwords (the limit per login and address) and refuses the other 190 without one."""
+async def counted_accounts(store, max_failures: int = 10):
+    """Accounts on `store` whose hasher counts its verifications, and a player with a password, its login."""
+    from argon2 import PasswordHasher
+
+    from service.commands.accounts import Accounts, Passwords
+    from service.commands.players import Players
+
+    counting = CountingHasher(PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
+    players = Players(store)
+    accounts = Accounts(store, players, Passwords(counting), max_failures=max_failures)
+    owner, _ = await players.register(unique())
+    login = owner.name.casefold()
+    assert await store.accounts().set_password(owner.id, login, counting.hash("correct horse battery"))
+    return accounts, counting, owner
+
+
+async def test_a_burst_of_200_concurrent_wrong_passwords_costs_at_most_the_limit_in_hashes(store):
+    """Issue 45.2, on memory and PostgreSQL: each attempt is counted (atomically, shared by replicas) before
+    its hash, so 200 concurrent wrong passwords check 10 (the limit per login and address) and refuse the
+    other 190 without one. (Counted after the hash, as before, all 200 were checked.)"""
     import asyncio
 
-    who = await with_password(client)
-    passwords = client.app.state.services.accounts.passwords
-    counting = passwords.hasher = CountingHasher(passwords.hasher)
-    await passwords.verify_or_dummy(None, "warm the dummy hash")
+    from service.commands.accounts import SignInFailed, SignInThrottled
+
+    accounts, counting, owner = await counted_accounts(store)
+    await accounts.passwords.verify_or_dummy(None, "warm the dummy hash")
     counting.calls = 0
-    answers = await asyncio.gather(*(client.post("/v1/sessions", json={"login": who["name"], "password": f"no {i}!"})
-                                     for i in range(200)))
-    statuses = sorted(r.status_code for r in answers)
+
+    async def attempt(password: str) -> str:
+        try:
+            await accounts.sign_in(owner.name, password, "203.0.113.9")
+        except (SignInFailed, SignInThrottled) as refused:
+            return type(refused).__name__
+        return "signed in"
+
+    answers = await asyncio.gather(*(attempt(f"wrong {i}") for i in range(200)))
     assert counting.calls == 10, counting.calls
-    assert statuses == [401] * 10 + [429] * 190
-    owner = await client.post("/v1/sessions", json={"login": who["name"], "password": "correct horse battery"})
-    assert owner.status_code == 429 and counting.calls == 10  # the same address: refused, still no hash
+    assert sorted(answers) == ["SignInFailed"] * 10 + ["SignInThrottled"] * 190
+    assert await attempt("correct horse battery") == "SignInThrottled" and counting.calls == 10
+
+
+async def test_two_replicas_share_one_count(pg_dsn):
+    """Two processes' worth of stores and accounts on one PostgreSQL: 100 concurrent wrong passwords at each
+    still check 10 in all."""
+    import asyncio
+
+    from service.commands.accounts import Accounts, Passwords, SignInFailed, SignInThrottled
+    from service.commands.players import Players
+    from service.store.postgres import PostgresStore
+
+    first = await PostgresStore.connect(pg_dsn, 8)
+    second = await PostgresStore.connect(pg_dsn, 8)
+    try:
+        accounts, counting, owner = await counted_accounts(first)
+        other = Accounts(second, Players(second), Passwords(counting))
+        counting.calls = 0
+
+        async def attempt(replica: Accounts, i: int) -> None:
+            with pytest.raises((SignInFailed, SignInThrottled)):
+                await replica.sign_in(owner.name, f"wrong {i}", "203.0.113.9")
+
+        await asyncio.gather(*(attempt(replica, i) for i in range(100) for replica in (accounts, other)))
+        assert counting.calls == 10
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_throttled_sign_in_over_http_is_a_429_with_retry_after(strict):
+    who = await with_password(strict)
+    answers = [await strict.post("/v1/sessions", json={"login": who["name"], "password": "guess guess"})
+               for _ in range(4)]
+    assert [r.status_code for r in answers] == [401, 401, 401, 429]
+    assert answers[-1].json()["code"] == "sign_in_throttled" and int(answers[-1].headers["retry-after"]) > 0
 
 
 async def test_a_stranger_cannot_lock_the_owner_out_from_another_address_only_the_slower_global_cap_can(store):
     """On memory and PostgreSQL: the pair (login, address) has the limit, the login the slower global cap."""
     import asyncio
 
-    from argon2 import PasswordHasher
+    from service.commands.accounts import LOGIN_FACTOR, SignInFailed, SignInThrottled
 
-    from service.commands.accounts import LOGIN_FACTOR, Accounts, Passwords, SignInFailed, SignInThrottled
-    from service.commands.players import Players
-
-    counting = CountingHasher(PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
-    players = Players(store)
-    accounts = Accounts(store, players, Passwords(counting), max_failures=5)
-    owner, _ = await players.register(unique())
-    await accounts.set_password(owner, "correct horse battery", "198.51.100.7")
+    accounts, counting, owner = await counted_accounts(store, max_failures=5)
 
     async def attempt(address: str, password: str = "wrong guess") -> str:
         try:
