@@ -55,6 +55,10 @@ class LoginTaken(Conflict):
     """Another account signs in with the login asked for."""
 
 
+class LoginRequired(InvalidRequest):
+    """A sign-in names no login, or two (`login` and the older `name`)."""
+
+
 class ReauthenticationRequired(Forbidden):
     """Changing an account's password needs its current password, or a session signed in just now."""
 
@@ -74,6 +78,14 @@ class TokenNotFound(NotFound):
 def login_of(text: str) -> str:
     """The key a login is found under: trimmed, NFC-normalised and case-folded."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).strip().casefold())
+
+
+def login_given(login: str | None, name: str | None) -> str:
+    """The login a sign-in names: `login`, or `name` from clients older than logins; LoginRequired if neither
+    or both."""
+    if (login is None) == (name is None):
+        raise LoginRequired("send `login` (or, from older clients, `name`), not both")
+    return login if login is not None else name  # type: ignore[return-value]
 
 
 def scopes_of(requested: list[str]) -> list[str]:

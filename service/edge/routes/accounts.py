@@ -12,8 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter
 from msgspec import Meta
 
-from service.commands.accounts import MAX_PASSWORD, MIN_PASSWORD
-from service.commands.exceptions import InvalidRequest
+from service.commands.accounts import MAX_PASSWORD, MIN_PASSWORD, login_given
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
@@ -100,7 +99,7 @@ class AccountController(Controller):
     tags = ["accounts"]
 
     @post("/players/me/password", operation_id="setPassword", summary="Set or change the caller's password",
-          status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 409, 429),
+          status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 409, 422),
           description="After this the player signs in with the answered `login` and this password. A change "
                       "needs `current_password` (or a session signed in within 10 minutes; else 403 "
                       "`reauthentication_required`) and ends every other token unless `keep_tokens`. A "
@@ -117,7 +116,7 @@ class AccountController(Controller):
         return LoginOut(login=login, ended_tokens=ended)
 
     @post("/sessions", operation_id="signIn", summary="Sign in by login and password for a fresh token",
-          status_code=201, responses=responses(400, 401, 429),
+          status_code=201, responses=responses(400, 401, 422),
           description="Send `login` (`name`, its older spelling, is still read). A new bearer token with every "
                       "scope, valid 30 days, listed among the caller's tokens. A wrong login and a wrong "
                       "password are refused alike (401 `sign_in_failed`) after the same work; attempts are "
@@ -126,10 +125,8 @@ class AccountController(Controller):
     async def sign_in(self, request: Request, services: NamedDependency[Services],
                       data: JSONBody[SignIn]) -> SessionOut:
         data = await strictly(request, SignIn)
-        login = data.login if data.login is not None else data.name
-        if login is None or (data.login is not None and data.name is not None):
-            raise InvalidRequest("send `login` (or, from older clients, `name`), not both")
-        player, credential, token = await services.accounts.sign_in(login, data.password, _address(request, services))
+        player, credential, token = await services.accounts.sign_in(login_given(data.login, data.name), data.password,
+                                                                    _address(request, services))
         return SessionOut(**msgspec.structs.asdict(created(credential, token)), player_id=player.id)
 
     @post("/players/me/tokens", operation_id="createAccessToken", summary="A personal access token with scopes",

@@ -240,6 +240,10 @@ class RevokeForm(msgspec.Struct, kw_only=True):
     client_id: FormValue = None
 
 
+class Revoked(msgspec.Struct):
+    """RFC 7009 2.2: the revocation endpoint's answer, an empty object."""
+
+
 @post(REVOKE_PATH, operation_id="oauthRevoke", summary="The revocation endpoint (RFC 7009)", status_code=200,
       tags=["oauth"],
       responses=PROTOCOL_ERRORS,
@@ -249,7 +253,7 @@ class RevokeForm(msgspec.Struct, kw_only=True):
                   "or already revoked token is answered 200 too (RFC 7009 2.2); another app's token is "
                   "`invalid_grant`.")
 async def revoke(request: Request, services: NamedDependency[Services],
-                 data: Annotated[RevokeForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[None]:
+                 data: Annotated[RevokeForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[Revoked]:
     status, body, headers = await services.oauth.revocation(await _form(request))
     if status == 200:
         services.revocations.revoked()

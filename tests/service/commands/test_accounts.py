@@ -157,7 +157,7 @@ async def test_setting_a_password_answers_alike_whether_or_not_the_name_has_an_a
     assert old_client.status_code == 201 and old_client.json()["player_id"] == chosen["id"]
     both = await client.post("/v1/sessions", json={"name": handle, "login": handle, "password": "long enough"})
     neither = await client.post("/v1/sessions", json={"password": "long enough"})
-    assert [(r.status_code, r.json()["code"]) for r in (both, neither)] == [(400, "invalid_request")] * 2
+    assert [(r.status_code, r.json()["code"]) for r in (both, neither)] == [(422, "login_required")] * 2
 
 
 @pytest.mark.parametrize("name", ["\u200b\u200b", "\u200d", " \u2060 ", "Ann\u202eevil", "\u2066Bob\u2069",
@@ -165,7 +165,7 @@ async def test_setting_a_password_answers_alike_whether_or_not_the_name_has_an_a
                                   "private\ue000"])
 async def test_a_name_with_nothing_visible_or_a_hiding_character_is_refused(client, name):
     resp = await client.post("/v1/players", json={"name": name})
-    assert (resp.status_code, resp.json()["code"]) == (400, "invalid_name"), resp.text
+    assert (resp.status_code, resp.json()["code"]) == (422, "invalid_name"), resp.text
 
 
 async def test_names_are_nfc_and_one_login_however_it_is_spelled(client):
