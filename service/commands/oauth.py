@@ -31,7 +31,7 @@ from authlib.oauth2.rfc7009 import RevocationEndpoint
 from service.commands.accounts import scopes_of
 from service.commands.exceptions import InvalidRequest, NotFound, ServiceError
 from service.commands.oauth_models import App, Code, S256Only, Token
-from service.commands.players import GRANTABLE, Players, new_token
+from service.commands.players import GRANTABLE, Players, display_name, new_token
 from service.store.accounts import AuthCode, Credential, OAuthClient
 from service.store.protocol import EventStore, Player, token_hash
 
@@ -273,10 +273,11 @@ class OAuthServer(AuthorizationServer):
 
     async def register(self, owner: Player, name: str, redirect_uris: list[str], scopes: list[str]) -> OAuthClient:
         """A new public app of `owner` with exact `redirect_uris` (https, or http on a loopback host) and the
-        scopes it may ask for."""
+        scopes it may ask for; its name (shown on the consent page) follows the rules of a player's name."""
         for uri in redirect_uris:
             check_redirect_uri(uri)
-        client = OAuthClient(client_id="app_" + secrets.token_urlsafe(16), name=name, redirect_uris=redirect_uris,
+        client = OAuthClient(client_id="app_" + secrets.token_urlsafe(16), name=display_name(name),
+                             redirect_uris=redirect_uris,
                              scopes=scopes_of(scopes), owner_id=owner.id)
         await self.store.accounts().add_client(client)
         return client

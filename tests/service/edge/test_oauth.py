@@ -412,6 +412,12 @@ async def _insecure_redirect(client) -> tuple[int, str]:
                                                              "scopes": ["read"]}, headers=owner["headers"]))
 
 
+async def _spoofing_app_name(client) -> tuple[int, str]:
+    owner = await player(client, unique("Dev"))
+    return _answer(await client.post("/v1/oauth/apps", json={"name": "Stela\u202e Official", "scopes": ["read"],
+                                                             "redirect_uris": [CALLBACK]}, headers=owner["headers"]))
+
+
 async def _revoke_other_app(client) -> tuple[int, str]:
     _, _, tokens = await granted(client)
     return _answer(await revoke(client, await app_of(client), tokens["refresh_token"]))
@@ -431,6 +437,7 @@ PROBES = {
     "unknown_scope": lambda c: _consent(c, scope="admin"),
     "bad_response_type": lambda c: _consent(c, response_type="token"),
     "insecure_redirect": _insecure_redirect,
+    "spoofing_app_name": _spoofing_app_name,
     "verifier_missing": lambda c: _with_code(c, lambda a, code, v: exchange(c, a, code, None)),
     "verifier_wrong": lambda c: _with_code(c, lambda a, code, v: exchange(c, a, code, pkce()[0])),
     "code_replay": _code_replay,
