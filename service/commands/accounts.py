@@ -2,8 +2,9 @@
 
 A player's name is a display name (any number of players may share one); an account signs in with its
 **login**, a handle unique among accounts (trimmed, NFC, case-folded), chosen when the password is first
-set or, when none is asked for, the name's own if free and the name with a short suffix if not: setting
-a password never tells whether another account holds a name. Passwords are hashed with Argon2id
+set or, when none is asked for, the name's own if free and the name with a short suffix if not: names
+are never refused, and only a handle's own availability shows (as choosing any unique handle does).
+Passwords are hashed with Argon2id
 (argon2-cffi, its RFC 9106 defaults). Signing in costs the same hash work whether the login is known or
 not: an unknown one is checked against a dummy hash with the same parameters (`Passwords.verifications`
 counts them, for the tests). Every attempt is counted before any hash work, atomically in the store
@@ -149,7 +150,7 @@ class Accounts:
 
     async def _claim(self, player: Player, account: Account | None, wanted: str | None, hashed: str) -> str:
         """Store `hashed` under the login asked for, else the account's own, else the name's if free and the
-        name with a random suffix if not (so the answer never tells whether a name has an account)."""
+        name with a random suffix if not (a taken name is never refused: names are not logins)."""
         accounts = self.store.accounts()
         if wanted is not None or account is not None:
             login = wanted if wanted is not None else account.login  # type: ignore[union-attr]
