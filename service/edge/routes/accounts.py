@@ -17,25 +17,27 @@ from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
 from service.edge.middleware import client_address, parse_networks
-from service.edge.schemas import NO_NUL, Name, strictly
+from service.edge.schemas import NO_NUL, strictly
 from service.store.accounts import Credential
 
 Password = Annotated[str, Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
 AnyPassword = Annotated[str, Meta(min_length=1, max_length=1024)]  # any answer to a wrong one is the same
-Login = Annotated[str, Meta(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f]+$", examples=["ada"],
-                            description="an account's handle, unique among accounts (trimmed, NFC, case-folded)")]
+CurrentPassword = Annotated[str, Meta(min_length=1, max_length=1024, description=(
+    "the password now: needed to change one, unless the caller's token is a session signed in within the last "
+    "10 minutes"))]
+Login = Annotated[str, Meta(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f]+$", examples=["ada"], description=(
+    "an account's handle, unique among accounts (trimmed, NFC, case-folded); when setting a password, default "
+    "the account's, or for a new one the name's if free, else the name with a short suffix"))]
+OldName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$",
+                              description="deprecated: the login, as clients before logins sent it")]
 TokenId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="token id")]
 Scope = Literal["read", "play", "tournaments:organise"]  # GRANTABLE (a test holds them equal)
 
 
 class PasswordSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     password: Password
-    current_password: Annotated[AnyPassword | None, Meta(
-        description="the password now: needed to change one, unless the caller's token is a session signed "
-                    "in within the last 10 minutes")] = None
-    login: Annotated[Login | None, Meta(
-        description="the login to sign in with; default: the account's, or for a new one the name (trimmed, "
-                    "case-folded) if free, else the name with a short suffix")] = None
+    current_password: CurrentPassword | None = None  # (a bare union: the framework's schema keeps its bounds)
+    login: Login | None = None
     keep_tokens: Annotated[bool, Meta(
         description="a change ends every other token of the player (sessions, personal, apps', the first "
                     "token) unless this is true")] = False
@@ -48,7 +50,7 @@ class LoginOut(msgspec.Struct, kw_only=True):
 
 class SignIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     login: Login | None = None
-    name: Annotated[Name | None, Meta(description="deprecated: the login, as clients before logins sent it")] = None
+    name: OldName | None = None
     password: AnyPassword
 
 
