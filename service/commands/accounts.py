@@ -41,14 +41,15 @@ FRESH_SECONDS = 600  # a session this young may change its password without the 
 
 
 class SignInFailed(Unauthorized):
-    """The name and password do not match an account (which of the two is never said)."""
+    """The login and password do not match an account (which of the two is never said)."""
 
 
 class SignInThrottled(ServiceError):
-    """Too many failed sign-ins for this name or from this address; `headers` say when to retry."""
+    """Too many sign-in attempts for this login from this address, for this login, or from this address;
+    `headers` say when to retry."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__("too many failed sign-ins; wait before trying again")
+        super().__init__("too many sign-in attempts; wait before trying again")
         self.headers = {"Retry-After": str(retry_after)}
 
 
