@@ -56,6 +56,14 @@ _REFUSED_CATEGORIES = frozenset(("Cc", "Zl", "Zp", "Cs", "Co", "Cn"))
 # Format characters (Cf) are invisible: bidi controls reorder what others see, zero-width ones hide text.
 # Only the two joiners that emoji and some scripts need are kept, and never as the whole name.
 _JOINERS = frozenset("\u200c\u200d")
+# Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern): never the visible part.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(char: str) -> bool:
+    """Whether `char` draws something by itself: not a space, joiner, blank, or a mark that only decorates."""
+    return not char.isspace() and char not in _JOINERS and char not in _BLANKS \
+        and unicodedata.category(char) not in ("Mn", "Me")
 
 
 def display_name(text: str) -> str:
@@ -66,7 +74,7 @@ def display_name(text: str) -> str:
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES or (category == "Cf" and char not in _JOINERS):
             raise InvalidName(f"a name may not contain U+{ord(char):04X} ({unicodedata.name(char, category)})")
-    if not any(not char.isspace() and char not in _JOINERS for char in name):
+    if not any(_visible(char) for char in name):
         raise InvalidName("a name needs at least one visible character")
     return name
 

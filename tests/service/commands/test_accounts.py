@@ -162,7 +162,7 @@ async def test_setting_a_password_answers_alike_whether_or_not_the_name_has_an_a
 
 @pytest.mark.parametrize("name", ["\u200b\u200b", "\u200d", " \u2060 ", "Ann\u202eevil", "\u2066Bob\u2069",
                                   "Ann\u200fx", "line\u2028break", "para\u2029graph", "\u00a0 \u3000",
-                                  "private\ue000"])
+                                  "private\ue000", "\u3164\u3164", "\u2800", "\ufe0f", "\u0301\u0301"])
 async def test_a_name_with_nothing_visible_or_a_hiding_character_is_refused(client, name):
     resp = await client.post("/v1/players", json={"name": name})
     assert (resp.status_code, resp.json()["code"]) == (422, "invalid_name"), resp.text
