@@ -28,6 +28,11 @@ _ATTEMPT = """INSERT INTO sign_in_failures (key, window_start, failures) VALUES 
               RETURNING failures"""
 
 
+_PRUNE = """DELETE FROM sign_in_failures WHERE key IN (
+                SELECT key FROM sign_in_failures WHERE window_start < now() - make_interval(secs => $1)
+                ORDER BY window_start LIMIT 4 FOR UPDATE SKIP LOCKED)"""
+
+
 class _AtLimit(Exception):
     """A key of an attempt is at its limit: the attempt's transaction rolls back."""
 
@@ -157,6 +162,8 @@ class PostgresAccounts:
                         raise _AtLimit
         except _AtLimit:
             return False
+        finally:  # rows of windows that are over, a few an attempt: SKIP LOCKED, so never a wait
+            await self.pool.execute(_PRUNE, window_seconds)
         return True
 
     async def forgive(self, keys: list[str]) -> None:
