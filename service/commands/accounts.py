@@ -1,12 +1,19 @@
 """Accounts: a password to sign in with, sign-in sessions and personal access tokens, each revocable.
 
-Passwords are hashed with Argon2id (argon2-cffi, its RFC 9106 defaults). Signing in costs the same
-hash work whether the name is known or not: an unknown name is checked against a dummy hash made
-with the same parameters, so neither the answer nor the work tells which names have accounts
-(`Passwords.verifications` counts them, for the tests). Failed sign-ins are counted per name and
-per address in the store (shared by every replica); past `max_failures` in `window_seconds` for a
-name (`ADDRESS_FACTOR` times as many for an address, which many people may share) it is refused
-(429) without any hash work until the window ends, for known and unknown names alike.
+A player's name is a display name (any number of players may share one); an account signs in with its
+**login**, a handle unique among accounts (trimmed, NFC, case-folded), chosen when the password is first
+set or, when none is asked for, the name's own if free and the name with a short suffix if not: names
+are never refused, and only a handle's own availability shows (as choosing any unique handle does).
+Passwords are hashed with Argon2id
+(argon2-cffi, its RFC 9106 defaults). Signing in costs the same hash work whether the login is known or
+not: an unknown one is checked against a dummy hash with the same parameters (`Passwords.verifications`
+counts them, for the tests). Every attempt is counted before any hash work, atomically in the store
+(shared by every replica): per login and client address (`max_failures` in `window_seconds`), per login
+from anywhere (`LOGIN_FACTOR` times as many, so a stranger at one address cannot lock the owner out at
+another) and per address (`ADDRESS_FACTOR` times, for an address many people share). An attempt over
+any limit is refused (429) without a hash, so a burst of any size costs at most the limit in hashes; a
+successful one is taken back. Changing a password asks for the current one (or a session signed in
+within `FRESH_SECONDS`) and ends every other token of the player unless it keeps them.
 Tokens other than a player's first are `Credential`s with scopes (`service.commands.players`).
 """
 
@@ -14,36 +21,48 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import unicodedata
 import uuid
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from service.commands.exceptions import Conflict, InvalidRequest, NotFound, ServiceError, Unauthorized
-from service.commands.players import EVERY, GRANTABLE, Players, new_token
-from service.store.accounts import Credential
+from service.commands.exceptions import Conflict, Forbidden, InvalidRequest, NotFound, ServiceError, Unauthorized
+from service.commands.players import EVERY, GRANTABLE, Players, display_name, new_token
+from service.store.accounts import Account, Credential
 from service.store.protocol import EventStore, Player, token_hash
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 SESSION_DAYS = 30
-ADDRESS_FACTOR = 10
+ADDRESS_FACTOR = 10  # attempts from one address, for any logins, per `max_failures`
+LOGIN_FACTOR = 10  # attempts at one login, from any addresses, per `max_failures`
+FRESH_SECONDS = 600  # a session this young may change its password without the current one
 
 
 class SignInFailed(Unauthorized):
-    """The name and password do not match an account (which of the two is never said)."""
+    """The login and password do not match an account (which of the two is never said)."""
 
 
 class SignInThrottled(ServiceError):
-    """Too many failed sign-ins for this name or from this address; `headers` say when to retry."""
+    """Too many sign-in attempts for this login from this address, for this login, or from this address;
+    `headers` say when to retry."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__("too many failed sign-ins; wait before trying again")
+        super().__init__("too many sign-in attempts; wait before trying again")
         self.headers = {"Retry-After": str(retry_after)}
 
 
-class NameTaken(Conflict):
-    """Another player signs in with this name already."""
+class LoginTaken(Conflict):
+    """Another account signs in with the login asked for."""
+
+
+class LoginRequired(InvalidRequest):
+    """A sign-in names no login, or two (`login` and the older `name`)."""
+
+
+class ReauthenticationRequired(Forbidden):
+    """Changing an account's password needs its current password, or a session signed in just now."""
 
 
 class WeakPassword(InvalidRequest):
@@ -58,9 +77,17 @@ class TokenNotFound(NotFound):
     """No live token of the caller's with this id."""
 
 
-def login_of(name: str) -> str:
-    """The key a name signs in under: trimmed and case-folded."""
-    return name.strip().casefold()
+def login_of(text: str) -> str:
+    """The key a login is found under: trimmed, NFC-normalised and case-folded."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).strip().casefold())
+
+
+def login_given(login: str | None, name: str | None) -> str:
+    """The login a sign-in names: `login`, or `name` from clients older than logins; LoginRequired if neither
+    or both."""
+    if (login is None) == (name is None):
+        raise LoginRequired("send `login` (or, from older clients, `name`), not both")
+    return login if login is not None else name  # type: ignore[return-value]
 
 
 def scopes_of(requested: list[str]) -> list[str]:
@@ -105,30 +132,89 @@ class Accounts:
         self.passwords = passwords or Passwords()
         self.max_failures, self.window_seconds = max_failures, window_seconds
 
-    async def set_password(self, player: Player, password: str) -> str:
-        """Set the player's password; its name becomes its login. NameTaken if another account has it."""
+    async def set_password(self, player: Player, password: str, address: str, digest: str | None = None, *,
+                           login: str | None = None, current: str | None = None,
+                           keep_tokens: bool = False) -> tuple[str, int]:
+        """Set the player's password (and `login`, if given); the account's login and how many other tokens
+        were ended. A change (the account has a password) needs `current` or a fresh session (`digest`, the
+        caller's token): ReauthenticationRequired; it ends every token but `digest` unless `keep_tokens`.
+        LoginTaken if another account has the login asked for."""
         if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
             raise WeakPassword(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
-        login = login_of(player.name)
-        if not await self.store.accounts().set_password(player.id, login, await self.passwords.hash(password)):
-            raise NameTaken(f"another player signs in as {player.name!r}; register under another name")
-        return login
+        account = await self.store.accounts().account_of(player.id)
+        if account is not None:
+            await self._reauthenticated(account, digest, current, address)
+        wanted = login_of(display_name(login)) if login is not None else None
+        chosen = await self._claim(player, account, wanted, await self.passwords.hash(password))
+        ended = 0 if account is None or keep_tokens else await self._end_others(player, digest)
+        return chosen, ended
 
-    async def sign_in(self, name: str, password: str, address: str) -> tuple[Player, Credential, str]:
-        """A fresh session token (every scope) for the account of `name`; SignInFailed or SignInThrottled."""
-        accounts, login = self.store.accounts(), login_of(name)
-        keys = (f"login:{login}", f"address:{address}")
-        for key, limit in zip(keys, (self.max_failures, self.max_failures * ADDRESS_FACTOR)):
-            if await accounts.failures(key, self.window_seconds) >= limit:
-                raise SignInThrottled(int(self.window_seconds))
+    async def _claim(self, player: Player, account: Account | None, wanted: str | None, hashed: str) -> str:
+        """Store `hashed` under the login asked for, else the account's own, else the name's if free and the
+        name with a random suffix if not (a taken name is never refused: names are not logins)."""
+        accounts = self.store.accounts()
+        if wanted is not None or account is not None:
+            login = wanted if wanted is not None else account.login  # type: ignore[union-attr]
+            if not await accounts.set_password(player.id, login, hashed):
+                raise LoginTaken(f"another account signs in as {login!r}; choose another login")
+            return login
+        base = login_of(player.name)
+        for login in [base] + [f"{base}-{secrets.token_hex(3)}" for _ in range(5)]:
+            if await accounts.set_password(player.id, login, hashed):
+                return login
+        raise LoginTaken("no free login near the player's name; choose a login")  # 16M suffixes taken: absurd
+
+    async def _reauthenticated(self, account: Account, digest: str | None, current: str | None,
+                               address: str) -> None:
+        """Nothing when `current` is the account's password (checked like a sign-in, throttle included) or
+        the caller's token is a session signed in within FRESH_SECONDS; else ReauthenticationRequired."""
+        if current is not None:
+            if await self._checked(account.login, address, current) is None:
+                raise ReauthenticationRequired("the current password is wrong")
+            return
+        credential = await self.store.accounts().credential(digest) if digest is not None else None
+        age = (datetime.now(UTC) - credential.created_at).total_seconds() if credential else None
+        if credential is None or credential.kind != "session" or age is None or age > FRESH_SECONDS:
+            raise ReauthenticationRequired(
+                f"send `current_password`, or sign in again and change it within {FRESH_SECONDS // 60} minutes")
+
+    async def _end_others(self, player: Player, digest: str | None) -> int:
+        """Revoke every token of the player but the one of `digest` (its first token included); how many."""
+        accounts = self.store.accounts()
+        others = [c for c in await accounts.credentials(player.id) if c.digest != digest]
+        for c in others:
+            await accounts.revoke(player.id, credential_id=c.id)
+        gone = [c.digest for c in others]
+        first = (await self.store.token_digests([player.id])).get(player.id)
+        if first is not None and first != digest:
+            await self.store.set_token(player.id, None)
+            gone.append(first)
+        self.players.forget(gone)
+        return len(gone)
+
+    async def _checked(self, login: str, address: str, password: str) -> Account | None:
+        """The account of `login` if `password` is its password, else None; the attempt counted first
+        (SignInThrottled past a limit, before any hash work) and taken back when it succeeds."""
+        accounts = self.store.accounts()
+        pair, per_login, per_address = f"pair:{login}\n{address}", f"login:{login}", f"address:{address}"
+        limits = [(pair, self.max_failures), (per_login, self.max_failures * LOGIN_FACTOR),
+                  (per_address, self.max_failures * ADDRESS_FACTOR)]
+        if not await accounts.take_attempt(limits, self.window_seconds):
+            raise SignInThrottled(int(self.window_seconds))
         account = await accounts.account_by_login(login)
         ok = await self.passwords.verify_or_dummy(account.password_hash if account else None, password)
-        player = await self.store.get_player(account.player_id) if ok and account else None
+        if not ok or account is None:
+            return None
+        await accounts.clear_failures(pair)
+        await accounts.forgive([per_login, per_address])
+        return account
+
+    async def sign_in(self, login: str, password: str, address: str) -> tuple[Player, Credential, str]:
+        """A fresh session token (every scope) for the account of `login`; SignInFailed or SignInThrottled."""
+        account = await self._checked(login_of(login), address, password)
+        player = await self.store.get_player(account.player_id) if account is not None else None
         if player is None:
-            for key in keys:
-                await accounts.note_failure(key, self.window_seconds)
-            raise SignInFailed("the name and password do not match")
-        await accounts.clear_failures(keys[0])
+            raise SignInFailed("the login and password do not match")
         credential, token = await self.issue(player, "session", "sign-in", sorted(EVERY),
                                              timedelta(days=SESSION_DAYS))
         return player, credential, token

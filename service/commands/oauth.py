@@ -6,8 +6,10 @@ the account store) and a request it can read (`Wire`, built by the edge from any
 request). Authlib is synchronous, so each call runs in a worker thread and reaches the async store
 through the event loop (`_Bridge`). Policies beyond Authlib's defaults, each an RFC 9700
 recommendation: a code is single-use and a replayed code revokes every token issued from it; a
-refresh token is rotated at each use and a replayed (already rotated) refresh token revokes the
-app's tokens for that player.
+refresh token is rotated at each use and a replayed (already rotated or revoked) refresh token
+revokes its grant: the chain of tokens issued from one authorization code (RFC 9700 4.14.2). Authlib's RFC 7009 endpoint revokes a token for the app that holds it:
+the grant it belongs to (the tokens issued from one authorization code and their rotations) ends,
+the app's other grants (other devices) do not.
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from authlib.oauth2 import AuthorizationServer
-from authlib.oauth2.rfc6749 import OAuth2Error, OAuth2Request, grants
+from authlib.oauth2.rfc6749 import OAuth2Error, OAuth2Request, UnsupportedTokenTypeError, grants
 from authlib.oauth2.rfc6749.requests import BasicOAuth2Payload
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
+from authlib.oauth2.rfc7009 import RevocationEndpoint
 
 from service.commands.accounts import scopes_of
 from service.commands.exceptions import InvalidRequest, NotFound, ServiceError
 from service.commands.oauth_models import App, Code, S256Only, Token
-from service.commands.players import GRANTABLE, Players, new_token
+from service.commands.players import GRANTABLE, Players, display_name, new_token
 from service.store.accounts import AuthCode, Credential, OAuthClient
 from service.store.protocol import EventStore, Player, token_hash
 
@@ -133,8 +136,8 @@ class _RefreshGrant(grants.RefreshTokenGrant):
         if found is None:
             return None
         token = Token(found)
-        if token.is_revoked():  # a rotated refresh token used again: someone else may hold the chain
-            server.run(server.revoke(found.player_id, client_id=found.client_id))
+        if token.is_revoked():  # a rotated refresh token used again: someone else may hold the chain (grant)
+            server.run(server.revoke(found.player_id, grant_digest=found.grant_digest))
             return None
         return None if token.is_expired() else token
 
@@ -148,6 +151,38 @@ class _RefreshGrant(grants.RefreshTokenGrant):
         server.run(server.revoke(c.player_id, credential_id=c.id))
 
 
+class _Revocation(RevocationEndpoint):
+    """RFC 7009 for public clients (`client_id`, no secret): an app's access or refresh token ends its grant.
+    A token that is not an app's (or not known) is answered 200 all the same, as RFC 7009 2.2 says."""
+
+    CLIENT_AUTH_METHODS = ["none"]
+
+    def check_params(self, request: Any, client: App) -> None:
+        try:
+            super().check_params(request, client)
+        except UnsupportedTokenTypeError as error:  # Authlib answers it 401; RFC 7009 2.2.1 makes it a 5.2 error
+            error.status_code = 400
+            raise
+
+    def query_token(self, token_string: str, token_type_hint: str | None) -> Token | None:
+        server: OAuthServer = self.server
+        accounts, digest = server.store.accounts(), token_hash(token_string)
+        lookups = [accounts.credential, accounts.credential_by_refresh]
+        if token_type_hint == "refresh_token":  # a hint orders the search, never limits it (RFC 7009 2.1)
+            lookups.reverse()
+        for lookup in lookups:
+            found = server.run(lookup(digest))
+            if found is not None and found.kind == "oauth":
+                return Token(found)
+        return None
+
+    def revoke_token(self, token: Token, request: Any) -> None:
+        server: OAuthServer = self.server
+        c = token.credential
+        keys = {"grant_digest": c.grant_digest} if c.grant_digest else {"credential_id": c.id}
+        server.run(server.revoke(c.player_id, **keys))
+
+
 class OAuthServer(AuthorizationServer):
     """Authlib's authorization server on the account store; call its async methods from the event loop."""
 
@@ -156,6 +191,7 @@ class OAuthServer(AuthorizationServer):
         self.store, self.players, self.run = store, players, _Bridge()
         self.register_grant(_CodeGrant, [S256Only(required=True)])
         self.register_grant(_RefreshGrant)
+        self.register_endpoint(_Revocation)
         self.register_token_generator("default", BearerTokenGenerator(
             access_token_generator=lambda **_: new_token(), refresh_token_generator=lambda **_: new_token(),
             expires_generator=access_seconds))
@@ -231,12 +267,17 @@ class OAuthServer(AuthorizationServer):
         """The token endpoint's answer (status, JSON body, headers): RFC 6749 5.1 or 5.2."""
         return await self._in_thread(lambda: self.create_token_response(wire))
 
+    async def revocation(self, wire: Wire) -> tuple[int, Any, dict[str, str]]:
+        """The RFC 7009 revocation endpoint's answer (status, JSON body, headers)."""
+        return await self._in_thread(lambda: self.create_endpoint_response("revocation", wire))
+
     async def register(self, owner: Player, name: str, redirect_uris: list[str], scopes: list[str]) -> OAuthClient:
         """A new public app of `owner` with exact `redirect_uris` (https, or http on a loopback host) and the
-        scopes it may ask for."""
+        scopes it may ask for; its name (shown on the consent page) follows the rules of a player's name."""
         for uri in redirect_uris:
             check_redirect_uri(uri)
-        client = OAuthClient(client_id="app_" + secrets.token_urlsafe(16), name=name, redirect_uris=redirect_uris,
+        client = OAuthClient(client_id="app_" + secrets.token_urlsafe(16), name=display_name(name),
+                             redirect_uris=redirect_uris,
                              scopes=scopes_of(scopes), owner_id=owner.id)
         await self.store.accounts().add_client(client)
         return client

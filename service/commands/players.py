@@ -6,7 +6,10 @@ personal access tokens, OAuth access tokens: `service.store.accounts.Credential`
 they were given, and some expire. A player may rotate its first token (a new one, the old one
 revoked) or revoke any token; the digest -> identity cache therefore keeps an entry only
 `CACHE_SECONDS` (and never past the token's expiry): this process forgets a revoked token at once,
-another replica within that time. A token that holds a stream open here is asked about every
+another replica within that time. A player's name is a display name (not unique; an account signs in
+with its own handle, `service.commands.accounts`): `display_name` keeps it NFC-normalised and
+printable, so two spellings of one text are one name and no name hides, reorders or breaks lines.
+A token that holds a stream open here is asked about every
 half second anyway (`service.live.revocation`); each answer that it still works (`confirm`) counts
 as a lookup, so a connected player's requests make no query of their own, and an answer that it
 works no longer is believed at once, here as on the replica that revoked it.
@@ -17,13 +20,14 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
+import unicodedata
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
 import msgspec
 
-from service.commands.exceptions import Forbidden, PlayerNotFound, Unauthorized
+from service.commands.exceptions import Forbidden, InvalidRequest, PlayerNotFound, Unauthorized
 from service.store.protocol import EventStore, Player, token_hash
 
 _CACHE_MAX = 100_000
@@ -41,6 +45,38 @@ class InsufficientScope(Forbidden):
     def __init__(self, scope: str) -> None:
         super().__init__(f"this token lacks the `{scope}` scope")
         self.scope = scope
+
+
+class InvalidName(InvalidRequest):
+    """A name (or login handle) that is empty once stripped, or holds a character a name may not."""
+
+
+# Categories no name may hold: controls, line and paragraph separators, surrogates, private use, unassigned.
+_REFUSED_CATEGORIES = frozenset(("Cc", "Zl", "Zp", "Cs", "Co", "Cn"))
+# Format characters (Cf) are invisible: bidi controls reorder what others see, zero-width ones hide text.
+# Only the two joiners that emoji and some scripts need are kept, and never as the whole name.
+_JOINERS = frozenset("\u200c\u200d")
+# Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern): never the visible part.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(char: str) -> bool:
+    """Whether `char` draws something by itself: not a space, joiner, blank, or a mark that only decorates."""
+    return not char.isspace() and char not in _JOINERS and char not in _BLANKS \
+        and unicodedata.category(char) not in ("Mn", "Me")
+
+
+def display_name(text: str) -> str:
+    """`text` NFC-normalised and trimmed; InvalidName if it holds a control, format (bidi, zero-width) or
+    separator character, or nothing visible."""
+    name = unicodedata.normalize("NFC", text).strip()
+    for char in name:
+        category = unicodedata.category(char)
+        if category in _REFUSED_CATEGORIES or (category == "Cf" and char not in _JOINERS):
+            raise InvalidName(f"a name may not contain U+{ord(char):04X} ({unicodedata.name(char, category)})")
+    if not any(_visible(char) for char in name):
+        raise InvalidName("a name needs at least one visible character")
+    return name
 
 
 def new_token() -> str:
@@ -97,9 +133,9 @@ class Players:
         self._by_digest: dict[str, tuple[Identity, float, float]] = {}
 
     async def register(self, name: str) -> tuple[Player, str]:
-        """A new player and its bearer token (the only time the token is shown)."""
+        """A new player named `display_name(name)` and its bearer token (the only time the token is shown)."""
         token = new_token()
-        player = await self.store.create_player(str(uuid.uuid4()), name, token_hash(token))
+        player = await self.store.create_player(str(uuid.uuid4()), display_name(name), token_hash(token))
         return player, token
 
     async def get(self, player_id: str) -> Player:

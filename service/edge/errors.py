@@ -29,7 +29,7 @@ from service.commands import accounts as acc
 from service.commands import accounts_bots as bots
 from service.commands import exceptions as x
 from service.commands import oauth
-from service.commands.players import InsufficientScope
+from service.commands.players import InsufficientScope, InvalidName
 from service.store import errors as db
 
 log = structlog.get_logger("stela.errors")
@@ -111,7 +111,10 @@ ERRORS: dict[type[BaseException], Rule] = {
     InsufficientScope: Rule(403, "insufficient_scope", "Forbidden"),
     acc.SignInFailed: Rule(401, "sign_in_failed", "Unauthorized"),
     acc.SignInThrottled: Rule(429, "sign_in_throttled", "Too many requests"),
-    acc.NameTaken: Rule(409, "name_taken", "Conflict"),
+    acc.LoginTaken: Rule(409, "login_taken", "Conflict"),
+    acc.ReauthenticationRequired: Rule(403, "reauthentication_required", "Forbidden"),
+    InvalidName: Rule(422, "invalid_name", "Unprocessable content"),
+    acc.LoginRequired: Rule(422, "login_required", "Unprocessable content"),
     acc.WeakPassword: Rule(400, "weak_password", "Bad request"),
     acc.UnknownScope: Rule(400, "unknown_scope", "Bad request"),
     acc.TokenNotFound: Rule(404, "token_not_found", "Not found"),

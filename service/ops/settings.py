@@ -26,8 +26,10 @@
 | STELA_STREAM_MAX_GAMES | 32 | games one multiplexed stream (`GET /v1/stream`) may follow |
 | STELA_DB_COMMAND_TIMEOUT | 10 | seconds a database statement may wait (a locked table answers 503 instead of hanging) |
 | STELA_DRAIN_SECONDS | 10 | how long SIGTERM waits for requests in flight (those still running are answered 503) |
-| STELA_SIGN_IN_FAILURES | 10 | failed sign-ins per name and per address in a window before 429 (docs/accounts.md) |
+| STELA_SIGN_IN_FAILURES | 10 | sign-in attempts per login and address in a window before 429; ten times as many per login and per address (docs/accounts.md) |
 | STELA_SIGN_IN_WINDOW_SECONDS | 900 | that window |
+| STELA_PUBLIC_URL | http://STELA_HOST:STELA_PORT | the API's origin as clients reach it (scheme, host, port; no path) |
+| STELA_OAUTH_ISSUER | STELA_PUBLIC_URL | the OAuth issuer of the RFC 8414 metadata (never taken from a request's Host) |
 """
 
 from __future__ import annotations
@@ -68,6 +70,13 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     drain_seconds: float = 10.0
     sign_in_failures: int = 10
     sign_in_window_seconds: float = 900.0
+    public_url: str | None = None
+    oauth_issuer: str | None = None
+
+    @property
+    def issuer(self) -> str:
+        """The OAuth issuer: STELA_OAUTH_ISSUER, else STELA_PUBLIC_URL, else where `stela serve` listens."""
+        return (self.oauth_issuer or self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
 
     @property
     def development(self) -> bool:
@@ -112,6 +121,8 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             drain_seconds=float(get("STELA_DRAIN_SECONDS") or 10),
             sign_in_failures=int(get("STELA_SIGN_IN_FAILURES") or 10),
             sign_in_window_seconds=float(get("STELA_SIGN_IN_WINDOW_SECONDS") or 900),
+            public_url=get("STELA_PUBLIC_URL"),
+            oauth_issuer=get("STELA_OAUTH_ISSUER"),
         )
 
 
@@ -120,4 +131,5 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_LOG_LEVEL", "STELA_DB_POOL_MAX", "STELA_PG_NOTIFY", "STELA_WORKERS", "STELA_SERVER", "STELA_ENV",
             "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
             "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
-            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS", "STELA_PG_LOCK_TIMEOUT_MS")
+            "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS", "STELA_PG_LOCK_TIMEOUT_MS",
+            "STELA_PUBLIC_URL", "STELA_OAUTH_ISSUER")

@@ -118,10 +118,14 @@ class AccountStore(Protocol):
     async def use_code(self, digest: str) -> AuthCode | None:
         """Mark the code used and return it as it was before (`used_at` set if it had been used already)."""
         ...
-    async def note_failure(self, key: str, window_seconds: float) -> int:
-        """Count a failed sign-in under `key` in its current window; the window's count."""
+    async def take_attempt(self, limits: list[tuple[str, int]], window_seconds: float) -> bool:
+        """Count one sign-in attempt under every key of `limits` at once if each key is below its limit in its
+        current window (a window starts at a key's first attempt and lasts `window_seconds`); False, and
+        nothing counted, if any key is at its limit. Atomic across callers and replicas."""
         ...
-    async def failures(self, key: str, window_seconds: float) -> int: ...
+    async def forgive(self, keys: list[str]) -> None:
+        """Take one attempt back from each key (an attempt that succeeded was no failure)."""
+        ...
     async def clear_failures(self, key: str) -> None: ...
     async def add_bot(self, bot: BotSeat) -> None: ...
     async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
@@ -252,17 +256,25 @@ class MemoryAccounts:
             self.codes[digest] = msgspec.structs.replace(code, used_at=_now())
         return code
 
-    async def note_failure(self, key: str, window_seconds: float) -> int:
-        now = _now()
-        start, count = self.windows.get(key, (now, 0))
-        if (now - start).total_seconds() >= window_seconds:
-            start, count = now, 0
-        self.windows[key] = (start, count + 1)
-        return count + 1
+    async def take_attempt(self, limits: list[tuple[str, int]], window_seconds: float) -> bool:
+        # no await between the check and the count: atomic on the one event loop
+        now, current = _now(), {}
+        for key, limit in limits:
+            start, count = self.windows.get(key, (now, 0))
+            if (now - start).total_seconds() >= window_seconds:
+                start, count = now, 0
+            if count >= limit:
+                return False
+            current[key] = (start, count)
+        for key, (start, count) in current.items():
+            self.windows[key] = (start, count + 1)
+        return True
 
-    async def failures(self, key: str, window_seconds: float) -> int:
-        start, count = self.windows.get(key, (_now(), 0))
-        return count if (_now() - start).total_seconds() < window_seconds else 0
+    async def forgive(self, keys: list[str]) -> None:
+        for key in keys:
+            if key in self.windows:
+                start, count = self.windows[key]
+                self.windows[key] = (start, max(0, count - 1))
 
     async def clear_failures(self, key: str) -> None:
         self.windows.pop(key, None)

@@ -15,6 +15,28 @@ _BOT = "id, player_id, strategy, strength, game_id, tournament_id, token_id, lea
 _CODE = "digest, client_id, player_id, redirect_uri, scope, challenge, method, expires_at, used_at"
 
 
+# One attempt under a key: a new window when the last one is over, else one more while below the limit;
+# no row back (NULL) when the key is at its limit. $2: the window in seconds, $3: the limit.
+_ATTEMPT = """INSERT INTO sign_in_failures (key, window_start, failures) VALUES ($1, now(), 1)
+              ON CONFLICT (key) DO UPDATE SET
+                failures = CASE WHEN sign_in_failures.window_start < now() - make_interval(secs => $2)
+                           THEN 1 ELSE sign_in_failures.failures + 1 END,
+                window_start = CASE WHEN sign_in_failures.window_start < now() - make_interval(secs => $2)
+                               THEN now() ELSE sign_in_failures.window_start END
+              WHERE sign_in_failures.window_start < now() - make_interval(secs => $2)
+                 OR sign_in_failures.failures < $3
+              RETURNING failures"""
+
+
+_PRUNE = """DELETE FROM sign_in_failures WHERE key IN (
+                SELECT key FROM sign_in_failures WHERE window_start < now() - make_interval(secs => $1)
+                ORDER BY window_start LIMIT 4 FOR UPDATE SKIP LOCKED)"""
+
+
+class _AtLimit(Exception):
+    """A key of an attempt is at its limit: the attempt's transaction rolls back."""
+
+
 def _credential(row: Any) -> Credential:
     return Credential(**{**dict(row), "scopes": list(row["scopes"])})
 
@@ -129,20 +151,24 @@ class PostgresAccounts:
         row = await self.pool.fetchrow(f"SELECT {_CODE} FROM oauth_codes WHERE digest = $1", digest)
         return AuthCode(**dict(row)) if row else None
 
-    async def note_failure(self, key: str, window_seconds: float) -> int:
-        return await self.pool.fetchval(
-            """INSERT INTO sign_in_failures (key, window_start, failures) VALUES ($1, now(), 1)
-               ON CONFLICT (key) DO UPDATE SET
-                 failures = CASE WHEN sign_in_failures.window_start < now() - make_interval(secs => $2)
-                            THEN 1 ELSE sign_in_failures.failures + 1 END,
-                 window_start = CASE WHEN sign_in_failures.window_start < now() - make_interval(secs => $2)
-                                THEN now() ELSE sign_in_failures.window_start END
-               RETURNING failures""", key, window_seconds)
+    async def take_attempt(self, limits: list[tuple[str, int]], window_seconds: float) -> bool:
+        # Each key's row is counted up only below its limit, and stays locked to the end of the transaction,
+        # so concurrent attempts (any replica) queue on it and see each other's counts; keys in sorted
+        # order, so two attempts never wait on each other. One key at its limit rolls back the others.
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                for key, limit in sorted(limits):
+                    if await conn.fetchval(_ATTEMPT, key, window_seconds, limit) is None:
+                        raise _AtLimit
+        except _AtLimit:
+            return False
+        finally:  # rows of windows that are over, a few an attempt: SKIP LOCKED, so never a wait
+            await self.pool.execute(_PRUNE, window_seconds)
+        return True
 
-    async def failures(self, key: str, window_seconds: float) -> int:
-        return await self.pool.fetchval(
-            """SELECT coalesce(max(failures), 0) FROM sign_in_failures
-               WHERE key = $1 AND window_start >= now() - make_interval(secs => $2)""", key, window_seconds)
+    async def forgive(self, keys: list[str]) -> None:
+        await self.pool.execute(
+            "UPDATE sign_in_failures SET failures = greatest(failures - 1, 0) WHERE key = ANY($1::text[])", keys)
 
     async def clear_failures(self, key: str) -> None:
         await self.pool.execute("DELETE FROM sign_in_failures WHERE key = $1", key)

@@ -35,9 +35,11 @@ def wait_healthy(url: str, proc: Any = None, timeout: float = 60) -> None:
 
 
 @contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """Serve `app` on a free loopback port until the block ends; yields the base URL."""
-    port = free_port()
+def serving(app: Any, port: int | None = None) -> Iterator[str]:
+    """Serve `app` on `port` (default a free loopback port) until the block ends; yields the base URL. An app
+    whose public URL matters (the OAuth metadata's issuer and endpoints) is built with
+    `public_url=f"http://127.0.0.1:{port}"` for a `port` from `free_port()`."""
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                            lifespan="on", timeout_graceful_shutdown=3))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.conftest import browser, chromium_path, screenshot_path  # noqa: F401  (Debian's Chromium)
 from tests.conftest import fresh_database
-from tests.support.live import serving
+from tests.support.live import free_port, serving
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
@@ -21,10 +21,12 @@ def site() -> Iterator[str]:
     from service.ops.settings import Settings
 
     with fresh_database("stela_web") as dsn:
+        port = free_port()  # known before the app, whose OAuth metadata names its public URL
         settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,
-                            snapshot_every=20, log_level="warning", projector="embedded")
+                            snapshot_every=20, log_level="warning", projector="embedded",
+                            public_url=f"http://127.0.0.1:{port}")
         app = create_app(settings)  # serves the client at / itself
-        with serving(app) as url:
+        with serving(app, port) as url:
             yield url
 
 

@@ -1,5 +1,6 @@
-"""Accounts: set a password, sign in by name for a fresh token, and the caller's tokens (personal access
-tokens with scopes), listed and revoked one by one. See docs/accounts.md."""
+"""Accounts: set or change a password (and the login it signs in with), sign in by login for a fresh token,
+and the caller's tokens (personal access tokens with scopes), listed and revoked one by one. See
+docs/accounts.md."""
 
 from __future__ import annotations
 
@@ -11,30 +12,46 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter
 from msgspec import Meta
 
-from service.commands.accounts import MAX_PASSWORD, MIN_PASSWORD
+from service.commands.accounts import MAX_PASSWORD, MIN_PASSWORD, login_given
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
 from service.edge.middleware import client_address, parse_networks
-from service.edge.schemas import NO_NUL, Name, strictly
+from service.edge.schemas import NO_NUL, strictly
 from service.store.accounts import Credential
 
 Password = Annotated[str, Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
+AnyPassword = Annotated[str, Meta(min_length=1, max_length=1024)]  # any answer to a wrong one is the same
+CurrentPassword = Annotated[str, Meta(min_length=1, max_length=1024, description=(
+    "the password now: needed to change one, unless the caller's token is a session signed in within the last "
+    "10 minutes"))]
+Login = Annotated[str, Meta(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f]+$", examples=["ada"], description=(
+    "an account's handle, unique among accounts (trimmed, NFC, case-folded); when setting a password, default "
+    "the account's, or for a new one the name's if free, else the name with a short suffix"))]
+OldName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f]+$",
+                              description="deprecated: the login, as clients before logins sent it")]
 TokenId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="token id")]
 Scope = Literal["read", "play", "tournaments:organise"]  # GRANTABLE (a test holds them equal)
 
 
 class PasswordSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     password: Password
+    current_password: CurrentPassword | None = None  # (a bare union: the framework's schema keeps its bounds)
+    login: Login | None = None
+    keep_tokens: Annotated[bool, Meta(
+        description="a change ends every other token of the player (sessions, personal, apps', the first "
+                    "token) unless this is true")] = False
 
 
 class LoginOut(msgspec.Struct, kw_only=True):
-    login: Annotated[str, Meta(description="the name to sign in with (the player's name, case-folded)")]
+    login: Annotated[str, Meta(description="the login to sign in with (unique; the name is a display name)")]
+    ended_tokens: Annotated[int, Meta(description="how many other tokens the change ended")] = 0
 
 
 class SignIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    name: Name
-    password: Annotated[str, Meta(min_length=1, max_length=1024)]  # any answer to a wrong one is the same 401
+    login: Login | None = None
+    name: OldName | None = None
+    password: AnyPassword
 
 
 class TokenCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -62,6 +79,13 @@ class SessionOut(TokenCreated, kw_only=True):
     player_id: str
 
 
+def _address(request: Request, services: Services) -> str:
+    """The client's address as the rate limiter sees it (X-Forwarded-For only from a trusted proxy)."""
+    trusted = parse_networks(services.settings.trusted_proxies)
+    return client_address(request.client.host if request.client else None,
+                          request.headers.get("x-forwarded-for"), trusted)
+
+
 def token_out(c: Credential) -> TokenOut:
     return TokenOut(id=c.id, kind=c.kind, name=c.name, scopes=c.scopes, client_id=c.client_id,
                     created_at=c.created_at.isoformat(),
@@ -76,28 +100,35 @@ class AccountController(Controller):
     path = "/v1"
     tags = ["accounts"]
 
-    @post("/players/me/password", operation_id="setPassword", summary="Set the caller's password",
-          status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 409),
-          description="After this the player can sign in with its name (case-folded) and this password. Names "
-                      "are logins: a name another account signs in with is refused (409 `name_taken`).")
+    @post("/players/me/password", operation_id="setPassword", summary="Set or change the caller's password",
+          status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 409, 422),
+          description="After this the player signs in with the answered `login` and this password. A change "
+                      "needs `current_password` (or a session signed in within 10 minutes; else 403 "
+                      "`reauthentication_required`) and ends every other token unless `keep_tokens`. A "
+                      "`login` another account has is refused (409 `login_taken`); without one, a new "
+                      "account gets its name's login if free, else the name with a suffix (never a 409).")
     async def set_password(self, request: Request, viewer: NamedDependency[Viewer],
                            services: NamedDependency[Services], data: JSONBody[PasswordSet]) -> LoginOut:
         data = await strictly(request, PasswordSet)
-        return LoginOut(login=await services.accounts.set_password(viewer.require_player(), data.password))
+        login, ended = await services.accounts.set_password(
+            viewer.require_player(), data.password, _address(request, services), viewer.digest, login=data.login,
+            current=data.current_password, keep_tokens=data.keep_tokens)
+        if ended:
+            services.revocations.revoked()
+        return LoginOut(login=login, ended_tokens=ended)
 
-    @post("/sessions", operation_id="signIn", summary="Sign in by name and password for a fresh token",
-          status_code=201, responses=responses(400, 401),
-          description="A new bearer token with every scope, valid 30 days, listed among the caller's tokens. "
-                      "A wrong name and a wrong password are refused alike (401 `sign_in_failed`) after the "
-                      "same work; repeated failures for a name or from an address are refused for a while "
-                      "(429 `sign_in_throttled` with Retry-After).")
+    @post("/sessions", operation_id="signIn", summary="Sign in by login and password for a fresh token",
+          status_code=201, responses=responses(400, 401, 422),
+          description="Send `login` (`name`, its older spelling, is still read). A new bearer token with every "
+                      "scope, valid 30 days, listed among the caller's tokens. A wrong login and a wrong "
+                      "password are refused alike (401 `sign_in_failed`) after the same work; attempts are "
+                      "counted before any work, per login and address, per login and per address, and past a "
+                      "limit refused for a while (429 `sign_in_throttled` with Retry-After).")
     async def sign_in(self, request: Request, services: NamedDependency[Services],
                       data: JSONBody[SignIn]) -> SessionOut:
         data = await strictly(request, SignIn)
-        trusted = parse_networks(services.settings.trusted_proxies)  # the rate limiter's rule for who the client is
-        address = client_address(request.client.host if request.client else None,
-                                 request.headers.get("x-forwarded-for"), trusted)
-        player, credential, token = await services.accounts.sign_in(data.name, data.password, address)
+        player, credential, token = await services.accounts.sign_in(login_given(data.login, data.name), data.password,
+                                                                    _address(request, services))
         return SessionOut(**msgspec.structs.asdict(created(credential, token)), player_id=player.id)
 
     @post("/players/me/tokens", operation_id="createAccessToken", summary="A personal access token with scopes",

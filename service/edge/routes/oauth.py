@@ -5,8 +5,10 @@ the player's authorized apps, and the RFC 8414 metadata. Authlib does the protoc
 The authorization endpoint is the reference web client's consent page (`/consent.html`): it shows
 the app and the scopes from `describeAuthorization` and posts the player's answer to
 `decideAuthorization`, which says where to send the browser (the app's redirect URI with a code or
-an error). The token endpoint takes `application/x-www-form-urlencoded` bodies (RFC 6749 4.1.3,
-the one form the API reads: `form_route`) and answers as RFC 6749 5.1 / 5.2 say, errors included.
+an error). The token endpoint and the revocation endpoint (RFC 7009) take
+`application/x-www-form-urlencoded` bodies (RFC 6749 4.1.3, the only forms the API reads:
+`form_route`) and answer as RFC 6749 5.1 / 5.2 say, errors included. The metadata's `issuer` and
+endpoints come from the settings (`Settings.issuer`), never from the request's Host header.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from service.edge.routes.accounts import Scope
 from service.edge.schemas import NO_NUL, strictly
 
 TOKEN_PATH = "/oauth/token"  # a protocol endpoint (RFC 6749 errors), outside the versioned API
-# the token endpoint's form at most (its longest field, a redirect URI, is at most 2,000 characters): 413 beyond
+REVOKE_PATH = "/oauth/revoke"  # RFC 7009, the same kind of endpoint
+FORM_PATHS = frozenset((TOKEN_PATH, REVOKE_PATH))
+# the token and revocation endpoints' form at most (its longest field, a redirect URI, is at most 2,000 characters): 413 beyond
 TOKEN_FORM_BYTES = 16 * 1024
 CONSENT_PAGE = "/consent.html"
 ClientId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="the app's client_id")]
@@ -108,22 +112,28 @@ def _query(request: Request, query: str | None = None) -> Wire:
     return _wire(request, parse_qsl(text, keep_blank_values=True))
 
 
+async def _form(request: Request) -> Wire:
+    """The request with its form's parameters (read here: `form_route` sent it around the JSON-only edge)."""
+    return _wire(request, parse_qsl((await request.body()).decode("utf-8", "replace"), keep_blank_values=True))
+
+
 def form_route(json_app: ASGIApp, raw_app: ASGIApp) -> ASGIApp:
-    """Requests to the token endpoint go around the JSON-only edge (`json_app`) to `raw_app`."""
+    """Requests to the token and revocation endpoints go around the JSON-only edge (`json_app`) to `raw_app`."""
 
     async def route(scope: Scope, receive: Receive, send: Send) -> None:
-        target = raw_app if scope["type"] == "http" and scope.get("path") == TOKEN_PATH else json_app
+        target = raw_app if scope["type"] == "http" and scope.get("path") in FORM_PATHS else json_app
         await target(scope, receive, send)
 
     return route
 
 
 def metadata(issuer: str) -> dict[str, Any]:
-    """RFC 8414 authorization server metadata for `issuer` (the API's origin)."""
+    """RFC 8414 authorization server metadata for `issuer` (the API's public origin, from the settings)."""
     from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 
     document = AuthorizationServerMetadata(
         issuer=issuer, authorization_endpoint=issuer + CONSENT_PAGE, token_endpoint=issuer + TOKEN_PATH,
+        revocation_endpoint=issuer + REVOKE_PATH, revocation_endpoint_auth_methods_supported=["none"],
         scopes_supported=list(GRANTABLE), response_types_supported=["code"],
         grant_types_supported=["authorization_code", "refresh_token"],
         token_endpoint_auth_methods_supported=["none"], code_challenge_methods_supported=["S256"],
@@ -132,9 +142,10 @@ def metadata(issuer: str) -> dict[str, Any]:
 
 
 @get("/.well-known/oauth-authorization-server", operation_id="getAuthorizationServerMetadata", tags=["oauth"],
-     summary="OAuth 2.0 authorization server metadata (RFC 8414)", responses=responses())
-async def discovery(request: Request) -> dict[str, Any]:
-    return metadata(str(client_facing(request.base_url)).rstrip("/"))
+     summary="OAuth 2.0 authorization server metadata (RFC 8414)", responses=responses(),
+     description="`issuer` is STELA_OAUTH_ISSUER (default STELA_PUBLIC_URL), whatever Host the request names.")
+async def discovery(services: NamedDependency[Services]) -> dict[str, Any]:
+    return metadata(services.settings.issuer)
 
 
 class OAuthController(Controller):
@@ -202,21 +213,54 @@ class TokenError(msgspec.Struct, kw_only=True):
     error_description: str | None = None
 
 
+# the token and revocation endpoints' errors: RFC 6749 5.2 JSON, not problem details
+PROTOCOL_ERRORS = {
+    400: ResponseSpec(TokenError, description="RFC 6749 5.2 error", generate_examples=False),
+    401: ResponseSpec(TokenError, description="invalid_client, when the client sent an Authorization header "
+                      "(public clients send none: their unknown client_id is a 400)", generate_examples=False)}
+
+
 @post(TOKEN_PATH, operation_id="oauthToken", summary="The token endpoint (RFC 6749)", status_code=200, tags=["oauth"],
       response_headers=[ResponseHeader(name="Cache-Control", description="no-store", documentation_only=True)],
-      responses={400: ResponseSpec(TokenError, description="RFC 6749 5.2 error", generate_examples=False),
-                 401: ResponseSpec(TokenError, description="invalid_client", generate_examples=False)},
+      responses=PROTOCOL_ERRORS,
       description="`grant_type=authorization_code` (with `code`, `redirect_uri`, `client_id`, `code_verifier`) "
                       "or `grant_type=refresh_token` (with `refresh_token`, `client_id`; the refresh token is "
                   "rotated). Errors are RFC 6749 5.2 JSON (`error`, `error_description`).")
 async def token(request: Request, services: NamedDependency[Services],
                 data: Annotated[TokenForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[TokenResponse]:
-    params = parse_qsl((await request.body()).decode("utf-8", "replace"), keep_blank_values=True)
-    status, body, headers = await services.oauth.token(_wire(request, params))
+    status, body, headers = await services.oauth.token(await _form(request))
     return Response(content=body, status_code=status, headers=headers, media_type="application/json")
 
 
-OAUTH_HANDLERS = [OAuthController, discovery, token]
+class RevokeForm(msgspec.Struct, kw_only=True):
+    """RFC 7009 2.1 (public clients: `client_id`, no secret). Checked by Authlib, as at the token endpoint."""
+
+    token: FormValue = None
+    token_type_hint: Annotated[FormValue, Meta(examples=["refresh_token", "access_token"])] = None
+    client_id: FormValue = None
+
+
+class Revoked(msgspec.Struct):
+    """RFC 7009 2.2: the revocation endpoint's answer, an empty object."""
+
+
+@post(REVOKE_PATH, operation_id="oauthRevoke", summary="The revocation endpoint (RFC 7009)", status_code=200,
+      tags=["oauth"],
+      responses=PROTOCOL_ERRORS,
+      description="An app ends a grant: `token` (its access or refresh token), `token_type_hint` (optional), "
+                  "`client_id`. The tokens issued from that authorization (and their rotations) stop working "
+                  "with their tickets and streams; the app's other grants (other devices) do not. An unknown "
+                  "or already revoked token is answered 200 too (RFC 7009 2.2); another app's token is "
+                  "`invalid_grant`.")
+async def revoke(request: Request, services: NamedDependency[Services],
+                 data: Annotated[RevokeForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[Revoked]:
+    status, body, headers = await services.oauth.revocation(await _form(request))
+    if status == 200:
+        services.revocations.revoked()
+    return Response(content=body, status_code=status, headers=headers, media_type="application/json")
+
+
+OAUTH_HANDLERS = [OAuthController, discovery, token, revoke]
 OAUTH_SCHEME = SecurityScheme(
     type="oauth2", description="an app's access token (authorization code with PKCE S256; see "
     "/.well-known/oauth-authorization-server); the scope an operation needs is in its requirement",

@@ -22,8 +22,10 @@ class PlayerController(Controller):
 
     @post("/", operation_id="createPlayer", summary="Register a player", status_code=201,
           description="Creates a player and returns its bearer token. The token is shown only here "
-                      "and stored hashed; send it as `Authorization: Bearer <token>`.",
-          responses=responses(400, 429))
+                      "and stored hashed; send it as `Authorization: Bearer <token>`. The name is a display "
+                      "name (not unique), kept NFC-normalised and trimmed; one with nothing visible, a control, "
+                      "bidi, zero-width or line-separator character is refused (422 `invalid_name`).",
+          responses=responses(400, 422))
     async def create(self, services: NamedDependency[Services], request: Request, data: JSONBody[PlayerCreate]) -> PlayerCreated:
         data = await strictly(request, PlayerCreate)
         player, token = await services.players.register(data.name)

@@ -1,6 +1,7 @@
-"""Accounts over HTTP: a password, sign-in by name for a fresh token, personal access tokens with scopes,
-and the security properties: no user enumeration (equal hash work), throttled brute force, no scope
-escalation, revoked tokens and their tickets refused."""
+"""Accounts over HTTP: a password, sign-in by login for a fresh token, personal access tokens with scopes,
+and the security properties: no user enumeration (equal hash work, no answer that tells which names have
+accounts), brute force throttled before any hash work (bursts included), no scope escalation, revoked
+tokens and their tickets refused. Password changes: tests/service/commands/test_tokens.py."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.edge.app import create_app
+from tests.service.store.test_store_contract import store  # noqa: F401 - the memory and PostgreSQL stores
 from tests.support.api import player
 
 
@@ -61,7 +63,7 @@ async def test_a_wrong_password_and_an_unknown_name_are_refused_alike_after_equa
         work.append(passwords.verifications - before)
         answers.append((resp.status_code, resp.json()["code"], resp.json()["detail"]))
     assert work == [1, 1]
-    assert answers[0] == answers[1] == (401, "sign_in_failed", "the name and password do not match")
+    assert answers[0] == answers[1] == (401, "sign_in_failed", "the login and password do not match")
 
 
 async def test_brute_force_on_a_name_is_throttled_known_or_not_and_costs_no_hash_work(strict):
@@ -127,9 +129,58 @@ async def test_bad_account_input_is_refused_with_its_code(client):
     assert (short.status_code, short.json()["code"]) == (400, "invalid_request")
     assert (scope.status_code, scope.json()["code"]) == (400, "invalid_request")
     first = await with_password(client)
-    twin = await player(client, first["name"].upper())  # names are free; logins are not
-    taken = await client.post("/v1/players/me/password", json={"password": "another one"}, headers=twin["headers"])
-    assert (taken.status_code, taken.json()["code"]) == (409, "name_taken")
+    twin = await player(client, first["name"].upper())  # names are display names: free
+    taken = await client.post("/v1/players/me/password", json={"password": "another one", "login": first["name"]},
+                              headers=twin["headers"])
+    assert (taken.status_code, taken.json()["code"]) == (409, "login_taken")  # a login asked for by name
+
+
+async def test_setting_a_password_answers_alike_whether_or_not_the_name_has_an_account(client):
+    """Names are display names; the login is a handle. Without one asked for, a taken name's login gets a
+    suffix instead of a 409, so registering with a password never says which names have accounts."""
+    first = await with_password(client)
+    twin = await player(client, first["name"].upper())
+    resp = await client.post("/v1/players/me/password", json={"password": "another one"}, headers=twin["headers"])
+    assert resp.status_code == 200, resp.text
+    login = resp.json()["login"]
+    assert login.startswith(first["name"].casefold() + "-") and login != first["name"].casefold()
+    for who, name in ((twin, login), (first, first["name"])):
+        password = "another one" if who is twin else "correct horse battery"
+        signed = await client.post("/v1/sessions", json={"login": name, "password": password})
+        assert signed.status_code == 201 and signed.json()["player_id"] == who["id"], signed.text
+    chosen = await player(client, unique())
+    handle = unique("handle")
+    resp = await client.post("/v1/players/me/password", json={"password": "long enough", "login": handle.upper()},
+                             headers=chosen["headers"])
+    assert resp.json()["login"] == handle.casefold()
+    old_client = await client.post("/v1/sessions", json={"name": handle, "password": "long enough"})  # `name`: read
+    assert old_client.status_code == 201 and old_client.json()["player_id"] == chosen["id"]
+    both = await client.post("/v1/sessions", json={"name": handle, "login": handle, "password": "long enough"})
+    neither = await client.post("/v1/sessions", json={"password": "long enough"})
+    assert [(r.status_code, r.json()["code"]) for r in (both, neither)] == [(422, "login_required")] * 2
+
+
+@pytest.mark.parametrize("name", ["\u200b\u200b", "\u200d", " \u2060 ", "Ann\u202eevil", "\u2066Bob\u2069",
+                                  "Ann\u200fx", "line\u2028break", "para\u2029graph", "\u00a0 \u3000",
+                                  "private\ue000", "\u3164\u3164", "\u2800", "\ufe0f", "\u0301\u0301"])
+async def test_a_name_with_nothing_visible_or_a_hiding_character_is_refused(client, name):
+    resp = await client.post("/v1/players", json={"name": name})
+    assert (resp.status_code, resp.json()["code"]) == (422, "invalid_name"), resp.text
+
+
+async def test_names_are_nfc_and_one_login_however_it_is_spelled(client):
+    suffix = uuid.uuid4().hex[:6]
+    composed, decomposed = f"Zo\u00eb {suffix}", f"Zoe\u0308 {suffix}"
+    who = await player(client, decomposed)
+    assert who["name"] == composed  # NFD in, NFC kept
+    emoji = await player(client, "\U0001f469\u200d\U0001f4bb Ada")  # a joiner inside an emoji is kept
+    assert emoji["name"] == "\U0001f469\u200d\U0001f4bb Ada"
+    resp = await client.post("/v1/players/me/password", json={"password": "correct horse battery"},
+                             headers=who["headers"])
+    assert resp.json()["login"] == composed.casefold()
+    for spelling in (composed, decomposed, decomposed.upper()):
+        signed = await client.post("/v1/sessions", json={"login": spelling, "password": "correct horse battery"})
+        assert signed.status_code == 201 and signed.json()["player_id"] == who["id"], (spelling, signed.text)
 
 
 def test_every_operation_that_reads_the_caller_names_the_scope_it_needs():
@@ -172,3 +223,121 @@ def test_the_documented_scopes_are_the_grantable_ones():
     from service.edge.routes.accounts import Scope
 
     assert get_args(Scope) == GRANTABLE
+
+
+class CountingHasher:
+    """Argon2id as the service uses it, counting every verification (from any worker thread)."""
+
+    def __init__(self, hasher) -> None:
+        import threading
+
+        self.hasher, self.calls, self._lock = hasher, 0, threading.Lock()
+
+    def hash(self, password: str) -> str:
+        return self.hasher.hash(password)
+
+    def verify(self, stored: str, password: str) -> bool:
+        with self._lock:
+            self.calls += 1
+        return self.hasher.verify(stored, password)
+
+
+async def counted_accounts(store, max_failures: int = 10):
+    """Accounts on `store` whose hasher counts its verifications, and a player with a password, its login."""
+    from argon2 import PasswordHasher
+
+    from service.commands.accounts import Accounts, Passwords
+    from service.commands.players import Players
+
+    counting = CountingHasher(PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
+    players = Players(store)
+    accounts = Accounts(store, players, Passwords(counting), max_failures=max_failures)
+    owner, _ = await players.register(unique())
+    login = owner.name.casefold()
+    assert await store.accounts().set_password(owner.id, login, counting.hash("correct horse battery"))
+    return accounts, counting, owner
+
+
+async def test_a_burst_of_200_concurrent_wrong_passwords_costs_at_most_the_limit_in_hashes(store):
+    """Issue 45.2, on memory and PostgreSQL: each attempt is counted (atomically, shared by replicas) before
+    its hash, so 200 concurrent wrong passwords check 10 (the limit per login and address) and refuse the
+    other 190 without one. (Counted after the hash, as before, all 200 were checked.)"""
+    import asyncio
+
+    from service.commands.accounts import SignInFailed, SignInThrottled
+
+    accounts, counting, owner = await counted_accounts(store)
+    await accounts.passwords.verify_or_dummy(None, "warm the dummy hash")
+    counting.calls = 0
+
+    async def attempt(password: str) -> str:
+        try:
+            await accounts.sign_in(owner.name, password, "203.0.113.9")
+        except (SignInFailed, SignInThrottled) as refused:
+            return type(refused).__name__
+        return "signed in"
+
+    answers = await asyncio.gather(*(attempt(f"wrong {i}") for i in range(200)))
+    assert counting.calls == 10, counting.calls
+    assert sorted(answers) == ["SignInFailed"] * 10 + ["SignInThrottled"] * 190
+    assert await attempt("correct horse battery") == "SignInThrottled" and counting.calls == 10
+
+
+async def test_two_replicas_share_one_count(pg_dsn):
+    """Two processes' worth of stores and accounts on one PostgreSQL: 100 concurrent wrong passwords at each
+    still check 10 in all."""
+    import asyncio
+
+    from service.commands.accounts import Accounts, Passwords, SignInFailed, SignInThrottled
+    from service.commands.players import Players
+    from service.store.postgres import PostgresStore
+
+    first = await PostgresStore.connect(pg_dsn, 8)
+    second = await PostgresStore.connect(pg_dsn, 8)
+    try:
+        accounts, counting, owner = await counted_accounts(first)
+        other = Accounts(second, Players(second), Passwords(counting))
+        counting.calls = 0
+
+        async def attempt(replica: Accounts, i: int) -> None:
+            with pytest.raises((SignInFailed, SignInThrottled)):
+                await replica.sign_in(owner.name, f"wrong {i}", "203.0.113.9")
+
+        await asyncio.gather(*(attempt(replica, i) for i in range(100) for replica in (accounts, other)))
+        assert counting.calls == 10
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_throttled_sign_in_over_http_is_a_429_with_retry_after(strict):
+    who = await with_password(strict)
+    answers = [await strict.post("/v1/sessions", json={"login": who["name"], "password": "guess guess"})
+               for _ in range(4)]
+    assert [r.status_code for r in answers] == [401, 401, 401, 429]
+    assert answers[-1].json()["code"] == "sign_in_throttled" and int(answers[-1].headers["retry-after"]) > 0
+
+
+async def test_a_stranger_cannot_lock_the_owner_out_from_another_address_only_the_slower_global_cap_can(store):
+    """On memory and PostgreSQL: the pair (login, address) has the limit, the login the slower global cap."""
+    import asyncio
+
+    from service.commands.accounts import LOGIN_FACTOR, SignInFailed, SignInThrottled
+
+    accounts, counting, owner = await counted_accounts(store, max_failures=5)
+
+    async def attempt(address: str, password: str = "wrong guess") -> str:
+        try:
+            await accounts.sign_in(owner.name, password, address)
+        except (SignInFailed, SignInThrottled) as refused:
+            return type(refused).__name__
+        return "signed in"
+
+    stranger = await asyncio.gather(*(attempt("203.0.113.9") for _ in range(50)))
+    assert stranger.count("SignInFailed") == 5 and counting.calls == 5
+    assert await attempt("198.51.100.7", "correct horse battery") == "signed in"  # the owner, elsewhere
+    # strangers at many addresses reach the login's global cap (LOGIN_FACTOR times the pair's limit)
+    spread = await asyncio.gather(*(attempt(f"203.0.113.{1 + i % 20}") for i in range(200)))
+    assert stranger.count("SignInFailed") + spread.count("SignInFailed") == 5 * LOGIN_FACTOR
+    assert counting.calls == 5 * LOGIN_FACTOR + 1
+    assert await attempt("198.51.100.7", "correct horse battery") == "SignInThrottled"

@@ -191,3 +191,73 @@ async def test_a_revocation_check_looks_tokens_up_again_only_when_something_may_
     assert len(store.asked) == 5  # near its expiry: looked up at every check
     assert revocations.lookups == 5
     await revocations.stop()
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _account(client, password: str = "first password") -> tuple[dict, str]:
+    """A player with a password, and its login."""
+    import uuid
+
+    who = await player(client, f"Cy-{uuid.uuid4().hex[:8]}")
+    resp = await client.post("/v1/players/me/password", json={"password": password}, headers=who["headers"])
+    assert resp.status_code == 200 and resp.json()["ended_tokens"] == 0, resp.text  # a first password ends nothing
+    return who, resp.json()["login"]
+
+
+async def _works(client, token: str) -> bool:
+    return (await client.get("/v1/players/me", headers=_bearer(token))).status_code == 200
+
+
+async def test_changing_a_password_needs_the_current_one_and_ends_every_other_token(client):
+    who, login = await _account(client)
+    session = (await client.post("/v1/sessions", json={"login": login, "password": "first password"})).json()
+    personal = (await client.post("/v1/players/me/tokens", json={"name": "ci", "scopes": ["read"]},
+                                  headers=who["headers"])).json()
+    refused = [await client.post("/v1/players/me/password", json=body, headers=who["headers"])
+               for body in ({"password": "second password"},
+                            {"password": "second password", "current_password": "not the password"})]
+    assert [(r.status_code, r.json()["code"]) for r in refused] == [(403, "reauthentication_required")] * 2
+    changed = await client.post("/v1/players/me/password", headers=who["headers"],
+                                json={"password": "second password", "current_password": "first password"})
+    assert changed.status_code == 200 and changed.json() == {"login": login, "ended_tokens": 2}, changed.text
+    assert await _works(client, who["token"])  # the token that changed it
+    assert not await _works(client, session["token"]) and not await _works(client, personal["token"])
+    old = await client.post("/v1/sessions", json={"login": login, "password": "first password"})
+    new = await client.post("/v1/sessions", json={"login": login, "password": "second password"})
+    assert (old.status_code, new.status_code) == (401, 201)
+
+
+async def test_a_fresh_session_changes_the_password_without_the_current_one_and_may_keep_the_other_tokens(client):
+    who, login = await _account(client)
+    session = (await client.post("/v1/sessions", json={"login": login, "password": "first password"})).json()
+    kept = await client.post("/v1/players/me/password", headers=_bearer(session["token"]),
+                             json={"password": "second password", "keep_tokens": True})
+    assert kept.status_code == 200 and kept.json()["ended_tokens"] == 0, kept.text
+    assert await _works(client, who["token"])
+    ended = await client.post("/v1/players/me/password", headers=_bearer(session["token"]),
+                              json={"password": "third password"})
+    assert ended.json()["ended_tokens"] == 1  # the first token
+    assert not await _works(client, who["token"]) and await _works(client, session["token"])
+
+
+async def test_an_old_session_cannot_change_the_password_without_the_current_one(client):
+    from service.commands import accounts
+
+    who, login = await _account(client)
+    session = (await client.post("/v1/sessions", json={"login": login, "password": "first password"})).json()
+    store = client.app.state.services.store.accounts()
+    credential = next(c for c in await _in_app(client, store.credentials, who["id"]) if c.id == session["id"])
+    aged = credential.created_at - timedelta(seconds=accounts.FRESH_SECONDS + 1)
+    await _in_app(client, store.pool.execute, "UPDATE credentials SET created_at = $2 WHERE id = $1",
+                  credential.id, aged)
+    stale = await client.post("/v1/players/me/password", headers=_bearer(session["token"]),
+                              json={"password": "second password"})
+    assert (stale.status_code, stale.json()["code"]) == (403, "reauthentication_required")
+
+
+async def _in_app(client, call, *args):
+    """`await call(*args)` on the app's own event loop (its pool lives there), from the test's."""
+    return await asyncio.wrap_future(client.blocking_portal.start_task_soon(call, *args))

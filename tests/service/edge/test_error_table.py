@@ -48,7 +48,9 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "Exception": (500, "internal_error"),
         # accounts, tokens and apps (docs/accounts.md)
         "InsufficientScope": (403, "insufficient_scope"), "SignInFailed": (401, "sign_in_failed"),
-        "SignInThrottled": (429, "sign_in_throttled"), "NameTaken": (409, "name_taken"),
+        "SignInThrottled": (429, "sign_in_throttled"), "LoginTaken": (409, "login_taken"),
+        "ReauthenticationRequired": (403, "reauthentication_required"), "InvalidName": (422, "invalid_name"),
+        "LoginRequired": (422, "login_required"),
         "WeakPassword": (400, "weak_password"), "UnknownScope": (400, "unknown_scope"),
         "TokenNotFound": (404, "token_not_found"), "OAuthRefused": (422, None),
         "BadRedirectUri": (422, "invalid_redirect_uri"), "AppNotFound": (404, "app_not_found"),

@@ -107,7 +107,7 @@ async def test_a_replayed_code_is_refused_and_revokes_the_tokens_it_gave(client)
     assert (await client.get("/v1/players/me", headers=bearer(first.json()["access_token"]))).status_code == 401
 
 
-async def test_a_replayed_refresh_token_is_refused_and_ends_the_apps_access(client):
+async def test_a_replayed_refresh_token_is_refused_and_ends_its_grant(client):
     app, _, tokens = await granted(client)
     rotated = await refresh(client, app, tokens["refresh_token"])
     assert rotated.status_code == 200
@@ -197,10 +197,11 @@ async def test_a_revoked_apps_tokens_and_tickets_are_refused(client):
 async def test_the_discovery_document_describes_the_server(client):
     resp = await client.get("/.well-known/oauth-authorization-server")
     assert resp.status_code == 200
-    doc = resp.json()
-    assert doc["issuer"] == "https://testserver.local"
-    assert doc["token_endpoint"] == "https://testserver.local/oauth/token"
-    assert doc["authorization_endpoint"] == "https://testserver.local/consent.html"
+    doc, issuer = resp.json(), client.app.state.services.settings.issuer
+    assert doc["issuer"] == issuer == "http://127.0.0.1:8000"  # no public URL set: where `stela serve` listens
+    assert doc["token_endpoint"] == issuer + "/oauth/token"
+    assert doc["revocation_endpoint"] == issuer + "/oauth/revoke"
+    assert doc["authorization_endpoint"] == issuer + "/consent.html"
     assert doc["code_challenge_methods_supported"] == ["S256"]
     assert doc["scopes_supported"] == ["read", "play", "tournaments:organise"]
 
@@ -271,3 +272,201 @@ def test_a_forms_parameters_are_grouped_in_one_pass():
     request = _Request(Wire("POST", "https://x/oauth/token", {}, params))
     assert time.thread_time() - started < 1.0  # was ~30 s; one pass takes a few ms
     assert request.payload.datalist["grant_type"] == ["a", "b"] and request.payload.data["grant_type"] == "a"
+
+
+def form(path_params: dict) -> dict:
+    return {"content": urlencode({k: v for k, v in path_params.items() if v is not None}),
+            "headers": {"Content-Type": "application/x-www-form-urlencoded"}}
+
+
+async def revoke(client, app: dict, token: str | None, hint: str | None = None, client_id: str | None = None):
+    return await client.post("/oauth/revoke", **form({"token": token, "token_type_hint": hint,
+                                                      "client_id": client_id or app["client_id"]}))
+
+
+async def works(client, access_token: str) -> bool:
+    return (await client.get("/v1/players/me", headers=bearer(access_token))).status_code == 200
+
+
+async def test_revoking_a_refresh_token_ends_that_grant_only(client):
+    """RFC 7009: an app logging out on one device ends that device's grant, not the player's others."""
+    app, who = await app_of(client), await player(client, unique())
+    devices = []
+    for _ in range(2):
+        verifier, challenge = pkce()
+        code = (await authorize(client, who, ask(app, challenge)))["code"]
+        devices.append((await exchange(client, app, code, verifier)).json())
+    rotated = (await refresh(client, app, devices[0]["refresh_token"])).json()  # the grant moved on once
+    resp = await revoke(client, app, rotated["refresh_token"], "refresh_token")
+    assert resp.status_code == 200 and resp.json() == {}, resp.text
+    assert not await works(client, rotated["access_token"])
+    assert (await refresh(client, app, rotated["refresh_token"])).status_code == 400
+    assert await works(client, devices[1]["access_token"])  # the other device's grant
+    assert (await refresh(client, app, devices[1]["refresh_token"])).status_code == 200
+
+
+async def test_revoking_an_access_token_ends_its_grant_and_an_unknown_token_is_answered_alike(client):
+    app, _, tokens = await granted(client)
+    for token in (tokens["access_token"], tokens["access_token"], "stl_never-issued"):
+        resp = await revoke(client, app, token)  # no hint: found as whichever it is (RFC 7009 2.1)
+        assert resp.status_code == 200 and resp.json() == {}
+    assert not await works(client, tokens["access_token"])
+    assert (await refresh(client, app, tokens["refresh_token"])).status_code == 400
+
+
+async def test_an_app_cannot_revoke_another_apps_token_nor_a_players_own(client):
+    app, who, tokens = await granted(client)
+    other = await app_of(client)
+    resp = await revoke(client, other, tokens["refresh_token"])
+    assert (resp.status_code, resp.json()["error"]) == (400, "invalid_grant")
+    assert (await revoke(client, app, who["token"])).status_code == 200  # not an app's token: nothing happens
+    assert await works(client, tokens["access_token"]) and await works(client, who["token"])
+
+
+@pytest.fixture
+async def public(settings, games):
+    """An app whose public URL is set (and so its OAuth issuer)."""
+    import msgspec
+    from litestar.testing import AsyncTestClient
+
+    from service.edge.app import create_app
+
+    app = create_app(msgspec.structs.replace(settings, public_url="https://stela.example/"), games=games)
+    async with AsyncTestClient(app, timeout=30) as c:
+        yield c
+
+
+async def test_the_issuer_comes_from_the_settings_never_from_the_host_header(public):
+    for host in ("stela.example", "evil.example", "127.0.0.1"):
+        doc = (await public.get("/.well-known/oauth-authorization-server", headers={"Host": host})).json()
+        assert doc["issuer"] == "https://stela.example", host
+        assert doc["token_endpoint"] == "https://stela.example/oauth/token"
+        assert doc["revocation_endpoint"] == "https://stela.example/oauth/revoke"
+        assert doc["authorization_endpoint"] == "https://stela.example/consent.html"
+
+
+def test_the_oauth_issuer_setting_wins_over_the_public_url():
+    from service.ops.settings import Settings
+
+    both = Settings.from_env({"STELA_PUBLIC_URL": "https://api.example", "STELA_OAUTH_ISSUER": "https://id.example/"})
+    assert (both.issuer, Settings.from_env({"STELA_PUBLIC_URL": "https://api.example"}).issuer) == (
+        "https://id.example", "https://api.example")
+    assert Settings.from_env({"STELA_HOST": "0.0.0.0", "STELA_PORT": "8080"}).issuer == "http://0.0.0.0:8080"
+
+
+async def test_the_consent_page_may_not_be_framed_and_other_pages_are_unchanged(client):
+    page = await client.get("/consent.html")
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    assert page.headers["content-security-policy"] == "frame-ancestors 'none'"
+    assert page.headers["x-frame-options"] == "DENY"
+    lobby = await client.get("/")
+    assert lobby.status_code == 200 and "x-frame-options" not in lobby.headers
+
+
+# -- every refusal docs/accounts.md lists, made as it says, answered as it says --------------------------
+
+
+async def _consent(client, **overrides) -> tuple[int, str]:
+    app, who = await app_of(client), await player(client, unique())
+    resp = await client.get(f"/v1/oauth/authorize?{ask(app, pkce()[1], **overrides)}", headers=who["headers"])
+    return resp.status_code, resp.json()["code"]
+
+
+async def _token(client, form_fields: dict) -> tuple[int, str]:
+    resp = await client.post("/oauth/token", **form(form_fields))
+    return resp.status_code, resp.json()["error"]
+
+
+async def _code(client, app: dict | None = None) -> tuple[dict, str, str]:
+    """An app, a fresh code for it and the code's verifier."""
+    app, who = app or await app_of(client), await player(client, unique())
+    verifier, challenge = pkce()
+    return app, (await authorize(client, who, ask(app, challenge)))["code"], verifier
+
+
+def _answer(resp) -> tuple[int, str]:
+    body = resp.json()
+    return resp.status_code, body.get("code") or body.get("error")
+
+
+async def _code_replay(client) -> tuple[int, str]:
+    app, code, verifier = await _code(client)
+    await exchange(client, app, code, verifier)
+    return _answer(await exchange(client, app, code, verifier))
+
+
+async def _refresh_replay(client) -> tuple[int, str]:
+    app, _, tokens = await granted(client)
+    await refresh(client, app, tokens["refresh_token"])
+    return _answer(await refresh(client, app, tokens["refresh_token"]))
+
+
+async def _other_apps_code(client) -> tuple[int, str]:
+    app, code, verifier = await _code(client)
+    return _answer(await exchange(client, await app_of(client), code, verifier))
+
+
+async def _insecure_redirect(client) -> tuple[int, str]:
+    owner = await player(client, unique("Dev"))
+    return _answer(await client.post("/v1/oauth/apps", json={"name": "x", "redirect_uris": ["http://a.example/cb"],
+                                                             "scopes": ["read"]}, headers=owner["headers"]))
+
+
+async def _spoofing_app_name(client) -> tuple[int, str]:
+    owner = await player(client, unique("Dev"))
+    return _answer(await client.post("/v1/oauth/apps", json={"name": "Stela\u202e Official", "scopes": ["read"],
+                                                             "redirect_uris": [CALLBACK]}, headers=owner["headers"]))
+
+
+async def _revoke_other_app(client) -> tuple[int, str]:
+    _, _, tokens = await granted(client)
+    return _answer(await revoke(client, await app_of(client), tokens["refresh_token"]))
+
+
+async def _with_code(client, make) -> tuple[int, str]:
+    app, code, verifier = await _code(client)
+    return _answer(await make(app, code, verifier))
+
+
+PROBES = {
+    "pkce_plain": lambda c: _consent(c, code_challenge_method="plain"),
+    "pkce_missing": lambda c: _consent(c, code_challenge=None),
+    "pkce_no_method": lambda c: _consent(c, code_challenge_method=None),
+    "unknown_app": lambda c: _consent(c, client_id="app_nobody"),
+    "unregistered_redirect": lambda c: _consent(c, redirect_uri="http://127.0.0.1:9/other"),
+    "unknown_scope": lambda c: _consent(c, scope="admin"),
+    "bad_response_type": lambda c: _consent(c, response_type="token"),
+    "insecure_redirect": _insecure_redirect,
+    "spoofing_app_name": _spoofing_app_name,
+    "verifier_missing": lambda c: _with_code(c, lambda a, code, v: exchange(c, a, code, None)),
+    "verifier_wrong": lambda c: _with_code(c, lambda a, code, v: exchange(c, a, code, pkce()[0])),
+    "code_replay": _code_replay,
+    "redirect_mismatch": lambda c: _with_code(
+        c, lambda a, code, v: exchange(c, a, code, v, redirect_uri="http://127.0.0.1:9/other")),
+    "refresh_replay": _refresh_replay,
+    "other_apps_code": _other_apps_code,
+    "unknown_client": lambda c: _token(c, {"grant_type": "refresh_token", "refresh_token": "x",
+                                           "client_id": "app_nobody"}),
+    "grant_type": lambda c: _with_code(c, lambda a, code, v: c.post("/oauth/token", **form(
+        {"grant_type": "password", "client_id": a["client_id"], "username": "x", "password": "y"}))),
+    "revoke_no_token": lambda c: _with_code(c, lambda a, code, v: revoke(c, a, None)),
+    "revoke_bad_hint": lambda c: _with_code(c, lambda a, code, v: revoke(c, a, "x", "id_token")),
+    "revoke_other_app": _revoke_other_app,
+    "revoke_unknown_client": lambda c: _with_code(c, lambda a, code, v: revoke(c, a, "x", client_id="app_nobody")),
+}
+
+
+def documented_refusals() -> dict[str, tuple[int, str]]:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[3] / "docs" / "accounts.md").read_text()
+    rows = re.findall(r"^\| `(\w+)`: .* \| \w+ \| (\d{3}) `([\w.]+)` \|$", text, re.MULTILINE)
+    return {name: (int(status), code) for name, status, code in rows}
+
+
+async def test_each_documented_refusal_is_answered_as_documented(client):
+    documented = documented_refusals()
+    assert sorted(documented) == sorted(PROBES)  # every refusal documented is made here, and no other
+    answers = {name: await probe(client) for name, probe in PROBES.items()}
+    assert answers == documented

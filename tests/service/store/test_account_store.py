@@ -72,12 +72,44 @@ async def test_a_code_is_used_once(store):
     assert await accounts.use_code("missing") is None
 
 
-async def test_failures_count_in_a_window(store):
-    accounts, key = store.accounts(), f"login:{uid()}"
-    assert [await accounts.note_failure(key, 60) for _ in range(3)] == [1, 2, 3]
-    assert await accounts.failures(key, 60) == 3
-    await accounts.clear_failures(key)
-    assert await accounts.failures(key, 60) == 0
+async def test_attempts_are_counted_below_every_limit_and_not_at_all_when_one_key_is_at_its_limit(store):
+    accounts, pair, login = store.accounts(), f"pair:{uid()}", f"login:{uid()}"
+    limits = [(pair, 2), (login, 5)]
+    assert [await accounts.take_attempt(limits, 60) for _ in range(3)] == [True, True, False]
+    # the refused third attempt counted nowhere: the login key took two, so three more fit under its five
+    assert [await accounts.take_attempt([(login, 5)], 60) for _ in range(4)] == [True, True, True, False]
+    await accounts.forgive([login])
+    assert await accounts.take_attempt([(login, 5)], 60)
+    await accounts.clear_failures(pair)
+    assert await accounts.take_attempt([(pair, 2)], 60)
+
+
+async def test_a_burst_of_concurrent_attempts_takes_exactly_the_limit(store):
+    import asyncio
+
+    accounts, key = store.accounts(), f"pair:{uid()}"
+    other = f"address:{uid()}"
+    taken = await asyncio.gather(*(accounts.take_attempt([(key, 10), (other, 1000)], 60) for _ in range(100)))
+    assert taken.count(True) == 10
+    # the other key counted only the ten that went through: 990 more fit, not 900
+    assert sum([await accounts.take_attempt([(other, 1000)], 60) for _ in range(991)]) == 990
+
+
+async def test_a_window_that_is_over_starts_again(store):
+    accounts, key = store.accounts(), f"pair:{uid()}"
+    assert [await accounts.take_attempt([(key, 1)], 60) for _ in range(2)] == [True, False]
+    await _age(store, key, seconds=61)  # as if a minute had passed: the window is over
+    assert [await accounts.take_attempt([(key, 1)], 60) for _ in range(2)] == [True, False]
+
+
+async def _age(store, key: str, seconds: float) -> None:
+    """Move the start of `key`'s window `seconds` into the past, on either store."""
+    if hasattr(store, "pool"):
+        await store.pool.execute("UPDATE sign_in_failures SET window_start = window_start - make_interval(secs => $2)"
+                                 " WHERE key = $1", key, seconds)
+    else:
+        start, count = store.accounts().windows[key]
+        store.accounts().windows[key] = (start - timedelta(seconds=seconds), count)
 
 
 def test_both_stores_implement_every_method_of_the_contract():
@@ -130,3 +162,14 @@ async def test_the_count_of_token_changes_moves_with_every_change_that_can_stop_
     await store.pool.execute("DELETE FROM credentials WHERE id = $1", d.id)
     after_delete = await accounts.token_changes()
     assert before < after_revoke < after_rotate < after_revoking_first < after_delete
+
+
+async def test_attempt_rows_of_windows_that_are_over_are_pruned(store):
+    if not hasattr(store, "pool"):
+        return  # the memory store lives as long as its process
+    accounts, old = store.accounts(), [f"pair:{uid()}" for _ in range(3)]
+    for key in old:
+        assert await accounts.take_attempt([(key, 5)], 60)
+        await _age(store, key, seconds=3600)
+    await accounts.take_attempt([(f"pair:{uid()}", 5)], 60)  # any attempt deletes up to 4 of the oldest
+    assert await store.pool.fetchval("SELECT count(*) FROM sign_in_failures WHERE key = ANY($1::text[])", old) == 0
