@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.support.live import serving
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 HERE = Path(__file__).parent

@@ -28,7 +28,7 @@ from schemathesis.config import SchemathesisConfig
 from service.edge.app import create_app
 from tests.conftest import fresh_database
 from tests.contract.stateful_links import with_links
-from tests.support.live import serving
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 HERE = Path(__file__).parent

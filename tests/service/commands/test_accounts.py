@@ -10,7 +10,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.edge.app import create_app
-from tests.support.api import player
+from testkit.api import player
 
 
 def unique(prefix: str = "Ann") -> str:

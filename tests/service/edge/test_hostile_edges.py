@@ -17,7 +17,7 @@ from service.commands.exceptions import StoreUnavailable
 from service.edge.jsonkeys import duplicate_key
 from service.edge.middleware import MAX_BODY_BYTES
 from tests.service.edge.test_hostile_input import JSON, PROBLEM, refused
-from tests.support.api import started_game
+from testkit.api import started_game
 
 
 async def _json_endpoints(client) -> tuple[list[str], dict]:
