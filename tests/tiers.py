@@ -2,8 +2,8 @@
 
 A pytest plugin (loaded by `-p tests.tiers` in pyproject.toml) that marks each collected test from
 three facts, any of which is enough: the fixtures it requests (directly or through other fixtures:
-`pg_dsn` means PostgreSQL), the helpers its module imports (`fresh_database`, a live server, a Redis
-client, Playwright, the npm runner), and the folder it lives in (every test in tests/web drives a
+`pg_dsn` means PostgreSQL), the helpers its module or its own body imports (`fresh_database`, a live
+server, a Redis client, Playwright, the random-play listing checker), and the folder it lives in (every test in tests/web drives a
 browser). A marker is only ever added, never removed, so a test asking for more than it needs lands
 in a slower tier, never in a faster one that lacks what it needs. `make check` runs the tests with
 none of the `SLOWER` markers, against addresses where no PostgreSQL or Redis answers, so a test that
@@ -41,6 +41,7 @@ IMPORTS = {
     "redis": ("redis",), "tests.conftest.REDIS_URL": ("redis",),
     "testkit.live.serving": ("server",), "testkit.processes": ("server",), "subprocess": ("server",),
     "playwright": ("browser",),
+    "tests.support.listing.play_checked": ("slow",),  # a random-play listing equivalence run
 }
 # folders (relative to the repository) -> markers for every test below them
 FOLDERS = {
@@ -80,12 +81,30 @@ def _imported(module: types.ModuleType | None) -> set[str]:
     return out
 
 
+def _imported_inside(function: object) -> set[str]:
+    """What a test function imports in its own body (`import redis.asyncio`, `from tests.conftest import
+    REDIS_URL`), as dotted names: the names its code (and code nested in it) loads or imports."""
+    code = getattr(getattr(function, "__wrapped__", function), "__code__", None)
+    names: set[str] = set()
+    stack = [code] if code is not None else []
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack += [c for c in current.co_consts if isinstance(c, types.CodeType)]
+    out = set()
+    for name in names:
+        parts = name.split(".")
+        out.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+    out |= {f"{module}.{name}" for module in names for name in names}
+    return out
+
+
 def needs(item: pytest.Item) -> set[str]:
     """The markers `item` earns by its fixtures, its module's imports and its folder."""
     found: set[str] = set()
     for fixture in getattr(item, "fixturenames", ()):
         found.update(FIXTURES.get(fixture, ()))
-    imports = _imported(getattr(item, "module", None))
+    imports = _imported(getattr(item, "module", None)) | _imported_inside(getattr(item, "function", None))
     for name, marks in IMPORTS.items():
         if name in imports:
             found.update(marks)
