@@ -115,6 +115,7 @@ class Checker:
             assert self.table.load_state(self.table.dump_state(state)) == state
 
 
+@pytest.mark.slow  # random whole games; tests/domain/test_playthroughs.py replays one per variant in the fast tier
 @pytest.mark.parametrize(("kind", "options"), cases())
 def test_random_legal_play_keeps_the_contract(kind: str, options: dict[str, Any]) -> None:
     game = GAMES[kind]

@@ -82,6 +82,7 @@ def test_no_round_repeats_a_pair_while_a_repeat_free_pairing_exists(players, rou
     check_every_round(play(players, rounds, results))
 
 
+@pytest.mark.slow  # the exhaustive oracle on larger fields
 @pytest.mark.parametrize("players", [10, 11, 12])
 def test_larger_fields_match_the_oracle_round_after_round(players):
     for trial in range(3):

@@ -27,6 +27,8 @@ from tests.budget import sized
 from tests.domain.tournament.support import (ORGANISER, given as fold, opened, play_out, play_round, player, started,
                                              when)
 
+pytestmark = pytest.mark.slow  # rule four's oracles search whole rounds exhaustively
+
 
 def free_pairing_exists(players: tuple[str, ...], graph, sizes: tuple[int, ...]) -> bool:
     """Exhaustive: can `players` sit at tables of `sizes` with no two conflicting players together?"""
@@ -107,7 +109,6 @@ def test_new_tournaments_pair_by_rule_five():
 # two seats
 
 
-@pytest.mark.slow
 @settings(max_examples=sized(200, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 12), rounds=st.integers(2, 7), seed=st.integers(0, 2**32), team=st.integers(0, 4))
 def test_two_seats_no_round_has_a_conflict_while_a_pairing_without_one_exists(players, rounds, seed, team):
@@ -193,7 +194,6 @@ def test_a_recorded_rule_two_round_that_repeated_still_verifies_and_would_not_un
 # three to six seats
 
 
-@pytest.mark.slow
 @settings(max_examples=sized(40, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(3, 6), tables=st.integers(2, 3), short=st.booleans(), rounds=st.integers(2, 5),
        seed=st.integers(0, 2**32), team=st.integers(0, 4))
@@ -229,7 +229,6 @@ def test_below_the_bound_a_round_keeps_a_conflict_only_when_every_grouping_has_o
         every_conflict_is_forced(seen)
 
 
-@pytest.mark.slow
 @settings(max_examples=sized(100, 400), deadline=None)
 @given(seats=st.integers(3, 6), d=st.integers(1, 12), extra=st.integers(0, 3), short=st.integers(0, 5),
        seed=st.integers(0, 2**32))
