@@ -501,3 +501,43 @@ def test_every_python_folder_is_a_regular_package_so_installs_ship_it():
                if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) | any(d.glob("*.sql"))
                and not (d / "__init__.py").exists()]
     assert not missing, missing
+
+
+# ---------------------------------------------------------------------------------------------- the tiers
+
+
+def test_a_test_is_marked_by_its_fixtures_its_imports_and_its_folder():
+    import types
+
+    from tests import tiers
+
+    def item(path: str, fixtures=(), module_globals=None, body=None):
+        module = types.ModuleType("tests.x.test_y")
+        module.__dict__.update(module_globals or {})
+        return types.SimpleNamespace(path=tiers.ROOT / path, fixturenames=list(fixtures), module=module,
+                                     function=body or (lambda: None))
+
+    def imports_redis_inside():
+        import redis.asyncio  # noqa: F401
+
+    from tests.conftest import fresh_database
+    from testkit.live import serving
+    assert tiers.needs(item("tests/domain/test_kernel.py")) == set()
+    assert tiers.needs(item("tests/service/edge/test_a.py", fixtures=["client", "settings", "pg_dsn"])) == {"pg"}
+    assert tiers.needs(item("tests/service/edge/test_a.py", module_globals={"fresh_database": fresh_database,
+                                                                            "serving": serving})) == {"pg", "server"}
+    assert tiers.needs(item("tests/service/edge/test_a.py", body=imports_redis_inside)) == {"redis"}
+    assert {"browser", "server", "pg"} <= tiers.needs(item("tests/web/test_play.py"))
+    assert "node" in tiers.needs(item("tests/sdk_typescript/test_sdk_typescript.py"))
+
+
+def test_a_tier_that_selects_no_test_fails_the_run(monkeypatch, capsys, tmp_path):
+    from tests import run_tiers
+
+    monkeypatch.setattr(run_tiers, "run", lambda tier: (5 if tier == "browser" else 0, 1.0))
+    monkeypatch.setattr(run_tiers, "REPORTS", tmp_path)
+    assert run_tiers.main(["check", "browser"]) == 1
+    assert "browser" in capsys.readouterr().out.split("no test selected")[0].splitlines()[-1]
+    monkeypatch.setattr(run_tiers, "run", lambda tier: (0, 1.0))
+    assert run_tiers.main(["check"]) == 0
+    assert run_tiers.main(["nonsense"]) == 2

@@ -30,7 +30,7 @@ SLOWER = ("pg", "redis", "server", "browser", "node", "slow")  # `make check` ru
 
 # fixtures (anywhere in a test's closure) -> markers
 FIXTURES = {
-    "pg_dsn": ("pg",), "store": (), "redis_server": ("redis", "server"), "browser": ("browser",),
+    "pg_dsn": ("pg",), "redis_server": ("redis", "server"), "browser": ("browser",),
     "site": ("server", "pg"), "static_origin": ("server",), "server": ("server",),
 }
 # what a module imports (its globals: modules by name, functions and classes by where they are defined)
