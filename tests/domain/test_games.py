@@ -23,8 +23,9 @@ from domain.catalog import GAMES
 from domain.kernel import Rng, RuleViolation, View
 from domain.simulate import play_random, start_table
 from domain.table import TABLE_EVENTS, Table, TableState
+from tests.budget import sized
 
-GAMES_PER_CASE = int(os.environ.get("STELA_RANDOM_GAMES", "2"))
+GAMES_PER_CASE = int(os.environ.get("STELA_RANDOM_GAMES", sized(2, 6)))  # tests/budget.py; the variable wins
 KINDS = sorted(GAMES)
 
 
