@@ -259,6 +259,7 @@ def spelling_of_offered(game: Any, state: TableState, seat: int, offered: list[A
                for c in offered)
 
 
+@pytest.mark.slow  # a fuzzer: whole random games, then mutated commands at 40 positions of each
 @pytest.mark.parametrize("kind", KINDS)
 def test_decide_accepts_exactly_what_legal_offers(kind: str) -> None:
     game = GAMES[kind]
