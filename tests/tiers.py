@@ -43,11 +43,12 @@ IMPORTS = {
     "playwright": ("browser",),
     "tests.support.listing.play_checked": ("slow",),  # a random-play listing equivalence run
 }
-# folders (relative to the repository) -> markers for every test below them
+# folders and files (relative to the repository) -> markers for every test in them
 FOLDERS = {
     "tests/web": ("browser", "server", "pg"),
     "tests/browser": ("browser", "server", "pg"),
-    "tests/sdk_typescript": ("node", "slow"),
+    "tests/sdk_typescript": ("node", "browser", "server", "slow"),  # builds the SDK, runs it in Node and Chromium
+    "tests/contract/test_typescript_client.py": ("node",),  # npm ci and tsc over the generated types
     "tests/contract": ("server", "pg"),
     "tests/e2e": ("server", "pg"),
     "tests/projections": ("pg",),
