@@ -1,10 +1,11 @@
-# Stela: `make run` starts the service on http://127.0.0.1:8000, `make test` runs the whole suite.
+# Stela: `make run` starts the service on http://127.0.0.1:8000, `make check` runs the fast tier (no
+# PostgreSQL, Redis, server, browser or Node), `make test` the whole suite tier by tier (tests/run_tiers.py).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench chaos chaos-short fuzz openapi sdk-ts simulate cert clean
+.PHONY: run check test test-long install bench chaos chaos-short fuzz openapi sdk-ts simulate cert clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,9 +18,17 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/stela serve
 
+check: $(STAMP)
+	$(BIN)/python tests/run_tiers.py check
+
+# every tier, then the short benchmarks; prints the 25 slowest tests and each tier's wall time
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider tests clients/python/tests
+	$(BIN)/python tests/run_tiers.py check service browser slow
 	$(BIN)/python bench/run.py --short
+
+# the nightly budgets: more random games and hypothesis examples (tests/budget.py)
+test-long: $(STAMP)
+	STELA_TEST_BUDGET=long $(BIN)/python tests/run_tiers.py check service browser slow
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

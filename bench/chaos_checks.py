@@ -31,7 +31,7 @@ from bench.chaos_bots import Ledger
 from projections.catalog import PROJECTIONS
 from projections.runner import lag
 from service.store.protocol import GENESIS_HASH
-from tests.projections.support import assert_equal_to_rebuild
+from testkit.readmodels import assert_equal_to_rebuild
 
 
 async def gaps_and_chain(conn: asyncpg.Connection) -> tuple[list[str], list[str]]:

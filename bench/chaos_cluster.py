@@ -6,7 +6,7 @@ binaries, or `STELA_CHAOS_PG_BIN`); Redis is `redis-server` on a free port with 
 Each can be hurt the way an operator's bad day would: PostgreSQL stopped with `-m immediate` (a
 crash: no checkpoint, clients cut) and started again, Redis killed and restarted on the same port
 or frozen with SIGSTOP and thawed with SIGCONT. Replicas are `stela serve` processes
-(tests.support.processes.Replica) and the projector is `stela projector`; either is killed with
+(testkit.processes.Replica) and the projector is `stela projector`; either is killed with
 SIGKILL and a new one started in its place.
 """
 
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import httpx
 
-from tests.support.live import free_port
-from tests.support.processes import Replica
+from testkit.live import free_port
+from testkit.processes import Replica
 
 PG_BIN_CANDIDATES = ["/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/local/pgsql/bin"]
 

@@ -11,8 +11,8 @@ from typing import Any, AsyncIterator, Iterator
 
 import asyncpg
 
-from tests.support.api import started_game as new_game  # noqa: F401 - the benchmarks' game setup
-from tests.support.processes import replicas as running
+from testkit.api import started_game as new_game  # noqa: F401 - the benchmarks' game setup
+from testkit.processes import replicas as running
 
 ADMIN_DSN = os.environ.get("BENCH_ADMIN_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -31,8 +31,8 @@ from domain.catalog import GAMES
 from service.edge.app import create_app
 from service.ops.settings import Settings
 from service.store.memory import MemoryStore
-from tests.support.api import player
-from tests.support.tally import TALLY
+from testkit.api import player
+from testkit.tally import TALLY
 
 BODY = msgspec.json.encode({"command": {"type": "tally.Add", "amount": 1}})
 TARGET = 1000  # Tally's largest target: a game lasts 999 commands

@@ -55,9 +55,9 @@ import psutil
 from bench.common import REDIS_URL, percentile, run, scratch_database
 from bench.loadgen import Connection, timed
 from bench.steps import SEED, Step, scripts
-from tests.support.api import started_game as new_game
-from tests.support.api import player
-from tests.support.live import free_port
+from testkit.api import started_game as new_game
+from testkit.api import player
+from testkit.live import free_port
 
 BODY = msgspec.json.encode({"command": {"type": "tally.Add", "amount": 1}})
 TARGET = 1000  # Tally's largest target: a game lasts 999 commands

@@ -45,7 +45,7 @@ from projections.runner import Projector, lag  # noqa: E402
 from service.ops import logging as stela_logging  # noqa: E402
 from service.store.postgres import PostgresStore  # noqa: E402
 from service.store.protocol import Metadata, NewEvent  # noqa: E402
-from tests.support.tally import TALLY  # noqa: E402
+from testkit.tally import TALLY  # noqa: E402
 
 TABLE = Table(TALLY)
 PLAYERS = 500

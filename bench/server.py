@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.catalog import GAMES
-from tests.support.tally import TALLY
+from testkit.tally import TALLY
 
 
 def create_app() -> Any:

@@ -33,7 +33,7 @@ import asyncpg
 import httpx
 
 from bench.common import ADMIN_DSN, REDIS_URL, new_game, percentile, run, scratch_database
-from tests.support.processes import replicas
+from testkit.processes import replicas
 
 ID_LINE = re.compile(rb"(?m)^id: (\d+)\r?$")
 HEARTBEAT_SECONDS = "2"

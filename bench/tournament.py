@@ -116,7 +116,7 @@ from service.bots.loadtest import Config, Recorder, players_on, register, report
 from service.commands.tournaments import verify_tournament
 from service.commands.verify import parse_ndjson, verify_log
 from service.ops.memory import settle_memory
-from tests.support.live import free_port
+from testkit.live import free_port
 
 OPTIONS = {"coatl": {"sacrifice_tokens": False}}
 # every bot connects from this one address: no per-client stream cap or stream-opening budget

@@ -52,7 +52,7 @@ def pg_dsn() -> Iterator[str]:
 @pytest.fixture
 def games():
     from domain.catalog import GAMES
-    from tests.support.tally import TALLY
+    from testkit.tally import TALLY
 
     return {**GAMES, "tally": TALLY}
 

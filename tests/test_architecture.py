@@ -331,12 +331,27 @@ def misplaced_tests(root: Path) -> list[str]:
     return bad
 
 
+# what stands without the tests: the benchmarks, and the support they share with the tests (`testkit`)
+STANDALONE = ("bench", "testkit")
+
+
+def imports_of_tests(root: Path) -> list[str]:
+    """Imports of `tests` from `STANDALONE` folders: a benchmark runs from a checkout without its tests,
+    so what both need lives in `testkit/`, which the tests import and never the other way round."""
+    bad = []
+    for name, path in modules(root, tuple(top for top in STANDALONE if (root / top).is_dir())).items():
+        bad += [f"{path.relative_to(root)}:{line} imports {target}" for target, line in imported(name, path)
+                if target.split(".")[0] == "tests"]
+    return bad
+
+
 RULES = {
     "cycles": cycles, "upward_imports": upward_imports, "games_outside_catalogue": game_imports_outside_the_catalogue,
     "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
     "sdk_imports": sdk_imports, "database_handles": database_handles, "misplaced_tests": misplaced_tests,
+    "imports_of_tests": imports_of_tests,
 }
 
 
@@ -394,6 +409,8 @@ PLANTED = {
                          "service/edge/errors.py": "import asyncpg\n"},
     "misplaced_tests": {"service/edge/app.py": "", "tests/service/test_flat.py": "", "tests/service/nowhere/test_x.py": "",
                         "tests/service/edge/test_fine.py": "", "tests/stray/test_y.py": ""},
+    "imports_of_tests": {"bench/http.py": "from tests.support.api import player\n",
+                         "testkit/live.py": "import tests.conftest\n"},
 }
 
 
@@ -449,7 +466,8 @@ def test_the_sdk_rule_sees_each_side_and_lets_the_bots_use_the_sdk(tmp_path):
 def test_the_rules_accept_a_clean_tree(tmp_path):
     root = _tree(tmp_path, {**GAME, "service/ops/a.py": "import json\n", "service/edge/app.py": "from service.ops import a\n",
                             "domain/tikal/rules.py": "from domain.tikal import game\n",
-                            "service/commands/p.py": "from domain.table import game\n"})
+                            "service/commands/p.py": "from domain.table import game\n",
+                            "bench/http.py": "from testkit.api import player\n", "testkit/api.py": "import httpx\n"})
     assert {rule: check(root) for rule, check in RULES.items()} == {rule: [] for rule in RULES}
 
 
@@ -483,3 +501,43 @@ def test_every_python_folder_is_a_regular_package_so_installs_ship_it():
                if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) | any(d.glob("*.sql"))
                and not (d / "__init__.py").exists()]
     assert not missing, missing
+
+
+# ---------------------------------------------------------------------------------------------- the tiers
+
+
+def test_a_test_is_marked_by_its_fixtures_its_imports_and_its_folder():
+    import types
+
+    from tests import tiers
+
+    def item(path: str, fixtures=(), module_globals=None, body=None):
+        module = types.ModuleType("tests.x.test_y")
+        module.__dict__.update(module_globals or {})
+        return types.SimpleNamespace(path=tiers.ROOT / path, fixturenames=list(fixtures), module=module,
+                                     function=body or (lambda: None))
+
+    def imports_redis_inside():
+        import redis.asyncio  # noqa: F401
+
+    from tests.conftest import fresh_database
+    from testkit.live import serving
+    assert tiers.needs(item("tests/domain/test_kernel.py")) == set()
+    assert tiers.needs(item("tests/service/edge/test_a.py", fixtures=["client", "settings", "pg_dsn"])) == {"pg"}
+    assert tiers.needs(item("tests/service/edge/test_a.py", module_globals={"fresh_database": fresh_database,
+                                                                            "serving": serving})) == {"pg", "server"}
+    assert tiers.needs(item("tests/service/edge/test_a.py", body=imports_redis_inside)) == {"redis"}
+    assert {"browser", "server", "pg"} <= tiers.needs(item("tests/web/test_play.py"))
+    assert "node" in tiers.needs(item("tests/sdk_typescript/test_sdk_typescript.py"))
+
+
+def test_a_tier_that_selects_no_test_fails_the_run(monkeypatch, capsys, tmp_path):
+    from tests import run_tiers
+
+    monkeypatch.setattr(run_tiers, "run", lambda tier: (5 if tier == "browser" else 0, 1.0))
+    monkeypatch.setattr(run_tiers, "REPORTS", tmp_path)
+    assert run_tiers.main(["check", "browser"]) == 1
+    assert "browser" in capsys.readouterr().out.split("no test selected")[0].splitlines()[-1]
+    monkeypatch.setattr(run_tiers, "run", lambda tier: (0, 1.0))
+    assert run_tiers.main(["check"]) == 0
+    assert run_tiers.main(["nonsense"]) == 2

@@ -19,8 +19,8 @@ from bench.chaos_bots import Client, Ledger, play
 from service.edge.app import create_app
 from service.ops.settings import Settings
 from tests.conftest import fresh_database
-from tests.support.api import until
-from tests.support.live import serving
+from testkit.api import until
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 

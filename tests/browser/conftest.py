@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.live import free_port
+from testkit.live import free_port
 
 PAGE = Path(__file__).parent / "page"
 ARTIFACTS = Path(__file__).parents[2] / "build" / "screenshots"

@@ -21,7 +21,7 @@ import pytest
 
 from tests.browser.conftest import screenshot_path
 from tests.conftest import fresh_database
-from tests.support.live import free_port
+from testkit.live import free_port
 
 KIND, SEATS = "coatl", 2  # private hands: a seat's stream must differ from the other's
 

@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.support.live import serving
+from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
+pytestmark = [pytest.mark.xdist_group("live"), pytest.mark.slow]  # a fuzzer: slow tier
 HERE = Path(__file__).parent
 EXAMPLES = os.environ.get("STELA_SCHEMATHESIS_EXAMPLES", "20")
 

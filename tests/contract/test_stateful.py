@@ -28,9 +28,9 @@ from schemathesis.config import SchemathesisConfig
 from service.edge.app import create_app
 from tests.conftest import fresh_database
 from tests.contract.stateful_links import with_links
-from tests.support.live import serving
+from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
+pytestmark = [pytest.mark.xdist_group("live"), pytest.mark.slow]  # a fuzzer: slow tier
 HERE = Path(__file__).parent
 LONG = os.environ.get("STELA_FUZZ") == "long"
 SCENARIOS, STEPS = (400, 25) if LONG else (40, 20)

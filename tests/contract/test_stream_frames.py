@@ -15,8 +15,8 @@ import pytest
 from service.edge.app import create_app
 from tests.service.live.test_personal_stream import game_with
 from tests.service.live.test_sse import add, wait_for
-from tests.support.api import player
-from tests.support.live import serving, sse_events
+from testkit.api import player
+from testkit.live import serving, sse_events
 
 pytestmark = pytest.mark.xdist_group("live")
 STREAMS = {"streamGame": "/v1/games/{game_id}/stream", "streamMyGames": "/v1/players/me/stream",

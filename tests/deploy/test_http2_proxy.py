@@ -21,8 +21,8 @@ import pytest
 
 from service.edge.app import create_app
 from tests.service.live.test_personal_stream import game_with
-from tests.support.api import player
-from tests.support.live import free_port, serving
+from testkit.api import player
+from testkit.live import free_port, serving
 
 pytestmark = pytest.mark.xdist_group("live")
 ROOT = Path(__file__).parents[2]

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.conftest import fresh_database
-from tests.support.live import free_port, wait_healthy
+from testkit.live import free_port, wait_healthy
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed")]
 

@@ -9,8 +9,8 @@ import pytest
 
 from tests.conftest import REDIS_URL
 from tests.service.live.test_sse import collect, wait_for
-from tests.support.api import started_game
-from tests.support.processes import Replica, replicas
+from testkit.api import started_game
+from testkit.processes import Replica, replicas
 
 pytestmark = pytest.mark.xdist_group("live")
 

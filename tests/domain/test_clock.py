@@ -10,7 +10,7 @@ import pytest
 from domain.clock import ClockSet, TimedOut, TimeOut
 from domain.kernel import RuleViolation
 from domain.table import GameEnded, SeatResigned, Table
-from tests.support.tally import TALLY, Add, Added
+from testkit.tally import TALLY, Add, Added
 
 PLAYS_ONE = Table(dataclasses.replace(TALLY, timeout_command=lambda state, seat: Add(1)))
 NOTHING = Table(dataclasses.replace(TALLY, timeout_command=lambda state, seat: None))

@@ -23,8 +23,9 @@ from domain.catalog import GAMES
 from domain.kernel import Rng, RuleViolation, View
 from domain.simulate import play_random, start_table
 from domain.table import TABLE_EVENTS, Table, TableState
+from tests.budget import sized
 
-GAMES_PER_CASE = int(os.environ.get("STELA_RANDOM_GAMES", "2"))
+GAMES_PER_CASE = int(os.environ.get("STELA_RANDOM_GAMES", sized(2, 6)))  # tests/budget.py; the variable wins
 KINDS = sorted(GAMES)
 
 
@@ -115,6 +116,7 @@ class Checker:
             assert self.table.load_state(self.table.dump_state(state)) == state
 
 
+@pytest.mark.slow  # random whole games; tests/domain/test_playthroughs.py replays one per variant in the fast tier
 @pytest.mark.parametrize(("kind", "options"), cases())
 def test_random_legal_play_keeps_the_contract(kind: str, options: dict[str, Any]) -> None:
     game = GAMES[kind]
@@ -257,6 +259,7 @@ def spelling_of_offered(game: Any, state: TableState, seat: int, offered: list[A
                for c in offered)
 
 
+@pytest.mark.slow  # a fuzzer: whole random games, then mutated commands at 40 positions of each
 @pytest.mark.parametrize("kind", KINDS)
 def test_decide_accepts_exactly_what_legal_offers(kind: str) -> None:
     game = GAMES[kind]

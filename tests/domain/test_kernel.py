@@ -7,7 +7,7 @@ import pytest
 from domain.kernel import Rng, RuleViolation, ranked, seed_commitment
 from domain.simulate import play_random, start_table
 from domain.table import GameEnded, SeedRevealed, Table
-from tests.support.tally import TALLY, Add
+from testkit.tally import TALLY, Add
 
 
 def test_rng_words_follow_the_documented_formula():

@@ -13,7 +13,7 @@ from domain.catalog import GAMES
 from domain.kernel import RuleViolation
 from domain.simulate import start_table
 from domain.table import GameEnded, Resign, SeatLeft, SeatResigned, SeedRevealed, Table
-from tests.support.tally import Add, TALLY
+from testkit.tally import Add, TALLY
 
 TABLE = Table(TALLY)
 

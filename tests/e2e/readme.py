@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.conftest import fresh_database
-from tests.support.live import free_port, wait_healthy
+from testkit.live import free_port, wait_healthy
 
 README = Path(__file__).parents[2] / "README.md"
 

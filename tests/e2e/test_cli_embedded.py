@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from stela_client import Client
 
-from tests.support.live import free_port, wait_healthy
+from testkit.live import free_port, wait_healthy
 
 pytestmark = pytest.mark.xdist_group("embedded")
 

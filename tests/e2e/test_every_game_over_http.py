@@ -10,7 +10,7 @@ from domain.catalog import GAMES
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
 from tests.e2e.sdk_support import play_out, seated
-from tests.support.live import serving
+from testkit.live import serving
 
 KINDS = sorted(GAMES)
 pytestmark = pytest.mark.xdist_group("live")

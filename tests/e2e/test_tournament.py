@@ -15,7 +15,7 @@ from service.edge.app import create_app
 from service.bots.loadtest import Config, run
 from service.commands.tournaments import verify_tournament
 from service.commands.verify import parse_ndjson, verify_log
-from tests.support.live import serving
+from testkit.live import serving
 
 
 def app_with_tournaments(settings, games):

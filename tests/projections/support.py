@@ -1,4 +1,5 @@
-"""Helpers for projection tests: append random games, wait for the projector, compare with a rebuild."""
+"""Helpers for projection tests: append random games, wait for the projector (testkit.readmodels compares
+with a rebuild)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,8 @@ import msgspec
 
 from domain.simulate import play_random
 from domain.table import SeatTaken, Table
-from projections.base import Projection
-from projections.catalog import select
-from projections.rebuild import rebuild
 from service.store.protocol import Metadata, NewEvent
-from tests.support.tally import TALLY
+from testkit.tally import TALLY
 
 TABLE = Table(TALLY)
 PLAYERS = [f"player-{i}" for i in range(12)]
@@ -93,20 +91,3 @@ def api_lag(client: Any) -> Any:
     async def lag() -> dict[str, Any]:
         return (await client.get("/readyz")).json()["details"].get("projections", {})
     return lag
-
-
-async def table_rows(conn: Any, schema: str, table: str) -> list[tuple[Any, ...]]:
-    rows = await conn.fetch(f"SELECT * FROM {schema}.{table} ORDER BY 1, 2")
-    return [tuple(r) for r in rows]
-
-
-async def assert_equal_to_rebuild(pool: Any, projections: list[Projection] | None = None) -> None:
-    """Rebuild each read model from zero into its shadow schema and compare it with the live tables."""
-    async with pool.acquire() as conn:
-        for projection in projections or select(None):
-            shadow = await rebuild(conn, projection, swap=False)
-            for table in projection.tables:
-                live = await table_rows(conn, "public", table)
-                rebuilt = await table_rows(conn, shadow.schema, table)
-                assert live == rebuilt, f"{projection.name}.{table}: live differs from a rebuild"
-            await conn.execute(f"DROP SCHEMA {shadow.schema} CASCADE")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.projections.support import api_lag, wait_caught_up
-from tests.support.api import play_to_end, player, started_game
+from testkit.api import play_to_end, player, started_game
 
 
 async def pages(client, query: str, limit: int) -> list[list[dict]]:

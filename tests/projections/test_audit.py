@@ -11,8 +11,8 @@ import asyncpg
 from domain.catalog import GAMES
 from service.cli.main import main
 from service.commands.verify import parse_ndjson, verify_log
-from tests.support.api import play_to_end, started_game
-from tests.support.tally import TALLY
+from testkit.api import play_to_end, started_game
+from testkit.tally import TALLY
 
 
 async def test_one_altered_event_fails_verification_of_its_game_only(client, pg_dsn, monkeypatch, capsys):

@@ -14,7 +14,8 @@ from pathlib import Path
 from projections.base import lock_key
 from projections.catalog import PROJECTIONS
 from projections.runner import lag
-from tests.projections.support import append_games, assert_equal_to_rebuild, wait_caught_up
+from tests.projections.support import append_games, wait_caught_up
+from testkit.readmodels import assert_equal_to_rebuild
 
 ROOT = Path(__file__).resolve().parents[2]
 LEADER_KEYS = [lock_key("leader", name) for name in PROJECTIONS]

@@ -8,9 +8,8 @@ from projections.base import ensure_tables
 from projections.catalog import select
 from projections.rebuild import rebuild
 from projections.runner import Projector, batch, lag
-from tests.projections.support import (
-    append_games, assert_equal_to_rebuild, project_all, table_rows, wait_caught_up,
-)
+from tests.projections.support import append_games, project_all, wait_caught_up
+from testkit.readmodels import assert_equal_to_rebuild, table_rows
 
 
 async def test_projected_models_equal_a_rebuild_from_zero(store):
@@ -121,7 +120,7 @@ async def test_with_notify_off_the_fan_out_wakes_the_embedded_projector(settings
     from litestar.testing import AsyncTestClient
 
     from service.edge.app import create_app
-    from tests.support.api import started_game
+    from testkit.api import started_game
 
     import service.store.readside
 
@@ -141,7 +140,7 @@ async def test_with_notify_off_the_fan_out_wakes_the_embedded_projector(settings
 
 async def test_leaving_resigning_and_clocks_flow_through_every_read_model(client, pg_dsn):
     """Platform events added with clocks and resignation are projected, never a projector crash."""
-    from tests.support.api import player
+    from testkit.api import player
 
     ann, bob, cy = [await player(client, n) for n in ("Ann", "Bob", "Cy")]
     resp = await client.post("/v1/games", headers=ann["headers"],

@@ -1,1 +1,1 @@
-"""Shared test support: a small test-only game and builders."""
+"""Test-only support: given / when / then for the rules, the listing checker (testkit/ has what benchmarks share)."""

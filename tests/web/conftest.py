@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.conftest import browser, chromium_path, screenshot_path  # noqa: F401  (Debian's Chromium)
 from tests.conftest import fresh_database
-from tests.support.live import free_port, serving
+from testkit.live import free_port, serving
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:

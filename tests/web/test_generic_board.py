@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import fresh_database
-from tests.support.live import serving
+from testkit.live import serving
 from tests.web.conftest import screenshot
 from tests.web.support import click_in_lobby, create, play_through, register, status_of, version, wait_until
 
@@ -27,7 +27,7 @@ def tally_site() -> Iterator[str]:
     from domain.catalog import GAMES
     from service.edge.app import create_app
     from service.ops.settings import Settings
-    from tests.support.tally import TALLY
+    from testkit.tally import TALLY
 
     with fresh_database("stela_web_generic") as dsn:
         settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.conftest import fresh_database
-from tests.support.live import serving
+from testkit.live import serving
 from tests.web.conftest import browser, screenshot  # noqa: F401  (Debian's Chromium)
 from tests.web.support import register, wait_until
 

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 
-from tests.support.live import free_port
+from testkit.live import free_port
 from tests.web.conftest import screenshot
 from tests.web.support import wait_until
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import fresh_database
-from tests.support.live import free_port, wait_healthy
+from testkit.live import free_port, wait_healthy
 
 STELA = str(Path(sys.executable).with_name("stela"))
 

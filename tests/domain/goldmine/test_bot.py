@@ -1,5 +1,7 @@
 """Bot weights (domain/goldmine/bot.py): the lean of the random-play bots, and weighted games that finish."""
 
+import pytest
+
 from domain.goldmine.bot import weights
 from domain.goldmine.commands import Move, PlaceTile, Roll, Stay, TakeCoin
 from domain.goldmine.game import GAME
@@ -67,6 +69,7 @@ WEIGHTED = [({}, 2), ({}, 3), ({}, 4), ({}, 5), ({}, 6), ({"mud": True}, 3), ({"
             ({"alliances": True}, 4), ({"alliances": True}, 6), ({"alliances": True, "mud": True}, 6)]
 
 
+@pytest.mark.slow  # whole games per option set
 def test_weighted_bots_finish_their_games_well_before_the_stall_guard():
     # the issue: every game ends with no errors, and hitting the guard (default 200 rounds) is rare
     games = [play_random(TABLE, options, players, f"bot-{players}-{seed}".encode(), alternatives=1,

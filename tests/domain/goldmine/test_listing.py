@@ -28,6 +28,7 @@ from domain.goldmine.components import ALL_TILES, DESIGN_OF, ENTRANCE
 from domain.goldmine.options import GoldmineOptions, options_refusal
 from domain.goldmine.state import GoldmineState, cells
 from domain.table import Table
+from tests.budget import every
 from tests.support.listing import play_checked
 
 TABLE = Table(GAMES["goldmine"])
@@ -117,11 +118,13 @@ def play(seats: int, options: dict[str, Any], seed: bytes, greedy: bool, listed:
 def test_the_fast_listing_is_the_definition_at_every_state_of_random_games(seats: int) -> None:
     listed: Counter[str] = Counter()
     steps = games = 0
-    for n, (_, options) in enumerate(c for c in CASES if c[0] == seats):
-        for greedy in (True, False):
-            seed = hashlib.sha256(f"goldmine-listing/{seats}/{n}/{greedy}".encode()).digest()
-            steps += play(seats, options, seed, greedy, listed)
-            games += 1
+    # the short budget plays each option set once, greedy and uniform bots taking turns (the long: both)
+    games_of = [(n, options, greedy) for n, (_, options) in enumerate(c for c in CASES if c[0] == seats)
+                for greedy in (True, False)]
+    for n, options, greedy in every(games_of, 2, start=seats):
+        seed = hashlib.sha256(f"goldmine-listing/{seats}/{n}/{greedy}".encode()).digest()
+        steps += play(seats, options, seed, greedy, listed)
+        games += 1
     # the comparison was not vacuous: long games, and every kind of command was listed somewhere
     # (coins pass between allies only)
     assert steps > 150 * games, steps

@@ -34,9 +34,10 @@ from domain.tikal.game import GAME
 from domain.tikal.rules_place import is_forced, placement_refusal, strict_placements
 from domain.tikal.state import (LEADER, Mark, Space, TikalState, acted_here, is_camp_of, named_walkers, neighbour,
                                 pieces, pieces_on, reach, walker)
+from tests.budget import sized
 
 TABLE = Table(GAME)
-GAMES = 2  # per option set and seat count: the first checked at variations of each state too
+GAMES = sized(1, 3)  # per option set and seat count (tests/budget.py): the first checked at variations of each state too
 OPTIONS = [{}, {"variant": "auction"}, {"edition": "classic"}, {"variant": "auction", "edition": "classic"}]
 # one tile of each kind, to try every kind of tile in hand on the boards the games reach
 HANDS = [min(t for t, spec in TILES.items() if spec.kind == kind) for kind in sorted({s.kind for s in TILES.values()})]
@@ -205,6 +206,7 @@ def check(state: TikalState, seen: Counter, sample: Rng, thorough: bool) -> list
     return playing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS, ids=["standard", "auction", "classic", "auction-classic"])
 def test_legal_lists_exactly_the_candidates_the_refusal_predicate_lets_through(options):
     seen: Counter = Counter()

@@ -30,6 +30,7 @@ def test_each_terrain_has_one_strictly_largest_region_on_the_classic_island():
         assert GEO.region_of[hexes[0]] == GEO.region_of[hexes[-1]]
 
 
+@pytest.mark.slow  # a thousand islands
 def test_a_thousand_generated_islands_all_pass_the_validator():
     sizes = set()
     for seed in range(1000):

@@ -24,6 +24,7 @@ def repeats(state) -> int:
     return sum(k - 1 for e in state.entrants.values() for k in e.met.values() if k > 1) // 2
 
 
+@pytest.mark.slow  # many random tournaments
 @pytest.mark.parametrize("part", range(4))
 def test_pairings_avoid_repeat_opponents_while_the_field_leaves_room(part):
     # Below about seats * seats * (rounds - 1) players repeats can be forced (pigeonhole: 32 players
@@ -47,6 +48,7 @@ def test_crowded_fields_repeat_as_little_as_a_greedy_bound_allows():
     assert repeats(state) <= 2
 
 
+@pytest.mark.slow  # whole tournaments until every player had a bye
 @pytest.mark.parametrize("seats,players", [(2, 7), (3, 10), (4, 9), (4, 13), (5, 11), (6, 8), (6, 15)])
 def test_nobody_gets_a_second_bye_before_everyone_had_one(seats, players):
     state, events = started(players, seed=f"byes-{seats}-{players}", seats=seats, rounds=2 * players)

@@ -65,6 +65,7 @@ def test_every_round_costs_what_the_exhaustive_oracle_says_is_least(seats, playe
         assert verify(events).ok
 
 
+@pytest.mark.slow  # many random tournaments
 def test_no_avoidable_repeat_over_many_random_tournaments():
     """A field of 12 at 3-seat tables over 5 rounds: whenever some grouping of a round repeats no meeting,
     the round the rules pair repeats none."""

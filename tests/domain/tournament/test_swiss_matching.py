@@ -20,6 +20,7 @@ from domain.tournament import PlayerRegistered, RecordResult, RoundPaired, Start
 from domain.tournament.matching import round_cost
 from domain.tournament.pairing import equivalent
 from domain.tournament.standings import order
+from tests.budget import sized
 from tests.domain.tournament.support import ORGANISER, given as fold, pairings, play_out, started, when
 
 
@@ -74,12 +75,14 @@ def check_every_round(events: list) -> int:
     return checked
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=sized(300, 2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 9), rounds=st.integers(2, 6), results=st.lists(st.integers(0, 2), max_size=40))
 def test_no_round_repeats_a_pair_while_a_repeat_free_pairing_exists(players, rounds, results):
     check_every_round(play(players, rounds, results))
 
 
+@pytest.mark.slow  # the exhaustive oracle on larger fields
 @pytest.mark.parametrize("players", [10, 11, 12])
 def test_larger_fields_match_the_oracle_round_after_round(players):
     for trial in range(3):

@@ -20,9 +20,9 @@ from service.edge.app import create_app
 from tests.conftest import fresh_database
 from tests.service.commands.test_accounts import unique
 from tests.service.live.test_sse import wait_for
-from tests.support.api import player
-from tests.support.live import serving
-from tests.support.tally import TALLY
+from testkit.api import player
+from testkit.live import serving
+from testkit.tally import TALLY
 
 pytestmark = pytest.mark.xdist_group("live")
 ADMIN = "admin-secret"  # the tests' settings

@@ -20,7 +20,7 @@ from service.bots.headtohead import head_to_head
 from service.bots.loadtest import Config, percentile, run
 from service.bots.play import TurnPlayer
 from service.bots.strategies import make_strategy
-from tests.support.live import serving
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 

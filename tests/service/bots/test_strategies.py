@@ -17,6 +17,7 @@ from service.bots.strategies import GreedyStrategy, RandomStrategy, default_scor
 KINDS = ["tikal", "coatl", "tobago", "goldmine"]
 
 
+@pytest.mark.slow  # many whole games per kind
 @pytest.mark.parametrize("kind", KINDS)
 def test_greedy_wins_most_games_against_random_with_seats_alternated(kind):
     games = 10

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.support.live import free_port, wait_healthy
+from testkit.live import free_port, wait_healthy
 
 STELA = str(Path(sys.executable).with_name("stela"))
 

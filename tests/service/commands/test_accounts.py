@@ -12,7 +12,7 @@ from litestar.testing import AsyncTestClient
 
 from service.edge.app import create_app
 from tests.service.store.test_store_contract import store  # noqa: F401 - the memory and PostgreSQL stores
-from tests.support.api import player
+from testkit.api import player
 
 
 def unique(prefix: str = "Ann") -> str:

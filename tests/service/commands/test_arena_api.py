@@ -192,7 +192,7 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
 
 @pytest.mark.xdist_group("live")
 async def test_the_arena_stream_sends_a_snapshot_then_events_and_standings(settings, games):
-    from tests.support.live import serving, sse_events
+    from testkit.live import serving, sse_events
 
     async def collect(http: httpx.AsyncClient, arena_id: str, out: list[dict[str, str]]) -> None:
         async with http.stream("GET", f"/v1/arenas/{arena_id}/stream") as resp:

@@ -20,9 +20,9 @@ from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from tests.service.live.test_redis_fanout import redis_server, with_redis  # noqa: F401 - a fixture
 from tests.service.live.test_sse import add, collect, wait_for
-from tests.support.api import started_game
-from tests.support.live import serving
-from tests.support.tally import TALLY
+from testkit.api import started_game
+from testkit.live import serving
+from testkit.tally import TALLY
 
 
 class CountingStore(MemoryStore):

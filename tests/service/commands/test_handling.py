@@ -17,7 +17,7 @@ from service.commands.players import Players, Viewer
 from service.commands.repository import GameRepository, snapshot_format
 from service.store.postgres import PostgresStore
 from service.store.protocol import GENESIS_HASH, event_hash
-from tests.support.tally import TALLY, Add
+from testkit.tally import TALLY, Add
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ reused for another request is refused; create, join, leave and start honour it l
 
 from __future__ import annotations
 
-from tests.support.api import player, started_game
+from testkit.api import player, started_game
 
 ADD = {"command": {"type": "tally.Add", "amount": 1}}
 

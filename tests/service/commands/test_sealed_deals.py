@@ -17,7 +17,7 @@ import pytest
 
 from service.edge.app import create_app
 from tests.service.commands.test_tournaments import until
-from tests.support.live import serving
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 ADMIN = {"Authorization": "Bearer admin-secret"}

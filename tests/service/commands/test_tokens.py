@@ -7,7 +7,7 @@ import asyncio
 import time
 from datetime import UTC, datetime, timedelta
 
-from tests.support.api import player
+from testkit.api import player
 
 
 async def test_me_is_the_caller_s_id_and_name(client):

@@ -12,7 +12,7 @@ from service.commands.repository import GameRepository, snapshot_format
 from service.commands.tournaments import CODEC, Tournaments, stream_of
 from service.live.fanout import Broker
 from service.store.memory import MemoryStore
-from tests.support.tally import TALLY
+from testkit.tally import TALLY
 
 
 async def cup(entrants: int, snapshot_every: int = 50) -> tuple[Tournaments, str, list[Viewer]]:

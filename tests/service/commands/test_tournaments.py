@@ -28,7 +28,7 @@ from service.workers.timeouts import TimeoutWorker
 from service.commands.tournaments import stream_of, verify_tournament
 from service.workers.results import ResultRunner
 from service.commands.verify import parse_ndjson, verify_log
-from tests.projections.support import assert_equal_to_rebuild
+from testkit.readmodels import assert_equal_to_rebuild
 
 
 def with_tournaments(settings: Any, games: Any) -> Any:
@@ -162,7 +162,7 @@ async def service(pg_dsn):
     from service.commands.repository import GameRepository
     from service.store.postgres import PostgresStore
     from service.commands.tournaments import Tournaments
-    from tests.support.tally import TALLY
+    from testkit.tally import TALLY
 
     store = await PostgresStore.connect(pg_dsn, 8)
     await store.ensure_tables([])
@@ -312,7 +312,7 @@ async def test_the_list_filters_by_status_and_kind_and_pages_newest_first_by_cur
 
 @pytest.mark.xdist_group("live")
 async def test_the_stream_delivers_registrations_live_and_a_reconnect_gets_exactly_what_it_missed(settings, games):
-    from tests.support.live import serving, sse_events
+    from testkit.live import serving, sse_events
 
     async def collect(http, tid: str, headers: dict[str, str], out: list[dict[str, str]]) -> None:
         async with http.stream("GET", f"/v1/tournaments/{tid}/stream", headers=headers) as resp:

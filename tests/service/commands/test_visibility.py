@@ -13,7 +13,7 @@ from service.commands.players import Viewer
 from service.ops.background import coalesced
 from service.store.protocol import Player, StoredEvent
 from service.commands.visibility import SEALED, may_see_seat, require_seat, seat_taken_by, sight, visible
-from tests.support.tally import TALLY
+from testkit.tally import TALLY
 
 TABLE = Table(TALLY)
 

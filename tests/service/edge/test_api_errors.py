@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.api import player, started_game
+from testkit.api import player, started_game
 
 PROBLEM = "application/problem+json"
 

@@ -2,8 +2,8 @@
 
 from domain.catalog import GAMES
 from service.commands.verify import parse_ndjson, verify_log
-from tests.support.api import play_to_end, started_game
-from tests.support.tally import TALLY
+from testkit.api import play_to_end, started_game
+from testkit.tally import TALLY
 
 
 async def test_a_game_played_over_http_ends_with_a_verifiable_export(client):

@@ -10,7 +10,7 @@ import msgspec
 from litestar import Request
 
 from service.edge import schemas
-from tests.support.api import started_game
+from testkit.api import started_game
 
 ADD = {"command": {"type": "tally.Add", "amount": 1}}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 
 from service.edge.contract import REF, enrich, typed_components
-from tests.support.tally import TALLY, Add, Added, TallyView
+from testkit.tally import TALLY, Add, Added, TallyView
 
 DOCUMENT = json.loads((Path(__file__).parents[3] / "openapi" / "openapi.json").read_text())
 

@@ -14,7 +14,7 @@ from litestar.testing import AsyncTestClient
 from service.edge.app import create_app
 from service.edge.middleware import parse_networks
 from service.edge.ratelimit import Counters, rate_limit
-from tests.support.api import player, until
+from testkit.api import player, until
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ import asyncio
 
 import asyncpg
 
-from tests.support.api import started_game
+from testkit.api import started_game
 
 
 async def step(client, game_id: str, players: list[dict], key: str):

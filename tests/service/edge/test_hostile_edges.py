@@ -17,7 +17,7 @@ from service.commands.exceptions import StoreUnavailable
 from service.edge.jsonkeys import duplicate_key
 from service.edge.middleware import MAX_BODY_BYTES
 from tests.service.edge.test_hostile_input import JSON, PROBLEM, refused
-from tests.support.api import started_game
+from testkit.api import started_game
 
 
 async def _json_endpoints(client) -> tuple[list[str], dict]:
@@ -124,6 +124,7 @@ def _scan_cpu(body: bytes) -> float:
 _FAMILIES = [b'\\"', b'{"\\"', b'"', b'{"a":1,', b'{"a":', b'[{"a":1},', b"\\", b'"a""a"}:"a":']
 
 
+@pytest.mark.slow  # megabytes of hostile bodies, timed in CPU
 def test_hostile_bodies_at_the_limit_are_scanned_in_linear_cpu():
     """The freeze of issue 43: a body of unterminated `\\"` pairs cost the scan the square of its size
     (64 KiB held the event loop 18 s). Each known family and 200 random mixtures of the pieces hostile bodies

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.api import player, started_game
+from testkit.api import player, started_game
 
 PROBLEM = "application/problem+json"
 JSON = {"content-type": "application/json"}

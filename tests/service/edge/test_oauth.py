@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from tests.service.commands.test_accounts import bearer, unique
-from tests.support.api import player
+from testkit.api import player
 
 CALLBACK = "http://127.0.0.1:9/callback"
 
@@ -222,7 +222,7 @@ async def test_streams_opened_with_a_revoked_apps_token_end(settings, games):
 
     from service.edge.app import create_app
     from tests.service.live.test_sse import collect, wait_for
-    from tests.support.live import serving
+    from testkit.live import serving
 
     with serving(create_app(settings, games=games)) as base:
         async with httpx.AsyncClient(base_url=base) as client:

@@ -8,7 +8,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.edge.app import create_app
-from tests.support.api import play_to_end, player, started_game
+from testkit.api import play_to_end, player, started_game
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.api import player, started_game
+from testkit.api import player, started_game
 
 
 async def test_a_command_can_answer_with_the_callers_new_view_and_legal_commands(client):

@@ -15,7 +15,7 @@ from litestar.utils.scope.state import ScopeState
 from service.commands.exceptions import InvalidRequest
 from service.edge.middleware import MAX_BODY_BYTES, json_only
 from tests.service.edge.test_hostile_input import JSON, refused
-from tests.support.api import started_game
+from testkit.api import started_game
 
 
 def _scope(body_length: int | None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from service.edge.app import create_app
 from service.edge.ratelimit import Counters, rate_limit
 from tests.conftest import REDIS_URL
 from tests.service.edge.test_front_door import holding_app, one_rate_limit_window  # noqa: F401 - autouse: one window
-from tests.support.api import player, until
+from testkit.api import player, until
 
 
 def two_replicas(settings, games, count=2, **changes):

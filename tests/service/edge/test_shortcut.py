@@ -10,7 +10,7 @@ import pytest
 
 from service.edge import shortcut as sc
 from service.edge.routes import play
-from tests.support.api import started_game
+from testkit.api import started_game
 
 ADD = {"command": {"type": "tally.Add", "amount": 1}}
 SEED = bytes(range(32))

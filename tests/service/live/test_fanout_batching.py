@@ -21,7 +21,7 @@ from tests.service.commands.test_handling import seated_game
 from tests.service.live.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.live.test_sse import wait_for
 from tests.service.live.test_stream_redis_faults import event
-from tests.support.tally import TALLY
+from testkit.tally import TALLY
 
 pytestmark = pytest.mark.xdist_group("live")
 

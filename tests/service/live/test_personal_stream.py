@@ -12,8 +12,8 @@ import pytest
 from service.edge.app import create_app
 from tests.service.live.test_sse import add, collect, wait_for
 from tests.service.live.test_stream_live import CountingStore
-from tests.support.api import player
-from tests.support.live import serving
+from testkit.api import player
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 ME = "/v1/players/me/stream"
@@ -178,7 +178,7 @@ async def test_a_turn_notice_sent_after_the_game_moved_on_takes_its_commands_fro
     from service.live.personal import PersonalHub
     from service.store.memory import MemoryStore
     from tests.service.commands.test_handling import seated_game
-    from tests.support.tally import TALLY
+    from testkit.tally import TALLY
 
     store, broker = MemoryStore(), Broker()
     repository = GameRepository(store, {"tally": TALLY}, 50)

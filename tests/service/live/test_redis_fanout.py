@@ -13,8 +13,8 @@ import redis
 
 from service.edge.app import create_app
 from tests.service.live.test_sse import add, collect, wait_for
-from tests.support.api import started_game
-from tests.support.live import free_port, serving
+from testkit.api import started_game
+from testkit.live import free_port, serving
 
 pytestmark = pytest.mark.xdist_group("live")
 

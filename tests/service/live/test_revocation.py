@@ -12,8 +12,8 @@ import pytest
 from service.edge.app import create_app
 from tests.service.live.test_sse import collect, wait_for
 from tests.service.live.test_stream_tickets import ticket_for
-from tests.support.api import started_game
-from tests.support.live import serving
+from testkit.api import started_game
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 

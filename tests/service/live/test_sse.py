@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.support.api import started_game
-from tests.support.live import serving, sse_events
+from testkit.api import started_game
+from testkit.live import serving, sse_events
 
 pytestmark = pytest.mark.xdist_group("live")
 
@@ -109,7 +109,7 @@ async def test_a_viewer_who_gives_up_a_seat_stops_seeing_as_that_seat(base_url):
     """Ann sits at seat 1 and follows the game, leaves before the start, and Cid takes seat 1: the secret
     dealt to seat 1 at the start is Cid's, and neither Ann's game stream nor her multiplexed one shows it."""
     from tests.service.commands.test_hidden_information import dealt_in, secrets_of
-    from tests.support.api import player
+    from testkit.api import player
 
     async with httpx.AsyncClient(base_url=base_url) as client:
         host, ann, cid = await player(client, "Host"), await player(client, "Ann"), await player(client, "Cid")

@@ -12,7 +12,7 @@ from litestar.testing import AsyncTestClient
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from tests.service.live.test_sse import add, wait_for
-from tests.support.api import started_game
+from testkit.api import started_game
 
 ID = re.compile(rb"(?m)^id: (\d+)$")
 

@@ -20,9 +20,9 @@ import pytest
 from tests.service.commands.test_hidden_information import dealt_in, secrets_of
 from tests.service.live.test_personal_stream import game_with
 from tests.service.live.test_sse import add, base_url, wait_for  # noqa: F401 - base_url: the fixture
-from tests.support.api import player, started_game
+from testkit.api import player, started_game
 from tests.conftest import fresh_database
-from tests.support.live import free_port, sse_events, wait_healthy
+from testkit.live import free_port, sse_events, wait_healthy
 
 pytestmark = pytest.mark.xdist_group("live")
 MUX = "/v1/stream"

@@ -13,8 +13,8 @@ from tests.service.live.test_personal_stream import game_with
 from tests.service.live.test_redis_fanout import redis_server, with_redis  # noqa: F401 - redis_server: the fixture
 from tests.service.live.test_sse import add, wait_for
 from tests.service.live.test_stream_multiplexed import MUX, events_of, follow, frames
-from tests.support.api import player
-from tests.support.live import serving
+from testkit.api import player
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 

@@ -17,8 +17,8 @@ from service.live.fanout_messages import FROM, PREFIX, message, patterns
 from service.store.protocol import StoredEvent
 from tests.service.live.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.live.test_sse import add, collect, wait_for
-from tests.support.api import started_game
-from tests.support.live import free_port, serving
+from testkit.api import started_game
+from testkit.live import free_port, serving
 
 pytestmark = pytest.mark.xdist_group("live")
 

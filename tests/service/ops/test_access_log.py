@@ -10,7 +10,7 @@ from litestar.testing import AsyncTestClient
 
 from service.ops import logging as stela_logging
 from service.edge.app import create_app
-from tests.support.api import player
+from testkit.api import player
 
 
 async def test_the_access_line_is_the_structlog_line_it_replaces(settings, games, capfd):

@@ -11,8 +11,8 @@ from litestar.testing import AsyncTestClient
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from service.store.postgres import PostgresStore, retried_read
-from tests.support.api import player
-from tests.support.live import serving
+from testkit.api import player
+from testkit.live import serving
 
 
 class Crowded(MemoryStore):

@@ -17,7 +17,7 @@ from service.store.postgres import PostgresStore
 from service.store.protocol import GENESIS_HASH, event_hash
 from service.workers.timeouts import TimeoutWorker
 from service.commands.verify import verify_log
-from tests.support.tally import TALLY
+from testkit.tally import TALLY
 
 LATER = 3_600_000  # the workers' clock runs an hour ahead, so every deadline is due without waiting
 

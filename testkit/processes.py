@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.support.live import free_port
+from testkit.live import free_port
 
 
 class Replica:

@@ -1,0 +1,123 @@
+"""The test tiers: markers given to every test by what it needs, so nobody has to remember them.
+
+A pytest plugin (loaded by `-p tests.tiers` in pyproject.toml) that marks each collected test from
+three facts, any of which is enough: the fixtures it requests (directly or through other fixtures:
+`pg_dsn` means PostgreSQL), the helpers its module or its own body imports (`fresh_database`, a live
+server, a Redis client, Playwright, the random-play listing checker), and the folder it lives in (every test in tests/web drives a
+browser). A marker is only ever added, never removed, so a test asking for more than it needs lands
+in a slower tier, never in a faster one that lacks what it needs. `make check` runs the tests with
+none of the `SLOWER` markers, against addresses where no PostgreSQL or Redis answers, so a test that
+needs either and escaped its marker fails there at once rather than passing by luck.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MARKERS = {
+    "pg": "needs PostgreSQL (127.0.0.1:5432, or TEST_ADMIN_DATABASE_URL)",
+    "redis": "needs Redis (127.0.0.1:6379, or TEST_REDIS_URL)",
+    "server": "runs the service on a port: `stela serve` processes or uvicorn in a thread, or nginx in front",
+    "browser": "drives Debian's Chromium through Playwright",
+    "node": "runs Node.js >= 20 and npm",
+    "slow": "a large budget: random-play equivalence runs, hypothesis oracles, whole games in a browser, fuzzers",
+}
+SLOWER = ("pg", "redis", "server", "browser", "node", "slow")  # `make check` runs a test with none of them
+
+# fixtures (anywhere in a test's closure) -> markers
+FIXTURES = {
+    "pg_dsn": ("pg",), "redis_server": ("redis", "server"), "browser": ("browser",),
+    "site": ("server", "pg"), "static_origin": ("server",), "server": ("server",),
+}
+# what a module imports (its globals: modules by name, functions and classes by where they are defined)
+# -> markers; a module importing one of these is assumed to use it in each of its tests
+IMPORTS = {
+    "asyncpg": ("pg",), "tests.conftest.fresh_database": ("pg",), "service.store.postgres": ("pg",),
+    "service.store.embedded": ("pg", "server"),
+    "redis": ("redis",), "tests.conftest.REDIS_URL": ("redis",),
+    "testkit.live.serving": ("server",), "testkit.processes": ("server",), "subprocess": ("server",),
+    "playwright": ("browser",),
+    "tests.support.listing.play_checked": ("slow",),  # a random-play listing equivalence run
+}
+# folders and files (relative to the repository) -> markers for every test in them
+FOLDERS = {
+    "tests/web": ("browser", "server", "pg"),
+    "tests/browser": ("browser", "server", "pg"),
+    "tests/sdk_typescript": ("node", "browser", "server", "slow"),  # builds the SDK, runs it in Node and Chromium
+    "tests/contract/test_typescript_client.py": ("node",),  # npm ci and tsc over the generated types
+    "tests/contract": ("server", "pg"),
+    "tests/e2e": ("server", "pg"),
+    "tests/projections": ("pg",),
+    "clients/python/tests": ("server", "pg"),
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, help_ in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {help_}")
+
+
+def _imported(module: types.ModuleType | None) -> set[str]:
+    """The dotted names a test module's globals stand for: modules and their parents, and for a
+    function, class or module-level constant of another module, `module.name`."""
+    out: set[str] = set()
+    if module is None:
+        return out
+    for name, value in vars(module).items():
+        if isinstance(value, types.ModuleType):
+            parts = value.__name__.split(".")
+            out.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+            continue
+        origin = getattr(value, "__module__", None)
+        if isinstance(origin, str) and not isinstance(value, (str, int, float)):
+            parts = origin.split(".")
+            out.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+            out.add(f"{origin}.{getattr(value, '__name__', name)}")
+    if "REDIS_URL" in vars(module):
+        out.add("tests.conftest.REDIS_URL")
+    return out
+
+
+def _imported_inside(function: object) -> set[str]:
+    """What a test function imports in its own body (`import redis.asyncio`, `from tests.conftest import
+    REDIS_URL`), as dotted names: the names its code (and code nested in it) loads or imports."""
+    code = getattr(getattr(function, "__wrapped__", function), "__code__", None)
+    names: set[str] = set()
+    stack = [code] if code is not None else []
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack += [c for c in current.co_consts if isinstance(c, types.CodeType)]
+    out = set()
+    for name in names:
+        parts = name.split(".")
+        out.update(".".join(parts[: n + 1]) for n in range(len(parts)))
+    out |= {f"{module}.{name}" for module in names for name in names}
+    return out
+
+
+def needs(item: pytest.Item) -> set[str]:
+    """The markers `item` earns by its fixtures, its module's imports and its folder."""
+    found: set[str] = set()
+    for fixture in getattr(item, "fixturenames", ()):
+        found.update(FIXTURES.get(fixture, ()))
+    imports = _imported(getattr(item, "module", None)) | _imported_inside(getattr(item, "function", None))
+    for name, marks in IMPORTS.items():
+        if name in imports:
+            found.update(marks)
+    where = Path(str(item.path)).resolve()
+    for folder, marks in FOLDERS.items():
+        if where.is_relative_to(ROOT / folder):
+            found.update(marks)
+    return found
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        have = {mark.name for mark in item.iter_markers()}
+        for name in sorted(needs(item) - have):
+            item.add_marker(getattr(pytest.mark, name))
