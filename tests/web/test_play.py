@@ -110,6 +110,7 @@ ENDINGS = ("Played to the end.", "The round limit was reached", "The cave is dea
 MIDDLE = 30  # the command before which the middle of the game is looked at
 
 
+@pytest.mark.slow  # a whole game per kind, played through the board
 @pytest.mark.parametrize("kind", ["goldmine", "coatl", "tikal", "tobago"])
 def test_two_players_play_a_whole_game_a_spectator_follows_and_the_replay_verifies(kind, site, browser):
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
