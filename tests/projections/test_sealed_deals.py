@@ -59,8 +59,9 @@ async def test_a_finished_table_counts_only_when_the_last_table_of_its_deal_ends
     await project_all(store.pool, batch_size=7)
     rated, history, stats = await _counted(store)
     assert rated == len(seats_c)  # the ordinary tournament's game counts at once, the sealed one not at all
-    assert ("deal-a", "active") in history and ("plain-c", "finished") in history
-    assert stats["deal-a"] == "active" and stats["plain-c"] == "finished"
+    # nothing of the sealed table shows, not even that it is played
+    assert ("plain-c", "finished") in history and not any(g.startswith("deal") for g, _ in history)
+    assert "deal-a" not in stats and stats["plain-c"] == "finished"
 
     seats_b = await _play(store, "deal-b", 2)
     await project_all(store.pool, batch_size=5)
@@ -71,4 +72,6 @@ async def test_a_finished_table_counts_only_when_the_last_table_of_its_deal_ends
     assert stats["deal-a"] == stats["deal-b"] == "finished"
     async with store.pool.acquire() as conn:
         assert await conn.fetchval("SELECT count(*) FROM rm_ratings_sealed") == 0
+        assert await conn.fetchval("SELECT sum(events) FROM rm_stats_days") == await conn.fetchval(
+            "SELECT count(*) FROM events")  # every event of the deal counted, once
     await assert_equal_to_rebuild(store.pool)
