@@ -137,6 +137,13 @@ async def test_no_get_route_answers_a_non_seat_differently_for_two_tables_of_a_s
                     walked += 1
                     if seen_a != seen_b:
                         differ.append(f"{who} {url_a} {extra}:\n  A: {seen_a[:300]}\n  B: {seen_b[:300]}")
+        for body in ({"command": {"type": "tally.Add", "amount": 3}},
+                     {"command": {"type": "tally.Add", "amount": 3}, "expected_version": 1}):
+            sent = [_normalised(f"{r.status_code} {r.text}", ids).replace("GAME_B", "GAME_A") for r in [
+                await c.post(f"/v1/games/{g}/commands", headers=outsider["headers"], json=body)
+                for g in (a["game_id"], b["game_id"])]]
+            if sent[0] != sent[1]:  # a command's refusal is a read of the game too
+                differ.append(f"outsider's command {body}:\n  A: {sent[0][:300]}\n  B: {sent[1][:300]}")
         later = await _walk_others(c, viewers, ids)
         differ += [f"{k}:\n  paired: {v[:300]}\n  later:  {later[k][:300]}" for k, v in paired.items() if later[k] != v]
         assert not differ, "\n".join(differ)
