@@ -83,7 +83,7 @@ class DiceRolled(msgspec.Struct, frozen=True, tag="goldmine.DiceRolled", tag_fie
 
 class Stayed(msgspec.Struct, frozen=True, tag="goldmine.Stayed", tag_field="type"):
     """The pirate being moved (`seat`'s) did not move; `by` is the seat that chose so (the bats winner
-    moves another seat's pirate; None in logs from before the field: `seat` itself)."""
+    moves another seat's pirate; None in logs from before the field)."""
 
     seat: int
     by: int | None = None
