@@ -272,19 +272,43 @@ class Game(Generic[State, Command, Event, Options]):
     bot_scores: Optional[BotScores] = None
     timeout_command: Optional[TimeoutRule] = None
     upgrade_options: Optional[OptionsUpgrade] = None
-    phrases: Mapping[type, str] = field(default_factory=dict)  # see `describe`
+    phrases: Mapping[type, str | Phrase] = field(default_factory=dict)  # see `describe`
 
 
-def describe(phrases: Mapping[type, str], event: Any) -> Optional[LastAction]:
-    """What `event` (as a viewer may see it) says a seat did, in words, or None when it is not one of
-    the events in `phrases`, each a command's own result (`TreasureDug`, not the scoring that follows).
+@dataclass(frozen=True)
+class Phrase:
+    """What one kind of event says a seat did: `text` is a `str.format` pattern over the event's fields,
+    `sender` the field naming the seat that sent the command (not a seat it acted upon), and `when`,
+    if given, tells from the game's state before it whether an event of the type is a command's own
+    result (a tile Explore drew, not one the scout map turned up). A bare string in `Game.phrases` is
+    `Phrase(text)`."""
 
-    A phrase is a `str.format` pattern over the event's fields; a field redacted to None reads
-    "hidden". The acting seat is the event's `seat` (else `challenger`, else `loser`)."""
-    phrase = phrases.get(type(event))
+    text: str
+    sender: str = "seat"
+    when: Optional[Callable[[Any, Any], bool]] = None
+
+
+def phrase_of(phrases: Mapping[type, str | Phrase], event: Any) -> Optional[Phrase]:
+    """The phrase for events of `event`'s type, or None when the type has none."""
+    found = phrases.get(type(event))
+    return Phrase(found) if isinstance(found, str) else found
+
+
+def own_result(phrases: Mapping[type, str | Phrase], state: Any, event: Any) -> bool:
+    """Is `event`, coming after the game's `state`, a command's own result (what `last` describes)?"""
+    phrase = phrase_of(phrases, event)
+    return phrase is not None and (phrase.when is None or phrase.when(state, event))
+
+
+def describe(phrases: Mapping[type, str | Phrase], event: Any) -> Optional[LastAction]:
+    """What `event` (as a viewer may see it) says its sender did, in words, or None when it is not a
+    command's own result by `phrases` (`TreasureDug`, not the scoring that follows).
+
+    A field redacted to None reads "hidden". The acting seat is the phrase's `sender` field of the
+    event, so the words name who sent the command even when it moved another seat's piece."""
+    phrase = phrase_of(phrases, event)
     if phrase is None:
         return None
     fields = {k: ("hidden" if v is None else v) for k, v in msgspec.structs.asdict(event).items()}
-    seat = next((getattr(event, f) for f in ("seat", "challenger", "loser") if hasattr(event, f)), None)
     tag = type(event).__struct_config__.tag
-    return LastAction(seat=seat, text=phrase.format(**fields), event=str(tag))
+    return LastAction(seat=getattr(event, phrase.sender), text=phrase.text.format(**fields), event=str(tag))

@@ -87,7 +87,8 @@ class Services:
         self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
         self.bots = Bots(store, self.accounts, self.pipeline, self.tournaments)  # bots on request (played by workers)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
-        self.tournament_results = ResultRunner(pg, self.tournaments) if self.tournaments is not None else None
+        self.tournament_results = (ResultRunner(pg, self.tournaments, seals=self.seals)
+                                   if self.tournaments is not None else None)
         self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None
         # arenas (docs/arena.md): their own aggregate, and the process manager that pairs, records and closes
         self.arenas = Arenas(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None

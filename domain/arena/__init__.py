@@ -30,7 +30,7 @@ from domain.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEve
 from domain.arena.evolve import evolve
 from domain.arena.pairing import game_id, game_seed
 from domain.arena.rules import CODES, create, decide, final_order, pair
-from domain.arena.scoring import game_points, is_win, place_points
+from domain.arena.scoring import BERSERK_MOVES, berserk_moves, game_points, is_win, place_points
 from domain.arena.state import ArenaState, GameRecord, Player
 from domain.arena.verify import VerifyReport, verify
 from domain.arena.view import ArenaView, ArenaStanding, actions, decode_event, event_data, event_type, redact, standings, view
@@ -43,10 +43,10 @@ def fold(events: list[ArenaEvent], state: ArenaState | None = None) -> ArenaStat
 
 
 __all__ = [
-    "CODES", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEnded", "ArenaEvent", "ArenaGame", "ArenaState",
+    "BERSERK_MOVES", "CODES", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEnded", "ArenaEvent", "ArenaGame", "ArenaState",
     "ArenaView", "Berserk", "Berserked", "Close", "CreateArena", "GameRecord", "GameScored", "Join", "Leave", "Pair",
     "Pause", "Player", "PlayerJoined", "PlayerLeft", "PlayerPaused", "PlayersPaired", "RecordResult", "SeedRevealed",
-    "ArenaStanding", "VerifyReport", "actions", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
+    "ArenaStanding", "VerifyReport", "actions", "berserk_moves", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
     "final_order", "fold", "game_id", "game_points", "game_seed", "is_win", "pair", "place_points", "redact",
     "standings", "verify", "view",
 ]

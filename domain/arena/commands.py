@@ -24,7 +24,9 @@ class CreateArena(_Command, tag="arena.CreateArena"):
 
     `options` and `time_control` are opaque here and passed on to every game. `berserk` lets a
     player halve their own clock in a game for a bonus point on a win (it needs a chess clock,
-    `time_control.total_seconds`; the service checks it).
+    `time_control.total_seconds`; the service checks it); the bonus counts only once the berserker has
+    made `berserk_moves` moves of their own in the game (None: the kind's default, `BERSERK_MOVES`), so a
+    berserk followed by an early resignation or a quick loss on time farms nothing.
     """
 
     kind: str
@@ -35,6 +37,7 @@ class CreateArena(_Command, tag="arena.CreateArena"):
     minutes: int = 10
     starts_at_ms: int = 0
     berserk: bool = True
+    berserk_moves: Optional[int] = None
 
 
 class Join(_Command, tag="arena.Join"):
@@ -75,6 +78,7 @@ class RecordResult(_Command, tag="arena.RecordResult"):
 
     game_id: str
     outcome: Optional[Outcome] = None
+    moves: Optional[list[int]] = None  # each seat's own moves in the game (None: not counted)
 
 
 ArenaCommand = Union[Join, Pause, Leave, Berserk, Pair, Close, RecordResult]

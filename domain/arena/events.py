@@ -31,6 +31,7 @@ class ArenaCreated(_Event, tag="arena.ArenaCreated"):
     berserk: bool
     seed_commitment: str
     seed: Optional[str] = None  # secret until the end: redacted from every reader while the arena runs
+    berserk_moves: int = 0  # own moves a berserk needs for its bonus (0, as every earlier log reads: none)
 
 
 class PlayerJoined(_Event, tag="arena.PlayerJoined"):
@@ -82,6 +83,7 @@ class GameScored(_Event, tag="arena.GameScored"):
     points: list[int]
     wins: list[bool]
     aborted: bool = False
+    moves: Optional[list[int]] = None  # each seat's own moves, as recorded (None: not counted, earlier logs)
 
 
 class ArenaClosed(_Event, tag="arena.ArenaClosed"):

@@ -15,7 +15,7 @@ from domain.arena.evolve import evolve
 from domain.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaGame, Berserked, GameScored, PlayerJoined,
                                  PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
 from domain.arena.pairing import game_id, game_seed, order_key, tables
-from domain.arena.scoring import game_points, is_win
+from domain.arena.scoring import berserk_counts, berserk_moves, game_points, is_win
 from domain.arena.state import ArenaState
 from domain.tournament.arrange import is_uuid
 from domain.kernel import Emitter, RuleViolation, seed_commitment
@@ -40,7 +40,9 @@ CODES: dict[str, str] = {
     "arena.not_your_game": "only a player of the game may berserk in it",
     "arena.already_berserk": "this player has already berserked in this game",
     "arena.game_over": "the game has ended",
+    "arena.berserk_too_late": "berserk only before one's own first move in the game",
 }
+MAX_BERSERK_MOVES = 1000
 MAX_MINUTES = 24 * 60
 
 
@@ -61,11 +63,14 @@ def create(arena_id: str, organiser: str, command: CreateArena, seed: bytes) -> 
         raise _refuse("arena.bad_options", f"an arena lasts 1 to {MAX_MINUTES} minutes")
     if command.starts_at_ms < 0:
         raise _refuse("arena.bad_options", "the start time cannot be negative")
+    moves = berserk_moves(command.kind) if command.berserk_moves is None else command.berserk_moves
+    if not 0 <= moves <= MAX_BERSERK_MOVES:
+        raise _refuse("arena.bad_options", f"a berserk needs 0 to {MAX_BERSERK_MOVES} own moves")
     return [ArenaCreated(
         arena_id=arena_id, organiser=organiser, kind=command.kind, name=command.name, options=command.options,
         time_control=command.time_control, seats=command.seats, starts_at_ms=command.starts_at_ms,
         ends_at_ms=command.starts_at_ms + 60_000 * command.minutes, berserk=command.berserk,
-        seed_commitment=seed_commitment(seed), seed=seed.hex())]
+        seed_commitment=seed_commitment(seed), seed=seed.hex(), berserk_moves=moves)]
 
 
 def decide(state: Optional[ArenaState], actor: Optional[str], command: ArenaCommand, *,
@@ -192,14 +197,18 @@ def _record(state: ArenaState, command: RecordResult) -> list[Any]:
         scored = GameScored(game_id=game.game_id, players=list(game.players), ranks=[1] * size, points=[0] * size,
                             wins=[False] * size, aborted=True)
     else:
-        ranks = list(command.outcome.ranks)
+        ranks, moves = list(command.outcome.ranks), command.moves
         if len(ranks) != size or not all(1 <= r <= size for r in ranks):
             raise _refuse("arena.bad_outcome", f"expected {size} ranks from 1 to {size}")
+        if moves is not None and (len(moves) != size or min(moves) < 0):
+            raise _refuse("arena.bad_outcome", f"expected {size} counts of own moves")
         players = [state.players[pid] for pid in game.players]
+        needed = state.settings.berserk_moves
         scored = GameScored(game_id=game.game_id, players=list(game.players), ranks=ranks,
-                            points=[game_points(ranks, seat, p.fire, p.player_id in game.berserked)
+                            points=[game_points(ranks, seat, p.fire,
+                                                berserk_counts(p.player_id in game.berserked, moves, seat, needed))
                                     for seat, p in enumerate(players)],
-                            wins=[is_win(ranks, seat) for seat in range(size)])
+                            wins=[is_win(ranks, seat) for seat in range(size)], moves=moves)
     emit = Emitter(evolve, state)
     emit(scored)
     return emit.events + _ending(emit.state)

@@ -55,7 +55,7 @@ def _cause(event: Any) -> tuple[Optional[ArenaCommand], Optional[str]]:
             outcome = None if event.aborted else Outcome(
                 scores=[0] * len(event.ranks), ranks=list(event.ranks),
                 winners=[s for s, r in enumerate(event.ranks) if r == 1])
-            return RecordResult(game_id=event.game_id, outcome=outcome), None
+            return RecordResult(game_id=event.game_id, outcome=outcome, moves=event.moves), None
     return None, None
 
 

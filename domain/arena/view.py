@@ -55,6 +55,7 @@ class ArenaView(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str
     version: int
     seed: Optional[str] = None
+    berserk_moves: int = 0  # own moves a berserk needs in a game before its bonus counts
 
 
 def standings(state: ArenaState) -> list[ArenaStanding]:
@@ -80,7 +81,7 @@ def view(state: ArenaState) -> ArenaView:
                      starts_at_ms=s.starts_at_ms, ends_at_ms=s.ends_at_ms, status=state.status,
                      players=len(state.players), games=len(state.games), running=state.running,
                      standings=standings(state), seed_commitment=s.seed_commitment, version=state.version,
-                     seed=state.seed if state.revealed else None)
+                     seed=state.seed if state.revealed else None, berserk_moves=s.berserk_moves)
 
 
 def actions(state: ArenaState, player_id: str) -> list[str]:

@@ -82,9 +82,11 @@ class DiceRolled(msgspec.Struct, frozen=True, tag="goldmine.DiceRolled", tag_fie
 
 
 class Stayed(msgspec.Struct, frozen=True, tag="goldmine.Stayed", tag_field="type"):
-    """The pirate being moved did not move."""
+    """The pirate being moved (`seat`'s) did not move; `by` is the seat that chose so (the bats winner
+    moves another seat's pirate; None in logs from before the field)."""
 
     seat: int
+    by: int | None = None
 
 
 class PirateMoved(msgspec.Struct, frozen=True, tag="goldmine.PirateMoved", tag_field="type"):
@@ -125,17 +127,20 @@ class ChallengeResolved(msgspec.Struct, frozen=True, tag="goldmine.ChallengeReso
 
 
 class CoinPlaced(msgspec.Struct, frozen=True, tag="goldmine.CoinPlaced", tag_field="type"):
-    """The bet's loser's coin now lies on the chamber at (x, y)."""
+    """The bet's loser's coin now lies on the chamber at (x, y); `by` is the bet's winner who placed it
+    (None in logs from before the field)."""
 
     loser: int
     x: int
     y: int
+    by: int | None = None
 
 
 class CoinLeft(msgspec.Struct, frozen=True, tag="goldmine.CoinLeft", tag_field="type"):
-    """The bet's winner chose not to take a coin from the loser."""
+    """The bet's winner (`by`; None in logs from before the field) chose not to take a coin from the loser."""
 
     loser: int
+    by: int | None = None
 
 
 class CoinsPassed(msgspec.Struct, frozen=True, tag="goldmine.CoinsPassed", tag_field="type"):

@@ -174,7 +174,7 @@ def _events(state: GoldmineState, seat: int, command: GoldmineCommand, rng: Rng)
         case SecretPassage():
             return [DiceRolled(seat=seat, dice=[rng.die(), rng.die()], purpose="secret")]
         case Stay():
-            return [Stayed(seat=state.mover), *_escape(state, position(state.pirates[state.mover]))]
+            return [Stayed(seat=state.mover, by=seat), *_escape(state, position(state.pirates[state.mover]))]
         case Move():
             target = (command.x, command.y, command.path)
             return [PirateMoved(seat=state.mover, x=target[0], y=target[1], path=target[2], by=seat),

@@ -114,9 +114,9 @@ def action_events(state: GoldmineState, command: ActionCommand, rng: Rng) -> lis
         case Challenge():
             return [_challenge(state, command, rng)]
         case PlaceCoin():
-            return [CoinPlaced(loser=_loser(state), x=command.x, y=command.y)]
+            return [CoinPlaced(loser=_loser(state), x=command.x, y=command.y, by=state.chooser)]
         case LeaveCoin():
-            return [CoinLeft(loser=_loser(state))]
+            return [CoinLeft(loser=_loser(state), by=state.chooser)]
         case PassCoins():
             ally = partner(state, state.current)
             assert ally is not None

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from domain.clock import ClockSet, TimedOut, new_clock
 from domain.clock import apply as apply_clock
-from domain.kernel import Game
+from domain.kernel import Game, own_result
 from domain.table.events import (GameAborted, GameCreated, GameEnded, GameStarted, SeatLeft, SeatResigned, SeatTaken,
                                  SeedRevealed)
 from domain.table.state import SeatInfo, TableState
@@ -89,7 +89,7 @@ class TableFolding:
         if platform is not None:
             after = platform(state, event)
         else:
-            last = event if type(event) in self.game.phrases else state.last
+            last = event if own_result(self.game.phrases, state.game, event) else state.last
             after = replace(state, game=self.game.evolve(state.game, event), last=last)
         return replace(after, version=state.version + 1)
 

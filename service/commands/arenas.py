@@ -135,11 +135,13 @@ class Arenas(Competition[A.ArenaState]):
 
         def decide(table: Table, state: TableState) -> list[Any]:
             seat = table.seat_of(state, player_id)
-            if state.status != "active" or state.clock is None or seat is None:
+            if state.status != "active" or seat is None:
                 raise RuleViolation("arena.game_over", "the game has ended")
+            if state.clock is None:
+                raise RuleViolation("arena.no_berserk", "berserk needs the game's chess clock")
             if any(e.metadata.get("seat") == seat and (e.metadata.get("command") or e.type == clock_set)
                    for e in stored):
-                raise RuleViolation("arena.game_over", "berserk once, before your first move in the game")
+                raise RuleViolation("arena.berserk_too_late", "berserk once, before your first move in the game")
             return [halved(state, seat, now_ms())]
 
         meta = Command(stream_id=game_id, decide=decide, actor=player_id, expected=loaded.state.version,
@@ -158,6 +160,16 @@ class Arenas(Competition[A.ArenaState]):
     async def owners(self, game_ids: list[str]) -> dict[str, str]:
         """The arena of each of `game_ids` that belongs to one."""
         return await self.store.arenas_of(game_ids)
+
+    async def own_moves(self, game_id: str, seats: int) -> list[int]:
+        """How many moves each of the game's `seats` made itself: its own game commands, as the log's metadata
+        records them (a platform command, such as a timeout played for it or a resignation, is none)."""
+        moves = [0] * seats
+        for event in await self.store.read_stream(game_id):
+            seat, command = event.metadata.get("seat"), event.metadata.get("command")
+            if command and seat is not None and 0 <= seat < seats and not str(command.get("type", "")).startswith("table."):
+                moves[seat] += 1
+        return moves
 
 
 def halved(state: TableState, seat: int, at_ms: int) -> ClockSet:

@@ -146,6 +146,11 @@ class CommandPipeline:
         """
         player = viewer.require_player()
         loaded = await self.repository.cached(game_id)
+        if loaded.table.seat_of(loaded.state, player.id) is None and not viewer.admin and await self.seals.sealed(
+                game_id, loaded.state.status not in ("finished", "aborted")):
+            # the seal first: a non-seat learns nothing of a sealed deal's game, not its version from a conflict
+            # (a deal's games are written with their seats, so the cached seats are the game's)
+            raise NotSeated("only a seated player may send game commands")
         command = self._command(loaded.table, raw)
 
         def decide(table: Table, state: TableState) -> Folded:

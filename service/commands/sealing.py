@@ -4,7 +4,9 @@ A game of a duplicate tournament round shares its deal with every other table of
 (`domain.tournament.deals`). The deal is sealed until every one of those games has ended: the
 tournament names the games whose result it has not recorded yet, and each of them is looked at
 itself, so a deal opens the moment its last game ends, before the result runner has recorded it.
-A game that is no tournament's, or whose deal is open, stays so for ever: that answer is kept
+`results` applies the same rule to the result runner: a deal's results reach its tournament together,
+when its last game ends, so no tournament read (view, report, events, stream) shows one before. A game
+that is no tournament's, or whose deal is open, stays so for ever: that answer is kept
 (a bounded memory), so reading an ordinary game costs one lookup per process, not one per read.
 """
 
@@ -14,6 +16,7 @@ from collections import OrderedDict
 from typing import Protocol
 
 import domain.tournament as T
+from domain.kernel import Outcome
 from service.commands.repository import GameRepository, Loaded
 from service.store.protocol import EventStore
 
@@ -35,6 +38,12 @@ class Seals:
     async def among(self, game_ids: list[str]) -> set[str]:
         """Those of `game_ids` whose deal is sealed (a page of the lobby)."""
         return set()
+
+    async def results(self, owner: str, game_id: str, outcome: Outcome | None) -> list[tuple[str, Outcome | None]]:
+        """The results tournament `owner` records now that `game_id` has ended with `outcome` (None: aborted):
+        its own, or, for a game of a duplicate deal, none while another table plays and every table's once
+        the last has ended, so the tournament never holds (nor streams) a result of a sealed deal."""
+        return [(game_id, outcome)]
 
 
 class DealSeals(Seals):
@@ -75,6 +84,15 @@ class DealSeals(Seals):
             if (other != game_id or running is None) and (await self.games.load(other)).state.status not in _OVER:
                 return True
         return False
+
+    async def results(self, owner: str, game_id: str, outcome: Outcome | None) -> list[tuple[str, Outcome | None]]:
+        state = (await self.tournaments.load(owner)).state
+        if T.deal_round(state, game_id) is None:
+            return [(game_id, outcome)]
+        tables = [(g, (await self.games.load(g)).state) for g in T.unrecorded(state, game_id)]
+        if any(table.status not in _OVER for _, table in tables):
+            return []
+        return [(g, table.outcome if table.status == "finished" else None) for g, table in tables]
 
     def _opened(self, game_id: str) -> None:
         self._open[game_id] = None

@@ -94,16 +94,18 @@ class ArenaWorker(Periodic):
         for event in ended:
             if event.stream_id in owners:
                 outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
-                self.recorded += await self.record(owners[event.stream_id], event.stream_id, outcome)
+                moves = await self.arenas.own_moves(event.stream_id, len(outcome.ranks)) if outcome else None
+                self.recorded += await self.record(owners[event.stream_id], event.stream_id, outcome, moves)
                 touched.append(owners[event.stream_id])
         for arena_id in dict.fromkeys(touched):
             await self.advance(arena_id)
 
-    async def record(self, arena_id: str, game_id: str, outcome: Outcome | None) -> bool:
-        """The platform records a game's outcome (None: aborted); False if it never will (recorded already,
-        or refused for good)."""
+    async def record(self, arena_id: str, game_id: str, outcome: Outcome | None, moves: list[int] | None = None
+                     ) -> bool:
+        """The platform records a game's outcome (None: aborted) and each seat's own `moves` (what a berserk
+        needs to count); False if it never will (recorded already, or refused for good)."""
         try:
-            await self.arenas.platform(arena_id, A.RecordResult(game_id=game_id, outcome=outcome))
+            await self.arenas.platform(arena_id, A.RecordResult(game_id=game_id, outcome=outcome, moves=moves))
         except RuleViolation as exc:
             if exc.code in UNRECORDABLE:
                 if exc.code != "arena.result_already_recorded":

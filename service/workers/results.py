@@ -5,7 +5,9 @@ its checkpoint, as a projector does, and turns each ended tournament game into i
 A batch and its checkpoint commit together (`ReadSide.follow`, under a lock one process holds at a
 time); a repeat after a crash is refused by the decider (`tournament.result_already_recorded`) and
 dropped, and so is a result no retry can ever record. An aborted game counts as everyone level, so
-the round still ends.
+the round still ends. The games of a duplicate deal are recorded together when its last one ends
+(`Seals.results`): until then the tournament holds no result of the sealed deal, so none of its reads
+can show one, nor even that a table has finished (its version does not move).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import domain.tournament as T
 from domain.kernel import Outcome, RuleViolation
 from domain.table import GameAborted, GameEnded
 from projections.log import LogEvent
+from service.commands.sealing import Seals
 from service.commands.tournaments import Tournaments
 from service.ops.background import Periodic
 from service.store.protocol import ENDINGS
@@ -32,10 +35,12 @@ class ResultRunner(Periodic):
 
     NAME = name = "tournament-results"
 
-    def __init__(self, store: ReadSide, tournaments: Tournaments, poll: float = 1.0, size: int = 500) -> None:
+    def __init__(self, store: ReadSide, tournaments: Tournaments, poll: float = 1.0, size: int = 500,
+                 seals: Seals | None = None) -> None:
         super().__init__(poll)
         self.store = store
         self.tournaments = tournaments
+        self.seals = seals or Seals()  # a duplicate deal's results are recorded together, when it opens
         self.size = size
         self.recorded = 0
 
@@ -55,8 +60,10 @@ class ResultRunner(Periodic):
         owners = await self.store.tournaments_of([e.stream_id for e in ended]) if ended else {}
         for event in ended:
             if event.stream_id in owners:
+                owner = owners[event.stream_id]
                 outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
-                self.recorded += await self.record(owners[event.stream_id], event.stream_id, outcome)
+                for game_id, result in await self.seals.results(owner, event.stream_id, outcome):
+                    self.recorded += await self.record(owner, game_id, result)
 
     async def record(self, tournament_id: str, game_id: str, outcome: Outcome | None) -> bool:
         """The platform records a game's outcome (None: aborted, everyone level); False if it never will

@@ -67,6 +67,9 @@ class ArenaCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     starts_in_seconds: Annotated[int, Meta(ge=0, le=86_400, description="the start, from now")] = 0
     berserk: Annotated[bool, Meta(description=(
         "players may halve their clock for a bonus point on a win; default: on with a chess clock"))] | None = None
+    berserk_moves: Annotated[int, Meta(ge=0, le=1000, description=(
+        "own moves a berserker must make in a game before the berserk bonus counts; default: the kind's "
+        "(lichess's 7 plies, scaled per kind: docs/arena.md)"))] | None = None
 
 
 class ArenaJoin(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -120,7 +123,8 @@ class ArenaController(Controller):
             if data.time_control is not None else {}
         berserk = data.berserk if data.berserk is not None else bool(clock.get("total_seconds"))
         command = A.CreateArena(kind=data.kind, name=data.name, options=data.options, time_control=clock,
-                                seats=data.seats, minutes=data.minutes, berserk=berserk)
+                                seats=data.seats, minutes=data.minutes, berserk=berserk,
+                                berserk_moves=data.berserk_moves)
         return A.view(await arenas.create(viewer, command, data.starts_in_seconds))
 
     @get("/", operation_id="listArenas", summary="The newest arenas, newest first (top three of each standings)",

@@ -127,9 +127,11 @@ class GameController(Controller):
     async def at_version(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                          version: Annotated[int, PathParameter(ge=1, le=10_000_000)],
                          seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
+        # the seal first: a non-seat of a sealed deal learns nothing, not even how many versions there are
+        loaded = await services.repository.load(game_id)
+        seen = await look(services.seals, game_id, loaded.table, loaded.state, viewer)
         current, past = await services.repository.state_at(game_id, version)
         table = current.table
-        seen = await look(services.seals, game_id, table, current.state, viewer)
         if seat is not None:
             require_seat(seen, current.state, seat)
             return game_out(game_id, table, past, viewer, seat=seat, as_seat=True)

@@ -109,13 +109,14 @@ class StreamController(Controller):
           summary="A ticket to follow a game with EventSource", tags=["play"], security=[{"bearer": []}],
           description="A short-lived, read-only ticket for `GET /v1/games/{id}/stream?ticket=…`, scoped to the "
                       "caller and this game: the stream shows the caller's seat view if seated, else the "
-                      "spectator view. Valid for reconnects until `expires_at`.",
-          responses=responses(400, 401, 404))
+                      "spectator view. Valid for reconnects until `expires_at`. A game of a sealed duplicate "
+                      "deal gets a ticket only for its own seats (403 `deal_sealed`).",
+          responses=responses(400, 401, 403, 404))
     async def game_ticket(self, request: Request, viewer: NamedDependency[Viewer],
                           services: NamedDependency[Services], game_id: GameId) -> TicketOut:
         await no_body(request)
         player = viewer.require_player()
-        await services.repository.load(game_id)  # 404 for an unknown game
+        await _may_follow(services, game_id, viewer, None, BadLastEventId)  # 404 unknown, 403 a sealed deal's
         return await _issue(services, player.id, game_id, request)
 
     @post("/players/me/stream-tickets", operation_id="createPersonalStreamTicket", status_code=201,
@@ -166,13 +167,8 @@ class StreamController(Controller):
         viewer, end = await _opener(services, request, viewer, ticket, game_id)
         # 404 before the stream starts; the stream reads the game itself (after joining its follower), so the
         # cached state will do here unless the Last-Event-ID is newer than it
-        loaded = await services.repository.cached(game_id)
         resume = _int(last_event_id, "a stream version")
-        if resume is not None and resume > loaded.state.version:
-            loaded = await services.repository.load(game_id)
-        if resume is not None and resume > loaded.state.version:
-            raise BadLastEventId(f"Last-Event-ID must be a version in 0..{loaded.state.version}")
-        await look(services.seals, game_id, loaded.table, loaded.state, viewer)  # a sealed deal: 403 before the stream
+        await _may_follow(services, game_id, viewer, resume, BadLastEventId, "Last-Event-ID")
         body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
                            closing=end, frames=frames)
         return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)
@@ -224,14 +220,16 @@ async def _opener(services: Services, request: Request, viewer: Viewer, ticket: 
 
 
 async def _may_follow(services: Services, game_id: str, viewer: Viewer, position: int | None,
-                      ahead: type[InvalidRequest]) -> None:
-    """404 for an unknown game, 403 for a sealed deal, 400 (`ahead`) for a position past the game's version."""
+                      ahead: type[InvalidRequest], what: str | None = None) -> None:
+    """404 for an unknown game, 403 for a sealed deal, then 400 (`ahead`) for a position past the game's
+    version: the seal is asked before the position is looked at, so a non-seat of a sealed deal learns
+    nothing of its version. `what` names the position in the message (default: the game's position)."""
     loaded = await services.repository.cached(game_id)
+    await look(services.seals, game_id, loaded.table, loaded.state, viewer)
     if position is not None and position > loaded.state.version:
         loaded = await services.repository.load(game_id)
         if position > loaded.state.version:
-            raise ahead(f"the position of game {game_id} must be a version in 0..{loaded.state.version}")
-    await look(services.seals, game_id, loaded.table, loaded.state, viewer)
+            raise ahead(f"{what or f'the position of game {game_id}'} must be a version in 0..{loaded.state.version}")
 
 
 def _int(value: str | None, what: str) -> int | None:

@@ -49,22 +49,23 @@ const PHRASES = {
   "tobago.TurnEnded": "ended the turn",
   "goldmine.TilePlaced": "placed a tile at ({x}, {y})",
   "goldmine.DiceRolled": "rolled {dice}",
-  "goldmine.Stayed": "stayed",
-  "goldmine.PirateMoved": "moved a pirate to ({x}, {y})",
+  "goldmine.Stayed": "left {seat}'s pirate where it stood",
+  "goldmine.PirateMoved": "moved {seat}'s pirate to ({x}, {y})",
   "goldmine.CoinTaken": "took a coin at ({x}, {y})",
   "goldmine.ChallengeResolved": "challenged {defender}: {winner} won",
-  "goldmine.CoinPlaced": "placed the coin at ({x}, {y})",
-  "goldmine.CoinLeft": "left the coin",
+  "goldmine.CoinPlaced": "placed {loser}'s coin at ({x}, {y})",
+  "goldmine.CoinLeft": "left {loser}'s coin with it",
   "goldmine.CoinsPassed": "passed {amount} coin(s) to {to}",
   "goldmine.TurnEnded": "ended the turn",
 };
 
 const HOW = { resigned: "resigned", abandoned: "abandoned the game", timed_out: "ran out of time" };
-const SEAT_FIELDS = new Set(["defender", "winner", "to", "other"]);
+const SEAT_FIELDS = new Set(["seat", "defender", "winner", "to", "other", "loser"]);
 
-/** The acting seat of an event: its `seat`, else `challenger`, else `loser` (as the server says it). */
+/** The seat that sent the command, as the server's phrases name it (domain/kernel.py `Phrase.sender`): `by`
+ * where the event names one (Gold Mine's bats and bets act on another seat), else `seat`, else `challenger`. */
 function actor(data) {
-  for (const f of ["seat", "challenger", "loser"]) if (Number.isInteger(data[f])) return data[f];
+  for (const f of ["by", "seat", "challenger"]) if (Number.isInteger(data[f])) return data[f];
   return null;
 }
 

@@ -39,12 +39,18 @@ def outcome(ranks: list[int]) -> Outcome:
     return Outcome(scores=[len(ranks) - r for r in ranks], ranks=ranks, winners=[s for s, r in enumerate(ranks) if r == 1])
 
 
-def random_arena(rnd: random.Random, seats: int, players: int, steps: int) -> list[Any]:
-    """A whole arena, played with random joins, pauses, leaves, berserks, results and pairings, then closed
-    and played out; its full event list."""
+def random_arena(rnd: random.Random, seats: int, players: int, steps: int, moves: bool = True,
+                 berserk_moves: int | None = None) -> list[Any]:
+    """A whole arena, played with random joins, pauses, leaves, berserks, results (with each seat's own
+    `moves` counted, or none) and pairings, then closed and played out; its full event list."""
     arena_id = str(uuid.UUID(int=rnd.getrandbits(128), version=4))
-    events = A.create(arena_id, ORGANISER, A.CreateArena(kind="coatl", seats=seats, minutes=10, starts_at_ms=START),
-                      rnd.randbytes(32))
+    events = A.create(arena_id, ORGANISER, A.CreateArena(kind="coatl", seats=seats, minutes=10, starts_at_ms=START,
+                                                         berserk_moves=berserk_moves), rnd.randbytes(32))
+
+    def result(game: Any) -> A.RecordResult:
+        counted = [rnd.randint(0, 16) for _ in game.players] if moves else None
+        return A.RecordResult(game_id=game.game_id, outcome=_random_outcome(rnd, len(game.players)), moves=counted)
+
     state = A.fold(events)
     ids = [f"p{i}" for i in range(players)]
     now = START
@@ -64,7 +70,7 @@ def random_arena(rnd: random.Random, seats: int, players: int, steps: int) -> li
             command, actor = A.Berserk(game_id=game.game_id), rnd.choice(game.players)
         elif roll < 0.75 and running:
             game = rnd.choice(running)
-            command, actor = A.RecordResult(game_id=game.game_id, outcome=_random_outcome(rnd, len(game.players))), None
+            command, actor = result(game), None
         else:
             command, actor = A.Pair(at_ms=now), None
         try:
@@ -77,7 +83,7 @@ def random_arena(rnd: random.Random, seats: int, players: int, steps: int) -> li
     events += new
     state = A.fold(new, state)
     for game in [g for g in state.games.values() if not g.over]:
-        new = A.decide(state, None, A.RecordResult(game_id=game.game_id, outcome=_random_outcome(rnd, len(game.players))))
+        new = A.decide(state, None, result(game))
         events += new
         state = A.fold(new, state)
     assert state.finished

@@ -42,6 +42,22 @@ def test_random_arenas_never_repeat_opponents_in_a_row_and_verify(seats):
             assert p.points == sum(p.sheet) and p.playing is None
 
 
+def test_arenas_recorded_before_the_berserk_minimum_still_fold_and_verify():
+    # issue 44: logs from before `berserk_moves` and `GameScored.moves` read 0 and None (no minimum), so every
+    # berserk win recorded then keeps its bonus and verifies as recorded
+    rnd = random.Random(44)
+    bonuses = 0
+    for _ in range(40):
+        events = random_arena(rnd, 2, rnd.randint(2, 10), 250, moves=False, berserk_moves=0)
+        old = []
+        for e in events:
+            data = {k: v for k, v in A.event_data(e).items() if k not in ("berserk_moves", "moves")}
+            old.append(A.decode_event(A.event_type(e), data))
+        assert A.verify(old).ok and A.fold(old).settings.berserk_moves == 0
+        bonuses += sum(1 for e in old if isinstance(e, A.GameScored) and e.moves is None and 3 in e.points)
+    assert bonuses > 0
+
+
 def test_verify_reads_the_public_log_after_the_end():
     events = random_arena(random.Random(3), 2, 8, 200)
     public = [A.decode_event(A.event_type(e), A.event_data(A.redact(e, True))) for e in events]

@@ -6,7 +6,7 @@ import pytest
 
 import domain.arena as A
 from domain.kernel import RuleViolation
-from tests.domain.arena.support import ARENA, ORGANISER, START, apply, given, joined, opened, outcome
+from tests.domain.arena.support import ARENA, ORGANISER, SEED, START, apply, given, joined, opened, outcome
 
 
 def refused(state: A.ArenaState, actor: str | None, command: object, code: str) -> None:
@@ -84,9 +84,38 @@ def test_a_berserk_win_scores_one_more_and_a_berserk_loss_nothing():
     refused(state, first, A.Berserk(game_id=game.game_id), "arena.already_berserk")
     refused(state, "nobody", A.Berserk(game_id=game.game_id), "arena.not_your_game")
     state, _ = apply(state, second, A.Berserk(game_id=game.game_id))
-    state, [scored] = apply(state, None, A.RecordResult(game_id=game.game_id, outcome=outcome([2, 1])))
+    state, [scored] = apply(state, None, A.RecordResult(game_id=game.game_id, outcome=outcome([2, 1]), moves=[8, 8]))
     assert scored.points == [0, 3]
     refused(state, first, A.Berserk(game_id=game.game_id), "arena.game_over")
+
+
+def _berserk_game(moves_needed: int | None = None) -> tuple[A.ArenaState, str]:
+    """Two players paired, the second berserked: the state and the game."""
+    state = joined(given(*A.create(ARENA, ORGANISER, A.CreateArena(kind="coatl", starts_at_ms=START,
+                                                                   berserk_moves=moves_needed), SEED)), "a", "b")
+    state, [paired] = apply(state, None, A.Pair(at_ms=START))
+    game = paired.games[0]
+    state, _ = apply(state, game.players[1], A.Berserk(game_id=game.game_id))
+    return state, game.game_id
+
+
+@pytest.mark.parametrize("moves,points", [([1, 1], 2), ([9, 3], 2), ([9, 4], 3), ([2, 30], 3), (None, 2)])
+def test_a_berserk_win_counts_only_after_the_berserkers_own_minimum_moves(moves, points):
+    # issue 44 (lichess: a berserk counts only in a game of at least 7 plies): an instant resignation by a
+    # berserker's opponent, or one by a berserker's accomplice, farms nothing; uncounted moves count as none
+    state, game_id = _berserk_game(4)
+    state, [scored] = apply(state, None, A.RecordResult(game_id=game_id, outcome=outcome([2, 1]), moves=moves))
+    assert scored.points == [0, points] and scored.moves == moves
+
+
+def test_the_minimum_is_the_kinds_default_scaled_from_lichess_seven_plies():
+    assert given(*opened()).settings.berserk_moves == A.berserk_moves("coatl") == 8  # 4 turns of ~2 commands
+    assert A.berserk_moves("tikal") > A.berserk_moves("goldmine") > A.berserk_moves("tobago") > 4
+    assert A.berserk_moves("tally") == 4  # one command a turn: the berserker's 4th move, as in chess
+    state, game_id = _berserk_game()
+    refused(state, None, A.RecordResult(game_id=game_id, outcome=outcome([2, 1]), moves=[8]), "arena.bad_outcome")
+    state, [scored] = apply(state, None, A.RecordResult(game_id=game_id, outcome=outcome([2, 1]), moves=[0, 8]))
+    assert scored.points == [0, 3]
 
 
 def test_berserk_is_refused_when_the_arena_turned_it_off():

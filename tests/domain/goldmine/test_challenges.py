@@ -72,7 +72,7 @@ def test_a_won_bet_puts_the_losers_coin_on_a_free_chamber_then_the_challenger_mo
     assert state.phase == "bet_coin" and GAME.to_act(state) == frozenset({0})
     assert GAME.legal(state, 0) == [PlaceCoin(1, -1), LeaveCoin()]   # not the duelists' own chamber
     refused(GAME, state, 0, PlaceCoin(0, -2), "goldmine.not_a_free_chamber")
-    assert GAME.decide(state, 0, PlaceCoin(1, -1), rng()) == [CoinPlaced(loser=1, x=1, y=-1)]
+    assert GAME.decide(state, 0, PlaceCoin(1, -1), rng()) == [CoinPlaced(loser=1, x=1, y=-1, by=0)]
     state = when(GAME, state, 0, PlaceCoin(1, -1))[0]
     assert state.pirates[1].coins == 0 and state.phase == "bonus" and state.die == 4
     state = when(GAME, state, 0, GAME.legal(state, 0)[0])[0]
@@ -85,7 +85,7 @@ def test_a_bet_winner_may_leave_the_losers_coin_where_it_is():
     state = _acting(_empty_chambers(cave(CAVE, pirates=duel)))
     state = when(GAME, state, 0, Challenge("bet", 1), ScriptedRng(*WIN, *WIN, *LOSE, 4))[0]
     state, events = when(GAME, state, 0, LeaveCoin())
-    assert events == [CoinLeft(loser=1)]
+    assert events == [CoinLeft(loser=1, by=0)]
     assert state.pirates[1].coins == 1 and state.phase == "bonus" and state.die == 4
     assert not any(c.coin for c in state.board)
     refused(GAME, state, 0, LeaveCoin(), "goldmine.wrong_phase")

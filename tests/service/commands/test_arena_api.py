@@ -87,12 +87,13 @@ async def test_create_refuses_what_cannot_run(api):
 async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifies(api, settings, games, monkeypatch):
     org = await player(api, "Org")
     r = await api.post("/v1/arenas", headers=auth(org), json={
-        "kind": "tally", "name": "Blitz", "seats": 2, "minutes": 1, "time_control": TC, "options": {"target": 12}})
+        "kind": "tally", "name": "Blitz", "seats": 2, "minutes": 1, "time_control": TC, "options": {"target": 12},
+        "berserk_moves": 2})
     assert r.status_code == 201, r.text
     view = r.json()
     arena_id = view["arena_id"]
     assert view["berserk"] and view["status"] == "open" and view["ends_at_ms"] - view["starts_at_ms"] == 60_000
-    assert view["seed"] is None
+    assert view["seed"] is None and view["berserk_moves"] == 2
     players = {p["id"]: p for p in [await player(api, n) for n in ("Ann", "Ben", "Cy", "Di")]}
     for p in players.values():
         r = await api.post(f"/v1/arenas/{arena_id}/join", headers=auth(p), json={"rating": 1500})
@@ -129,6 +130,13 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
     events = (await api.get(f"/v1/games/{game_id}/events")).json()["events"]
     clocks = [e["data"] for e in events if e["type"] == "table.ClockSet"]
     assert clocks[-1]["remaining_ms"] == [600_000, 300_000]
+    # a berserk after one's own first move is refused with its own code (issue 44), though the game runs
+    early = next(s for s in game["seats"] if s["seat"] == 0)["player_id"]
+    r = await api.post(f"/v1/games/{game_id}/commands", headers=auth(players[early]),
+                       json={"command": {"type": "tally.Add", "amount": 3}})
+    assert r.status_code == 200, r.text
+    r = await api.post(f"/v1/arenas/{arena_id}/games/{game_id}/berserk", headers=auth(players[early]))
+    assert r.status_code == 409 and r.json()["code"] == "arena.berserk_too_late", r.text
     # the berserker wins its game; everyone else's games end too
     await finish(api, game_id, players, winner=late)
     for pid, gid in first.items():
@@ -141,7 +149,7 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
 
     view = await until(scored)
     points = {s["player_id"]: s["points"] for s in view["standings"]}
-    assert points[late] == 3  # a win (2) and the berserk bonus (1)
+    assert points[late] == 3  # a win (2) and the berserk bonus (1): the berserker made its 2 own moves
     # everyone free again is paired again, never against the same opponent; pausing takes one out
     r = await api.post(f"/v1/arenas/{arena_id}/pause", headers=auth(players[stranger]))
     assert r.status_code in (200, 409), r.text

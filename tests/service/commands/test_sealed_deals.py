@@ -78,20 +78,26 @@ async def every_read(c: httpx.AsyncClient, headers: dict[str, str], tid: str, ga
     return bodies
 
 
+async def duplicate_deal(c: httpx.AsyncClient) -> tuple[dict, str, dict[str, dict], list[dict], dict[str, list]]:
+    """A duplicate tally tournament of 4 players started: organiser, id, players by id, the two tables of
+    round 1 and each table's seats (game id -> players in seat order)."""
+    organiser = await register(c, "Org")
+    r = await c.post("/v1/tournaments", headers=organiser["headers"], json={
+        "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 2, "duplicate": True})
+    tid = r.json()["tournament_id"]
+    players = {}
+    for i in range(4):
+        p = await register(c, f"P{i}")
+        players[p["id"]] = p
+        assert (await c.post(f"/v1/tournaments/{tid}/register", headers=p["headers"], json={})).status_code == 200
+    view = (await c.post(f"/v1/tournaments/{tid}/start", headers=organiser["headers"])).json()
+    tables = view["rounds"][0]["tables"]
+    return organiser, tid, players, tables, {t["game_id"]: [players[p] for p in t["players"]] for t in tables}
+
+
 async def test_no_read_path_shows_a_duplicate_deal_until_its_last_table_ends(base_url):
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as c:
-        organiser = await register(c, "Org")
-        r = await c.post("/v1/tournaments", headers=organiser["headers"], json={
-            "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 2, "duplicate": True})
-        tid = r.json()["tournament_id"]
-        players = {}
-        for i in range(4):
-            p = await register(c, f"P{i}")
-            players[p["id"]] = p
-            assert (await c.post(f"/v1/tournaments/{tid}/register", headers=p["headers"], json={})).status_code == 200
-        view = (await c.post(f"/v1/tournaments/{tid}/start", headers=organiser["headers"])).json()
-        first, second = view["rounds"][0]["tables"]
-        seats = {t["game_id"]: [players[p] for p in t["players"]] for t in (first, second)}
+        organiser, tid, players, (first, second), seats = await duplicate_deal(c)
 
         answers = await play_to_the_end(c, first["game_id"], seats[first["game_id"]])
         assert all(e["type"] != "table.SeedRevealed" for a in answers for e in a["events"])

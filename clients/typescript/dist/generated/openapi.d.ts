@@ -489,7 +489,7 @@ export interface paths {
         put?: never;
         /**
          * A ticket to follow a game with EventSource
-         * @description A short-lived, read-only ticket for `GET /v1/games/{id}/stream?ticket=…`, scoped to the caller and this game: the stream shows the caller's seat view if seated, else the spectator view. Valid for reconnects until `expires_at`.
+         * @description A short-lived, read-only ticket for `GET /v1/games/{id}/stream?ticket=…`, scoped to the caller and this game: the stream shows the caller's seat view if seated, else the spectator view. Valid for reconnects until `expires_at`. A game of a sealed duplicate deal gets a ticket only for its own seats (403 `deal_sealed`).
          */
         post: operations["createGameStreamTicket"];
         delete?: never;
@@ -1290,6 +1290,8 @@ export interface components {
         ArenaCreate: {
             /** @description players may halve their clock for a bonus point on a win; default: on with a chess clock */
             berserk?: boolean | null;
+            /** @description own moves a berserker must make in a game before the berserk bonus counts; default: the kind's (lichess's 7 plies, scaled per kind: docs/arena.md) */
+            berserk_moves?: number | null;
             kind: components["schemas"]["Kind"];
             /** @description how long the arena runs. Default: `60`. */
             minutes?: number;
@@ -1355,6 +1357,8 @@ export interface components {
         ArenaView: {
             arena_id: string;
             berserk: boolean;
+            /** @default 0 */
+            berserk_moves: number;
             ends_at_ms: number;
             games: number;
             kind: components["schemas"]["Kind"];
@@ -4630,16 +4634,21 @@ export interface components {
         };
         /**
          * CoinLeft
-         * @description The bet's winner chose not to take a coin from the loser.
+         * @description The bet's winner (`by`; None in logs from before the field) chose not to take a coin from the loser.
          */
         "goldmine.CoinLeft.data": {
+            /** @default null */
+            by: number | null;
             loser: number;
         };
         /**
          * CoinPlaced
-         * @description The bet's loser's coin now lies on the chamber at (x, y).
+         * @description The bet's loser's coin now lies on the chamber at (x, y); `by` is the bet's winner who placed it
+         *         (None in logs from before the field).
          */
         "goldmine.CoinPlaced.data": {
+            /** @default null */
+            by: number | null;
             loser: number;
             x: number;
             y: number;
@@ -4954,9 +4963,12 @@ export interface components {
         };
         /**
          * Stayed
-         * @description The pirate being moved did not move.
+         * @description The pirate being moved (`seat`'s) did not move; `by` is the seat that chose so (the bats winner
+         *         moves another seat's pirate; None in logs from before the field).
          */
         "goldmine.Stayed.data": {
+            /** @default null */
+            by: number | null;
             seat: number;
         };
         /**
@@ -8777,6 +8789,17 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
