@@ -22,7 +22,7 @@ import pytest
 from service.edge.app import create_app
 from tests.service.commands.test_sealed_deals import duplicate_deal, play_to_the_end, register
 from tests.service.commands.test_tournaments import until
-from tests.support.live import serving
+from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
 DOCUMENT = json.loads((Path(__file__).parents[3] / "openapi" / "openapi.json").read_text())
