@@ -14,7 +14,8 @@ import msgspec
 
 from domain.tournament.events import TournamentCreated
 from service.store.protocol import Metadata, NewEvent
-from tests.projections.support import TABLE, assert_equal_to_rebuild, project_all, random_game
+from testkit.readmodels import assert_equal_to_rebuild
+from tests.projections.support import TABLE, project_all, random_game
 
 
 async def _tournament(store: Any, duplicate: bool, games: list[str]) -> None:
