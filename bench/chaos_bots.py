@@ -131,17 +131,32 @@ def key() -> str:
     return str(uuid.uuid4())
 
 
+@dataclass
+class Pace:
+    """How a game is played: with a per-move clock, `dawdle` is the chance a seat waits out its deadline
+    (so the timeout worker plays for it); `watch(game_id, host_token)` is told of each new game."""
+
+    per_move_seconds: int | None = None
+    dawdle: float = 0.0
+    watch: Callable[[str, str], None] | None = None
+
+
 async def play(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: random.Random,
-               max_commands: int = 100_000) -> str:
+               max_commands: int = 100_000, pace: Pace | None = None) -> str:
     """Create, fill, start and play one game with random legal commands until it ends or `stop` is set;
     returns how it ended (finished, stopped, or what prevented it)."""
+    pace = pace or Pace()
     players = [await register(client, f"{kind}-{i}") for i in range(seats)]
     host = players[0]
-    body = {"kind": kind, "seats": seats, "options": {}}
+    body: dict[str, Any] = {"kind": kind, "seats": seats, "options": {}}
+    if pace.per_move_seconds:
+        body["time_control"] = {"per_move_seconds": pace.per_move_seconds, "abandon_after": 3}
     created = await client.post(Sent(key(), "create", host.id, None, body), "/v1/games", host.token)
     if created is None:
         return "create_failed"
     game_id = created["id"]
+    if pace.watch is not None:
+        pace.watch(game_id, host.token)
     for p in players[1:]:
         if await client.post(Sent(key(), "join", p.id, game_id, {}), f"/v1/games/{game_id}/join", p.token) is None:
             return "join_failed"
@@ -170,6 +185,8 @@ async def play(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: 
             legal = None
             continue
         actor = by_seat[seat]
+        if pace.per_move_seconds and rnd.random() < pace.dawdle:
+            await asyncio.sleep(pace.per_move_seconds + 1)  # past the deadline: the timeout worker moves first
         envelope = {"command": rnd.choice(commands), "expected_version": legal["version"]}
         done = await client.post(Sent(key(), "command", actor.id, game_id, envelope),
                                  f"/v1/games/{game_id}/commands", actor.token, params={"include": "legal"})
