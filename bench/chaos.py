@@ -5,13 +5,15 @@ machine's shared ones), N `stela serve` replicas with the projector off and one 
 and bots playing the four kinds over HTTP (bench.chaos_bots: Idempotency-Key on every POST, retried
 with the same key on connection errors, 5xx and 429): game loops without a clock, and one loop per
 kind on a 2-second per-move clock whose seats now and then wait out their deadline, so the timeout
-worker plays for them. Every game is followed on its SSE stream (bench.chaos_watch). While they
+worker plays for them; and a Swiss tournament and an arena on one-second clocks (bench.chaos_compete).
+Every game is followed on its SSE stream (bench.chaos_watch). While they
 play, it injects, in a shuffled order: kill -9 of a replica (a new one takes its place), kill -9 of
 the projector (restarted at once, so the next fault may hit its start-up), PostgreSQL stopped with
 `-m immediate` then started, Redis killed then restarted, Redis frozen (SIGSTOP) then thawed
 (SIGCONT), and a session left idle in a transaction that holds an xid. After each fault it waits for
 the fleet to answer again and for new commands to be acknowledged, and notes a projector that ended
-by itself. Then the bots stop, the followers catch up, the projector catches up, and the checks of
+by itself. Then the competitions end, the bots stop, the followers catch up, the log goes quiet (the
+timeout worker plays out the clocked games left), the projector catches up, and the checks of
 bench.chaos_checks and bench.chaos_watch run.
 
 Printed as JSON lines like the other benches: one per fault, then the totals (`acknowledged`,
@@ -42,6 +44,7 @@ import httpx
 import msgspec
 
 from bench import chaos_checks as checks
+from bench import chaos_compete as compete
 from bench.chaos_bots import KINDS, Client, Ledger, Pace, play
 from bench.chaos_watch import Follower, early_endings, outages, settle, sse_findings, tracebacks
 from bench.chaos_cluster import Fleet, Postgres, Projector, Redis, wait_until, workdir
@@ -199,6 +202,10 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
         loops = [(kind, pace) for pace in paces for kind in KINDS]
         games = [asyncio.create_task(keep_playing(client, kind, stop, random.Random(seed * 100 + i), ended, pace))
                  for i, (kind, pace) in enumerate(loops)]
+        deadline = time.monotonic() + (300 if short else 1500)
+        competitions = [asyncio.create_task(compete.tournament(client, stop, random.Random(seed + 3), deadline)),
+                        asyncio.create_task(compete.arena(client, stop, random.Random(seed + 4), deadline,
+                                                          1 if short else 2))]
         await progressed(ledger, 0.0)
         schedule = [f for _ in range(rounds) for f in rnd.sample(FAULTS, len(FAULTS))]
         for fault in schedule:
@@ -208,9 +215,10 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
             print(json.dumps({"bench": "chaos", **report}), flush=True)
         # play on until some games have finished (`stela verify --all` re-decides finished games only)
         await finished(ended, games, 1 if short else len(games) // 2, 240 if short else 1200)
+        competed = await asyncio.gather(*competitions, return_exceptions=True)  # each ends by its deadline
         stop.set()
         results = await asyncio.gather(*games, return_exceptions=True)
-        endings = [*ended, *(r for r in results if isinstance(r, BaseException))]
+        endings = [*ended, *(r for r in results if isinstance(r, BaseException)), *competed]
         sse = await watch.findings(180)
         result = await check(chaos, ledger, endings, schedule, sse)
         failed = not result["ok"]
@@ -237,24 +245,26 @@ async def from_database(dsn: str, ledger: Ledger) -> dict[str, Any]:
     """The checks that read the database, once the projector has caught up."""
     pool = await asyncpg.create_pool(dsn, min_size=1, max_size=2, init=_init)
     try:
+        await checks.quiet(pool)
         async with pool.acquire() as conn:
             gaps, broken = await checks.gaps_and_chain(conn)
             found = await checks.keys(conn, ledger)
             rehashed = await checks.hashes(conn)
             clocks = await checks.clocks(conn)
+            competitions = await checks.results(conn)
         await checks.caught_up(pool)
         read_models = await checks.read_models_equal_rebuild(pool)
     finally:
         await pool.close()
     return {"gaps": gaps, "broken": broken, "found": found, "rehashed": rehashed, "clocks": clocks,
-            "read_models": read_models}
+            "competitions": competitions, "read_models": read_models}
 
 
 async def check(chaos: Chaos, ledger: Ledger, endings: list[Any], schedule: list[str],
                 sse: dict[str, Any]) -> dict[str, Any]:
     """Every check of bench.chaos_checks and bench.chaos_watch; `ok` when all of them hold."""
     db = await from_database(chaos.pg.dsn, ledger)
-    found, clocks = db["found"], db["clocks"]
+    found, clocks, results = db["found"], db["clocks"], db["competitions"]
     verified = await asyncio.to_thread(checks.verify_all, chaos.pg.dsn)
     counts = {name: len(found.get(name, [])) for name in ("lost", "duplicated", "forked", "unacknowledged_commits",
                                                           "in_doubt")}
@@ -266,7 +276,9 @@ async def check(chaos: Chaos, ledger: Ledger, endings: list[Any], schedule: list
         "server_errors": ledger.server_errors[:5], "gaps": db["gaps"][:5], "broken": db["broken"][:5],
         "hashes": db["rehashed"][:5], "read_models": db["read_models"], "early_endings": early[:5],
         "timeouts_twice": clocks["twice"][:5], "timeouts_early": clocks["early"][:5],
-        "timeouts_overdue": clocks["overdue"][:5], "sse_missing": sse["missing"][:5],
+        "timeouts_overdue": clocks["overdue"][:5],
+        **{f"results_{k}": results[k][:5] for k in ("twice", "no_result", "premature", "unfinished")},
+        "sse_missing": sse["missing"][:5],
         "sse_duplicated": sse["duplicated"][:5], "tracebacks": {k: v[:3] for k, v in traced.items()},
         "projector_exits": chaos.projector_exits[:3],
         "verify_all": [] if verified.get("exit") == 0 and verified.get("verified", 0) >= endings.count("finished")
@@ -276,12 +288,13 @@ async def check(chaos: Chaos, ledger: Ledger, endings: list[Any], schedule: list
     result = {
         "acknowledged": ledger.acknowledged(), **counts, "http_500": len(ledger.server_errors),
         "rehashed_bad": len(db["rehashed"]), "timeouts_fired": clocks["fired"],
-        "timeouts_twice": len(clocks["twice"]), "sse_streams": sse["streams"], "sse_events_checked": sse["events"],
+        "timeouts_twice": len(clocks["twice"]), "competitions": results["competitions"],
+        "results_recorded": results["recorded"], "results_twice": len(results["twice"]), "sse_streams": sse["streams"], "sse_events_checked": sse["events"],
         "sse_missing": len(sse["missing"]), "sse_reconnects": sse["reconnects"],
         "tracebacks": sum(len(v) for v in traced.values()), "outage_tracebacks": outages(logs), "verify_all": verified, "faults": schedule,
         "games": dict(Counter(str(e) for e in endings)),
         "statuses": {str(k): v for k, v in sorted(ledger.statuses.items())},
-        "transport_errors": ledger.transport_errors, "replica_restarts": len(chaos.fleet.retired),
+        "transport_errors": ledger.transport_errors, "stale_reads": len(ledger.stale_reads), "replica_restarts": len(chaos.fleet.retired),
         "projector_starts": chaos.projector.started,
     }
     result["ok"] = not any(problems.values())

@@ -6,7 +6,10 @@ key and body until an answer is final or the request's deadline passes. The `Led
 key, what was sent, by whom and how it ended: acknowledged (with the versions the answer names),
 refused (a final 4xx), or given up (no final answer: whether it committed is unknown, and a
 retry with the same key would explain a commit). Every 500 and any other 5xx except the
-documented 503 is counted, whatever happened next.
+documented 503 is counted, whatever happened next. A replica answers reads from its cache when the
+fan-out tells it nothing newer, so a read sent right after an acknowledged command may find the
+version before it (the message is still on its way, or Redis is down): the bots note such a stale
+read and ask again with `min_version`, the API's read-your-writes.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class Ledger:
     statuses: Counter = field(default_factory=Counter)
     server_errors: list[str] = field(default_factory=list)  # a 5xx other than 503, as "METHOD path status body"
     transport_errors: int = 0
+    stale_reads: list[str] = field(default_factory=list)  # cached answers older than an acknowledged version
     acked_at: list[float] = field(default_factory=list)
 
     def acknowledged(self) -> int:
@@ -160,19 +164,38 @@ async def play(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: 
     for p in players[1:]:
         if await client.post(Sent(key(), "join", p.id, game_id, {}), f"/v1/games/{game_id}/join", p.token) is None:
             return "join_failed"
-    if await client.post(Sent(key(), "start", host.id, game_id, None), f"/v1/games/{game_id}/start",
-                         host.token) is None:
+    started = await client.post(Sent(key(), "start", host.id, game_id, None), f"/v1/games/{game_id}/start",
+                                host.token)
+    if started is None:
         return "start_failed"
-    by_seat = {i: p for i, p in enumerate(players)}
+    return await drive(client, game_id, dict(enumerate(players)), stop, rnd, max_commands, pace,
+                       started.get("version") or 0)
+
+
+async def read_game(client: Client, game_id: str, known: int) -> dict | None:
+    """The game at `known` or later: a replica's cached answer older than a version already acknowledged
+    is noted in the ledger as a stale read and asked again with `min_version` (read-your-writes)."""
+    resp = await client.call("GET", f"/v1/games/{game_id}")
+    if resp is not None and resp.status_code == 200 and resp.json()["version"] < known:
+        client.ledger.stale_reads.append(f"{game_id}: read v{resp.json()['version']} after v{known} was acknowledged")
+        resp = await client.call("GET", f"/v1/games/{game_id}", params={"min_version": str(known)})
+    return resp.json() if resp is not None and resp.status_code == 200 else None
+
+
+async def drive(client: Client, game_id: str, by_seat: dict[int, Player], stop: asyncio.Event, rnd: random.Random,
+                max_commands: int = 100_000, pace: Pace | None = None, known: int = 0) -> str:
+    """Play a started game's seats (`by_seat`) with random legal commands until it ends or `stop` is set;
+    `known` is the last version acknowledged to the bots."""
+    pace = pace or Pace()
     legal: dict[str, Any] | None = None  # the acting seat's legal commands, when an answer brought them
     for _ in range(max_commands):
         if stop.is_set():
             return "stopped"
         if legal is None:
-            resp = await client.call("GET", f"/v1/games/{game_id}")
-            if resp is None or resp.status_code != 200:
-                return f"read_failed_{resp.status_code if resp is not None else 'timeout'}"
-            game = resp.json()
+            game = await read_game(client, game_id, known)
+            if game is None:
+                return "read_failed"
+            known = max(known, game["version"])
             if game["status"] != "active":
                 return game["status"]
             seat = rnd.choice(game["to_act"])
@@ -191,6 +214,7 @@ async def play(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: 
         done = await client.post(Sent(key(), "command", actor.id, game_id, envelope),
                                  f"/v1/games/{game_id}/commands", actor.token, params={"include": "legal"})
         legal = None
+        known = max(known, done["version"]) if done is not None else known
         if done is not None and done["status"] != "active":
             return done["status"]
         if done is not None and done.get("legal") and seat in done["to_act"]:

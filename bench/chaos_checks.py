@@ -8,13 +8,18 @@
   answer) may have committed: that is what a retry with the same key would have answered ("in doubt");
 - coverage: the committed keys' version ranges tile each stream exactly: a version under no key is an
   event no request explains (a retry applied twice would leave one: "duplicated"), a version under two
-  keys is a fork, and so are two acknowledged answers claiming the same version;
+  keys is a fork, and so are two acknowledged answers claiming the same version. Keyless batches the
+  service writes itself are explained by their command (a timeout), and the opening batch of a game a
+  competition paired by the pairing; a competition's own stream is not the bots' to explain;
 - the stored command of every acknowledged command key is the one that was sent, by its actor;
 - read models: the live tables equal a rebuild from zero once the projector has caught up;
 - hashes: every event's hash is recomputed from its content and predecessor, in every stream,
   finished or not (`stela verify --all` re-decides finished games only);
 - clocks: each `table.TimedOut` fired for the deadline its stream's last `table.ClockSet` set, not
   before it, and only once per (seat, deadline); no running game is left long past a deadline;
+- competitions: every game a tournament or an arena paired that ended has its result recorded exactly
+  once (`tournament.ResultRecorded`, `arena.GameScored`), none is recorded for a game that did not
+  end, and every competition that paired anybody ended;
 - the rest is in bench.chaos_watch: SSE completeness, game loops ending early, server tracebacks.
 """
 
@@ -91,13 +96,15 @@ async def keys(conn: asyncpg.Connection, ledger: Ledger) -> dict[str, Any]:
             ranges[r["stream_id"]].append((r["first_version"], r["last_version"]))
             if (r["actor"], r["key"]) not in sent_keys:
                 found["unacknowledged_commits"].append(f"{r['stream_id']} {r['key']}: a key nobody sent")
+    written = {s.game_id for s in ledger.sent if s.game_id}
+    created = {s.game_id for s in ledger.sent if s.what == "create" and s.game_id}
     for stream_id, head in heads.items():
         covered = [0] * (head + 1)
         for first, last in ranges.get(stream_id, []):
             for v in range(first, last + 1):
                 if v <= head:
                     covered[v] += 1
-        unexplained = await _not_by_workers(conn, stream_id, [v for v in range(1, head + 1) if covered[v] == 0])
+        unexplained = await _not_by_workers(conn, stream_id, _ours(stream_id, written, created, covered))
         twice = [v for v in range(1, head + 1) if covered[v] > 1]
         if unexplained:
             found["duplicated"].append(f"{stream_id}: versions {unexplained[:10]} under no key")
@@ -110,6 +117,19 @@ async def keys(conn: asyncpg.Connection, ledger: Ledger) -> dict[str, Any]:
                 found["forked"].append(f"{stream_id}: {k1} ({f1}..{l1}) and {k2} ({f2}..{l2}) both acknowledged")
     found["forked"] += await sent_commands_stored(conn, ledger, stored)
     return found
+
+
+def _ours(stream_id: str, written: set[str], created: set[str], covered: list[int]) -> list[int]:
+    """The versions under no key that a request of the bots should explain: every one in a game they
+    created; in a game a competition created (and paired them in), those after its opening batch; none
+    in a stream they never wrote to (a competition's own: its requests carry no key)."""
+    if stream_id not in written:
+        return []
+    bare = [v for v in range(1, len(covered)) if covered[v] == 0]
+    if stream_id in created:
+        return bare
+    opening = next((v for v in range(1, len(covered)) if covered[v]), len(covered))
+    return [v for v in bare if v > opening]
 
 
 async def _not_by_workers(conn: asyncpg.Connection, stream_id: str, versions: list[int]) -> list[int]:
@@ -147,6 +167,20 @@ async def sent_commands_stored(conn: asyncpg.Connection, ledger: Ledger, stored:
             wrong.append(f"{row['stream_id']} v{row['first_version']}: stored {meta and meta.get('command')}, "
                          f"sent {s.body['command']} by {s.actor}")
     return wrong
+
+
+async def quiet(pool: asyncpg.Pool, still: float = 8.0, timeout: float = 300.0) -> None:
+    """Until nothing is appended for `still` seconds: the clocked games the bots left are played out by
+    the timeout worker (every 2 s or less while one runs) before the read models are compared."""
+    deadline = time.monotonic() + timeout
+    head, since = None, time.monotonic()
+    while time.monotonic() - since < still:
+        now = await pool.fetchval("SELECT max(position) FROM events")
+        if now != head:
+            head, since = now, time.monotonic()
+        if time.monotonic() > deadline:
+            raise RuntimeError("the log never went quiet (a clocked game that never ends?)")
+        await asyncio.sleep(0.5)
 
 
 async def caught_up(pool: asyncpg.Pool, timeout: float = 300.0) -> None:
@@ -236,4 +270,46 @@ def clock_findings(rows: list[tuple[str, str, dict]], now_ms: int, grace_ms: int
         late = [d for d in deadlines if d is not None and d < now_ms - grace_ms]
         if not ended and late:
             found["overdue"].append(f"{stream_id}: deadline {min(late)} passed {(now_ms - min(late)) // 1000} s ago")
+    return found
+
+
+PAIRED = {"tournament.RoundPaired": "tables", "arena.PlayersPaired": "games"}
+RESULTS = ("tournament.ResultRecorded", "arena.GameScored")
+OVER = ("tournament.TournamentEnded", "arena.ArenaEnded")
+
+
+async def results(conn: asyncpg.Connection) -> dict[str, Any]:
+    """`result_findings` over the competitions' pairings, results and ends, and the games that ended."""
+    rows = await conn.fetch("SELECT stream_id, type, data FROM events WHERE type = ANY($1::text[]) "
+                            "ORDER BY stream_id, version", [*PAIRED, *RESULTS, *OVER])
+    ended = {r[0] for r in await conn.fetch("SELECT DISTINCT stream_id FROM events WHERE type = ANY($1::text[])",
+                                            list(ENDINGS))}
+    return result_findings([(r["stream_id"], r["type"], _json(r["data"])) for r in rows], ended)
+
+
+def result_findings(rows: list[tuple[str, str, dict]], ended_games: set[str]) -> dict[str, Any]:
+    """From competitions' (stream, type, data) in stream order: results `recorded`; games recorded `twice`,
+    paired games that ended with `no_result`, results of games that did not end (`premature`), and
+    competitions that paired games but never ended (`unfinished`)."""
+    found: dict[str, Any] = {"competitions": 0, "recorded": 0, "twice": [], "no_result": [], "premature": [],
+                             "unfinished": []}
+    for stream_id, events in groupby(rows, key=lambda r: r[0]):
+        paired: list[str] = []
+        recorded: dict[str, int] = defaultdict(int)
+        over = False
+        for _, type_, data in events:
+            if type_ in PAIRED:
+                paired += [table["game_id"] for table in data[PAIRED[type_]]]
+            elif type_ in RESULTS:
+                recorded[data["game_id"]] += 1
+            else:
+                over = True
+        found["competitions"] += 1
+        found["recorded"] += sum(recorded.values())
+        found["twice"] += [f"{stream_id}: {g} recorded {n} times" for g, n in recorded.items() if n > 1]
+        found["no_result"] += [f"{stream_id}: {g} ended, no result" for g in paired
+                               if g in ended_games and g not in recorded]
+        found["premature"] += [f"{stream_id}: {g} recorded, not ended" for g in recorded if g not in ended_games]
+        if paired and not over:
+            found["unfinished"].append(f"{stream_id}: paired {len(paired)} games, never ended")
     return found

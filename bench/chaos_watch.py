@@ -36,6 +36,7 @@ OUTAGES = (
     "IdleInTransactionSessionTimeoutError", "QueryCanceledError", "StoreUnavailable", "TimeoutError",
     "redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError", "the underlying connection is closed",
     "connection is closed", "the database system is",
+    "connection has been released back to the pool",  # asyncpg detaches a connection the server ended
 )
 # exceptions that only carry another one (a task group's, or litestar's for an error inside a started stream)
 WRAPPERS = ("ExceptionGroup", "Exception caught after response started")

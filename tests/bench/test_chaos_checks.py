@@ -198,3 +198,18 @@ def test_a_deadline_timed_out_twice_or_before_it_passed_is_seen():
     assert len(early["early"]) == 1
     overdue = checks.clock_findings([clock], 1000 + 61_000, 60_000)
     assert len(overdue["overdue"]) == 1
+
+
+def test_a_competition_result_recorded_twice_missing_or_before_the_end_is_seen():
+    paired = ("t_1", "tournament.RoundPaired", {"tables": [{"game_id": "g_1"}, {"game_id": "g_2"}]})
+    result = ("t_1", "tournament.ResultRecorded", {"game_id": "g_1"})
+    over = ("t_1", "tournament.TournamentEnded", {})
+    honest = checks.result_findings([paired, result, ("t_1", "tournament.ResultRecorded", {"game_id": "g_2"}), over],
+                                    {"g_1", "g_2"})
+    assert honest["recorded"] == 2 and not any(honest[k] for k in ("twice", "no_result", "premature", "unfinished"))
+    twice = checks.result_findings([paired, result, result, over], {"g_1"})
+    assert twice["twice"] == ["t_1: g_1 recorded 2 times"] and not twice["no_result"]
+    arena = [("a_1", "arena.PlayersPaired", {"games": [{"game_id": "g_3"}]}), ("a_1", "arena.GameScored", {"game_id": "g_3"})]
+    found = checks.result_findings(arena, {"g_4"})
+    assert found["premature"] == ["a_1: g_3 recorded, not ended"] and found["unfinished"]
+    assert checks.result_findings([paired, over], {"g_2"})["no_result"] == ["t_1: g_2 ended, no result"]
