@@ -10,7 +10,9 @@ Every game is followed on its SSE stream (bench.chaos_watch). While they
 play, it injects, in a shuffled order: kill -9 of a replica (a new one takes its place), kill -9 of
 the projector (restarted at once, so the next fault may hit its start-up), PostgreSQL stopped with
 `-m immediate` then started, Redis killed then restarted, Redis frozen (SIGSTOP) then thawed
-(SIGCONT), and a session left idle in a transaction that holds an xid. After each fault it waits for
+(SIGCONT), a session left idle in a transaction that holds an xid, and a start during an outage
+(PostgreSQL stopped, then a replica and the projector killed and started again while it is down:
+they must wait for it). After each fault it waits for
 the fleet to answer again and for new commands to be acknowledged, and notes a projector that ended
 by itself. Then the competitions end, the bots stop, the followers catch up, the log goes quiet (the
 timeout worker plays out the clocked games left), the projector catches up, and the checks of
@@ -49,7 +51,8 @@ from bench.chaos_bots import KINDS, Client, Ledger, Pace, play
 from bench.chaos_watch import Follower, early_endings, outages, settle, sse_findings, tracebacks
 from bench.chaos_cluster import Fleet, Postgres, Projector, Redis, wait_until, workdir
 
-FAULTS = ["replica_kill", "projector_kill", "postgres_immediate", "redis_kill", "redis_hang", "idle_in_transaction"]
+FAULTS = ["replica_kill", "projector_kill", "postgres_immediate", "redis_kill", "redis_hang", "idle_in_transaction",
+          "start_during_outage"]
 
 
 class Chaos:
@@ -89,6 +92,17 @@ class Chaos:
             self.redis.thaw()
         elif fault == "idle_in_transaction":
             asyncio.run(self._idle_in_transaction(self.outage * 2))
+        elif fault == "start_during_outage":  # a replica and the projector start while PostgreSQL is down
+            self.pg.stop("immediate")
+            self.projector.kill()
+            mark = self.projector.log.stat().st_size  # what the new projector writes comes after this
+            self.projector.start()
+            fresh = self.fleet.kill_one(self.rnd, ready=False)
+            wait_until(lambda: "database_unreachable" in fresh.log_tail(5)
+                       and b"database_unreachable" in self.projector.log.read_bytes()[mark:],
+                       "a replica and the projector starting while PostgreSQL is down", 120, 0.2)
+            self.pg.start()
+            fresh.wait_ready(120)
         else:
             raise ValueError(fault)
         blow = time.monotonic() - began
@@ -190,7 +204,9 @@ class Watch:
 async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed: int, outage: float) -> int:
     rnd = random.Random(seed)
     root = workdir()
+    began = time.monotonic()
     chaos = await asyncio.to_thread(Chaos, root, replicas, rnd, outage)
+    phases = {"start_s": round(time.monotonic() - began)}  # wall-clock seconds per phase (printed only)
     ledger = Ledger()
     stop = asyncio.Event()
     client = Client(chaos.fleet.urls, ledger, random.Random(seed + 1))
@@ -203,7 +219,8 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
         games = [asyncio.create_task(keep_playing(client, kind, stop, random.Random(seed * 100 + i), ended, pace))
                  for i, (kind, pace) in enumerate(loops)]
         deadline = time.monotonic() + (300 if short else 1500)
-        competitions = [asyncio.create_task(compete.tournament(client, stop, random.Random(seed + 3), deadline)),
+        competitions = [asyncio.create_task(compete.tournament(client, stop, random.Random(seed + 3), deadline,
+                                                               2 if short else 3)),
                         asyncio.create_task(compete.arena(client, stop, random.Random(seed + 4), deadline,
                                                           1 if short else 2))]
         await progressed(ledger, 0.0)
@@ -213,16 +230,20 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
             report = await asyncio.to_thread(chaos.inject, fault)
             report["progress_s"] = await progressed(ledger, since)
             print(json.dumps({"bench": "chaos", **report}), flush=True)
+        phases["faults_s"] = round(time.monotonic() - began) - sum(phases.values())
         # play on until some games have finished (`stela verify --all` re-decides finished games only)
         await finished(ended, games, 1 if short else len(games) // 2, 240 if short else 1200)
         competed = await asyncio.gather(*competitions, return_exceptions=True)  # each ends by its deadline
         stop.set()
         results = await asyncio.gather(*games, return_exceptions=True)
         endings = [*ended, *(r for r in results if isinstance(r, BaseException)), *competed]
+        phases["play_on_s"] = round(time.monotonic() - began) - sum(phases.values())
         sse = await watch.findings(180)
         result = await check(chaos, ledger, endings, schedule, sse)
         failed = not result["ok"]
-        print(json.dumps({"bench": "chaos", "mode": "short" if short else "full", "seed": seed, **result}), flush=True)
+        phases["checks_s"] = round(time.monotonic() - began) - sum(phases.values())
+        print(json.dumps({"bench": "chaos", "mode": "short" if short else "full", "seed": seed, **result,
+                          "phases": phases}), flush=True)
     finally:
         stop.set()
         await watch.close()

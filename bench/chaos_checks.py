@@ -169,7 +169,7 @@ async def sent_commands_stored(conn: asyncpg.Connection, ledger: Ledger, stored:
     return wrong
 
 
-async def quiet(pool: asyncpg.Pool, still: float = 8.0, timeout: float = 300.0) -> None:
+async def quiet(pool: asyncpg.Pool, still: float = 6.0, timeout: float = 300.0) -> None:
     """Until nothing is appended for `still` seconds: the clocked games the bots left are played out by
     the timeout worker (every 2 s or less while one runs) before the read models are compared."""
     deadline = time.monotonic() + timeout

@@ -184,15 +184,18 @@ class Fleet:
     def urls(self) -> list[str]:
         return [r.url for r in self.replicas]
 
-    def kill_one(self, rnd: random.Random) -> None:
-        """SIGKILL a replica, then start a fresh one in its place (new port: clients find it via `urls`)."""
+    def kill_one(self, rnd: random.Random, ready: bool = True) -> Replica:
+        """SIGKILL a replica, then start a fresh one in its place (new port: clients find it via `urls`);
+        with `ready`, wait until it answers (not while its database is down: it waits for that)."""
         i = rnd.randrange(len(self.replicas))
         victim = self.replicas[i]
         victim.stop(kill=True)
         self.retired.append(victim.log_tail(10**9))
         fresh = Replica(self.dsn, self.redis_url, **self.env)
-        fresh.wait_ready(120)
+        if ready:
+            fresh.wait_ready(120)
         self.replicas[i] = fresh
+        return fresh
 
     def healthy(self) -> bool:
         for url in self.urls():

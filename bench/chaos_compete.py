@@ -35,11 +35,12 @@ async def _ok(client: Client, path: str, token: str, body: Any = None) -> dict |
     return resp.json() if resp.status_code < 300 else None
 
 
-async def tournament(client: Client, stop: asyncio.Event, rnd: random.Random, deadline: float) -> str:
-    """A 3-round Swiss of four Cóatl players at two-seat tables; how it ended."""
+async def tournament(client: Client, stop: asyncio.Event, rnd: random.Random, deadline: float,
+                     rounds: int = 3) -> str:
+    """A Swiss of `rounds` rounds for four Cóatl players at two-seat tables; how it ended."""
     players = [await register(client, f"swiss-{i}") for i in range(4)]
     created = await _ok(client, "/v1/tournaments", players[0].token, {
-        "kind": "coatl", "name": "chaos", "format": "swiss", "rounds": 3, "seats": 2, "time_control": CLOCK})
+        "kind": "coatl", "name": "chaos", "format": "swiss", "rounds": rounds, "seats": 2, "time_control": CLOCK})
     path = f"/v1/tournaments/{created['tournament_id']}"
     for p in players:
         await _ok(client, f"{path}/register", p.token, {})
