@@ -5,7 +5,8 @@ on a one-second per-move clock with `abandon_after: 2`, and the bots wait out th
 so games end within seconds, by play or by the timeout worker, and a competition ends within the
 run even on a busy machine. The driver follows the competition's events (`RoundPaired` tables,
 `PlayersPaired` games) and plays every game it pairs with `bench.chaos_bots.drive`, until the
-competition ends (`finished`) or its deadline passes (then how far it got: an early ending). These
+competition ends (`finished`, when every player's acknowledged entry is in its log too) or its
+deadline passes (then how far it got: an early ending, as is an entry lost). These
 requests carry no Idempotency-Key (the keys check covers games, not competitions): a registration or
 start retried after it committed is answered 409, which is taken as done; a creation retried that
 way leaves an unused competition behind, which no check reads (nobody is paired in it).
@@ -25,6 +26,7 @@ from bench.chaos_bots import Client, Pace, Player, drive, register
 
 CLOCK = {"per_move_seconds": 1, "abandon_after": 2}
 ENDED = {"tournament": "tournament.TournamentEnded", "arena": "arena.ArenaEnded"}
+ENTERED = ("tournament.PlayerRegistered", "arena.PlayerJoined")
 
 
 async def _ok(client: Client, path: str, token: str, body: Any = None) -> dict | None:
@@ -74,6 +76,7 @@ async def _follow(client: Client, what: str, path: str, players: list[Player], s
     """Play every game the competition pairs until its end event, or `deadline` (monotonic)."""
     by_id = {p.id: p for p in players}
     games: list[asyncio.Task] = []
+    entered: set[str] = set()
     after, ended = 0, False
     try:
         while not ended:
@@ -85,9 +88,11 @@ async def _follow(client: Client, what: str, path: str, players: list[Player], s
             for event in resp.json()["events"]:
                 after = max(after, event["version"])
                 ended = ended or event["type"] == ENDED[what]
+                entered |= {event["data"]["player_id"]} if event["type"] in ENTERED else set()
                 games += [asyncio.create_task(_game(client, g, by_id, stop, rnd)) for g in _paired(event)]
             await asyncio.sleep(0.5)
-        return "finished"
+        # an entry acknowledged to a player but missing from the log is a lost registration
+        return "finished" if entered == set(by_id) else f"{what}_lost_entrants_{len(set(by_id) - entered)}"
     finally:
         for game in games:
             game.cancel()
