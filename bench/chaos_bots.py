@@ -6,7 +6,10 @@ key and body until an answer is final or the request's deadline passes. The `Led
 key, what was sent, by whom and how it ended: acknowledged (with the versions the answer names),
 refused (a final 4xx), or given up (no final answer: whether it committed is unknown, and a
 retry with the same key would explain a commit). Every 500 and any other 5xx except the
-documented 503 is counted, whatever happened next.
+documented 503 is counted, whatever happened next. A replica answers reads from its cache when the
+fan-out tells it nothing newer, so a read sent right after an acknowledged command may find the
+version before it (the message is still on its way, or Redis is down): the bots note such a stale
+read and ask again with `min_version`, the API's read-your-writes.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class Ledger:
     statuses: Counter = field(default_factory=Counter)
     server_errors: list[str] = field(default_factory=list)  # a 5xx other than 503, as "METHOD path status body"
     transport_errors: int = 0
+    stale_reads: list[str] = field(default_factory=list)  # cached answers older than an acknowledged version
     acked_at: list[float] = field(default_factory=list)
 
     def acknowledged(self) -> int:
@@ -131,33 +135,67 @@ def key() -> str:
     return str(uuid.uuid4())
 
 
+@dataclass
+class Pace:
+    """How a game is played: with a per-move clock, `dawdle` is the chance a seat waits out its deadline
+    (so the timeout worker plays for it); `watch(game_id, host_token)` is told of each new game."""
+
+    per_move_seconds: int | None = None
+    dawdle: float = 0.0
+    watch: Callable[[str, str], None] | None = None
+
+
 async def play(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: random.Random,
-               max_commands: int = 100_000) -> str:
+               max_commands: int = 100_000, pace: Pace | None = None) -> str:
     """Create, fill, start and play one game with random legal commands until it ends or `stop` is set;
     returns how it ended (finished, stopped, or what prevented it)."""
+    pace = pace or Pace()
     players = [await register(client, f"{kind}-{i}") for i in range(seats)]
     host = players[0]
-    body = {"kind": kind, "seats": seats, "options": {}}
+    body: dict[str, Any] = {"kind": kind, "seats": seats, "options": {}}
+    if pace.per_move_seconds:
+        body["time_control"] = {"per_move_seconds": pace.per_move_seconds, "abandon_after": 3}
     created = await client.post(Sent(key(), "create", host.id, None, body), "/v1/games", host.token)
     if created is None:
         return "create_failed"
     game_id = created["id"]
+    if pace.watch is not None:
+        pace.watch(game_id, host.token)
     for p in players[1:]:
         if await client.post(Sent(key(), "join", p.id, game_id, {}), f"/v1/games/{game_id}/join", p.token) is None:
             return "join_failed"
-    if await client.post(Sent(key(), "start", host.id, game_id, None), f"/v1/games/{game_id}/start",
-                         host.token) is None:
+    started = await client.post(Sent(key(), "start", host.id, game_id, None), f"/v1/games/{game_id}/start",
+                                host.token)
+    if started is None:
         return "start_failed"
-    by_seat = {i: p for i, p in enumerate(players)}
+    return await drive(client, game_id, dict(enumerate(players)), stop, rnd, max_commands, pace,
+                       started.get("version") or 0)
+
+
+async def read_game(client: Client, game_id: str, known: int) -> dict | None:
+    """The game at `known` or later: a replica's cached answer older than a version already acknowledged
+    is noted in the ledger as a stale read and asked again with `min_version` (read-your-writes)."""
+    resp = await client.call("GET", f"/v1/games/{game_id}")
+    if resp is not None and resp.status_code == 200 and resp.json()["version"] < known:
+        client.ledger.stale_reads.append(f"{game_id}: read v{resp.json()['version']} after v{known} was acknowledged")
+        resp = await client.call("GET", f"/v1/games/{game_id}", params={"min_version": str(known)})
+    return resp.json() if resp is not None and resp.status_code == 200 else None
+
+
+async def drive(client: Client, game_id: str, by_seat: dict[int, Player], stop: asyncio.Event, rnd: random.Random,
+                max_commands: int = 100_000, pace: Pace | None = None, known: int = 0) -> str:
+    """Play a started game's seats (`by_seat`) with random legal commands until it ends or `stop` is set;
+    `known` is the last version acknowledged to the bots."""
+    pace = pace or Pace()
     legal: dict[str, Any] | None = None  # the acting seat's legal commands, when an answer brought them
     for _ in range(max_commands):
         if stop.is_set():
             return "stopped"
         if legal is None:
-            resp = await client.call("GET", f"/v1/games/{game_id}")
-            if resp is None or resp.status_code != 200:
-                return f"read_failed_{resp.status_code if resp is not None else 'timeout'}"
-            game = resp.json()
+            game = await read_game(client, game_id, known)
+            if game is None:
+                return "read_failed"
+            known = max(known, game["version"])
             if game["status"] != "active":
                 return game["status"]
             seat = rnd.choice(game["to_act"])
@@ -170,10 +208,13 @@ async def play(client: Client, kind: str, seats: int, stop: asyncio.Event, rnd: 
             legal = None
             continue
         actor = by_seat[seat]
+        if pace.per_move_seconds and rnd.random() < pace.dawdle:
+            await asyncio.sleep(pace.per_move_seconds + 1)  # past the deadline: the timeout worker moves first
         envelope = {"command": rnd.choice(commands), "expected_version": legal["version"]}
         done = await client.post(Sent(key(), "command", actor.id, game_id, envelope),
                                  f"/v1/games/{game_id}/commands", actor.token, params={"include": "legal"})
         legal = None
+        known = max(known, done["version"]) if done is not None else known
         if done is not None and done["status"] != "active":
             return done["status"]
         if done is not None and done.get("legal") and seat in done["to_act"]:

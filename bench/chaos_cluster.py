@@ -177,22 +177,25 @@ class Fleet:
         self.env = {"STELA_PROJECTOR": "off", "STELA_RATE_LIMIT": "0", "STELA_LOG_LEVEL": "warning",
                     "STELA_DB_COMMAND_TIMEOUT": "5"}
         self.replicas = [Replica(dsn, redis_url, **self.env) for _ in range(count)]
-        self.retired: list[str] = []  # log tails of the replicas killed
+        self.retired: list[str] = []  # the logs of the replicas killed
         for replica in self.replicas:
             replica.wait_ready(120)
 
     def urls(self) -> list[str]:
         return [r.url for r in self.replicas]
 
-    def kill_one(self, rnd: random.Random) -> None:
-        """SIGKILL a replica, then start a fresh one in its place (new port: clients find it via `urls`)."""
+    def kill_one(self, rnd: random.Random, ready: bool = True) -> Replica:
+        """SIGKILL a replica, then start a fresh one in its place (new port: clients find it via `urls`);
+        with `ready`, wait until it answers (not while its database is down: it waits for that)."""
         i = rnd.randrange(len(self.replicas))
         victim = self.replicas[i]
         victim.stop(kill=True)
-        self.retired.append(victim.log_tail(40))
+        self.retired.append(victim.log_tail(10**9))
         fresh = Replica(self.dsn, self.redis_url, **self.env)
-        fresh.wait_ready(120)
+        if ready:
+            fresh.wait_ready(120)
         self.replicas[i] = fresh
+        return fresh
 
     def healthy(self) -> bool:
         for url in self.urls():
@@ -203,11 +206,16 @@ class Fleet:
                 return False
         return True
 
+    def logs(self) -> dict[str, str]:
+        """Each replica's whole log: `replica-N` for the running ones, `retired-N` for those killed."""
+        return {**{f"replica-{i}": r.log_tail(10**9) for i, r in enumerate(self.replicas)},
+                **{f"retired-{i}": text for i, text in enumerate(self.retired)}}
+
     def stop(self) -> None:
         for replica in self.replicas:
             replica.stop()
 
 
 def workdir() -> Path:
-    """A temporary folder for one run's cluster and logs (kept with STELA_CHAOS_KEEP=1)."""
+    """A temporary folder for one run's cluster and logs (kept on failure, and always with STELA_CHAOS_KEEP=1)."""
     return Path(tempfile.mkdtemp(prefix="stela-chaos-"))

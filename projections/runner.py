@@ -178,7 +178,9 @@ async def _hand_back(conn: Any, listener: Any) -> None:
         await asyncio.wait_for(conn.remove_listener(CHANNEL, listener), 2)
         await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all(); RESET plan_cache_mode; RESET random_page_cost"), 2)
     except Exception:  # noqa: BLE001 - any doubt: end the session
-        conn.terminate()
+        # a connection the server already ended went back to the pool by itself (asyncpg detaches it)
+        with contextlib.suppress(asyncpg.InterfaceError):
+            conn.terminate()
 
 
 class Projector:

@@ -43,12 +43,17 @@ from service.ops.stopping import stop_bounded
 from service.store.embedded import EmbeddedPostgres
 from service.store.postgres import PostgresStore
 from service.store.protocol import EventStore
+from service.store.reaching import reach
 from service.workers.arenas import ArenaWorker
 from service.workers.projector import wake_on_appends
 from service.workers.results import WAKE_DELAY, ResultRunner
 from service.workers.timeouts import TimeoutWorker
 
 log = structlog.get_logger("stela.container")
+
+# a replica or projector starting while its database restarts waits this long for it rather than exit
+# (one-off commands such as `stela verify` do not wait: they say at once that the database is down)
+START_WAIT = 300.0
 
 
 class Services:
@@ -127,17 +132,18 @@ class Services:
 
 
 @contextlib.asynccontextmanager
-async def open_store(settings: Settings, pool_max: int | None = None) -> AsyncIterator[PostgresStore]:
-    """The PostgreSQL store of `settings` (starting an embedded cluster without DATABASE_URL)."""
+async def open_store(settings: Settings, pool_max: int | None = None, wait: float = 0.0) -> AsyncIterator[PostgresStore]:
+    """The PostgreSQL store of `settings` (starting an embedded cluster without DATABASE_URL); an
+    unreachable database is waited for up to `wait` seconds (`service.store.reaching`)."""
     embedded = None
     dsn = settings.database_url
     if not dsn:
         embedded = EmbeddedPostgres(settings.data_dir)
         dsn = await asyncio.to_thread(embedded.start)
     try:
-        store = await PostgresStore.connect(dsn, pool_max or settings.db_pool_max, settings.pg_notify,
-                                            settings.db_command_timeout, settings.pg_append_slots,
-                                            settings.pg_lock_timeout_ms / 1000)
+        store = await reach(lambda: PostgresStore.connect(dsn, pool_max or settings.db_pool_max, settings.pg_notify,
+                                                          settings.db_command_timeout, settings.pg_append_slots,
+                                                          settings.pg_lock_timeout_ms / 1000), wait)
         try:
             yield store
         finally:
@@ -158,7 +164,7 @@ async def open_services(settings: Settings, games: dict[str, Game], store: Event
     not closed here. On leaving, the workers stop before the personal streams, the fan-out and the store."""
     async with contextlib.AsyncExitStack() as stack:
         if store is None:
-            store = await stack.enter_async_context(open_store(settings))
+            store = await stack.enter_async_context(open_store(settings, wait=START_WAIT))
         broker = make_broker(settings)
         await broker.start()
         stack.push_async_callback(broker.stop)
@@ -177,7 +183,7 @@ async def open_projector(settings: Settings, projections: list[Projection], batc
                          max_batch: int) -> AsyncIterator[Projector]:
     """`stela projector`: a projector of `projections` on a small pool, started; with REDIS_URL the
     appends announced on Redis wake it too (STELA_PG_NOTIFY is off by default)."""
-    async with open_store(settings, pool_max=4) as store, contextlib.AsyncExitStack() as stack:
+    async with open_store(settings, pool_max=4, wait=START_WAIT) as store, contextlib.AsyncExitStack() as stack:
         projector = store.projector(projections, batch_size=batch_size, max_batch=max_batch)
         await projector.start()
         stack.push_async_callback(projector.stop)

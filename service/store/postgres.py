@@ -33,6 +33,7 @@ from service.store import bulk
 from service.store.appending import (
     APPEND_SLOTS, APPENDS, CHANNEL, LOCK_TIMEOUT, MANY, GroupCommit, Outcome, Prepared, many_arguments, outcome,
 )
+from service.store.errors import UNAVAILABLE
 from service.store.readside import ReadSide
 from service.store.accounts_pg import PostgresAccounts
 from service.store.protocol import (
@@ -159,8 +160,12 @@ class PostgresStore(ReadSide):
                                              reset=keep_session, command_timeout=command_timeout)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreUnavailable(str(exc)) from exc
-        async with pool.acquire() as conn:
-            await migrate(conn)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn)
+        except (OSError, TimeoutError, *UNAVAILABLE) as exc:  # the database went away meanwhile
+            pool.terminate()
+            raise StoreUnavailable(str(exc)) from exc
         return cls(pool, notify, slots, lock_timeout)
 
     async def close(self) -> None:

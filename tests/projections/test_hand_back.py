@@ -47,3 +47,19 @@ async def test_a_projector_stopped_right_after_its_listen_leaves_no_listener_on_
             assert await again.fetchval("SHOW random_page_cost") == "4"
     finally:
         await pool.close()
+
+
+async def test_a_connection_the_server_ended_is_handed_back_quietly(pg_dsn):
+    # seen in the fault suite: PostgreSQL stopped under the projector; asyncpg had already returned the lost
+    # connection to the pool, and ending it again raised InterfaceError out of the clean-up (a traceback)
+    from projections.runner import _hand_back
+
+    pool = await asyncpg.create_pool(pg_dsn, min_size=1, max_size=1)
+    try:
+        async with pool.acquire() as conn:
+            conn.terminate()  # the session is gone, as after a crash: asyncpg detaches the proxy
+            await _hand_back(conn, None)
+        async with pool.acquire() as again:
+            assert await again.fetchval("SELECT 1") == 1
+    finally:
+        await pool.close()
