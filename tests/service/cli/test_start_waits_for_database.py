@@ -21,8 +21,8 @@ import httpx
 import pytest
 
 from tests.conftest import fresh_database
-from tests.support.api import until
-from tests.support.live import free_port
+from testkit.api import until
+from testkit.live import free_port
 
 STELA = str(Path(sys.executable).with_name("stela"))
 
