@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth 2.0 authorization server metadata (RFC 8414) */
+        /**
+         * OAuth 2.0 authorization server metadata (RFC 8414)
+         * @description `issuer` is STELA_OAUTH_ISSUER (default STELA_PUBLIC_URL), whatever Host the request names.
+         */
         get: operations["getAuthorizationServerMetadata"];
         put?: never;
         post?: never;
@@ -32,6 +35,26 @@ export interface paths {
         get: operations["health"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The revocation endpoint (RFC 7009)
+         * @description An app ends a grant: `token` (its access or refresh token), `token_type_hint` (optional), `client_id`. The tokens issued from that authorization (and their rotations) stop working with their tickets and streams; the app's other grants (other devices) do not. An unknown or already revoked token is answered 200 too (RFC 7009 2.2); another app's token is `invalid_grant`.
+         */
+        post: operations["oauthRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -648,7 +671,7 @@ export interface paths {
         put?: never;
         /**
          * Register a player
-         * @description Creates a player and returns its bearer token. The token is shown only here and stored hashed; send it as `Authorization: Bearer <token>`.
+         * @description Creates a player and returns its bearer token. The token is shown only here and stored hashed; send it as `Authorization: Bearer <token>`. The name is a display name (not unique), kept NFC-normalised and trimmed; one with nothing visible, a control, bidi, zero-width or line-separator character is refused (422 `invalid_name`).
          */
         post: operations["createPlayer"];
         delete?: never;
@@ -721,8 +744,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set the caller's password
-         * @description After this the player can sign in with its name (case-folded) and this password. Names are logins: a name another account signs in with is refused (409 `name_taken`).
+         * Set or change the caller's password
+         * @description After this the player signs in with the answered `login` and this password. A change needs `current_password` (or a session signed in within 10 minutes; else 403 `reauthentication_required`) and ends every other token unless `keep_tokens`. A `login` another account has is refused (409 `login_taken`); without one, a new account gets its name's login if free, else the name with a suffix (never a 409).
          */
         post: operations["setPassword"];
         delete?: never;
@@ -886,8 +909,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign in by name and password for a fresh token
-         * @description A new bearer token with every scope, valid 30 days, listed among the caller's tokens. A wrong name and a wrong password are refused alike (401 `sign_in_failed`) after the same work; repeated failures for a name or from an address are refused for a while (429 `sign_in_throttled` with Retry-After).
+         * Sign in by login and password for a fresh token
+         * @description Send `login` (`name`, its older spelling, is still read). A new bearer token with every scope, valid 30 days, listed among the caller's tokens. A wrong login and a wrong password are refused alike (401 `sign_in_failed`) after the same work; attempts are counted before any work, per login and address, per login and per address, and past a limit refused for a while (429 `sign_in_throttled` with Retry-After).
          */
         post: operations["signIn"];
         delete?: never;
@@ -3411,7 +3434,12 @@ export interface components {
         };
         /** LoginOut */
         LoginOut: {
-            /** @description the name to sign in with (the player's name, case-folded) */
+            /**
+             * @description how many other tokens the change ended
+             * @default 0
+             */
+            ended_tokens: number;
+            /** @description the login to sign in with (unique; the name is a display name) */
             login: string;
         };
         /** Me */
@@ -3430,6 +3458,15 @@ export interface components {
         };
         /** PasswordSet */
         PasswordSet: {
+            /** @description the password now: needed to change one, unless the caller's token is a session signed in within the last 10 minutes */
+            current_password?: string | null;
+            /** @description a change ends every other token of the player (sessions, personal, apps', the first token) unless this is true. Default: `false`. */
+            keep_tokens?: boolean;
+            /**
+             * @description an account's handle, unique among accounts (trimmed, NFC, case-folded); when setting a password, default the account's, or for a new one the name's if free, else the name with a short suffix
+             * @example ada
+             */
+            login?: string | null;
             password: string;
         };
         /** PauseRequest */
@@ -3587,6 +3624,18 @@ export interface components {
             status: string;
             table: number;
         };
+        /** RevokeForm */
+        RevokeForm: {
+            client_id?: string | string[] | null;
+            token?: string | string[] | null;
+            /**
+             * @example refresh_token
+             * @example access_token
+             */
+            token_type_hint?: string | string[] | null;
+        };
+        /** Revoked */
+        Revoked: Record<string, never>;
         /** RoundView */
         RoundView: {
             byes: string[];
@@ -3625,10 +3674,12 @@ export interface components {
         /** SignIn */
         SignIn: {
             /**
-             * @description display name
-             * @example Ada
+             * @description an account's handle, unique among accounts (trimmed, NFC, case-folded); when setting a password, default the account's, or for a new one the name's if free, else the name with a short suffix
+             * @example ada
              */
-            name: string;
+            login?: string | null;
+            /** @description deprecated: the login, as clients before logins sent it */
+            name?: string | null;
             password: string;
         };
         /**
@@ -6455,7 +6506,7 @@ export interface components {
     headers: {
         /** @description what is left of that budget in this window and the seconds until it ends: `"api";r=597;t=42` */
         RateLimit: string;
-        /** @description the budget this request draws from (IETF draft-ietf-httpapi-ratelimit-headers): `"api";q=600;w=60`, or `"streams";q=...` for stream openings; absent when rate limiting is off */
+        /** @description the budget this request draws from (IETF draft-ietf-httpapi-ratelimit-headers): `"api";q=600;w=60`, `"streams";q=...` for stream openings, or `"credentials";q=...` when the address's budget of refused tokens refuses a token; absent when rate limiting is off */
         "RateLimit-Policy": string;
         /** @description seconds until the window ends (at the open-stream cap: a few seconds) */
         "Retry-After": number;
@@ -6524,6 +6575,48 @@ export interface operations {
             };
         };
     };
+    oauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevokeForm"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description RFC 6749 5.2 error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenError"];
+                };
+            };
+            /** @description invalid_client, when the client sent an Authorization header (public clients send none: their unknown client_id is a 400) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenError"];
+                };
+            };
+        };
+    };
     oauthToken: {
         parameters: {
             query?: never;
@@ -6557,7 +6650,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
-            /** @description invalid_client */
+            /** @description invalid_client, when the client sent an Authorization header (public clients send none: their unknown client_id is a 400) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9523,6 +9616,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -9820,6 +9924,17 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -10537,6 +10652,17 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
