@@ -62,6 +62,20 @@ def projected(http: httpx.Client, deadline: float = 10.0) -> None:
 
 
 def test_stateful_scenarios_through_create_join_start_and_commands_find_no_server_error(settings, games):
+    """Scenarios find no server error. Hypothesis replays a scenario's prefix and needs the same answers; when a
+    replay was answered otherwise (`FlakyStrategyDefinition`, a harness failure that says nothing of the server:
+    seen once in 2 runs of the merged tree of session 43, a link's bundle from `GET /v1/games` found empty) the
+    scenarios run once more on a new database. A server error fails at once, on either run."""
+    for attempt in (1, 2):
+        try:
+            _scenarios_find_no_server_error(settings, games)
+            return
+        except hypothesis.errors.FlakyStrategyDefinition:
+            if attempt == 2:
+                raise
+
+
+def _scenarios_find_no_server_error(settings, games):
     # a database of its own: hypothesis replays a scenario's prefix and needs the same answers, so the lobby and
     # the listings must hold only what these scenarios made, not what the worker's earlier tests left (and
     # their runners and clocks still change); on a busy machine that history answered a replay differently
