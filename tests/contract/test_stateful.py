@@ -48,7 +48,7 @@ def seated_token(http: httpx.Client, game_id: str, players: dict[str, str], acti
     return next((t for pid, t in players.items() if pid not in seats.values()), None)
 
 
-def projected(http: httpx.Client, deadline: float = 10.0) -> None:
+def projected(http: httpx.Client, deadline: float = 30.0) -> None:
     """Wait until the embedded projector has caught up with the log (`/readyz`'s lag), at most `deadline` s.
 
     Hypothesis replays a scenario's prefix and needs the same answers: a read model one event behind (the
@@ -62,20 +62,33 @@ def projected(http: httpx.Client, deadline: float = 10.0) -> None:
 
 
 def test_stateful_scenarios_through_create_join_start_and_commands_find_no_server_error(settings, games):
-    """Scenarios find no server error. Hypothesis replays a scenario's prefix and needs the same answers; when a
-    replay was answered otherwise (`FlakyStrategyDefinition`, a harness failure that says nothing of the server:
-    seen once in 2 runs of the merged tree of session 43, a link's bundle from `GET /v1/games` found empty) the
-    scenarios run once more on a new database. A server error fails at once, on either run."""
-    for attempt in (1, 2):
-        try:
-            _scenarios_find_no_server_error(settings, games)
-            return
-        except hypothesis.errors.FlakyStrategyDefinition:
-            if attempt == 2:
-                raise
+    """Scenarios find no server error and no answer outside the document.
+
+    Every 5xx and every failed check is recorded as it is seen (`findings`), and the test fails on any of them,
+    whether or not hypothesis can replay it. Hypothesis replays a scenario's prefix and expects the same answers;
+    against a live server whose state grows from one scenario to the next, a replay can be answered otherwise
+    and hypothesis stops with `FlakyStrategyDefinition` (a harness condition that says nothing of the server:
+    twice in CI, a link's bundle from `GET /v1/games` found empty on a replay). That ends the exploration early,
+    not the proof: the findings seen so far are still asserted, and so is the coverage (games created and
+    reached through their links)."""
+    findings: list[tuple[str, int, str]] = []
+    answered: Counter = Counter()
+    try:
+        _scenarios_find_no_server_error(settings, games, findings, answered)
+    except hypothesis.errors.FlakyStrategyDefinition as flaky:
+        print(f"stateful: exploration ended early by hypothesis ({str(flaky).splitlines()[0]})")
+    played = answered[("POST /v1/games/{game_id}/commands", 200)]
+    print(f"stateful: {sum(answered.values())} calls, {played} commands accepted; "
+          f"{sorted((k[0], k[1], v) for k, v in answered.items())}")
+    assert not findings, findings
+    assert not [k for k in answered if k[1] >= 500]
+    # the links were followed: games created, then reached through their id (which call the links lead to
+    # first depends on the scenarios hypothesis draws)
+    linked = [label for label, status in answered if "{game_id}" in label and 200 <= status < 300]
+    assert answered[("POST /v1/games", 201)] > 0 and linked, sorted(answered.items())
 
 
-def _scenarios_find_no_server_error(settings, games):
+def _scenarios_find_no_server_error(settings, games, findings: list, answered: Counter) -> None:
     # a database of its own: hypothesis replays a scenario's prefix and needs the same answers, so the lobby and
     # the listings must hold only what these scenarios made, not what the worker's earlier tests left (and
     # their runners and clocks still change); on a busy machine that history answered a replay differently
@@ -95,9 +108,7 @@ def _scenarios_find_no_server_error(settings, games):
         # and the stateless phase (test_schemathesis.py) cover their operations)
         schema = schemathesis.openapi.from_dict(document, config=config).exclude(path_regex="/stream$") \
             .exclude(path_regex="^/v1/arenas")
-        seen: Counter = Counter()
         KINDS = sorted(games)
-        answered: Counter = Counter()
 
         class Scenarios(schema.as_state_machine()):  # type: ignore[misc]
             def before_call(self, case):
@@ -123,11 +134,15 @@ def _scenarios_find_no_server_error(settings, games):
                 # every check but `ignored_auth`: the scenarios put a real player's token on every call
                 # (before_call), so that check's requests with broken credentials carry a valid one again;
                 # refusing bad credentials is tested in tests/service (test_tokens, test_api_errors)
-                case.validate_response(response, additional_checks=additional_checks, excluded_checks=[ignored_auth],
-                                       transport_kwargs=kwargs or None, recorder=getattr(self, "recorder", None))
+                try:
+                    case.validate_response(response, additional_checks=additional_checks,
+                                           excluded_checks=[ignored_auth], transport_kwargs=kwargs or None,
+                                           recorder=getattr(self, "recorder", None))
+                except Exception as failure:  # recorded before hypothesis sees it: a replay may not reach it again
+                    findings.append((case.operation.label, response.status_code, str(failure)[:2000]))
+                    raise
 
             def after_call(self, response, case):
-                seen[case.operation.label] += 1
                 answered[(case.operation.label, response.status_code)] += 1
                 if case.method.upper() != "GET":
                     projected(http)
@@ -135,14 +150,6 @@ def _scenarios_find_no_server_error(settings, games):
         Scenarios.run(settings=hypothesis.settings(
             max_examples=SCENARIOS, stateful_step_count=STEPS, deadline=None, derandomize=not LONG,
             suppress_health_check=list(hypothesis.HealthCheck), database=None))
-    played = answered[("POST /v1/games/{game_id}/commands", 200)]
-    print(f"stateful: {sum(seen.values())} calls, {played} commands accepted; "
-          f"{sorted((k[0], k[1], v) for k, v in answered.items())}")
-    assert not [k for k in answered if k[1] >= 500]
-    # the links were followed: games created, then reached through their id (which call the links lead to
-    # first depends on the scenarios hypothesis draws)
-    linked = [label for label, status in answered if "{game_id}" in label and 200 <= status < 300]
-    assert answered[("POST /v1/games", 201)] > 0 and linked, sorted(answered.items())
 
 
 def test_the_documented_time_control_refuses_unknown_fields_as_the_server_does():
