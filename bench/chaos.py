@@ -14,9 +14,10 @@ the projector (restarted at once, so the next fault may hit its start-up), Postg
 (PostgreSQL stopped, then a replica and the projector killed and started again while it is down:
 they must wait for it). After each fault it waits for
 the fleet to answer again and for new commands to be acknowledged, and notes a projector that ended
-by itself. Then the competitions end, the bots stop, the followers catch up, the log goes quiet (the
-timeout worker plays out the clocked games left), the projector catches up, and the checks of
-bench.chaos_checks and bench.chaos_watch run.
+by itself. Then the game loops stop and their followers catch up while the competitions end (the
+arena's minutes are the short mode's floor), the log goes quiet (the timeout worker plays out the
+clocked games left), the projector catches up, and the checks of bench.chaos_checks and
+bench.chaos_watch run (`stela verify --all` beside the others).
 
 Printed as JSON lines like the other benches: one per fault, then the totals (`acknowledged`,
 `lost`, `duplicated`, `forked`, `unacknowledged_commits`, `http_500`, `timeouts_fired`,
@@ -39,6 +40,7 @@ import shutil
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -135,12 +137,18 @@ class Chaos:
             (self.root / f"{name}.log").write_text(text)
 
     def stop(self) -> None:
-        for stop in (self.fleet.stop, self.projector.stop, self.redis.stop,
-                     lambda: self.pg.stop("fast") if self.pg.running() else None):
-            try:
-                stop()
-            except Exception as exc:  # a failing stop must not keep the rest running
-                print(json.dumps({"bench": "chaos", "cleanup_error": repr(exc)}), file=sys.stderr)
+        """The servers all at once (each takes a moment to drain), then Redis and PostgreSQL under them."""
+        with ThreadPoolExecutor() as threads:
+            list(threads.map(_tried, [*(r.stop for r in self.fleet.replicas), self.projector.stop]))
+        for stop in (self.redis.stop, lambda: self.pg.stop("fast") if self.pg.running() else None):
+            _tried(stop)
+
+
+def _tried(stop: Any) -> None:
+    try:
+        stop()
+    except Exception as exc:  # a failing stop must not keep the rest running
+        print(json.dumps({"bench": "chaos", "cleanup_error": repr(exc)}), file=sys.stderr)
 
 
 async def progressed(ledger: Ledger, since: float, timeout: float = 180.0) -> float:
@@ -212,6 +220,9 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
     phases = {"start_s": round(time.monotonic() - began)}  # wall-clock seconds per phase (printed only)
     ledger = Ledger()
     stop = asyncio.Event()
+    # the competitions' own stop: they end by themselves (the arena after its minutes) while the game loops
+    # are stopped and their streams followed to the end
+    stop_competing = asyncio.Event()
     client = Client(chaos.fleet.urls, ledger, random.Random(seed + 1))
     watch = Watch(client, chaos.fleet.urls, seed + 2)
     failed = True  # until the checks say otherwise: a crash keeps the logs too
@@ -222,10 +233,11 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
         games = [asyncio.create_task(keep_playing(client, kind, stop, random.Random(seed * 100 + i), ended, pace))
                  for i, (kind, pace) in enumerate(loops)]
         deadline = time.monotonic() + (300 if short else 1500)
-        competitions = [asyncio.create_task(compete.tournament(client, stop, random.Random(seed + 3), deadline,
-                                                               2 if short else 3)),
-                        asyncio.create_task(compete.arena(client, stop, random.Random(seed + 4), deadline,
-                                                          1 if short else 2))]
+        competitions = [
+            asyncio.create_task(compete.tournament(client, stop_competing, random.Random(seed + 3), deadline,
+                                                   2 if short else 3)),
+            asyncio.create_task(compete.arena(client, stop_competing, random.Random(seed + 4), deadline,
+                                              1 if short else 2))]
         await progressed(ledger, 0.0)
         faults = SHORT_FAULTS if short else FAULTS
         schedule = [f for _ in range(rounds) for f in rnd.sample(faults, len(faults))]
@@ -237,19 +249,22 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
         phases["faults_s"] = round(time.monotonic() - began) - sum(phases.values())
         # play on until some games have finished (`stela verify --all` re-decides finished games only)
         await finished(ended, games, 1 if short else len(games) // 2, 240 if short else 1200)
-        competed = await asyncio.gather(*competitions, return_exceptions=True)  # each ends by its deadline
         stop.set()
         results = await asyncio.gather(*games, return_exceptions=True)
+        # the streams of the stopped games are followed to their end while the competitions finish
+        sse, competed = await asyncio.gather(watch.findings(180),
+                                             asyncio.gather(*competitions, return_exceptions=True))  # by deadline
         endings = [*ended, *(r for r in results if isinstance(r, BaseException)), *competed]
         phases["play_on_s"] = round(time.monotonic() - began) - sum(phases.values())
-        sse = await watch.findings(180)
         result = await check(chaos, ledger, endings, schedule, sse)
         failed = not result["ok"]
         phases["checks_s"] = round(time.monotonic() - began) - sum(phases.values())
+        phases["of_which_quiet_s"] = result.pop("quiet_s")
         print(json.dumps({"bench": "chaos", "mode": "short" if short else "full", "seed": seed, **result,
                           "phases": phases}), flush=True)
     finally:
         stop.set()
+        stop_competing.set()
         await watch.close()
         await client.close()
         await asyncio.to_thread(chaos.stop)
@@ -269,8 +284,12 @@ async def _init(conn: asyncpg.Connection) -> None:
 async def from_database(dsn: str, ledger: Ledger) -> dict[str, Any]:
     """The checks that read the database, once the projector has caught up."""
     pool = await asyncpg.create_pool(dsn, min_size=1, max_size=2, init=_init)
+    began = time.monotonic()
     try:
         await checks.quiet(pool)
+        quiet_s = round(time.monotonic() - began)
+        # `stela verify --all` (a process of its own) meanwhile, once the games are played out
+        verifying = asyncio.create_task(asyncio.to_thread(checks.verify_all, dsn))
         async with pool.acquire() as conn:
             gaps, broken = await checks.gaps_and_chain(conn)
             found = await checks.keys(conn, ledger)
@@ -279,18 +298,19 @@ async def from_database(dsn: str, ledger: Ledger) -> dict[str, Any]:
             competitions = await checks.results(conn)
         await checks.caught_up(pool)
         read_models = await checks.read_models_equal_rebuild(pool)
+        verified = await verifying
     finally:
         await pool.close()
     return {"gaps": gaps, "broken": broken, "found": found, "rehashed": rehashed, "clocks": clocks,
-            "competitions": competitions, "read_models": read_models}
+            "competitions": competitions, "read_models": read_models, "verified": verified,
+            "quiet_s": quiet_s}
 
 
 async def check(chaos: Chaos, ledger: Ledger, endings: list[Any], schedule: list[str],
                 sse: dict[str, Any]) -> dict[str, Any]:
     """Every check of bench.chaos_checks and bench.chaos_watch; `ok` when all of them hold."""
     db = await from_database(chaos.pg.dsn, ledger)
-    found, clocks, results = db["found"], db["clocks"], db["competitions"]
-    verified = await asyncio.to_thread(checks.verify_all, chaos.pg.dsn)
+    found, clocks, results, verified = db["found"], db["clocks"], db["competitions"], db["verified"]
     counts = {name: len(found.get(name, [])) for name in ("lost", "duplicated", "forked", "unacknowledged_commits",
                                                           "in_doubt")}
     early = early_endings(endings)
@@ -320,7 +340,7 @@ async def check(chaos: Chaos, ledger: Ledger, endings: list[Any], schedule: list
         "games": dict(Counter(str(e) for e in endings)),
         "statuses": {str(k): v for k, v in sorted(ledger.statuses.items())},
         "transport_errors": ledger.transport_errors, "stale_reads": len(ledger.stale_reads), "replica_restarts": len(chaos.fleet.retired),
-        "projector_starts": chaos.projector.started,
+        "projector_starts": chaos.projector.started, "quiet_s": db["quiet_s"],
     }
     result["ok"] = not any(problems.values())
     if not result["ok"]:

@@ -211,10 +211,6 @@ class Fleet:
         return {**{f"replica-{i}": r.log_tail(10**9) for i, r in enumerate(self.replicas)},
                 **{f"retired-{i}": text for i, text in enumerate(self.retired)}}
 
-    def stop(self) -> None:
-        for replica in self.replicas:
-            replica.stop()
-
 
 def workdir() -> Path:
     """A temporary folder for one run's cluster and logs (kept on failure, and always with STELA_CHAOS_KEEP=1)."""

@@ -37,6 +37,9 @@ OUTAGES = (
     "redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError", "the underlying connection is closed",
     "connection is closed", "the database system is",
     "connection has been released back to the pool",  # asyncpg detaches a connection the server ended
+    # an append's lock wait cut short (`lock_timeout`): refused and retried by design (issue 43, item 2), as
+    # when the arena worker of one replica meets another's pairing transaction on a slow machine
+    "LockNotAvailableError", "StreamLocked",
 )
 # exceptions that only carry another one (a task group's, or litestar's for an error inside a started stream)
 WRAPPERS = ("ExceptionGroup", "Exception caught after response started")

@@ -237,6 +237,9 @@ class CommandLoop:
             raise error
         loaded = await self.repository.load(stream_id)
         stored = await self.store.read_stream(stream_id, after=done.first_version - 1, upto=done.last_version)
+        # announced again: the first attempt may have committed and never heard so (a database crash, a
+        # replica killed), and then nobody announced them; followers skip the versions they already have
+        await self.broker.publish(stream_id, stored)
         return Ran(loaded, [Decided(e.version, decode(loaded.table, e), e.at.isoformat()) for e in stored],
                    replayed=True)
 

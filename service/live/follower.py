@@ -206,6 +206,7 @@ class Follower:
                 log.warning("follower_read_failed", game_id=self.stream_id, error=str(exc))
                 self._pushed[:0] = [[]]
                 await asyncio.sleep(self.poll)
+                self._wakeup.set()  # read again now, not at the next push or heartbeat (there may be none)
                 continue
             if events:
                 self._deliver(Batch(events))

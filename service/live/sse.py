@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, Literal, Protocol
 
 import msgspec
+import structlog
 from litestar.response import Stream
 from litestar.response.streaming import ASGIStreamingResponse
 
@@ -46,6 +47,9 @@ POLL_DEGRADED = 0.5  # seconds between a follower's reads while Redis is degrade
 Frames = Literal["named", "message"]
 _encode = msgspec.json.encode
 HEARTBEAT_FRAME = b": heartbeat\n\n"
+# the end of a stream whose game could not be read: reconnect (after `retry`) with Last-Event-ID
+ERROR_FRAME = f"retry: {RETRY_MS}\n: error: the game could not be read, reconnect with Last-Event-ID\n\n".encode()
+log = structlog.get_logger("stela.stream")
 
 
 class SnapshotMessage(msgspec.Struct, frozen=True, tag="snapshot", tag_field="type"):
@@ -142,6 +146,7 @@ class GameConnection:
         services, game_id, viewer, closing = self.services, self.game_id, self.viewer, self.closing
         follower = follower_of(services, game_id, self.heartbeat, self.poll_degraded)
         self._inbox = inbox = follower.join()
+        writing = False  # finishing a write the transport held back: its failure means the client is gone
         try:
             loaded = await services.repository.load(game_id)
             self.table, state = loaded.table, loaded.state
@@ -165,31 +170,43 @@ class GameConnection:
                 if closing is not None and closing.is_set():
                     break
                 if isinstance(item, Unfinished):
+                    writing = True
                     await item.finish()
+                    writing = False
                 elif item is HEARTBEAT:
                     yield HEARTBEAT_FRAME
                 elif item is LAGGED:
                     if out := await self._read(None):
                         yield out
-                elif isinstance(item, Batch) and item.last > self.last:
-                    if item.first == self.last + 1:
-                        out = self._batch(item)
-                        while inbox.items and isinstance(inbox.items[0], Batch) and \
-                                inbox.items[0].first == self.last + 1:  # queued behind: one send for all
-                            out += self._batch(inbox.items.popleft())
-                    else:  # joined mid-batch, or a gap only a read can fill
-                        missed = [] if item.first <= self.last + 1 else await services.store.read_stream(
-                            game_id, after=self.last, upto=item.first - 1)
-                        self._seated(missed + item.events)
-                        out = self._render(missed + [e for e in item.events if e.version > self.last], self.seat,
-                                           self.public, self.sealed)
-                        self.last = item.last
-                    if out:
-                        yield out
+                elif isinstance(item, Batch) and item.last > self.last and (out := await self._queued(item, inbox)):
+                    yield out
             yield f"retry: {RETRY_MS}\n: server closing, reconnect with Last-Event-ID\n\n".encode()
+        except Exception as exc:
+            if writing:
+                raise
+            # a read failed (the database is away): end the stream cleanly; the client resumes with Last-Event-ID
+            log.warning("game_stream_failed", game_id=game_id, error=f"{type(exc).__name__}: {exc}")
+            yield ERROR_FRAME
         finally:
             inbox.direct = None
             follower.leave(inbox)
+
+    async def _queued(self, item: Batch, inbox: Inbox) -> bytes:
+        """The frames of a queued batch with something new (and of the batches queued behind it that follow on)."""
+        if item.first == self.last + 1:
+            out = self._batch(item)
+            while inbox.items and isinstance(inbox.items[0], Batch) and \
+                    inbox.items[0].first == self.last + 1:  # queued behind: one send for all
+                out += self._batch(inbox.items.popleft())
+            return out
+        # joined mid-batch, or a gap only a read can fill
+        missed = [] if item.first <= self.last + 1 else await self.services.store.read_stream(
+            self.game_id, after=self.last, upto=item.first - 1)
+        self._seated(missed + item.events)
+        out = self._render(missed + [e for e in item.events if e.version > self.last], self.seat, self.public,
+                           self.sealed)
+        self.last = item.last
+        return out
 
     def _direct(self, item: Batch | Signal) -> bool:
         """Write `item` now, from the follower's loop (see `Inbox`); False leaves it to this connection's task."""

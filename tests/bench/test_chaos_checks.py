@@ -180,10 +180,16 @@ def test_a_traceback_in_a_server_log_is_seen_unless_it_is_an_outage_the_suite_ca
             "exception": "Traceback (most recent call last):\n  File \"x.py\", line 1, in f\nKeyError: 'seat'"}
     outage = {**line, "exception": "Traceback (most recent call last):\n  File \"x.py\", line 1\n"
                                     "ConnectionRefusedError: [Errno 111] Connect call failed"}
+    locked = {**line, "event": "background_failed",
+              "exception": "Traceback (most recent call last):\n  File \"x.py\", line 1\n"
+                           "asyncpg.exceptions.LockNotAvailableError: canceling statement due to lock timeout\n\n"
+                           "The above exception was the direct cause of the following exception:\n\n"
+                           "Traceback (most recent call last):\n  File \"y.py\", line 2\n"
+                           "service.store.protocol.StreamLocked: stream a-1 is being written by another transaction"}
     quiet = json.dumps({"event": "started", "level": "info"})
     raw = "Traceback (most recent call last):\n  File \"y.py\", line 2, in g\nZeroDivisionError: division by zero"
     found = watch.tracebacks({"replica-0": f"{quiet}\n{json.dumps(line)}\n{json.dumps(outage)}",
-                              "projector": f"{quiet}\n{raw}\n{quiet}", "replica-1": f"{quiet}\n{json.dumps(outage)}"})
+                              "projector": f"{quiet}\n{raw}\n{quiet}", "replica-1": f"{quiet}\n{json.dumps(outage)}\n{json.dumps(locked)}"})
     assert list(found) == ["replica-0", "projector"]
     assert "KeyError" in found["replica-0"][0] and "ZeroDivisionError" in found["projector"][0]
 

@@ -17,10 +17,11 @@ from testkit.api import started_game
 ID = re.compile(rb"(?m)^id: (\d+)$")
 
 
-def stream_scope(path: str) -> dict:
+def stream_scope(path: str, headers: dict[str, str] | None = None) -> dict:
+    extra = [(k.encode(), v.encode()) for k, v in (headers or {}).items()]
     return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-            "headers": [(b"accept", b"text/event-stream"), (b"host", b"t")],
+            "headers": [(b"accept", b"text/event-stream"), (b"host", b"t"), *extra],
             "client": ("192.0.2.1", 1), "server": ("t", 80), "state": {}}
 
 
