@@ -104,8 +104,8 @@ class Services:
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)
         # the transparency log (docs/audit.md): proofs and checkpoints, signed every few seconds by a worker
-        signer = log_signer(settings.log_key, None if settings.database_url else settings.data_dir,
-                            f"{urlsplit(settings.issuer).netloc}/stela")
+        signer = log_signer(settings.log_key, settings.data_dir if pg is not None and not settings.database_url else None,
+                            f"{urlsplit(settings.issuer).netloc}/stela", ephemeral=pg is None)
         self.transparency = Transparency(store.ledger(), signer,
                                          signer.name if signer else f"{urlsplit(settings.issuer).netloc}/stela")
         self.checkpoints = CheckpointWorker(self.transparency, settings.log_checkpoint_seconds) if pg is not None else None

@@ -155,12 +155,15 @@ class Transparency:
         return found
 
 
-def log_signer(key: str | None, data_dir: str | None, name: str) -> Signer | None:
+def log_signer(key: str | None, data_dir: str | None, name: str, ephemeral: bool = False) -> Signer | None:
     """The log's signing key: `key` (STELA_LOG_KEY, a "PRIVATE+KEY+..." text) when given; else, for the
     embedded PostgreSQL of `make run` (`data_dir` given), a development key named `name`, generated once
-    into `data_dir/log-signing.key`; else None (deployments sign only with a configured key)."""
+    into `data_dir/log-signing.key`; else a key of this process only when `ephemeral` (the in-memory
+    store's, whose log dies with it); else None (deployments sign only with a configured key)."""
     if key:
         return Signer.parse(key)
+    if ephemeral:
+        return Signer.generate(name)
     if data_dir is None:
         return None
     path = Path(data_dir) / "log-signing.key"

@@ -50,3 +50,14 @@ def test_a_cosignature_binds_the_witness_key_the_time_and_the_checkpoint_text() 
     other = checkpoint_text("log.example/stela", 8, b"\x02" * 32)
     moved = f"{other}\n{log.sign(other)}" + witness.cosign(text, 1_700_000_000)
     assert cosigned_by(moved, Verifier.parse(witness.verifier())) is None
+
+
+def test_make_run_keeps_one_development_key_and_a_deployment_signs_only_with_its_configured_key(tmp_path) -> None:
+    from service.commands.transparency import log_signer
+
+    first = log_signer(None, str(tmp_path), "127.0.0.1:8000/stela")
+    assert first is not None and (tmp_path / "log-signing.key").stat().st_mode & 0o777 == 0o600
+    assert log_signer(None, str(tmp_path), "127.0.0.1:8000/stela").verifier() == first.verifier()
+    configured = Signer.generate("play.example.org/stela")
+    assert log_signer(configured.private_text(), None, "ignored").verifier() == configured.verifier()
+    assert log_signer(None, None, "play.example.org/stela") is None

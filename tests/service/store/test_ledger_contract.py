@@ -15,6 +15,7 @@ from domain.transparency.leaves import leaf
 from service.store.ledger import proof, root
 from service.store.postgres import PostgresStore
 from service.store.protocol import ConcurrencyError, Metadata, NewEvent, NewGame
+from tests.service.store.test_store_contract import store  # noqa: F401 - the memory and PostgreSQL stores
 
 
 def created(seats: int = 2) -> NewEvent:

@@ -14,6 +14,16 @@ from service.store.protocol import (
 )
 
 
+@pytest.fixture(params=["memory", "postgres"])
+async def store(request, pg_dsn):
+    if request.param == "memory":
+        yield MemoryStore()
+    else:
+        pg = await PostgresStore.connect(pg_dsn, 8)
+        yield pg
+        await pg.close()
+
+
 def batch(n: int, tag: str = "t") -> list[NewEvent]:
     return [NewEvent(f"test.{tag}", {"i": i, "nested": {"b": [1, 2], "a": "x"}}) for i in range(n)]
 
