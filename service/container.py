@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 from typing import Any
 
 import structlog
@@ -33,6 +34,7 @@ from service.commands.repository import Currency, GameRepository
 from service.commands.views import PerVersion
 from service.commands.sealing import DealSeals, Seals
 from service.commands.tournaments import Tournaments
+from service.commands.transparency import Transparency, log_signer
 from service.live.fanout import Broker, RedisBroker
 from service.live.personal import PersonalHub
 from service.live.revocation import CredentialTickets, Revocations
@@ -47,6 +49,7 @@ from service.store.reaching import reach
 from service.workers.arenas import ArenaWorker
 from service.workers.projector import wake_on_appends
 from service.workers.results import WAKE_DELAY, ResultRunner
+from service.workers.checkpoints import CheckpointWorker
 from service.workers.timeouts import TimeoutWorker
 
 log = structlog.get_logger("stela.container")
@@ -100,6 +103,12 @@ class Services:
         self.arena_worker = ArenaWorker(pg, self.arenas) if self.arenas is not None else None
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)
+        # the transparency log (docs/audit.md): proofs and checkpoints, signed every few seconds by a worker
+        signer = log_signer(settings.log_key, settings.data_dir if pg is not None and not settings.database_url else None,
+                            f"{urlsplit(settings.issuer).netloc}/stela", ephemeral=pg is None)
+        self.transparency = Transparency(store.ledger(), signer,
+                                         signer.name if signer else f"{urlsplit(settings.issuer).netloc}/stela")
+        self.checkpoints = CheckpointWorker(self.transparency, settings.log_checkpoint_seconds) if pg is not None else None
 
     @property
     def tables(self) -> dict[str, Any]:
@@ -122,10 +131,12 @@ class Services:
         if self.arena_worker is not None:
             await self.arena_worker.start()
             wake_on_appends(self.arena_worker.wake, self.broker, WAKE_DELAY)
+        if self.checkpoints is not None:
+            await self.checkpoints.start()
 
     async def stop_workers(self) -> None:
         """Stop the workers in the reverse order, each within a bound (one stuck is logged and left)."""
-        workers: list[Periodic | Projector | None] = [self.arena_worker, self.timeouts, self.tournament_results, self.projector]
+        workers: list[Periodic | Projector | None] = [self.checkpoints, self.arena_worker, self.timeouts, self.tournament_results, self.projector]
         for worker in workers:
             if worker is not None:
                 await stop_bounded(f"{type(worker).__qualname__}.stop", worker.stop)

@@ -18,6 +18,7 @@ from domain.table import SeedRevealed, Table
 from service.bots import add_parsers as add_bot_commands
 from service.cli.common import with_store
 from service.cli.projections import add_commands
+from service.cli.transparency import cmd_witness, log_problems
 from service.ops.arguments import key_values
 from service.ops.settings import Settings
 
@@ -106,8 +107,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(msgspec.json.encode(report).decode())
         print(json.dumps({"verified": len(reports), "failed": len(bad)}))
         return 1 if bad else 0
+    if not args.file and args.log:  # the whole transparency log audited against the service
+        result = log_problems(args.log, args.log_key, None, None)
+        print(json.dumps(result))
+        return 1 if result["problems"] else 0
     if not args.file:
-        print("verify needs a file (or --all)", file=sys.stderr)
+        print("verify needs a file (or --all, or --log)", file=sys.stderr)
         return 2
     text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     document = _report_document(text)
@@ -115,7 +120,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         problems = verify_report(document)
         print(json.dumps({"ok": not problems, "problems": problems}))
         return 0 if not problems else 1
-    report = verify_log(parse_ndjson(text), GAMES)
+    events = parse_ndjson(text)
+    report = verify_log(events, GAMES)
+    if args.log:  # and its creation, end and seed leaves proven in the transparency log
+        checkpoint = Path(args.checkpoint).read_text() if args.checkpoint else None
+        report.problems += log_problems(args.log, args.log_key, events, checkpoint)["problems"]
+        report.ok = not report.problems
     print(msgspec.json.encode(report).decode())
     return 0 if report.ok else 1
 
@@ -163,7 +173,19 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("verify", help="check a log's hash chain, seed and every decision (or a tournament report)")
     s.add_argument("file", nargs="?", help="an NDJSON export, or - for stdin")
     s.add_argument("--all", action="store_true", help="verify every finished game in the database")
+    s.add_argument("--log", metavar="URL", help="prove the export's leaves in the service's transparency log "
+                                                "(without a file: audit the whole log against the service)")
+    s.add_argument("--log-key", help="the log's verifier key (default: the one the service publishes)")
+    s.add_argument("--checkpoint", metavar="FILE", help="a signed checkpoint to prove against (default: the newest)")
     s.set_defaults(fn=cmd_verify)
+    s = sub.add_parser("witness", help="witness the transparency log: check, cosign and submit each new checkpoint")
+    s.add_argument("url")
+    s.add_argument("--key", default="witness.key", help="the witness's Ed25519 key file (generated if missing)")
+    s.add_argument("--name", default="witness.example/stela", help="the witness's key name, for a new key")
+    s.add_argument("--state", default="witness.json", help="where the last checkpoint seen is kept")
+    s.add_argument("--log-key", help="the log's verifier key (default: the service's, trusted on first use)")
+    s.add_argument("--every", type=float, default=0, help="seconds between rounds (0: one round)")
+    s.set_defaults(fn=cmd_witness)
     s = sub.add_parser("openapi", help="write the OpenAPI document generated from the app")
     s.add_argument("--out", default="openapi/openapi.json")
     s.set_defaults(fn=cmd_openapi)

@@ -10,6 +10,7 @@ exactly the stored events. The final fold must give the recorded outcome.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from typing import Any
 
@@ -17,6 +18,8 @@ import msgspec
 
 from domain.kernel import Game, RuleViolation
 from domain.clock import ClockSet, TimeOut, unchanged_at
+from domain.transparency import merkle
+from domain.transparency.leaves import leaf
 from domain.table import GameCreated, GameEnded, GameStarted, SeatLeft, SeatTaken, SeedRevealed, Table, TableState
 from service.commands.repository import platform_event
 from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
@@ -159,3 +162,37 @@ def _recheck(table: Table, state: TableState, batch: list[StoredEvent], produced
     report.decisions_checked += 1
     if [msgspec.to_builtins(e) for e in again] != [msgspec.to_builtins(e) for e in produced]:
         report.problems.append(f"v{batch[0].version}: re-deciding the command gives different events")
+
+
+def logged_leaves(events: list[StoredEvent]) -> dict[int, bytes]:
+    """The transparency log's leaves an export's events must have written, by stream version."""
+    out = {}
+    for e in events:
+        body = leaf(e.stream_id, e.version, e.type, e.data, e.hash)
+        if body is not None:
+            out[e.version] = body
+    return out
+
+
+def check_inclusion(events: list[StoredEvent], proof: dict[str, Any], size: int, root: bytes) -> list[str]:
+    """Problems with an inclusion proof (`getInclusionProof`'s answer) of an export's leaves against a signed
+    checkpoint (size, root): a leaf the export writes and the log lacks or proves wrong, or a leaf the log
+    holds for the stream that the export does not write (another creation, end or seed)."""
+    expected = logged_leaves(events)
+    problems = []
+    if proof.get("size") != size:
+        return [f"the proof is for a tree of {proof.get('size')} leaves, not the checkpoint's {size}"]
+    found = {item["version"]: item for item in proof.get("leaves", [])}
+    for version, body in expected.items():
+        item = found.get(version)
+        if item is None or item["body"].encode() != body:
+            problems.append(f"v{version}: the log holds no such leaf for this export (the log was written "
+                            f"with another event, or none)")
+            continue
+        path = [base64.b64decode(h) for h in item["path"]]
+        if not merkle.verify_inclusion(item["index"], size, merkle.leaf_hash(body), path, root):
+            problems.append(f"v{version}: the leaf's inclusion proof does not verify against the checkpoint")
+    for version in sorted(set(found) - set(expected)):
+        problems.append(f"v{version}: the log holds a leaf of this stream that the export does not write "
+                        f"({found[version]['body']})")
+    return problems

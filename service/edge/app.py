@@ -35,6 +35,7 @@ from service.edge.routes.ops import healthz, readyz
 from service.edge.routes.play import PlayController, command_body, command_route, legal_body, legal_route
 from service.edge.routes.players import PlayerController
 from service.edge.routes.readmodels import ReadModelController
+from service.edge.routes.transparency import LogController
 from service.edge.routes.streams import StreamController
 from service.edge.routes.tournaments import TournamentController
 from service.ops.settings import Settings
@@ -163,7 +164,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
                    "metrics": Metrics(), "on_stop": [], **(extra or {})})
     handlers: list[Any] = [PlayerController, AccountController, *OAUTH_HANDLERS, BotController, KindController,
                            GameController, PlayController, StreamController, TournamentController, ArenaController,
-                           healthz, readyz, ReadModelController,
+                           healthz, readyz, ReadModelController, LogController,
                            command_route(lambda: state.services), legal_route(lambda: state.services)]  # (started by the lifespan)
     handlers.append(docs.assets_router())
     handlers.append(favicon)

@@ -30,6 +30,8 @@
 | STELA_SIGN_IN_WINDOW_SECONDS | 900 | that window |
 | STELA_PUBLIC_URL | http://STELA_HOST:STELA_PORT | the API's origin as clients reach it (scheme, host, port; no path) |
 | STELA_OAUTH_ISSUER | STELA_PUBLIC_URL | the OAuth issuer of the RFC 8414 metadata (never taken from a request's Host) |
+| STELA_LOG_KEY | (none) | the transparency log's Ed25519 signing key, `PRIVATE+KEY+<name>+<id>+<base64>` (docs/audit.md); without it the embedded `make run` generates one into STELA_DATA_DIR and a deployment signs no checkpoint |
+| STELA_LOG_CHECKPOINT_SECONDS | 10 | how often the checkpoint worker signs a checkpoint of the grown log |
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     sign_in_window_seconds: float = 900.0
     public_url: str | None = None
     oauth_issuer: str | None = None
+    log_key: str | None = None
+    log_checkpoint_seconds: float = 10.0
 
     @property
     def issuer(self) -> str:
@@ -123,6 +127,8 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             sign_in_window_seconds=float(get("STELA_SIGN_IN_WINDOW_SECONDS") or 900),
             public_url=get("STELA_PUBLIC_URL"),
             oauth_issuer=get("STELA_OAUTH_ISSUER"),
+            log_key=get("STELA_LOG_KEY"),
+            log_checkpoint_seconds=float(get("STELA_LOG_CHECKPOINT_SECONDS") or 10),
         )
 
 
@@ -132,4 +138,4 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
             "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
             "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS", "STELA_PG_LOCK_TIMEOUT_MS",
-            "STELA_PUBLIC_URL", "STELA_OAUTH_ISSUER")
+            "STELA_PUBLIC_URL", "STELA_OAUTH_ISSUER", "STELA_LOG_KEY", "STELA_LOG_CHECKPOINT_SECONDS")

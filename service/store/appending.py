@@ -43,7 +43,7 @@ import asyncio
 import itertools
 import operator
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, NamedTuple
 
 from service.store.protocol import AppendResult, StreamLocked
@@ -66,13 +66,15 @@ _HEAD = {
 }
 
 
-def append_statement(batch: bool, first: bool, keyed: bool, notify: bool) -> tuple[str, tuple[str, ...]]:
+def append_statement(batch: bool, first: bool, keyed: bool, notify: bool,
+                     logged: bool = False) -> tuple[str, tuple[str, ...]]:
     """The append statement and the names of its parameters, in order ($1, $2, ...).
 
     `batch`: several events (arrays, unnested), else one (scalars); `first`: expected version 0 (the
     stream must be empty; it is registered in `streams`), else the head must be (expected, prev hash);
-    `keyed`: record the idempotency key; `notify`: `pg_notify` once. Every variant sets its transaction's
-    `lock_timeout` before it inserts (see above)."""
+    `keyed`: record the idempotency key; `notify`: `pg_notify` once; `logged`: the batch writes leaves of
+    the transparency log (`service.store.ledger`), in the same statement. Every variant sets its
+    transaction's `lock_timeout` before it inserts (see above)."""
     sql = f"""
 WITH ins AS (
     INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
@@ -89,6 +91,12 @@ WITH ins AS (
     if first:
         sql += """, stream AS (
     INSERT INTO streams (stream_id, kind) SELECT {stream}, {kind}::text WHERE EXISTS (SELECT 1 FROM ins)
+)"""
+    if logged:
+        sql += """, leaf AS (
+    INSERT INTO log_entries (stream_id, version, body, leaf_hash)
+    SELECT {stream}, l.v, l.b, l.h FROM unnest({lv}::int[], {lb}::bytea[], {lh}::bytea[]) AS l(v, b, h)
+    WHERE EXISTS (SELECT 1 FROM ins)
 )"""
     if notify:  # a SELECT in WITH runs only if read: the count reads it
         sql += f""", note AS (
@@ -108,8 +116,8 @@ def _statement_and_arguments(*variant: bool) -> tuple[str, Callable[[dict[str, A
     return sql, operator.itemgetter(*names)
 
 
-# (batch, first, keyed, notify) -> the statement, and what picks its arguments from the append's values
-APPENDS = {variant: _statement_and_arguments(*variant) for variant in itertools.product((False, True), repeat=4)}
+# (batch, first, keyed, notify, logged) -> the statement, and what picks its arguments from the append's values
+APPENDS = {variant: _statement_and_arguments(*variant) for variant in itertools.product((False, True), repeat=5)}
 
 # Several appends to different streams in one statement. Each row carries its append's expected version
 # and head, compared with its stream's last row, found through the primary key: a lateral look-up, for
@@ -140,6 +148,10 @@ WITH ins AS (
     INSERT INTO streams (stream_id, kind)
     SELECT s.stream, s.kind FROM unnest($16::text[], $17::text[]) AS s(stream, kind)
     WHERE EXISTS (SELECT 1 FROM ins WHERE ins.stream_id = s.stream)
+), leaf AS (
+    INSERT INTO log_entries (stream_id, version, body, leaf_hash)
+    SELECT l.stream, l.v, l.b, l.h FROM unnest($19::text[], $20::int[], $21::bytea[], $22::bytea[]) AS l(stream, v, b, h)
+    WHERE EXISTS (SELECT 1 FROM ins WHERE ins.stream_id = l.stream)
 )
 SELECT stream_id, version, position, tx, at FROM ins"""
 
@@ -155,12 +167,14 @@ class Prepared(NamedTuple):
     key: str | None
     kind: str
     fingerprint: str | None
+    leaves: Sequence[tuple[str, int, bytes, bytes]] = ()  # the transparency log's (stream, version, body, leaf hash)
 
 
 def many_arguments(items: list[Prepared], encode: Callable[[Any], str]) -> tuple[list[Any], ...]:
-    """`MANY`'s arguments for `items` (one per stream), sorted by stream."""
+    """`MANY`'s arguments for `items` (one per stream), sorted by stream; the lock timeout ($18) is the
+    caller's, between the 17 columns of the appends and the 4 of their leaves."""
     items = sorted(items, key=operator.attrgetter("stream_id"))
-    columns: tuple[list[Any], ...] = tuple([] for _ in range(17))
+    columns: tuple[list[Any], ...] = tuple([] for _ in range(21))
     for item in items:
         for v, t, d, m, p, h in item.rows:
             for column, value in zip(columns, (item.stream_id, v, t, encode(d), encode(m), p, h, item.expected,
@@ -173,6 +187,9 @@ def many_arguments(items: list[Prepared], encode: Callable[[Any], str]) -> tuple
         if item.expected == 0:
             columns[15].append(item.stream_id)
             columns[16].append(item.kind)
+        for entry in item.leaves:
+            for column, value in zip(columns[17:], entry):
+                column.append(value)
     return columns
 
 

@@ -6,7 +6,8 @@ append does) and links each to its owner (a tournament's in `tournament_games`, 
 arena's in `arena_games`, as `NewGame.link` says), on the
 connection and in the transaction of `PostgresStore.append`, which appends the
 tournament's `RoundPaired` in the same transaction: a round's pairing and its games
-commit together or not at all, so nobody ever reads a pairing whose games do not exist.
+commit together or not at all, so nobody ever reads a pairing whose games do not exist. The games'
+leaves of the transparency log go in with them.
 Streams that already exist are skipped (ids and seeds are pure functions of the
 tournament, so a second writer of the same round can only have written the same).
 """
@@ -18,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from service.store.ledger import entries_of_rows
 from service.store.protocol import GENESIS_HASH, NewGame, StoredEvent, chain
 
 _INSERT = """INSERT INTO events (stream_id, version, type, data, metadata, prev_hash, hash)
@@ -25,10 +27,13 @@ _INSERT = """INSERT INTO events (stream_id, version, type, data, metadata, prev_
              FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
                   AS u(s, v, t, d, m, p, h)
              RETURNING stream_id, version, position, tx, at"""
+_LEAVES = """INSERT INTO log_entries (stream_id, version, body, leaf_hash)
+             SELECT * FROM unnest($1::text[], $2::int[], $3::bytea[], $4::bytea[])"""
 
 
-async def create_games(conn: Any, games: Sequence[NewGame]) -> dict[str, list[StoredEvent]]:
-    """Write the games that do not exist yet, in the caller's transaction on `conn`; their stored events by id."""
+async def create_games(conn: Any, games: Sequence[NewGame], logged: bool = True) -> dict[str, list[StoredEvent]]:
+    """Write the games that do not exist yet, in the caller's transaction on `conn`, with their leaves of the
+    transparency log when `logged`; their stored events by id."""
     existing = {r[0] for r in await conn.fetch("SELECT stream_id FROM streams WHERE stream_id = ANY($1::text[])",
                                                [g.game_id for g in games])}
     fresh = [g for g in games if g.game_id not in existing]
@@ -45,6 +50,9 @@ async def create_games(conn: Any, games: Sequence[NewGame]) -> dict[str, list[St
     records = await conn.fetch(_INSERT, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
                                [enc(r[3]).decode() for r in rows], [enc(r[4]).decode() for r in rows],
                                [r[5] for r in rows], [r[6] for r in rows])
+    leaves = [entry for r in rows for entry in entries_of_rows(r[0], [r[1:]])] if logged else []
+    if leaves:
+        await conn.execute(_LEAVES, *map(list, zip(*leaves)))
     await conn.executemany("INSERT INTO streams (stream_id, kind) VALUES ($1, $2)",
                            [(g.game_id, g.kind) for g in fresh])
     links = {"tournament": "INSERT INTO tournament_games (game_id, tournament_id, round) VALUES ($1, $2, $3)",

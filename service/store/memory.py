@@ -16,6 +16,7 @@ import msgspec
 
 from projections.log import LogEvent, decode_table
 from service.store.accounts import MemoryAccounts
+from service.store.ledger import MemoryLedger, entries_of_rows
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
     SeatedGame, StoredEvent, chain, cursor_pair,
@@ -39,6 +40,7 @@ class MemoryStore:
         self._tx = 0
         self._keys: dict[str, bytes] = {}
         self._accounts: MemoryAccounts | None = None
+        self._ledger = MemoryLedger()
 
     async def append(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
                      idempotency_key: str | None = None, kind: str | None = None,
@@ -84,7 +86,12 @@ class MemoryStore:
                                           hash=h))
         stream.extend(stored)
         self.log.extend(stored)
+        self._ledger.write(entries_of_rows(stream_id, [(e.version, e.type, e.data, None, None, e.hash) for e in stored]))
         return stored
+
+    def ledger(self) -> MemoryLedger:
+        """The transparency log beside these streams (`service.store.ledger`)."""
+        return self._ledger
 
     async def tournaments_of(self, game_ids: list[str]) -> dict[str, str]:
         """The tournament of each of `game_ids` that belongs to one (as `ReadSide.tournaments_of`)."""

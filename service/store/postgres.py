@@ -22,7 +22,6 @@ import operator
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
-from importlib import resources
 from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
@@ -34,14 +33,16 @@ from service.store.appending import (
     APPEND_SLOTS, APPENDS, CHANNEL, LOCK_TIMEOUT, MANY, GroupCommit, Outcome, Prepared, many_arguments, outcome,
 )
 from service.store.errors import UNAVAILABLE
+from service.store.migrations import migrate
 from service.store.readside import ReadSide
 from service.store.accounts_pg import PostgresAccounts
+from service.store.ledger import entries_of_rows
+from service.store.ledger_pg import PostgresLedger
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
     SeatedGame, StoredEvent, StoreUnavailable, StreamLocked, chain, cursor_pair,
 )
 
-_MIGRATION_LOCK = 7_114_001
 # literal types, so the planner matches the partial index of migration 004 for any player id
 _SEATS_OF = f"""SELECT s.player_id, s.stream_id, last.at,
                        EXISTS (SELECT 1 FROM events x WHERE x.stream_id = s.stream_id
@@ -107,29 +108,6 @@ async def keep_session(conn: asyncpg.Connection) -> None:
     """No per-release reset query: pooled connections never change session state (saves a round trip)."""
 
 
-async def migrate(conn: asyncpg.Connection) -> list[str]:
-    """Apply the versioned SQL files not yet applied, under an advisory lock; returns their names."""
-    applied: list[str] = []
-    await conn.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
-    try:
-        await conn.execute("""CREATE TABLE IF NOT EXISTS schema_migrations (
-            version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())""")
-        done = {r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")}
-        files = sorted(p for p in resources.files("service.store.migrations").iterdir() if p.name.endswith(".sql"))
-        for path in files:
-            version = int(path.name.split("_", 1)[0])
-            if version in done:
-                continue
-            async with conn.transaction():
-                await conn.execute(path.read_text())
-                await conn.execute("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
-                                   version, path.name)
-            applied.append(path.name)
-    finally:
-        await conn.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
-    return applied
-
-
 # the keys `shared_key` keeps (the table's name is older than its second use)
 _KEY_TABLE = """CREATE TABLE IF NOT EXISTS stela_ticket_keys (
     name text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"""
@@ -137,6 +115,8 @@ _KEY_TABLE = """CREATE TABLE IF NOT EXISTS stela_ticket_keys (
 
 class PostgresStore(ReadSide):
     """EventStore on a PostgreSQL pool."""
+
+    logged = True  # appends write the transparency log's leaves (bench.store turns it off to price them)
 
     def __init__(self, pool: asyncpg.Pool, notify: bool = False, slots: int = APPEND_SLOTS,
                  lock_timeout: float = LOCK_TIMEOUT) -> None:
@@ -181,6 +161,10 @@ class PostgresStore(ReadSide):
         except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
+    def ledger(self) -> PostgresLedger:
+        """The transparency log on this store's pool (`service.store.ledger`)."""
+        return PostgresLedger(self.pool)
+
     def accounts(self) -> PostgresAccounts:
         """Accounts, scoped credentials and OAuth apps on this store's pool (`service.store.accounts`)."""
         return PostgresAccounts(self.pool)
@@ -212,7 +196,7 @@ class PostgresStore(ReadSide):
             result = item if isinstance(item, AppendResult) else await self._send(conn, item)
             if result.duplicate:
                 return result
-            created = await bulk.create_games(conn, games)
+            created = await bulk.create_games(conn, games, self.logged)
         return msgspec.structs.replace(result, created=created)
 
     async def _prepared(self, stream_id: str, expected_version: int, events: list[NewEvent], metadata: Metadata,
@@ -226,8 +210,9 @@ class PostgresStore(ReadSide):
                 "SELECT hash FROM events WHERE stream_id = $1 AND version = $2", stream_id, expected_version)
         if prev_hash is None:
             return await self._refused(stream_id, expected_version, actor, key)
-        return Prepared(stream_id, expected_version, prev_hash, chain(stream_id, expected_version, prev_hash, events,
-                                                                      metadata), actor, key, kind or "", fingerprint)
+        rows = chain(stream_id, expected_version, prev_hash, events, metadata)
+        return Prepared(stream_id, expected_version, prev_hash, rows, actor, key, kind or "", fingerprint,
+                        entries_of_rows(stream_id, rows) if self.logged else [])
 
     async def _alone(self, item: Prepared) -> AppendResult:
         return await self._send(self.pool, item)
@@ -236,7 +221,7 @@ class PostgresStore(ReadSide):
         """The one-statement append on `conn` (the pool, or a connection in its caller's transaction)."""
         rows = item.rows
         batch = len(rows) != 1
-        statement, arguments = APPENDS[batch, item.expected == 0, item.key is not None, self.notify]
+        statement, arguments = APPENDS[batch, item.expected == 0, item.key is not None, self.notify, bool(item.leaves)]
         if batch:
             values = {"v": [r[0] for r in rows], "t": [r[1] for r in rows], "d": [_json(r[2]) for r in rows],
                       "m": [_json(r[3]) for r in rows], "p": [r[4] for r in rows], "h": [r[5] for r in rows]}
@@ -245,7 +230,8 @@ class PostgresStore(ReadSide):
             values = {"v": v, "t": t, "d": _json(d), "m": _json(m), "p": p, "h": h}
         values.update(stream=item.stream_id, expected=item.expected, prev_hash=item.prev_hash, actor=item.actor,
                       key=item.key, count=len(rows), kind=item.kind, fingerprint=item.fingerprint,
-                      lock_timeout=self.lock_timeout)
+                      lock_timeout=self.lock_timeout, lv=[e[1] for e in item.leaves], lb=[e[2] for e in item.leaves],
+                      lh=[e[3] for e in item.leaves])
         try:
             records = await conn.fetch(statement, *arguments(values))
         except asyncpg.UniqueViolationError:
@@ -259,7 +245,8 @@ class PostgresStore(ReadSide):
     async def _together(self, items: list[Prepared]) -> list[Outcome]:
         """Several appends (one per stream) in one statement; each one's result, or its refusal."""
         try:
-            records = await self.pool.fetch(MANY, *many_arguments(items, _json), self.lock_timeout)
+            columns = many_arguments(items, _json)
+            records = await self.pool.fetch(MANY, *columns[:17], self.lock_timeout, *columns[17:])
         except asyncpg.LockNotAvailableError as exc:
             raise StreamLocked("another transaction holds one of the group's streams") from exc
         except (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError):

@@ -20,6 +20,7 @@ import msgspec
 from domain.table import GameAborted, GameEnded, SeatTaken
 from projections.log import LogEvent
 from service.store.accounts import AccountStore
+from service.store.ledger import Ledger
 
 # the platform events `seats_of` reads, by their tags (the stores match them in SQL)
 SEAT_TAKEN = str(SeatTaken.__struct_config__.tag)
@@ -231,6 +232,9 @@ class EventStore(Protocol):
         ...
     async def token_digests(self, player_ids: list[str]) -> dict[str, str | None]:
         """Each known player's current token digest (None: revoked)."""
+        ...
+    def ledger(self) -> Ledger:
+        """The transparency log the appends write their leaves into (`service.store.ledger`)."""
         ...
     def accounts(self) -> AccountStore:
         """Accounts, scoped credentials and OAuth apps kept beside the players (`service.store.accounts`)."""

@@ -1,0 +1,180 @@
+"""`stela verify --log URL` and `stela witness URL`: a third party's checks of the transparency log over
+its HTTP API (docs/audit.md), with nothing but the log's public key to trust.
+
+`verify_in_log` proves that an export's creation, end and seed leaves are in a signed checkpoint;
+`audit_log` reads every leaf up to a checkpoint, recomputes its root, and asks the service for each
+logged game: one whose leaves are logged but that the service no longer has, or whose export writes
+other leaves, is reported. `witness_round` keeps the last checkpoint it saw in a state file, accepts a
+new one only with a consistency proof from it (or the same root for the same size), cosigns it with
+the witness's own key and submits the cosignature; anything else is a split view, refused
+(`SplitView`), the state left as it was.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from domain.transparency import merkle
+from service.commands.notes import COSIGNATURE, NoteError, Signer, Verifier, open_checkpoint, split
+from service.commands.verify import check_inclusion, logged_leaves, parse_ndjson
+from service.store.protocol import StoredEvent
+
+
+class SplitView(Exception):
+    """The log showed this witness a checkpoint that does not extend the last one it saw."""
+
+
+async def log_key(client: Any, given: str | None) -> Verifier:
+    """The log's verifier key: `given`, else the one the service publishes (trusted on first use)."""
+    if given:
+        return Verifier.parse(given)
+    info = (await client.get("/v1/log/")).json()
+    if not info.get("public_key"):
+        raise NoteError("the service publishes no log key: pass --log-key")
+    return Verifier.parse(info["public_key"])
+
+
+async def signed_checkpoint(client: Any, key: Verifier, note: str | None = None) -> tuple[str, Any]:
+    """The checkpoint note (`note`, else the newest the service serves) and what it states, signature checked."""
+    if note is None:
+        resp = await client.get("/v1/log/checkpoint")
+        if resp.status_code != 200:
+            raise NoteError(f"the service serves no checkpoint ({resp.status_code})")
+        note = resp.text
+    return note, open_checkpoint(note, key)
+
+
+async def verify_in_log(client: Any, events: list[StoredEvent], key: Verifier, note: str | None = None) -> list[str]:
+    """Problems proving the export's leaves against the checkpoint (the newest when `note` is None)."""
+    if not events:
+        return ["the export is empty"]
+    _, checkpoint = await signed_checkpoint(client, key, note)
+    resp = await client.get(f"/v1/log/proofs/inclusion/{events[0].stream_id}", params={"size": checkpoint.size})
+    if resp.status_code == 404:
+        return [f"the log of {checkpoint.size} leaves holds no leaf of {events[0].stream_id}"]
+    resp.raise_for_status()
+    return check_inclusion(events, resp.json(), checkpoint.size, checkpoint.root)
+
+
+async def audit_log(client: Any, key: Verifier) -> tuple[int, list[str]]:
+    """(leaves read, problems) for the whole log up to the newest checkpoint, against the service's games."""
+    _, checkpoint = await signed_checkpoint(client, key)
+    leaves: list[dict[str, Any]] = []
+    while len(leaves) < checkpoint.size:
+        page = (await client.get("/v1/log/leaves", params={"start": len(leaves), "limit": 1000})).json()
+        leaves += page["leaves"][:checkpoint.size - len(leaves)]
+        if not page["leaves"]:
+            break
+    hashes = [merkle.leaf_hash(item["body"].encode()) for item in leaves]
+    problems = []
+    if _root(hashes) != checkpoint.root or len(hashes) != checkpoint.size:
+        problems.append("the leaves served do not hash to the checkpoint's root")
+    streams: dict[str, dict[int, str]] = {}
+    for item in leaves:
+        record = json.loads(item["body"])
+        if record["type"].startswith("table."):
+            streams.setdefault(record["stream_id"], {})[record["version"]] = item["body"]
+    for stream_id, logged in streams.items():
+        problems += await _game_against_log(client, stream_id, logged)
+    return len(leaves), problems
+
+
+async def _game_against_log(client: Any, stream_id: str, logged: dict[int, str]) -> list[str]:
+    records = [json.loads(body) for body in logged.values()]
+    if not any(r["leaf"] == "seed" for r in records):  # running: the game must exist; its log is not public yet
+        resp = await client.get(f"/v1/games/{stream_id}")
+        return [f"{stream_id}: logged, but the service has no such game"] if resp.status_code == 404 else []
+    resp = await client.get(f"/v1/games/{stream_id}/export")
+    if resp.status_code != 200:
+        return [f"{stream_id}: logged as finished, but the service has no log of it ({resp.status_code})"]
+    exported = {v: body.decode() for v, body in logged_leaves(parse_ndjson(resp.content)).items()}
+    if exported != logged:
+        return [f"{stream_id}: its export writes other leaves than the log holds (v"
+                + ", v".join(str(v) for v in sorted(set(exported.items()) ^ set(logged.items()))) + ")"]
+    return []
+
+
+def _root(hashes: list[bytes]) -> bytes:
+    size = len(hashes)
+    nodes: dict[merkle.Node, bytes] = merkle.grown(0, {}, hashes)
+    return merkle.range_hash(0, size, nodes)
+
+
+def witness_key(path: Path, name: str) -> Signer:
+    """The witness's own cosigning key, generated into `path` on first use."""
+    if not path.exists():
+        path.write_text(Signer.generate(name, COSIGNATURE).private_text() + "\n")
+        path.chmod(0o600)
+    return Signer.parse(path.read_text())
+
+
+async def witness_round(client: Any, signer: Signer, state_path: Path, given_key: str | None = None) -> dict[str, Any]:
+    """Check the newest checkpoint against the last one seen, cosign and submit it; what was witnessed."""
+    state = json.loads(state_path.read_text()) if state_path.exists() else {}
+    key = Verifier.parse(state["log_key"]) if state.get("log_key") and not given_key else await log_key(client, given_key)
+    note, checkpoint = await signed_checkpoint(client, key)
+    if state.get("log_key") and Verifier.parse(state["log_key"]) != key:
+        raise SplitView("the log's key is not the one this witness saw before")
+    last_size, last_root = state.get("size", 0), base64.b64decode(state.get("root", ""))
+    if checkpoint.size < last_size:
+        raise SplitView(f"the log shrank from {last_size} to {checkpoint.size} leaves")
+    if checkpoint.size == last_size and last_size and checkpoint.root != last_root:
+        raise SplitView(f"two roots for a tree of {last_size} leaves")
+    if last_size and checkpoint.size > last_size:
+        resp = await client.get("/v1/log/proofs/consistency", params={"first": last_size, "second": checkpoint.size})
+        path = [base64.b64decode(h) for h in resp.json().get("path", [])] if resp.status_code == 200 else []
+        if not merkle.verify_consistency(last_size, checkpoint.size, last_root, checkpoint.root, path):
+            raise SplitView(f"the tree of {checkpoint.size} leaves does not extend the tree of {last_size} "
+                            f"this witness saw")
+    text, _ = split(note)
+    cosigned = note + signer.cosign(text, int(time.time()))
+    resp = await client.post("/v1/log/cosignatures", json={"note": cosigned, "witness_key": signer.verifier()})
+    state_path.write_text(json.dumps({"log_key": key.text(), "size": checkpoint.size, "root": base64.b64encode(checkpoint.root).decode(),
+                      "note": note}))
+    return {"size": checkpoint.size, "root": base64.b64encode(checkpoint.root).decode(),
+            "submitted": resp.status_code == 200}
+
+
+def cmd_witness(args: Any) -> int:
+    """`stela witness URL`: witness the log once, or every `--every` seconds; 3 on a split view."""
+    import asyncio
+
+    import httpx
+
+    signer = witness_key(Path(args.key), args.name)
+
+    async def run() -> int:
+        async with httpx.AsyncClient(base_url=args.url.rstrip("/"), timeout=30) as client:
+            while True:
+                try:
+                    print(json.dumps(await witness_round(client, signer, Path(args.state), args.log_key)), flush=True)
+                except SplitView as exc:
+                    print(json.dumps({"split_view": str(exc)}), flush=True)
+                    return 3
+                if not args.every:
+                    return 0
+                await asyncio.sleep(args.every)
+
+    return asyncio.run(run())
+
+
+def log_problems(url: str, given_key: str | None, events: list[StoredEvent] | None,
+                 checkpoint: str | None) -> dict[str, Any]:
+    """`stela verify --log URL`: the export's leaves proven in the log, or (no export) the whole log audited."""
+    import asyncio
+
+    import httpx
+
+    async def run() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url.rstrip("/"), timeout=30) as client:
+            key = await log_key(client, given_key)
+            if events is None:
+                read, problems = await audit_log(client, key)
+                return {"leaves": read, "problems": problems}
+            return {"problems": await verify_in_log(client, events, key, checkpoint)}
+
+    return asyncio.run(run())

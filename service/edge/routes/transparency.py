@@ -1,0 +1,109 @@
+"""The transparency log (docs/audit.md): its key and size, signed checkpoints with witnesses'
+cosignatures, the leaves paged, inclusion and consistency proofs, and cosignatures submitted."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.params import JSONBody, PathParameter, QueryParameter
+
+from service.commands.transparency import PAGE, ConsistencyProof, InclusionProof, LeafPage, LogInfo
+from service.container import Services
+from service.edge.errors import responses
+from service.edge.schemas import NO_NUL
+
+NOTE = "text/plain; charset=utf-8"
+NOTE_EXAMPLE = ("play.example.org/stela\n42\nqJbXU3lnt3VJTf0sJJvSTUE9x9uD1e4l1bDkP4hMBNQ=\n\n"
+                "\u2014 play.example.org/stela Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo"
+                "+zyWE+xeMcTOAYQ8=\n")
+Size = Annotated[int, PathParameter(ge=1, description="a tree size a checkpoint was published for", examples=[Example(value=42)])]
+
+
+def _note(body: str) -> Response[str]:
+    return Response(body, media_type=NOTE)
+
+
+def _note_doc(description: str, *errors: int) -> dict[int, ResponseSpec]:
+    return {200: ResponseSpec(data_container=str, media_type=NOTE, generate_examples=False, description=description,
+                              examples=[Example(summary="a checkpoint of 42 leaves", value=NOTE_EXAMPLE)]),
+            **responses(*errors)}
+
+
+class Cosignature(msgspec.Struct, frozen=True, kw_only=True):
+    note: Annotated[str, msgspec.Meta(max_length=8192, description="the checkpoint with the witness's cosignature line",
+                                      examples=[NOTE_EXAMPLE])]
+    witness_key: Annotated[str, msgspec.Meta(max_length=512, description="the witness's verifier key (type 0x04)",
+                                             examples=["witness.example/w1+8a2c40d3+BEXcDqlxtaGS/Wz1s3ax4ZHpEh3jCnR0dumD"
+                                                       "JkfLa/Gd"])]
+
+
+class LogController(Controller):
+    path = "/v1/log"
+    tags = ["log"]
+
+    @get("/", operation_id="getLogInfo", summary="The transparency log's origin, public key and size",
+         description="The verifier key signs every checkpoint (C2SP signed-note, Ed25519, type 0x01); `size` is the "
+                     "number of leaves integrated so far (a checkpoint may lag it by the worker's interval).",
+         responses=responses())
+    async def info(self, services: NamedDependency[Services]) -> LogInfo:
+        return await services.transparency.info()
+
+    @get("/checkpoint", operation_id="getCheckpoint", summary="The newest signed checkpoint",
+         description="A C2SP tlog-checkpoint: origin, tree size and RFC 9162 root hash (base64), then the log's "
+                     "signature line and every witness cosignature kept for it (C2SP tlog-cosignature).",
+         responses=_note_doc("the signed note", 404))
+    async def checkpoint(self, services: NamedDependency[Services]) -> Response[str]:
+        return _note(await services.transparency.note())
+
+    @get("/checkpoints/{size:int}", operation_id="getCheckpointOfSize", summary="The checkpoint of one tree size",
+         responses=_note_doc("the signed note", 400, 404))
+    async def checkpoint_of(self, services: NamedDependency[Services], size: Size) -> Response[str]:
+        return _note(await services.transparency.note(size))
+
+    @post("/checkpoints", operation_id="issueCheckpoint", summary="Sign a checkpoint of the log now",
+          description="Integrates the committed leaves and signs a checkpoint if the tree grew (what the worker does "
+                      "every STELA_LOG_CHECKPOINT_SECONDS); answers the newest checkpoint.",
+          status_code=200, responses=_note_doc("the newest signed note", 404))
+    async def issue(self, services: NamedDependency[Services]) -> Response[str]:
+        await services.transparency.issue()
+        return _note(await services.transparency.note())
+
+    @post("/cosignatures", operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
+          description="The note must be a checkpoint this log published, carrying a valid cosignature by "
+                      "`witness_key`; the cosignature line is kept (the first per witness and size) and served with "
+                      "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404))
+    async def cosign(self, services: NamedDependency[Services], data: JSONBody[Cosignature]) -> Response[str]:
+        return _note(await services.transparency.cosign(data.note, data.witness_key))
+
+    @get("/leaves", operation_id="listLogLeaves", summary="The log's leaves, in index order, paged",
+         description="Each leaf is the canonical JSON of a creation, an end or a revealed seed (docs/audit.md), with "
+                     "its RFC 9162 leaf hash; `next` is the start of the following page.",
+         responses=responses(400))
+    async def leaves(self, services: NamedDependency[Services],
+                     start: Annotated[int, QueryParameter(ge=0, examples=[Example(value=0)])] = 0,
+                     limit: Annotated[int, QueryParameter(ge=1, le=PAGE, examples=[Example(value=100)])] = 100) -> LeafPage:
+        return await services.transparency.leaves(start, limit)
+
+    @get("/proofs/inclusion/{stream_id:str}", operation_id="getInclusionProof",
+         summary="Inclusion proofs of a game's or competition's leaves",
+         description="For each leaf of the stream, its RFC 9162 inclusion path in the tree of `size` (a published "
+                     "checkpoint's; the newest when omitted). 404 when no checkpoint includes a leaf of it.",
+         responses=responses(400, 404))
+    async def inclusion(self, services: NamedDependency[Services],
+                        stream_id: Annotated[str, PathParameter(max_length=128, pattern=NO_NUL, examples=[Example(value="g-3f2a")])],
+                        size: Annotated[int | None, QueryParameter(ge=1, examples=[Example(value=42)])] = None) -> InclusionProof:
+        return await services.transparency.inclusion(stream_id, size)
+
+    @get("/proofs/consistency", operation_id="getConsistencyProof",
+         summary="A consistency proof between two published tree sizes",
+         description="The RFC 9162 PROOF(first, D[second]) hashes that show the tree of `first` is a prefix of the "
+                     "tree of `second`.", responses=responses(400, 404))
+    async def consistency(self, services: NamedDependency[Services],
+                          first: Annotated[int, QueryParameter(ge=1, examples=[Example(value=40)])],
+                          second: Annotated[int, QueryParameter(ge=1, examples=[Example(value=42)])]) -> ConsistencyProof:
+        return await services.transparency.consistency(first, second)

@@ -1,0 +1,161 @@
+"""Tampering an operator (or an intruder with database access) might try, each caught by what
+`stela verify --log` and `stela witness` run (`service.cli.transparency`): a finished game deleted, one
+event rewritten with its chain recomputed, a seed swapped before its reveal, and a log forked for one
+client. Each test first shows the honest case passes, so the catch is the tampering's."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import msgspec
+import pytest
+from litestar.testing import AsyncTestClient
+
+from domain.kernel import seed_commitment
+from service.cli.transparency import SplitView, audit_log, verify_in_log, witness_round
+from service.commands.notes import COSIGNATURE, Signer, Verifier, cosigned_by
+from service.commands.verify import parse_ndjson, verify_log
+from service.edge.app import create_app
+from service.store.memory import MemoryStore
+from service.store.protocol import event_hash
+from testkit.api import play_to_end, player, started_game
+
+LOG_KEY = Signer.generate("test.example/stela")
+KEY = Verifier.parse(LOG_KEY.verifier())
+
+
+@contextlib.asynccontextmanager
+async def service(settings: Any, games: Any, store: Any = None) -> AsyncIterator[AsyncTestClient]:
+    """A service process signing with LOG_KEY (a new one each time: nothing cached from before)."""
+    app = create_app(msgspec.structs.replace(settings, log_key=LOG_KEY.private_text()), games=games, store=store)
+    async with AsyncTestClient(app, timeout=30) as client:
+        yield client
+
+
+async def checkpointed(client: AsyncTestClient, game_id: str, leaves: int) -> None:
+    """Sign checkpoints until one holds the game's `leaves` leaves (the log integrates what has committed
+    below the global log's horizon, a moment after the commit)."""
+    deadline = time.monotonic() + 30
+    while True:
+        await client.post("/v1/log/checkpoints")
+        resp = await client.get(f"/v1/log/proofs/inclusion/{game_id}")
+        if resp.status_code == 200 and len(resp.json()["leaves"]) == leaves:
+            return
+        assert time.monotonic() < deadline, "the game's leaves were not checkpointed in time"
+        await asyncio.sleep(0.05)
+
+
+async def finished(client: AsyncTestClient) -> str:
+    game_id, players = await started_game(client, "tally", 2)
+    await play_to_end(client, game_id, players)
+    await checkpointed(client, game_id, 3)
+    return game_id
+
+
+async def export(client: AsyncTestClient, game_id: str) -> list[Any]:
+    resp = await client.get(f"/v1/games/{game_id}/export")
+    assert resp.status_code == 200, resp.text
+    return parse_ndjson(resp.content)
+
+
+async def rechain(dsn: str, game_id: str, change: Any) -> None:
+    """The operator's rewrite: `change(version, data)` gives new data (or None), and every hash from there on
+    is recomputed so that the stream's own chain verifies again."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        rows = await conn.fetch("SELECT version, type, data::text FROM events WHERE stream_id = $1 ORDER BY version",
+                                game_id)
+        prev = "0" * 64
+        for version, type_, text in rows:
+            data = msgspec.json.decode(text)
+            data = change(version, data) or data
+            h = event_hash(prev, game_id, version, type_, data)
+            await conn.execute("UPDATE events SET data = $3::text::jsonb, prev_hash = $4, hash = $5 "
+                               "WHERE stream_id = $1 AND version = $2", game_id, version,
+                               msgspec.json.encode(data).decode(), prev, h)
+            prev = h
+        await conn.execute("DELETE FROM snapshots WHERE stream_id = $1", game_id)
+    finally:
+        await conn.close()
+
+
+def mine(problems: list[str], game_id: str) -> list[str]:
+    return [p for p in problems if game_id in p]
+
+
+async def test_a_deleted_finished_game_is_caught_by_the_log_audit(settings, games, pg_dsn):
+    async with service(settings, games) as client:
+        game_id = await finished(client)
+        _, problems = await audit_log(client, KEY)
+        assert not mine(problems, game_id) and "the leaves served do not hash to the checkpoint's root" not in problems
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        for table in ("events", "streams", "snapshots"):
+            await conn.execute(f"DELETE FROM {table} WHERE stream_id = $1", game_id)
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):  # and its leaves cannot follow it
+            await conn.execute("DELETE FROM log_entries WHERE stream_id = $1", game_id)
+    finally:
+        await conn.close()
+    async with service(settings, games) as client:
+        _, problems = await audit_log(client, KEY)
+    assert mine(problems, game_id) == [f"{game_id}: logged as finished, but the service has no log of it (404)"]
+
+
+async def test_a_rewritten_event_with_its_chain_recomputed_is_caught_by_verify(settings, games, pg_dsn):
+    async with service(settings, games) as client:
+        game_id = await finished(client)
+        assert await verify_in_log(client, await export(client, game_id), KEY) == []
+    await rechain(pg_dsn, game_id, lambda version, data: {**data, "note": "rewritten"} if version == 5 else None)
+    async with service(settings, games) as client:
+        events = await export(client, game_id)
+        assert not [p for p in verify_log(events, games).problems if "hash" in p]  # its own chain verifies again
+        problems = await verify_in_log(client, events, KEY)
+    assert any(p.startswith("v") and "holds no such leaf" in p for p in problems), problems
+    assert not any(p.startswith("v1:") for p in problems)  # the creation before the rewrite is still the logged one
+
+
+async def test_a_seed_swapped_before_the_reveal_is_caught_by_verify(settings, games, pg_dsn):
+    async with service(settings, games) as client:
+        host = await player(client, "Host")
+        resp = await client.post("/v1/games", json={"kind": "tally", "seats": 2, "options": {}}, headers=host["headers"])
+        game_id = resp.json()["id"]
+        await checkpointed(client, game_id, 1)  # the commitment is logged (and checkpointed) at creation
+    chosen = "ee" * 32  # a seed the operator prefers, and its commitment, put in the creation's place
+    await rechain(pg_dsn, game_id, lambda version, data: {**data, "seed": chosen, "seed_commitment": seed_commitment(
+        bytes.fromhex(chosen))} if version == 1 else None)
+    async with service(settings, games) as client:
+        other = await player(client, "Guest")
+        assert (await client.post(f"/v1/games/{game_id}/join", json={}, headers=other["headers"])).status_code == 200
+        assert (await client.post(f"/v1/games/{game_id}/start", headers=host["headers"])).status_code == 200
+        await play_to_end(client, game_id, [host, other])
+        await checkpointed(client, game_id, 3)
+        events = await export(client, game_id)
+        assert verify_log(events, games).ok  # the export alone is consistent: the swapped seed is revealed
+        problems = await verify_in_log(client, events, KEY)
+    assert any(p.startswith("v1:") for p in problems), problems
+
+
+async def test_a_log_forked_for_one_witness_is_refused_as_a_split_view(settings, games, tmp_path):
+    witness = Signer.generate("witness.example/w1", COSIGNATURE)
+    state = tmp_path / "witness.json"
+    honest, fork = MemoryStore(), MemoryStore()
+    async with service(settings, games, honest) as client:
+        await finished(client)
+        seen = await witness_round(client, witness, state)
+        await finished(client)
+        assert (await witness_round(client, witness, state))["size"] > seen["size"]  # an extension: cosigned
+        served = (await client.get("/v1/log/checkpoint")).text
+        assert cosigned_by(served, Verifier.parse(witness.verifier())) is not None
+    before = state.read_text()
+    async with service(settings, games, fork) as client:  # the same key signs another history for this witness
+        for _ in range(3):
+            await finished(client)
+        with pytest.raises(SplitView, match="does not extend"):
+            await witness_round(client, witness, state)
+        assert cosigned_by((await client.get("/v1/log/checkpoint")).text, Verifier.parse(witness.verifier())) is None
+    assert state.read_text() == before  # the witness still holds the honest checkpoint

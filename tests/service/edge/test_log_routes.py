@@ -1,0 +1,82 @@
+"""The transparency log over HTTP: a finished game's creation, end and seed leaves, a signed checkpoint
+that verifies with the published key, inclusion and consistency proofs that verify against it, the
+leaves paged, and a witness's cosignature kept and served."""
+
+from __future__ import annotations
+
+import base64
+import time
+
+import msgspec
+import pytest
+from litestar.testing import AsyncTestClient
+
+from domain.transparency import merkle
+from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
+from service.edge.app import create_app
+from testkit.api import play_to_end, started_game
+
+LOG_KEY = Signer.generate("test.example/stela")
+
+
+@pytest.fixture
+async def logged(settings, games):
+    app = create_app(msgspec.structs.replace(settings, log_key=LOG_KEY.private_text()), games=games)
+    async with AsyncTestClient(app, timeout=30) as c:
+        yield c
+
+
+async def finished_game(client) -> str:
+    game_id, players = await started_game(client, "tally", 2)
+    await play_to_end(client, game_id, players)
+    return game_id
+
+
+async def test_a_finished_game_is_proven_in_a_signed_checkpoint(logged):
+    game_id = await finished_game(logged)
+    info = (await logged.get("/v1/log/")).json()
+    assert info["public_key"] == LOG_KEY.verifier() and info["origin"] == "test.example/stela"
+    resp = await logged.post("/v1/log/checkpoints")
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
+    checkpoint = open_checkpoint(resp.text, Verifier.parse(info["public_key"]))
+    proof = (await logged.get(f"/v1/log/proofs/inclusion/{game_id}", params={"size": checkpoint.size})).json()
+    assert [msgspec.json.decode(item["body"])["leaf"] for item in proof["leaves"]] == ["created", "ended", "seed"]
+    for item in proof["leaves"]:
+        path = [base64.b64decode(h) for h in item["path"]]
+        assert merkle.verify_inclusion(item["index"], checkpoint.size, merkle.leaf_hash(item["body"].encode()),
+                                       path, checkpoint.root)
+    page = (await logged.get("/v1/log/leaves", params={"start": proof["leaves"][0]["index"], "limit": 1})).json()
+    assert page["leaves"][0]["body"] == proof["leaves"][0]["body"]
+
+
+async def test_a_later_checkpoint_is_proven_consistent_with_an_earlier_one(logged):
+    await finished_game(logged)
+    first = open_checkpoint((await logged.post("/v1/log/checkpoints")).text, Verifier.parse(LOG_KEY.verifier()))
+    await finished_game(logged)
+    second = open_checkpoint((await logged.post("/v1/log/checkpoints")).text, Verifier.parse(LOG_KEY.verifier()))
+    assert second.size > first.size
+    proof = (await logged.get("/v1/log/proofs/consistency", params={"first": first.size, "second": second.size})).json()
+    path = [base64.b64decode(h) for h in proof["path"]]
+    assert merkle.verify_consistency(first.size, second.size, first.root, second.root, path)
+    assert (await logged.get(f"/v1/log/checkpoints/{first.size}")).text.startswith(f"test.example/stela\n{first.size}\n")
+
+
+async def test_a_witness_cosignature_is_checked_kept_and_served_with_the_checkpoint(logged):
+    await finished_game(logged)
+    note = (await logged.post("/v1/log/checkpoints")).text
+    witness = Signer.generate("witness.example/w1", COSIGNATURE)
+    line = witness.cosign(split(note)[0], int(time.time()))
+    resp = await logged.post("/v1/log/cosignatures", json={"note": note + line, "witness_key": witness.verifier()})
+    assert resp.status_code == 200, resp.text
+    assert line in (await logged.get("/v1/log/checkpoint")).text or line in resp.text
+    forged = note + Signer.generate("witness.example/w1", COSIGNATURE).cosign(split(note)[0], int(time.time()))
+    refused = await logged.post("/v1/log/cosignatures", json={"note": forged, "witness_key": witness.verifier()})
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+
+
+async def test_proofs_need_a_published_size(logged):
+    await finished_game(logged)
+    size = open_checkpoint((await logged.post("/v1/log/checkpoints")).text, Verifier.parse(LOG_KEY.verifier())).size
+    assert (await logged.get("/v1/log/proofs/consistency", params={"first": 1, "second": size + 10})).status_code == 404
+    assert (await logged.get("/v1/log/proofs/inclusion/no-such-game")).status_code == 404
+    assert (await logged.get(f"/v1/log/checkpoints/{size + 10}")).status_code == 404
