@@ -136,7 +136,7 @@ class AccountController(Controller):
           status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403),
           description="Scopes: `read` (views, events, streams), `play` (create, join, start games and send "
                       "commands), `tournaments:organise` (create and run tournaments). Shown once.")
-    async def create_token(self, request: Request, viewer: NamedDependency[Viewer],
+    async def create_token(self, viewer: NamedDependency[Viewer],
                            services: NamedDependency[Services], data: JSONBody[TokenCreate]) -> TokenCreated:
         credential, token = await services.accounts.create_token(viewer.require_player(), data.name, data.scopes,
                                                                  data.expires_in_days)

@@ -52,7 +52,7 @@ class BotController(Controller):
           responses=responses(400, 401, 403, 404, 409),
           description="Each bot is a new player, registered by the organiser like anyone it registers; a bot "
                       "worker plays its games through the API.")
-    async def tournament_bots(self, request: Request, viewer: NamedDependency[Viewer],
+    async def tournament_bots(self, viewer: NamedDependency[Viewer],
                               services: NamedDependency[Services], tournament_id: TournamentId,
                               data: JSONBody[TournamentBots]) -> T.TournamentView:
         viewer.require_player()
@@ -68,7 +68,7 @@ class BotController(Controller):
                       "moved last first, at most `max`, leased for `lease_seconds` (ask again well before it "
                       "ends). A bot the worker holds no token for comes with a fresh one; any older token of the "
                       "bot stops working.")
-    async def lease(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def lease(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                     data: JSONBody[LeaseRequest]) -> list[Lease]:
         require_admin(viewer)
         return await services.bots.lease(data.worker, data.have, data.lease_seconds, data.max)

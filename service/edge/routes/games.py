@@ -49,7 +49,7 @@ class GameController(Controller):
                       "`options_schema`). The creator takes the first seat unless `join` is false; `bots` "
                       "fill the next seats with bots. The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def create(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      data: JSONBody[GameCreate], idempotency_key: Key = None) -> Response[GameOut]:
         services.bots.fits(data.bots, data.seats - data.join)
         done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
@@ -95,7 +95,7 @@ class GameController(Controller):
     @post("/{game_id:str}/join", dto=StrictBody[JoinRequest], return_dto=None,
           operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+    async def join(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                    data: JSONBody[JoinRequest], idempotency_key: Key = None) -> Response[GameOut]:
         done = await services.pipeline.join(viewer, game_id, data.seat, idempotency_key)
         return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))

@@ -157,7 +157,7 @@ class OAuthController(Controller):
           status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Its redirect URIs must match exactly when used; each is https, or http on a loopback "
                       "host. The app uses PKCE (S256) and no secret.")
-    async def register(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def register(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                        data: JSONBody[AppCreate]) -> AppOut:
         client = await services.oauth.register(viewer.require_player(), data.name, data.redirect_uris, data.scopes)
         return AppOut(client_id=client.client_id, name=client.name, redirect_uris=client.redirect_uris,

@@ -27,7 +27,7 @@ class PlayerController(Controller):
                       "name (not unique), kept NFC-normalised and trimmed; one with nothing visible, a control, "
                       "bidi, zero-width or line-separator character is refused (422 `invalid_name`).",
           responses=responses(400, 422))
-    async def create(self, services: NamedDependency[Services], request: Request, data: JSONBody[PlayerCreate]) -> PlayerCreated:
+    async def create(self, services: NamedDependency[Services], data: JSONBody[PlayerCreate]) -> PlayerCreated:
         player, token = await services.players.register(data.name)
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
