@@ -1,6 +1,7 @@
 """One entrance for commands: the framework's route, its body decoded once from the raw bytes.
 
-(That the service imports no framework internals is tests/test_architecture.py's `internal_imports`.)"""
+(That the service imports no framework internals is tests/test_architecture.py's `internal_imports` and
+`framework_internals`.)"""
 
 from __future__ import annotations
 
