@@ -12,9 +12,11 @@ never reading first (see bench.server). Measured, each against a fresh database:
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Then real games (bench.steps: Tikal, Cóatl, Tobago and Gold Mine mixed) at the same levels, the
-shipped defaults against the anchor in alternating turns: POST only (`real_post_vs_anchor`) and
-the whole client step, `GET /legal` then the POST with `include=view,legal`
-(`full_step_vs_anchor`), the anchor answering the same two requests.
+shipped defaults against three anchors in alternating turns (bench.anchor: litestar, `bare` with no
+framework, and `game`, which plays the same games by their rules and appends with the hash chain): POST
+only (`real_post_vs_anchor`, `real_post_vs_game_anchor`, ...) and the whole client step, `GET /legal`
+then the POST with `include=view,legal` (`full_step_vs_...`), each anchor answering the same two
+requests, `/legal` from memory as Stela answers from its cache. Every figure carries `/proc/loadavg`.
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
 machine a load generator near 1.0 caps what two server workers can show), the whole machine's
@@ -45,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Iterator
 
 import httpx
@@ -105,9 +107,16 @@ def stela(dsn: str, redis: bool = False, **env: str) -> Iterator[tuple[str, int]
     return process([sys.executable, "-m", "bench.server"], environ, f"http://127.0.0.1:{port}")
 
 
-def anchor(dsn: str) -> Iterator[tuple[str, int]]:
+def anchor(dsn: str, which: str = "litestar") -> Iterator[tuple[str, int]]:
+    """An anchor of bench.anchor: `litestar`, `bare` (no framework) or `game` (the real games' rules)."""
     port = free_port()
-    return process([sys.executable, "-m", "bench.anchor", str(port), dsn], {}, f"http://127.0.0.1:{port}")
+    return process([sys.executable, "-m", "bench.anchor", str(port), dsn, which], {}, f"http://127.0.0.1:{port}")
+
+
+def loadavg() -> str:
+    """The machine's load when a figure was taken (other work shares its cores): /proc/loadavg's first three."""
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 async def tally_game(client: httpx.AsyncClient) -> tuple[str, list[dict[str, str]]]:
@@ -198,7 +207,7 @@ async def load(url: str, pid: int, games: int, seconds: float, stela_games: bool
             # every process's CPU per command, and what the machine's cores could answer at that cost
             "machine_cpu_ms_per_command": round((busy[1] - busy[0]) * 1000 / max(1, len(latencies)), 3),
             "machine_ceiling_commands_per_s": round(len(latencies) * (os.cpu_count() or 1)
-                                                    / max(1e-9, busy[1] - busy[0]), 1)}
+                                                    / max(1e-9, busy[1] - busy[0]), 1), "loadavg": loadavg()}
 
 
 async def real_game(client: httpx.AsyncClient, i: int) -> tuple[str, list[dict[str, str]], tuple[Step, ...]]:
@@ -218,7 +227,8 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
         async def game(i: int) -> tuple[str, list[dict[str, str]], tuple[Step, ...]]:
             if stela_games:
                 return await real_game(client, i)
-            return f"/v1/games/anchor-{i}-{time.perf_counter_ns()}", [{}] * 6, MIXED[i % len(MIXED)][3]
+            kind, _, _, steps = MIXED[i % len(MIXED)]  # (the game anchor plays the kind its id names)
+            return f"/v1/games/anchor-{kind}-{i}-{time.perf_counter_ns()}", [{}] * 6, steps
 
         setups = await asyncio.gather(*(game(i) for i in range(games)))
         conns = [await Connection(url).open() for _ in range(games)]
@@ -265,36 +275,44 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
             "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
             "server_cpu_ms_per_step": round((cpu1 - cpu0) * 1000 / n, 3),
             "loadgen_cpu_share": round((own1 - own0) / elapsed, 2),
-            "machine_cpu_ms_per_step": round((busy1 - busy0) * 1000 / n, 3)}
+            "machine_cpu_ms_per_step": round((busy1 - busy0) * 1000 / n, 3), "loadavg": loadavg()}
 
 
-async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float) -> list[dict]:
-    """Real games, POST only and the whole client step, the shipped defaults against the anchor in
-    alternating turns; `real_post_vs_anchor` and `full_step_vs_anchor` per level (medians of the
-    per-round ratios)."""
+ANCHORS = {"anchor": "litestar", "bare_anchor": "bare", "game_anchor": "game"}
+
+
+async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float, short: bool) -> list[dict]:
+    """Real games, POST only and the whole client step, the shipped defaults and the anchors (bench.anchor)
+    in alternating turns; per level and anchor `real_post_vs_<anchor>` and `full_step_vs_<anchor>` (medians
+    of the per-round ratios, each round's load beside it). The short mode measures the game anchor alone."""
     out: list[dict] = []
     runs: dict[tuple[str, str, int], list[dict]] = {}
+    names = ["game_anchor"] if short else list(ANCHORS)
     async with scratch_database() as dsn_a, scratch_database() as dsn_d:
-        with anchor(dsn_a) as (url_a, pid_a), \
-                stela(dsn_d, STELA_BENCH_SEED=SEED.hex(), **DEFAULTS) as (url_d, pid_d):
+        with ExitStack() as stack:
+            servers = [(name, *stack.enter_context(anchor(dsn_a, ANCHORS[name])), False) for name in names]
+            servers.append(("stela_defaults", *stack.enter_context(
+                stela(dsn_d, STELA_BENCH_SEED=SEED.hex(), **DEFAULTS)), True))
             for _ in range(repeat):
                 for games in levels:
                     for mode in ("post", "step"):
-                        for name, url, pid, real in (("anchor", url_a, pid_a, False), ("stela_defaults", url_d, pid_d, True)):
+                        for name, url, pid, real in servers:
                             found = {"server": name, **await load_real(url, pid, games, seconds, warmup, mode, real)}
                             runs.setdefault((name, mode, games), []).append(found)
                             print(json.dumps({"bench": "http", **found}), file=sys.stderr)
     for games in levels:
-        for mode, label in (("post", "real_post_vs_anchor"), ("step", "full_step_vs_anchor")):
-            pairs = list(zip(runs[("stela_defaults", mode, games)], runs[("anchor", mode, games)]))
-            rounds = [s["steps_per_s"] / a["steps_per_s"] for s, a in pairs]
-            stela_run = sorted(runs[("stela_defaults", mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
-            anchor_run = sorted(runs[("anchor", mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
-            out.append({label: round(statistics.median(rounds), 2), "rounds": [round(r, 2) for r in rounds],
-                        "games": games, "steps_per_s": stela_run["steps_per_s"], "p99_ms": stela_run["p99_ms"],
-                        "anchor_steps_per_s": anchor_run["steps_per_s"], "anchor_p99_ms": anchor_run["p99_ms"],
-                        "server_cpu_ms_per_step": stela_run["server_cpu_ms_per_step"],
-                        "anchor_cpu_ms_per_step": anchor_run["server_cpu_ms_per_step"]})
+        for name in names:
+            for mode, label in (("post", "real_post"), ("step", "full_step")):
+                pairs = list(zip(runs[("stela_defaults", mode, games)], runs[(name, mode, games)]))
+                rounds = [s["steps_per_s"] / a["steps_per_s"] for s, a in pairs]
+                stela_run = sorted(runs[("stela_defaults", mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
+                anchor_run = sorted(runs[(name, mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
+                out.append({f"{label}_vs_{name}": round(statistics.median(rounds), 2),
+                            "rounds": [round(r, 2) for r in rounds], "loadavg": [s["loadavg"] for s, _ in pairs],
+                            "games": games, "steps_per_s": stela_run["steps_per_s"], "p99_ms": stela_run["p99_ms"],
+                            "anchor_steps_per_s": anchor_run["steps_per_s"], "anchor_p99_ms": anchor_run["p99_ms"],
+                            "server_cpu_ms_per_step": stela_run["server_cpu_ms_per_step"],
+                            "anchor_cpu_ms_per_step": anchor_run["server_cpu_ms_per_step"]})
     return out
 
 
@@ -340,11 +358,12 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
         rounds = [a["commands_per_s"] / b["commands_per_s"]
                   for a, b in zip(runs[(name, games)], runs[(other, games)])]
         return {f"{name}_vs_{other.removeprefix('stela_')}": round(statistics.median(rounds), 2),
-                "rounds": [round(r, 2) for r in rounds], "games": games}
+                "rounds": [round(r, 2) for r in rounds], "loadavg": [a["loadavg"] for a in runs[(name, games)]],
+                "games": games}
 
     for games in levels:
         out.append(ratio("stela_defaults", "anchor", games))
-    out += await real_rounds(levels, repeat, seconds, warmup)
+    out += await real_rounds(levels, repeat, seconds, warmup, short)
     if 16 in levels:
         bare = {16: median[("stela_bare", 16)]}
         out.append(ratio("stela_defaults", "stela_bare", 16))

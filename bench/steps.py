@@ -11,8 +11,9 @@ accept. Two ways to play a step are measured:
   scripted command must be among them), then posts the command with `include=view,legal`
   (`full_step`). Its latency is the two requests together.
 
-The anchor (bench.anchor) answers the same requests: its `GET /legal` reads the stream's last row
-with one indexed query, its POST inserts one row.
+The anchors (bench.anchor) answer the same requests, `GET /legal` from memory as Stela answers from its
+cache: the litestar and framework-free anchors insert one row a POST; the game anchor starts each game as
+`script` does (its kind named in its id) and decides, folds and appends every command by the rules.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ no rule can silently stop being able to fail.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -196,6 +198,43 @@ def internal_imports(root: Path) -> list[str]:
     return bad
 
 
+# framework modules internal by their own word (their source calls them an internal API), each allowed only
+# where it is used today; `framework_internals` finds every such module the project imports, so a new one fails
+# until it is listed here
+FRAMEWORK = ("litestar",)
+INTERNAL_BY_WORD = {"litestar.utils.scope.state": {"service/edge/middleware.py"}}  # ScopeState: the read-ahead body
+_INTERNAL_WORD = re.compile(r"internal API|for internal use|private API", re.IGNORECASE)
+
+
+def _framework_module(target: str) -> tuple[str, str] | None:
+    """The framework module `target` names or is a member of, with its source file."""
+    parts = target.split(".")
+    while parts:
+        try:
+            spec = importlib.util.find_spec(".".join(parts))
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            return ".".join(parts), spec.origin
+        parts.pop()
+    return None
+
+
+def framework_internals(root: Path) -> list[str]:
+    """Imports of a framework module whose own source calls it internal, outside the modules listed for it
+    in INTERNAL_BY_WORD."""
+    bad = []
+    for name, path in modules(root).items():
+        where = str(path.relative_to(root))
+        for target, line in imported(name, path, members=True):
+            found = _framework_module(target) if target.split(".")[0] in FRAMEWORK else None
+            if found is None or where in INTERNAL_BY_WORD.get(found[0], ()):
+                continue
+            if found[0] in INTERNAL_BY_WORD or _INTERNAL_WORD.search(Path(found[1]).read_text()):
+                bad.append(f"{where}:{line} imports {target}, internal by its own word")
+    return bad
+
+
 def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
@@ -347,7 +386,7 @@ def imports_of_tests(root: Path) -> list[str]:
 
 RULES = {
     "cycles": cycles, "upward_imports": upward_imports, "games_outside_catalogue": game_imports_outside_the_catalogue,
-    "internal_imports": internal_imports, "oversized": oversized, "impure_domain": impure_domain_imports,
+    "internal_imports": internal_imports, "framework_internals": framework_internals, "oversized": oversized, "impure_domain": impure_domain_imports,
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
     "sdk_imports": sdk_imports, "database_handles": database_handles, "misplaced_tests": misplaced_tests,
@@ -398,6 +437,7 @@ PLANTED = {
     "upward_imports": {"service/store/s.py": "from service.edge.app import create_app\n", "service/edge/app.py": ""},
     "games_outside_catalogue": {**GAME, "service/commands/c.py": "from domain.tikal.game import GAME\n"},
     "internal_imports": {"service/edge/app.py": "from litestar._asgi.utils import wrap_in_exception_handler\n"},
+    "framework_internals": {"service/edge/app.py": "from litestar.utils.scope.state import ScopeState\n"},
     "oversized": {"domain/long.py": "def f():\n" + "    x = 1\n" * 60},
     "impure_domain": {"domain/kernel.py": "import asyncio\n"},
     "games_importing_each_other": {**GAME, "domain/coatl/rules.py": "from domain.tikal import game\n"},
@@ -541,3 +581,14 @@ def test_a_tier_that_selects_no_test_fails_the_run(monkeypatch, capsys, tmp_path
     monkeypatch.setattr(run_tiers, "run", lambda tier: (0, 1.0))
     assert run_tiers.main(["check"]) == 0
     assert run_tiers.main(["nonsense"]) == 2
+
+
+def test_every_framework_module_listed_as_internal_says_so_itself_and_is_still_used_where_allowed():
+    for module, allowed in INTERNAL_BY_WORD.items():
+        found = _framework_module(module)
+        assert found is not None and _INTERNAL_WORD.search(Path(found[1]).read_text()), module
+        for where in allowed:
+            path = ROOT / where
+            name = where.removesuffix(".py").replace("/", ".")
+            assert any(t == module or t.startswith(module + ".") for t, _ in imported(name, path, members=True)), \
+                f"{where} no longer imports {module}: take it off the list"

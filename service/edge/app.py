@@ -18,7 +18,6 @@ from domain.catalog import GAMES
 from domain.kernel import Game
 from service.edge.dependencies import DEPENDENCIES, scoped_security
 from service.edge.middleware import MAX_BODY_BYTES, bounded, cross_origin, json_only, parse_networks
-from service.edge.shortcut import shortcut
 from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
 from service.edge.favicon import favicon
@@ -32,7 +31,7 @@ from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, TOKEN_FORM_B
 from service.edge.routes.games import GameController
 from service.edge.routes.kinds import KindController
 from service.edge.routes.ops import healthz, readyz
-from service.edge.routes.play import PlayController, command_body, command_route, legal_body, legal_route
+from service.edge.routes.play import PlayController, command_route, legal_route
 from service.edge.routes.players import PlayerController
 from service.edge.routes.readmodels import ReadModelController
 from service.edge.routes.transparency import LogController
@@ -102,12 +101,11 @@ def cors_config(settings: Settings) -> CORSConfig:
 def edge(app: Litestar, settings: Settings) -> ASGIApp:
     """What wraps the framework (its router inside its exception handling) for every request, matched
     or not, outermost first: the request id, log line and metrics; CORS (so refusals below carry it
-    too); budgets; JSON-only bodies; a client's step of plain shape answered without the router
-    (`shortcut`)."""
+    too); budgets; JSON-only bodies."""
     state = app.state
-    framework = shortcut(app.asgi_handler, app, lambda: state.services, command_body, legal_body)
     # OAuth's token endpoint reads forms, bounded as every body is
-    inner: ASGIApp = form_route(json_only(framework), bounded(app.asgi_handler, max_body_bytes=TOKEN_FORM_BYTES))
+    inner: ASGIApp = form_route(json_only(app.asgi_handler), bounded(app.asgi_handler,
+                                                                      max_body_bytes=TOKEN_FORM_BYTES))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         counters = Counters()
         if settings.redis_url:

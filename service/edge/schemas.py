@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -24,14 +25,46 @@ T = TypeVar("T")
 NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL: a path or query string that does is malformed (400)
 
 
-async def strictly(request: Request, type_: type[T]) -> T:
-    """The JSON body decoded strictly as `type_` (Litestar converts leniently: `0` would pass for `false`)."""
-    try:
-        return msgspec.convert(integral(msgspec.json.decode(await request.body())), type_, strict=True)
-    except msgspec.ValidationError as exc:
-        raise InvalidRequest(f"Validation failed: {exc}") from exc
+def _refused(value: bytes, documented: type[T], connection: Any) -> T:
+    """A body its type's decoder refused: taken if the strict rule takes it (an integral float such as `3.0`
+    for an integer, JSON Schema's rule); else the refusal, worded as the framework words a body it cannot
+    convert (`ValidationException`, naming the field), or as the strict rule does."""
+    try:  # (a typed decoder may refuse `4` before it sees that the rest is not JSON at all)
+        body = msgspec.json.decode(value)
     except msgspec.DecodeError as exc:
         raise InvalidRequest(f"Malformed JSON: {exc}") from exc
+    try:
+        msgspec.convert(body, documented, strict=False)
+    except msgspec.ValidationError as exc:
+        message, _, path = str(exc).partition(" - at `$.")
+        url = connection.url
+        raise ValidationException(
+            detail=f"Validation failed for {connection.method} {url.path}{'?' if url.query else ''}{url.query}",
+            extra=[{"message": message, "key": path.rstrip("`") or "data", "source": "body"}]) from exc
+    try:
+        return msgspec.convert(integral(body), documented, strict=True)
+    except msgspec.ValidationError as exc:
+        raise InvalidRequest(f"Validation failed: {exc}") from exc
+
+
+@cache
+def _decoder(type_: type[T]) -> msgspec.json.Decoder[T]:
+    return msgspec.json.Decoder(type_)
+
+
+def decode_strictly(value: bytes, type_: type[T], connection: Any) -> T:
+    """The one way a JSON body becomes a struct: `type_`'s prebuilt decoder (strict, unknown fields
+    refused), and only for a body it refuses a second look that says what is wrong (`_refused`)."""
+    try:
+        return _decoder(type_).decode(value)
+    except msgspec.DecodeError:  # (a ValidationError is a DecodeError)
+        return _refused(value, type_, connection)
+
+
+async def strictly(request: Request, type_: type[T]) -> T:
+    """The request's JSON body decoded strictly as `type_` (`decode_strictly`), for a route that reads its
+    body itself rather than through `StrictBody`."""
+    return decode_strictly(await request.body(), type_, request)
 
 
 class NoFields(msgspec.Struct, forbid_unknown_fields=True):
@@ -44,46 +77,30 @@ async def no_body(request: Request) -> None:
         await strictly(request, NoFields)
 
 
-class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """`CommandRequest` with the command left as raw JSON, for the kind's own decoder."""
+class StrictBody(AbstractDTO[T]):
+    """A route's JSON body, decoded once from the request's raw bytes by its type's prebuilt strict decoder
+    (`decode_strictly`): `dto=StrictBody[PlayerCreate]` with `data: PlayerCreate`.
 
-    command: msgspec.Raw
-    expected_version: int | None = None
-
-
-_envelope = msgspec.json.Decoder(CommandEnvelope)
-
-
-def plain_envelope(body: bytes) -> CommandEnvelope | None:
-    """`body` as the command route takes it at once (its command an object), else None: the body's DTO
-    (`CommandBody`) then says what is wrong, or takes it by the strict rule."""
-    try:
-        envelope = _envelope.decode(body)
-    except (msgspec.DecodeError, RecursionError):  # (a ValidationError is a DecodeError; nesting too deep)
-        return None
-    return envelope if bytes(memoryview(envelope.command)[:1]) == b"{" else None
-
-
-class CommandBody(AbstractDTO[CommandEnvelope]):
-    """The command route's body, decoded once: from the request's raw bytes by a prebuilt decoder into
-    the envelope, the command left raw for its kind's decoder (`CommandPipeline.command`).
-
-    Litestar hands a route's DTO the raw body (a plain `data` parameter would be decoded to builtins
-    and converted, then decoded again here), and asks it for the body's OpenAPI schema: that is
-    `CommandRequest`'s, made by the framework's schema creator as for a plain body, so the document
-    does not change. A refused body is looked at again only to say what is wrong, in the words the
-    framework's own validation uses (`ValidationException`), or the strict decoder's.
+    Litestar hands a route's DTO the raw body (a plain `data` parameter would be decoded to builtins and
+    converted leniently, so `0` passed for `false`, then had to be decoded again strictly), and asks it for
+    the body's OpenAPI schema: the documented type's, made by the framework's schema creator as for a
+    plain body, so the document does not change.
     """
+
+    @classmethod
+    def documented(cls) -> type[Any]:
+        """The type the document shows and a refused body is checked against."""
+        return cls.model_type
 
     @classmethod
     def create_for_field_definition(cls, field_definition: FieldDefinition, handler_id: str,
                                     backend_cls: Any = None) -> None:
-        """Nothing to build: no transfer model, the envelope is decoded as it is."""
+        """Nothing to build: no transfer model, the body is decoded as it is."""
 
     @classmethod
     def create_openapi_schema(cls, field_definition: FieldDefinition, handler_id: str, schema_creator: Any) -> Any:
         return schema_creator.for_field_definition(FieldDefinition.from_kwarg(
-            annotation=CommandRequest, name=field_definition.name, kwarg_definition=field_definition.kwarg_definition))
+            annotation=cls.documented(), name=field_definition.name, kwarg_definition=field_definition.kwarg_definition))
 
     @classmethod
     def generate_field_definitions(cls, model_type: type[Any]) -> Any:
@@ -93,38 +110,33 @@ class CommandBody(AbstractDTO[CommandEnvelope]):
     def detect_nested_field(cls, field_definition: FieldDefinition) -> bool:
         return False
 
-    def decode_bytes(self, value: bytes) -> CommandEnvelope:
-        envelope = plain_envelope(value)
-        if envelope is not None:
-            return envelope
-        try:
-            _envelope.decode(value)
-        except msgspec.ValidationError:  # (a DecodeError too: first)
-            return self._refused(value)
-        except msgspec.DecodeError as exc:
-            raise InvalidRequest(str(exc)) from exc
-        return self._refused(value)  # the command is not an object: say so
+    def decode_bytes(self, value: bytes) -> T:
+        return decode_strictly(value, self.model_type, self.asgi_connection)
 
-    def _refused(self, value: bytes) -> CommandEnvelope:
-        """The envelope of a body the decoder refused, if the strict rule takes it (an integral float such as
-        `3.0` for an integer); else the refusal, as the framework words a malformed body, or the strict rule."""
-        try:  # (a typed decoder may refuse `4` before it sees that the rest is not JSON at all)
-            body = msgspec.json.decode(value)
-        except msgspec.DecodeError as exc:
-            raise InvalidRequest(str(exc)) from exc
+
+class CommandEnvelope(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """`CommandRequest` with the command left as raw JSON, for the kind's own decoder."""
+
+    command: msgspec.Raw
+    expected_version: int | None = None
+
+
+class CommandBody(StrictBody[CommandEnvelope]):
+    """The command route's body: the envelope, its command left raw for its kind's decoder
+    (`CommandPipeline.command`), documented as `CommandRequest`."""
+
+    @classmethod
+    def documented(cls) -> type[Any]:
+        return CommandRequest
+
+    def decode_bytes(self, value: bytes) -> CommandEnvelope:
         try:
-            msgspec.convert(body, CommandRequest, strict=False)
-        except msgspec.ValidationError as exc:
-            message, _, path = str(exc).partition(" - at `$.")
-            url = self.asgi_connection.url
-            raise ValidationException(
-                detail=f"Validation failed for {self.asgi_connection.method} {url.path}{'?' if url.query else ''}"
-                       f"{url.query}",
-                extra=[{"message": message, "key": path.rstrip("`") or "data", "source": "body"}]) from exc
-        try:
-            strict = msgspec.convert(integral(body), CommandRequest, strict=True)
-        except msgspec.ValidationError as exc:
-            raise InvalidRequest(f"Validation failed: {exc}") from exc
+            envelope = _decoder(CommandEnvelope).decode(value)
+        except msgspec.DecodeError:
+            envelope = None
+        if envelope is not None and bytes(memoryview(envelope.command)[:1]) == b"{":
+            return envelope
+        strict = _refused(value, CommandRequest, self.asgi_connection)  # (the command is not an object: says so)
         return CommandEnvelope(command=msgspec.Raw(msgspec.json.encode(strict.command)),
                                expected_version=strict.expected_version)
 

@@ -34,3 +34,62 @@ async def test_the_anchor_and_the_store_send_no_reset_query_when_a_connection_co
         assert await session_survives_release(store.pool)
     finally:
         await store.close()
+
+
+async def asgi(app, scope: dict, body: bytes = b"") -> tuple[int, bytes]:
+    """One HTTP request to an ASGI `app`: its status and body."""
+    sent: list[dict] = []
+    messages = iter([{"type": "http.request", "body": body, "more_body": False}])
+
+    async def receive() -> dict:
+        return next(messages)
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    await app({"type": "http", "query_string": b"", "headers": [], **scope}, receive, send)
+    return sent[0]["status"], sent[1]["body"]
+
+
+async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it_appends(pg_dsn):
+    import asyncio
+
+    import asyncpg
+    import msgspec
+
+    from bench.anchor_asgi import game
+    from bench.steps import MIX, script
+    from service.store.protocol import GENESIS_HASH, event_hash
+
+    app = game(pg_dsn)
+    inbox: asyncio.Queue = asyncio.Queue()
+    outbox: asyncio.Queue = asyncio.Queue()
+    running = asyncio.create_task(app({"type": "lifespan"}, inbox.get, outbox.put))
+    await inbox.put({"type": "lifespan.startup"})
+    assert (await outbox.get())["type"] == "lifespan.startup.complete"
+    kind, options, seats = MIX[0]
+    game_id = f"anchor-{kind}-0-test"
+    steps = script(kind, seats, msgspec.json.encode(options))[:25]
+    try:
+        for step in steps:
+            status, body = await asgi(app, {"method": "GET", "path": f"/v1/games/{game_id}/legal"})
+            assert status == 200 and step.wire in msgspec.json.decode(body)["commands"], body[:300]
+            status, body = await asgi(app, {"method": "POST", "path": f"/v1/games/{game_id}/commands",
+                                            "query_string": b"include=view,legal"}, step.body)
+            answer = msgspec.json.decode(body)
+            assert status == 200 and answer["events"] and answer["view"]["kind"] == kind, body[:300]
+    finally:
+        await inbox.put({"type": "lifespan.shutdown"})
+        await running
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        rows = await conn.fetch("SELECT version, type, data::text, prev_hash, hash FROM game_anchor_events "
+                                "WHERE stream_id = $1 ORDER BY version", game_id)
+    finally:
+        await conn.close()
+    assert [r["version"] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) > len(steps)
+    prev = GENESIS_HASH
+    for row in rows:
+        assert row["prev_hash"] == prev
+        prev = event_hash(prev, game_id, row["version"], row["type"], msgspec.json.decode(row["data"]))
+        assert row["hash"] == prev

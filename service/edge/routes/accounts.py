@@ -17,7 +17,7 @@ from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
 from service.edge.middleware import client_address, parse_networks
-from service.edge.schemas import NO_NUL, strictly
+from service.edge.schemas import NO_NUL, StrictBody
 from service.store.accounts import Credential
 
 Password = Annotated[str, Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
@@ -100,7 +100,8 @@ class AccountController(Controller):
     path = "/v1"
     tags = ["accounts"]
 
-    @post("/players/me/password", operation_id="setPassword", summary="Set or change the caller's password",
+    @post("/players/me/password", dto=StrictBody[PasswordSet], return_dto=None,
+          operation_id="setPassword", summary="Set or change the caller's password",
           status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 409, 422),
           description="After this the player signs in with the answered `login` and this password. A change "
                       "needs `current_password` (or a session signed in within 10 minutes; else 403 "
@@ -109,7 +110,6 @@ class AccountController(Controller):
                       "account gets its name's login if free, else the name with a suffix (never a 409).")
     async def set_password(self, request: Request, viewer: NamedDependency[Viewer],
                            services: NamedDependency[Services], data: JSONBody[PasswordSet]) -> LoginOut:
-        data = await strictly(request, PasswordSet)
         login, ended = await services.accounts.set_password(
             viewer.require_player(), data.password, _address(request, services), viewer.digest, login=data.login,
             current=data.current_password, keep_tokens=data.keep_tokens)
@@ -117,7 +117,8 @@ class AccountController(Controller):
             services.revocations.revoked()
         return LoginOut(login=login, ended_tokens=ended)
 
-    @post("/sessions", operation_id="signIn", summary="Sign in by login and password for a fresh token",
+    @post("/sessions", dto=StrictBody[SignIn], return_dto=None,
+          operation_id="signIn", summary="Sign in by login and password for a fresh token",
           status_code=201, responses=responses(400, 401, 422),
           description="Send `login` (`name`, its older spelling, is still read). A new bearer token with every "
                       "scope, valid 30 days, listed among the caller's tokens. A wrong login and a wrong "
@@ -126,18 +127,17 @@ class AccountController(Controller):
                       "limit refused for a while (429 `sign_in_throttled` with Retry-After).")
     async def sign_in(self, request: Request, services: NamedDependency[Services],
                       data: JSONBody[SignIn]) -> SessionOut:
-        data = await strictly(request, SignIn)
         player, credential, token = await services.accounts.sign_in(login_given(data.login, data.name), data.password,
                                                                     _address(request, services))
         return SessionOut(**msgspec.structs.asdict(created(credential, token)), player_id=player.id)
 
-    @post("/players/me/tokens", operation_id="createAccessToken", summary="A personal access token with scopes",
+    @post("/players/me/tokens", dto=StrictBody[TokenCreate], return_dto=None,
+          operation_id="createAccessToken", summary="A personal access token with scopes",
           status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403),
           description="Scopes: `read` (views, events, streams), `play` (create, join, start games and send "
                       "commands), `tournaments:organise` (create and run tournaments). Shown once.")
-    async def create_token(self, request: Request, viewer: NamedDependency[Viewer],
+    async def create_token(self, viewer: NamedDependency[Viewer],
                            services: NamedDependency[Services], data: JSONBody[TokenCreate]) -> TokenCreated:
-        data = await strictly(request, TokenCreate)
         credential, token = await services.accounts.create_token(viewer.require_player(), data.name, data.scopes,
                                                                  data.expires_in_days)
         return created(credential, token)

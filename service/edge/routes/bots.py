@@ -17,7 +17,7 @@ from service.commands.exceptions import Forbidden, Unauthorized
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
-from service.edge.schemas import NO_NUL, strictly
+from service.edge.schemas import NO_NUL, StrictBody
 
 TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id")]
 BotId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="bot id (its player id)")]
@@ -46,20 +46,21 @@ class BotController(Controller):
     path = "/v1"
     tags = ["bots"]
 
-    @post("/tournaments/{tournament_id:str}/bots", operation_id="addTournamentBots", status_code=200,
+    @post("/tournaments/{tournament_id:str}/bots", dto=StrictBody[TournamentBots], return_dto=None,
+          operation_id="addTournamentBots", status_code=200,
           summary="Register bots in a tournament (organiser)", security=[{"bearer": []}],
           responses=responses(400, 401, 403, 404, 409),
           description="Each bot is a new player, registered by the organiser like anyone it registers; a bot "
                       "worker plays its games through the API.")
-    async def tournament_bots(self, request: Request, viewer: NamedDependency[Viewer],
+    async def tournament_bots(self, viewer: NamedDependency[Viewer],
                               services: NamedDependency[Services], tournament_id: TournamentId,
                               data: JSONBody[TournamentBots]) -> T.TournamentView:
-        data = await strictly(request, TournamentBots)
         viewer.require_player()
         spec = BotSpec(strategy=data.strategy, strength=data.strength)
         return T.view(await services.bots.enter(viewer, tournament_id, spec, data.count))
 
-    @post("/bots/leases", operation_id="leaseBots", status_code=200, summary="Lease bots to play (bot workers)",
+    @post("/bots/leases", dto=StrictBody[LeaseRequest], return_dto=None,
+          operation_id="leaseBots", status_code=200, summary="Lease bots to play (bot workers)",
           security=[{"bearer": []}], responses=responses(400, 401, 403),
           description="For bot workers (`stela bot-worker`, `stela serve`'s own), with the admin token: the "
                       "worker's own bots and free ones that have something to play (a bot of a game with free "
@@ -67,9 +68,8 @@ class BotController(Controller):
                       "moved last first, at most `max`, leased for `lease_seconds` (ask again well before it "
                       "ends). A bot the worker holds no token for comes with a fresh one; any older token of the "
                       "bot stops working.")
-    async def lease(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def lease(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                     data: JSONBody[LeaseRequest]) -> list[Lease]:
-        data = await strictly(request, LeaseRequest)
         require_admin(viewer)
         return await services.bots.lease(data.worker, data.have, data.lease_seconds, data.max)
 

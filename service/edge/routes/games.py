@@ -20,7 +20,7 @@ from service.edge.routes.play import Encoded, MinVersion, current
 from service.commands.pipeline import Outcome
 from service.commands.players import Viewer
 from service.commands.views import GameOut
-from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, strictly
+from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, StrictBody
 from service.commands.views import game_out
 from service.commands.visibility import look, require_seat
 
@@ -43,14 +43,14 @@ class GameController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", operation_id="createGame", summary="Create a game", status_code=201,
+    @post("/", dto=StrictBody[GameCreate], return_dto=None,
+          operation_id="createGame", summary="Create a game", status_code=201,
           description="Creates a game of `kind` with `seats` seats and `options` (see the kind's "
                       "`options_schema`). The creator takes the first seat unless `join` is false; `bots` "
                       "fill the next seats with bots. The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def create(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def create(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      data: JSONBody[GameCreate], idempotency_key: Key = None) -> Response[GameOut]:
-        data = await strictly(request, GameCreate)
         services.bots.fits(data.bots, data.seats - data.join)
         done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
                                               data.time_control, idempotency_key)
@@ -92,11 +92,11 @@ class GameController(Controller):
                                      lambda: _encode.encode(game_out(game_id, loaded.table, loaded.state, viewer)))
         return Encoded(shown, [])
 
-    @post("/{game_id:str}/join", operation_id="joinGame", summary="Take a seat", status_code=200,
+    @post("/{game_id:str}/join", dto=StrictBody[JoinRequest], return_dto=None,
+          operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def join(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+    async def join(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
                    data: JSONBody[JoinRequest], idempotency_key: Key = None) -> Response[GameOut]:
-        data = await strictly(request, JoinRequest)
         done = await services.pipeline.join(viewer, game_id, data.seat, idempotency_key)
         return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 

@@ -32,7 +32,7 @@ from service.commands.players import GRANTABLE, Viewer
 from service.container import Services
 from service.edge.errors import responses
 from service.edge.routes.accounts import Scope
-from service.edge.schemas import NO_NUL, strictly
+from service.edge.schemas import NO_NUL, StrictBody
 
 TOKEN_PATH = "/oauth/token"  # a protocol endpoint (RFC 6749 errors), outside the versioned API
 REVOKE_PATH = "/oauth/revoke"  # RFC 7009, the same kind of endpoint
@@ -152,13 +152,13 @@ class OAuthController(Controller):
     path = "/v1"
     tags = ["oauth"]
 
-    @post("/oauth/apps", operation_id="registerApp", summary="Register an app (a public OAuth client)",
+    @post("/oauth/apps", dto=StrictBody[AppCreate], return_dto=None,
+          operation_id="registerApp", summary="Register an app (a public OAuth client)",
           status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Its redirect URIs must match exactly when used; each is https, or http on a loopback "
                       "host. The app uses PKCE (S256) and no secret.")
-    async def register(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def register(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                        data: JSONBody[AppCreate]) -> AppOut:
-        data = await strictly(request, AppCreate)
         client = await services.oauth.register(viewer.require_player(), data.name, data.redirect_uris, data.scopes)
         return AppOut(client_id=client.client_id, name=client.name, redirect_uris=client.redirect_uris,
                       scopes=client.scopes)
@@ -174,13 +174,13 @@ class OAuthController(Controller):
         return Consent(client_id=app.client.client_id, name=app.client.name, scopes=scopes,
                        redirect_uri=request.query_params.get("redirect_uri") or app.get_default_redirect_uri() or "")
 
-    @post("/oauth/authorize", operation_id="decideAuthorization", summary="The player allows or denies an app",
+    @post("/oauth/authorize", dto=StrictBody[Decision], return_dto=None,
+          operation_id="decideAuthorization", summary="The player allows or denies an app",
           status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Answers where to send the browser: the app's redirect URI with `code` and `state` when "
                       "allowed, with `error=access_denied` when denied.")
     async def decide(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
                      data: JSONBody[Decision]) -> Redirect:
-        data = await strictly(request, Decision)
         target = await services.oauth.decide(_query(request, data.request), viewer.require_player(), data.allow)
         return Redirect(redirect_to=target)
 

@@ -19,7 +19,6 @@ from service.edge.dependencies import authorization, caller
 from service.edge.errors import responses
 from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
-from service.edge.shortcut import raise_stashed
 from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, EventPage, LegalOut, NO_NUL
 from service.commands.views import legal_list
 from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
@@ -130,7 +129,6 @@ def legal_route(services: Callable[[], Services]) -> HTTPRouteHandler:
          responses=responses(400, 401, 403, 404))
     async def legal(request: Request, game_id: GameId, min_version: MinVersion = None) -> Response[LegalOut]:
         scope = request.scope
-        raise_stashed(scope)  # what the same request met in the shortcut (service.edge.shortcut)
         return Encoded(await legal_body(services(), scope, authorization(scope), game_id, min_version), [])
 
     return legal
@@ -158,9 +156,7 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
     machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
     the services are bound here by the app and the caller is found from the raw `Authorization`
     header (`dependencies.caller`, the players' token cache). The body goes through `CommandBody`
-    (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`). A request
-    of plain shape does not reach it at all: `service.edge.shortcut` answers it with `command_body`
-    before the router, and hands the route only what that met (raised here first thing).
+    (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
     """
 
     @post("/v1/games/{game_id:str}/commands", operation_id="sendCommand", summary="Send a game command",
@@ -181,7 +177,6 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
                               "commands after the command, so a client's step is one request"))] = None,
                       ) -> Response[CommandResult]:
         scope = request.scope
-        raise_stashed(scope)  # what the same request met in the shortcut (service.edge.shortcut)
         body, replayed = await command_body(services(), scope, authorization(scope), game_id, data, idempotency_key,
                                             dry_run, include)
         return Encoded(body, _REPLAYED if replayed else [])

@@ -11,7 +11,7 @@ from litestar.params import JSONBody, PathParameter
 from service.container import Services
 from service.edge.errors import responses
 from service.commands.players import Viewer, bearer
-from service.edge.schemas import Me, NO_NUL, PlayerCreate, PlayerCreated, PlayerOut, no_body, strictly
+from service.edge.schemas import Me, NO_NUL, PlayerCreate, PlayerCreated, PlayerOut, no_body, StrictBody
 
 PlayerId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")]
 
@@ -20,14 +20,14 @@ class PlayerController(Controller):
     path = "/v1/players"
     tags = ["players"]
 
-    @post("/", operation_id="createPlayer", summary="Register a player", status_code=201,
+    @post("/", dto=StrictBody[PlayerCreate], return_dto=None,
+          operation_id="createPlayer", summary="Register a player", status_code=201,
           description="Creates a player and returns its bearer token. The token is shown only here "
                       "and stored hashed; send it as `Authorization: Bearer <token>`. The name is a display "
                       "name (not unique), kept NFC-normalised and trimmed; one with nothing visible, a control, "
                       "bidi, zero-width or line-separator character is refused (422 `invalid_name`).",
           responses=responses(400, 422))
-    async def create(self, services: NamedDependency[Services], request: Request, data: JSONBody[PlayerCreate]) -> PlayerCreated:
-        data = await strictly(request, PlayerCreate)
+    async def create(self, services: NamedDependency[Services], data: JSONBody[PlayerCreate]) -> PlayerCreated:
         player, token = await services.players.register(data.name)
         return PlayerCreated(id=player.id, name=player.name, token=token)
 

@@ -1,12 +1,14 @@
 """One entrance for commands: the framework's route, its body decoded once from the raw bytes.
 
-(That the service imports no framework internals is tests/test_architecture.py's `internal_imports`.)"""
+(That the service imports no framework internals is tests/test_architecture.py's `internal_imports` and
+`framework_internals`.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import msgspec
+import pytest
 from litestar import Request
 
 from service.edge import schemas
@@ -15,25 +17,61 @@ from testkit.api import started_game
 ADD = {"command": {"type": "tally.Add", "amount": 1}}
 
 
-async def test_a_command_body_is_decoded_once_from_its_bytes(client, monkeypatch):
-    game_id, players = await started_game(client, "tally", 2)
-    seat = (await client.get(f"/v1/games/{game_id}")).json()["to_act"][0]
-    decoded: list[bytes] = []
-    decoder = schemas._envelope
+@pytest.fixture
+def decoded(monkeypatch) -> list[tuple[str, bytes]]:
+    """Every body the one strict decoding path decodes, by type; decoding a body to builtins fails the test."""
+    found: list[tuple[str, bytes]] = []
+    real = schemas._decoder
 
     class Counting:
+        def __init__(self, type_: Any) -> None:
+            self.type, self.decoder = type_, real(type_)
+
         def decode(self, body: bytes) -> Any:
-            decoded.append(bytes(body))
-            return decoder.decode(body)
+            found.append((self.type.__name__, bytes(body)))
+            return self.decoder.decode(body)
 
     async def no_builtins(self: Any) -> Any:
         raise AssertionError("the body was decoded to builtins")
 
-    monkeypatch.setattr(schemas, "_envelope", Counting())
+    monkeypatch.setattr(schemas, "_decoder", Counting)
     monkeypatch.setattr(Request, "json", no_builtins)
+    return found
+
+
+async def test_a_command_body_is_decoded_once_from_its_bytes(client, decoded):
+    game_id, players = await started_game(client, "tally", 2)
+    seat = (await client.get(f"/v1/games/{game_id}")).json()["to_act"][0]
+    decoded.clear()
     resp = await client.post(f"/v1/games/{game_id}/commands?include=view", json=ADD, headers=players[seat]["headers"])
     assert resp.status_code == 200 and resp.json()["events"], resp.text
-    assert decoded == [msgspec.json.encode(ADD)]
+    assert decoded == [("CommandEnvelope", msgspec.json.encode(ADD))]
+
+
+async def test_every_other_body_is_decoded_once_into_its_strict_struct(client, decoded):
+    resp = await client.post("/v1/players", json={"name": "Ada"})
+    assert resp.status_code == 201, resp.text
+    headers = {"Authorization": f"Bearer {resp.json()['token']}"}
+    game = {"kind": "tally", "seats": 2, "options": {"target": 5}}
+    resp = await client.post("/v1/games", json=game, headers=headers)
+    assert resp.status_code == 201, resp.text
+    assert decoded == [("PlayerCreate", msgspec.json.encode({"name": "Ada"})),
+                       ("GameCreate", msgspec.json.encode(game))]
+
+
+async def test_a_body_the_strict_decoder_refuses_is_answered_in_the_documented_shapes(client):
+    lenient = await client.post("/v1/players", json={"name": 3})  # not a string: the field is named
+    assert lenient.status_code == 400 and lenient.json()["code"] == "invalid_request", lenient.text
+    assert "name" in lenient.text
+    unknown = await client.post("/v1/players", json={"name": "Ada", "extra": 1})
+    assert unknown.status_code == 400 and "extra" in unknown.json()["detail"], unknown.text
+    integral = await client.post("/v1/players", json={"name": "Ada"})
+    token = {"Authorization": f"Bearer {integral.json()['token']}"}
+    three = await client.post("/v1/games", json={"kind": "tally", "seats": 2.0, "options": {"target": 5}},
+                              headers=token)  # JSON Schema's integer: taken
+    assert three.status_code == 201, three.text
+    lax = await client.post("/v1/games", json={"kind": "tally", "seats": 2, "join": 0}, headers=token)
+    assert lax.status_code == 400, lax.text  # `0` is not `false`
 
 
 async def test_commands_count_as_their_route_and_log_the_player(client):
