@@ -13,13 +13,12 @@ from typing import Any, Literal, Union
 import msgspec
 
 from domain.kernel import Outcome
+from domain.tournament.codec import Order
 
 Format = Literal["swiss", "round_robin", "single_elimination"]
 TieBreak = Literal["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "rating", "draw"]
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
 
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -34,7 +33,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     invited: list[str] = []
 
 
-class CreateTournament(_Command, tag="tournament.CreateTournament"):
+class CreateTournament(Order, tag="tournament.CreateTournament"):
     """Open a tournament of `kind` for registration.
 
     `options` and `time_control` are opaque here and passed on to every game.
@@ -71,7 +70,7 @@ class CreateTournament(_Command, tag="tournament.CreateTournament"):
     invitation_code: str | None = None
 
 
-class Register(_Command, tag="tournament.Register"):
+class Register(Order, tag="tournament.Register"):
     """Register the actor (or, for the organiser or an admin, `player_id`) with a display name and rating.
 
     `rated_games` is what the platform's ratings know of the player (the service fills it, with `rating`,
@@ -85,25 +84,25 @@ class Register(_Command, tag="tournament.Register"):
     code: str | None = None
 
 
-class Withdraw(_Command, tag="tournament.Withdraw"):
+class Withdraw(Order, tag="tournament.Withdraw"):
     """Leave the tournament: before the start the entry is removed, after it no further pairings."""
 
     player_id: str | None = None
 
 
-class Pause(_Command, tag="tournament.Pause"):
+class Pause(Order, tag="tournament.Pause"):
     """Swiss: the actor (or, for the organiser, `player_id`) is not paired from the next round until resumed."""
 
     player_id: str | None = None
 
 
-class Resume(_Command, tag="tournament.Resume"):
+class Resume(Order, tag="tournament.Resume"):
     """A paused player is paired again from the next round."""
 
     player_id: str | None = None
 
 
-class RemovePlayer(_Command, tag="tournament.RemovePlayer"):
+class RemovePlayer(Order, tag="tournament.RemovePlayer"):
     """The organiser removes a player: before the start the entry goes; after it no more pairings, and the
     player ranks below everyone still in."""
 
@@ -111,31 +110,31 @@ class RemovePlayer(_Command, tag="tournament.RemovePlayer"):
     reason: str = ""
 
 
-class ForbidPairing(_Command, tag="tournament.ForbidPairing"):
+class ForbidPairing(Order, tag="tournament.ForbidPairing"):
     """The organiser forbids these players (teammates) to meet: Swiss pairings honour it whenever any
     pairing of the round does (it outweighs even a repeat)."""
 
     players: list[str]
 
 
-class Annul(_Command, tag="tournament.Annul"):
+class Annul(Order, tag="tournament.Annul"):
     """The organiser annuls a game: its table scores nothing for anyone, as if it was never played."""
 
     game_id: str
 
 
-class Adjudicate(_Command, tag="tournament.Adjudicate"):
+class Adjudicate(Order, tag="tournament.Adjudicate"):
     """The organiser sets a game's ranks (per seat, the game's seat order), replacing any result."""
 
     game_id: str
     ranks: list[int]
 
 
-class Start(_Command, tag="tournament.Start"):
+class Start(Order, tag="tournament.Start"):
     """Close registration, draw the seeding and pair round 1 (organiser or admin)."""
 
 
-class RecordResult(_Command, tag="tournament.RecordResult"):
+class RecordResult(Order, tag="tournament.RecordResult"):
     """The outcome of one of the tournament's games, per seat in the game's seat order."""
 
     game_id: str

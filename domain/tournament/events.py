@@ -14,11 +14,10 @@ from typing import Annotated, Any, Union
 
 import msgspec
 
+from domain.tournament.codec import Fact, Opened
 from domain.tournament.commands import Entry, Format, TieBreak
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
 
 
 PairingRule = Annotated[int, msgspec.Meta(description=(
@@ -36,14 +35,10 @@ PairingRule = Annotated[int, msgspec.Meta(description=(
     "conflict, a seeded tabu search over swaps looks for one without any. Documented in docs/tournaments.md."))]
 
 
-class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
+class TournamentCreated(Opened, tag="tournament.TournamentCreated", kw_only=True):
+    """A tournament of rounds: its settings (`Opened`'s, and the format's), the seed's commitment."""
+
     tournament_id: str
-    organiser: str
-    kind: str
-    name: str
-    options: dict[str, Any]
-    time_control: dict[str, Any]
-    seats: int
     min_seats: int
     format: Format
     rounds: int
@@ -51,8 +46,6 @@ class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
     duplicate: bool
     min_players: int
     max_players: int
-    seed_commitment: str
-    seed: str | None = None  # secret until the end: redacted from every reader while the tournament runs
     pairing: PairingRule = 1  # the pairing rule's version: 1 for tournaments recorded before rule 2 existed
     bye_points: float | None = None  # what a bye is worth (None, as recorded by rule 1: (seats - 1) / 2)
     tiebreaks: list[TieBreak] | None = None  # the organiser's order (None: Buchholz, rating, the draw)
@@ -61,7 +54,7 @@ class TournamentCreated(_Event, tag="tournament.TournamentCreated"):
     code_hash: str | None = None  # SHA-256 of the invitation code salted with the seed (`rules.code_hash`)
 
 
-class PlayerRegistered(_Event, tag="tournament.PlayerRegistered"):
+class PlayerRegistered(Fact, tag="tournament.PlayerRegistered"):
     player_id: str
     name: str
     rating: int
@@ -70,30 +63,30 @@ class PlayerRegistered(_Event, tag="tournament.PlayerRegistered"):
     invited_by: str | None = None  # the organiser, when they registered the player (no entry conditions then)
 
 
-class PlayerWithdrew(_Event, tag="tournament.PlayerWithdrew"):
+class PlayerWithdrew(Fact, tag="tournament.PlayerWithdrew"):
     player_id: str
 
 
-class PlayerPaused(_Event, tag="tournament.PlayerPaused"):
+class PlayerPaused(Fact, tag="tournament.PlayerPaused"):
     player_id: str
 
 
-class PlayerResumed(_Event, tag="tournament.PlayerResumed"):
+class PlayerResumed(Fact, tag="tournament.PlayerResumed"):
     player_id: str
 
 
-class PlayerRemoved(_Event, tag="tournament.PlayerRemoved"):
+class PlayerRemoved(Fact, tag="tournament.PlayerRemoved"):
     player_id: str
     reason: str = ""
 
 
-class PairingForbidden(_Event, tag="tournament.PairingForbidden"):
+class PairingForbidden(Fact, tag="tournament.PairingForbidden"):
     """No two of `players` are to meet (Swiss)."""
 
     players: list[str]
 
 
-class ResultAnnulled(_Event, tag="tournament.ResultAnnulled"):
+class ResultAnnulled(Fact, tag="tournament.ResultAnnulled"):
     """The organiser annulled a table: whatever it scored is taken back, and nothing it records counts."""
 
     round: int
@@ -102,7 +95,7 @@ class ResultAnnulled(_Event, tag="tournament.ResultAnnulled"):
     players: list[str]
 
 
-class ResultAdjudicated(_Event, tag="tournament.ResultAdjudicated"):
+class ResultAdjudicated(Fact, tag="tournament.ResultAdjudicated"):
     """The organiser set a table's ranks (and so its rank points), replacing any recorded result."""
 
     round: int
@@ -113,7 +106,7 @@ class ResultAdjudicated(_Event, tag="tournament.ResultAdjudicated"):
     points: list[float]
 
 
-class TournamentStarted(_Event, tag="tournament.TournamentStarted"):
+class TournamentStarted(Fact, tag="tournament.TournamentStarted"):
     """`draw` is every entrant in the seeded draw order (the last tie-break), drawn from the Rng."""
 
     draw: list[str]
@@ -128,7 +121,7 @@ class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
     seed: str | None = None
 
 
-class RoundPaired(_Event, tag="tournament.RoundPaired"):
+class RoundPaired(Fact, tag="tournament.RoundPaired"):
     """Round `round` (1-based) begins: its tables, and the players with a bye (each credited `bye_points`)."""
 
     round: int
@@ -137,7 +130,7 @@ class RoundPaired(_Event, tag="tournament.RoundPaired"):
     bye_points: float = 0.0
 
 
-class ResultRecorded(_Event, tag="tournament.ResultRecorded"):
+class ResultRecorded(Fact, tag="tournament.ResultRecorded"):
     """A table's game ended: `ranks`, `scores` and the rank `points` per seat, in seat order."""
 
 
@@ -151,13 +144,13 @@ class ResultRecorded(_Event, tag="tournament.ResultRecorded"):
     advancing: list[str] = []  # single elimination: who goes through to the next round
 
 
-class TournamentEnded(_Event, tag="tournament.TournamentEnded"):
+class TournamentEnded(Fact, tag="tournament.TournamentEnded"):
     """The final order, best first (every entrant, withdrawn ones included)."""
 
     standings: list[str]
 
 
-class SeedRevealed(_Event, tag="tournament.SeedRevealed"):
+class SeedRevealed(Fact, tag="tournament.SeedRevealed"):
     seed: str
 
 

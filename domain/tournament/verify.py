@@ -11,7 +11,7 @@ except a two-seat Swiss pairing of rule 2 or 4, which must keep the round's
 constraints at no more than the optimal cost (`pairing.equivalent`; each
 tournament is audited by the rule recorded at its creation);
 the walk stops at the first disagreement. An event no command explains (a
-pairing nobody asked for) is a problem too. The seed check and the walk are `domain.audit`'s,
+pairing nobody asked for) is a problem too. The seed check and the walk are `domain.tournament.audit`'s,
 shared with the arenas' audit.
 """
 
@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-import msgspec
-
-from domain.audit import opening, replay
+from domain.tournament.audit import AuditReport, audit, count
 from domain.kernel import Outcome
 from domain.tournament.commands import (Adjudicate, Annul, ForbidPairing, Pause, RecordResult, Register, RemovePlayer,
                                         Resume, Start, TournamentCommand, Withdraw)
@@ -34,14 +32,10 @@ from domain.tournament.rules import decide
 from domain.tournament.state import TournamentState, rng_for
 
 
-class VerifyReport(msgspec.Struct, kw_only=True):
-    """`ok` when nothing is wrong; `problems` name the stream version (1-based) where each was found."""
+class VerifyReport(AuditReport, kw_only=True):
+    """The audit's findings (`AuditReport`) with the rounds it re-derived."""
 
-    ok: bool = True
-    problems: list[str] = []
-    decisions_checked: int = 0
     rounds_checked: int = 0
-    finished: bool = False
 
 
 def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentCommand], Optional[str]]:
@@ -75,17 +69,10 @@ def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentComma
 
 def verify(events: list[Any]) -> VerifyReport:
     """Every problem found in a tournament's event list (none: the tournament was run as recorded)."""
-    report = VerifyReport()
-    state = opening(events, TournamentCreated, SeedRevealed, evolve, report.problems)
-    if state is not None:
-        state, decisions = replay(events, state, report.problems, _cause,
-                                  lambda s, actor, command: decide(s, actor, command, rng_for(s)), evolve, _agrees)
-        report.decisions_checked = len(decisions)
-        report.rounds_checked = sum(isinstance(e, RoundPaired) for decided in decisions for e in decided)
-        report.finished = state.status == "finished"
-        if not report.problems and not report.finished:
-            report.problems.append("the tournament has not finished: its seed is still secret")
-    report.ok = not report.problems
+    report, decisions = audit(VerifyReport(), events, TournamentCreated, SeedRevealed, evolve, _cause,
+                              lambda s, actor, command: decide(s, actor, command, rng_for(s)),
+                              lambda state: state.status == "finished", _agrees)
+    report.rounds_checked = count(decisions, RoundPaired)
     return report
 
 

@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import msgspec
 
+from domain.tournament.codec import Codec, event_data, event_type
 from domain.tournament.commands import Entry, TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
 from domain.tournament.events import (PairingRule, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated,
@@ -120,25 +121,8 @@ def redact(event: TournamentEvent, public: bool) -> TournamentEvent:
     return event
 
 
-_EVENTS = msgspec.json.Decoder(TournamentEvent)
+decode_event = Codec(TournamentEvent).decode_event
 _COMMANDS = msgspec.json.Decoder(TournamentCommand)
-
-
-def event_type(event: TournamentEvent) -> str:
-    """The stored type tag of `event` ("tournament.RoundPaired")."""
-    return type(event).__struct_config__.tag  # type: ignore[return-value]
-
-
-def event_data(event: TournamentEvent) -> dict[str, Any]:
-    """`event` as a JSON object without its "type" (the store keeps the type apart)."""
-    data = msgspec.to_builtins(event)
-    data.pop("type", None)
-    return data
-
-
-def decode_event(type_: str, data: dict[str, Any]) -> TournamentEvent:
-    """The event stored as (`type_`, `data`); raises msgspec.ValidationError."""
-    return _EVENTS.decode(msgspec.json.encode({**data, "type": type_}))
 
 
 def decode_command(raw: bytes | str) -> TournamentCommand:

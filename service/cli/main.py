@@ -75,7 +75,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from domain.arena import SeedRevealed as ArenaSeed
+    from domain.tournament.arena import SeedRevealed as ArenaSeed
     from domain.tournament.events import SeedRevealed as TournamentSeed
     from service.commands.arenas import verify_arena
     from service.commands.repository import platform_event

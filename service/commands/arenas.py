@@ -2,7 +2,7 @@
 as tournaments are: `service.commands.competition` holds what the two share).
 
 An arena's stream id is `arena-<uuid>` (the domain's id is the bare UUID) in the same event store as
-the games; its decider is `domain.arena`, seen by the repository and the loop through `CODEC`.
+the games; its decider is `domain.tournament.arena`, seen by the repository and the loop through `CODEC`.
 `ARENAS` is how hard the loop tries: one decision per arena at a time in this process, contention
 left only between replicas, where the append's head check refuses a decision on a stale state.
 
@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 import structlog
 
-import domain.arena as A
+import domain.tournament.arena as A
 from domain.clock import ClockSet
 from domain.kernel import RuleViolation
 from domain.table import Table, TableState

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 
 import msgspec
 
-import domain.arena as A
+import domain.tournament.arena as A
 from service.commands.arenas import CODEC, Arenas, redacted
 from service.live.aggregate_stream import Shape, aggregate_stream
 from service.live.sse import Sources, frame

@@ -20,7 +20,7 @@ import time
 
 import structlog
 
-import domain.arena as A
+import domain.tournament.arena as A
 from domain.kernel import Outcome, RuleViolation
 from domain.table import GameAborted, GameEnded
 from projections.log import LogEvent

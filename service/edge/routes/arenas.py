@@ -13,7 +13,7 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from litestar.response import Stream
 from msgspec import Meta
 
-import domain.arena as A
+import domain.tournament.arena as A
 from domain.clock import TimeControl
 from service.commands.arenas import Arenas, redacted
 from service.commands.exceptions import BadLastEventId, Unavailable

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-import domain.arena as A
+import domain.tournament.arena as A
 from domain.kernel import RuleViolation
 from service.commands.arenas import Arenas, stream_of, verify_arena
 from service.commands.repository import GameRepository

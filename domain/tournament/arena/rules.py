@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Optional, assert_never
 
-from domain.arena.commands import ArenaCommand, Berserk, Close, CreateArena, Join, Leave, Pair, Pause, RecordResult
-from domain.arena.evolve import evolve
-from domain.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaGame, Berserked, GameScored, PlayerJoined,
+from domain.tournament.arena.commands import ArenaCommand, Berserk, Close, CreateArena, Join, Leave, Pair, Pause, RecordResult
+from domain.tournament.arena.evolve import evolve
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaGame, Berserked, GameScored, PlayerJoined,
                                  PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
-from domain.arena.pairing import game_id, game_seed, order_key, tables
-from domain.arena.scoring import berserk_counts, berserk_moves, game_points, is_win
-from domain.arena.state import ArenaState
+from domain.tournament.arena.pairing import game_id, game_seed, order_key, tables
+from domain.tournament.arena.scoring import berserk_counts, berserk_moves, game_points, is_win
+from domain.tournament.arena.state import ArenaState
 from domain.tournament.arrange import is_uuid
 from domain.kernel import Emitter, RuleViolation, seed_commitment
 

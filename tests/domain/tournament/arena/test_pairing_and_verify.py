@@ -8,8 +8,8 @@ import random
 import msgspec
 import pytest
 
-import domain.arena as A
-from tests.domain.arena.support import random_arena
+import domain.tournament.arena as A
+from tests.domain.tournament.arena.support import random_arena
 
 
 def _walk(events):

@@ -22,6 +22,41 @@ S = TypeVar("S")
 Cause = Callable[[Any, Any], tuple[Optional[Any], Optional[str]]]  # (state, event) -> (command, actor) or (None, None)
 
 
+class AuditReport(msgspec.Struct, kw_only=True):
+    """`ok` when nothing is wrong; `problems` name the stream version (1-based) where each was found."""
+
+    ok: bool = True
+    problems: list[str] = []
+    decisions_checked: int = 0
+    finished: bool = False
+
+
+R = TypeVar("R", bound=AuditReport)
+
+
+def audit(report: R, events: list[Any], created: type, revealed: type, evolve: Callable[[Any, Any], Any],
+          cause: Cause, decide: Callable[[Any, Optional[str], Any], list[Any]], finished: Callable[[Any], bool],
+          agree: Callable[[Any, list[Any], list[Any]], bool] | None = None) -> tuple[R, list[list[Any]]]:
+    """`report` filled in for the whole log `events` (`opening`, then `replay`), and the decisions re-made;
+    a competition that has not `finished` keeps its seed secret, so it cannot be audited yet."""
+    state = opening(events, created, revealed, evolve, report.problems)
+    decisions: list[list[Any]] = []
+    if state is not None:
+        state, decisions = replay(events, state, report.problems, cause, decide, evolve, agree)
+        report.decisions_checked = len(decisions)
+        report.finished = finished(state)
+        if not report.problems and not report.finished:
+            family = created.__struct_config__.tag.split(".")[0]  # type: ignore[attr-defined]
+            report.problems.append(f"the {family} has not finished: its seed is still secret")
+    report.ok = not report.problems
+    return report, decisions
+
+
+def count(decisions: list[list[Any]], kind: type) -> int:
+    """How many of the events decided again are `kind`."""
+    return sum(isinstance(e, kind) for decided in decisions for e in decided)
+
+
 def tag(event: Any) -> str:
     return type(event).__struct_config__.tag
 

@@ -24,16 +24,16 @@ How the service drives it
 - Audit: ``verify(events)`` re-decides every decision from the revealed seed.
 """
 
-from domain.arena.commands import ArenaCommand, Berserk, Close, CreateArena, Join, Leave, Pair, Pause, RecordResult
-from domain.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEvent, ArenaGame, Berserked, GameScored,
+from domain.tournament.arena.commands import ArenaCommand, Berserk, Close, CreateArena, Join, Leave, Pair, Pause, RecordResult
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEvent, ArenaGame, Berserked, GameScored,
                                  PlayerJoined, PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
-from domain.arena.evolve import evolve
-from domain.arena.pairing import game_id, game_seed
-from domain.arena.rules import CODES, create, decide, final_order, pair
-from domain.arena.scoring import BERSERK_MOVES, berserk_moves, game_points, is_win, place_points
-from domain.arena.state import ArenaState, GameRecord, Player
-from domain.arena.verify import VerifyReport, verify
-from domain.arena.view import ArenaView, ArenaStanding, actions, decode_event, event_data, event_type, redact, standings, view
+from domain.tournament.arena.evolve import evolve
+from domain.tournament.arena.pairing import game_id, game_seed
+from domain.tournament.arena.rules import CODES, create, decide, final_order, pair
+from domain.tournament.arena.scoring import BERSERK_MOVES, berserk_moves, game_points, is_win, place_points
+from domain.tournament.arena.state import ArenaState, GameRecord, Player
+from domain.tournament.arena.verify import VerifyReport, verify
+from domain.tournament.arena.view import ArenaView, ArenaStanding, actions, decode_event, event_data, event_type, redact, standings, view
 from domain.kernel import fold as kernel_fold
 
 

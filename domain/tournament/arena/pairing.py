@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from itertools import combinations
 
-from domain.arena.state import Player
+from domain.tournament.arena.state import Player
 
 WINDOW = 6  # players below the first one considered for a table beyond its size
 

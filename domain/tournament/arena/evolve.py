@@ -6,9 +6,9 @@ from typing import Optional, assert_never
 
 from msgspec.structs import replace
 
-from domain.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEvent, Berserked, GameScored,
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEvent, Berserked, GameScored,
                                  PlayerJoined, PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
-from domain.arena.state import ArenaState, GameRecord, Player
+from domain.tournament.arena.state import ArenaState, GameRecord, Player
 
 
 def evolve(state: Optional[ArenaState], event: ArenaEvent) -> ArenaState:

@@ -11,10 +11,11 @@ from typing import Any, Optional
 
 import msgspec
 
-from domain.arena.commands import ArenaCommand, Berserk, Join, Leave, Pause
-from domain.arena.events import ArenaCreated, ArenaEvent, PlayersPaired
-from domain.arena.rules import decide, final_order
-from domain.arena.state import ArenaState, Presence, Status
+from domain.tournament.codec import Codec, event_data, event_type
+from domain.tournament.arena.commands import ArenaCommand, Berserk, Join, Leave, Pause
+from domain.tournament.arena.events import ArenaCreated, ArenaEvent, PlayersPaired
+from domain.tournament.arena.rules import decide, final_order
+from domain.tournament.arena.state import ArenaState, Presence, Status
 from domain.kernel import RuleViolation
 
 
@@ -111,21 +112,4 @@ def redact(event: ArenaEvent, public: bool) -> ArenaEvent:
     return event
 
 
-_EVENTS = msgspec.json.Decoder(ArenaEvent)
-
-
-def event_type(event: ArenaEvent) -> str:
-    """The stored type tag of `event` ("arena.PlayersPaired")."""
-    return type(event).__struct_config__.tag  # type: ignore[return-value]
-
-
-def event_data(event: ArenaEvent) -> dict[str, Any]:
-    """`event` as a JSON object without its "type" (the store keeps the type apart)."""
-    data = msgspec.to_builtins(event)
-    data.pop("type", None)
-    return data
-
-
-def decode_event(type_: str, data: dict[str, Any]) -> ArenaEvent:
-    """The event stored as (`type_`, `data`); raises msgspec.ValidationError."""
-    return _EVENTS.decode(msgspec.json.encode({**data, "type": type_}))
+decode_event = Codec(ArenaEvent).decode_event

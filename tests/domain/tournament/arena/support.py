@@ -6,7 +6,7 @@ import random
 import uuid
 from typing import Any
 
-import domain.arena as A
+import domain.tournament.arena as A
 from domain.kernel import Outcome, RuleViolation, ranked
 
 ARENA = "7d3c2a1b-0f4e-4d5c-9b8a-6e5f4d3c2b1a"

@@ -13,28 +13,22 @@ from typing import Any, Optional, Union
 
 import msgspec
 
-
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
+from domain.tournament.codec import Fact, Opened
 
 
-class ArenaCreated(_Event, tag="arena.ArenaCreated"):
+
+
+class ArenaCreated(Opened, tag="arena.ArenaCreated", kw_only=True):
+    """An arena: its settings (`Opened`'s, and its times and berserk), the seed's commitment."""
+
     arena_id: str
-    organiser: str
-    kind: str
-    name: str
-    options: dict[str, Any]
-    time_control: dict[str, Any]
-    seats: int
     starts_at_ms: int
     ends_at_ms: int
     berserk: bool
-    seed_commitment: str
-    seed: Optional[str] = None  # secret until the end: redacted from every reader while the arena runs
     berserk_moves: int = 0  # own moves a berserk needs for its bonus (0, as every earlier log reads: none)
 
 
-class PlayerJoined(_Event, tag="arena.PlayerJoined"):
+class PlayerJoined(Fact, tag="arena.PlayerJoined"):
     """A player joined, or came back after a pause (their points kept)."""
 
     player_id: str
@@ -42,11 +36,11 @@ class PlayerJoined(_Event, tag="arena.PlayerJoined"):
     rating: int
 
 
-class PlayerPaused(_Event, tag="arena.PlayerPaused"):
+class PlayerPaused(Fact, tag="arena.PlayerPaused"):
     player_id: str
 
 
-class PlayerLeft(_Event, tag="arena.PlayerLeft"):
+class PlayerLeft(Fact, tag="arena.PlayerLeft"):
     player_id: str
 
 
@@ -59,21 +53,21 @@ class ArenaGame(msgspec.Struct, frozen=True, kw_only=True):
     seed: Optional[str] = None
 
 
-class PlayersPaired(_Event, tag="arena.PlayersPaired"):
+class PlayersPaired(Fact, tag="arena.PlayersPaired"):
     """At `at_ms`, the free players listed in `games` were paired, each game starting now."""
 
     at_ms: int
     games: list[ArenaGame]
 
 
-class Berserked(_Event, tag="arena.Berserked"):
+class Berserked(Fact, tag="arena.Berserked"):
     """`player_id` halved their clock in `game_id`."""
 
     game_id: str
     player_id: str
 
 
-class GameScored(_Event, tag="arena.GameScored"):
+class GameScored(Fact, tag="arena.GameScored"):
     """A game ended: per seat (in seat order) its rank, the arena points it scored, and whether it was a
     win that counts for a streak; `aborted` games score nothing and leave streaks as they were."""
 
@@ -86,19 +80,19 @@ class GameScored(_Event, tag="arena.GameScored"):
     moves: Optional[list[int]] = None  # each seat's own moves, as recorded (None: not counted, earlier logs)
 
 
-class ArenaClosed(_Event, tag="arena.ArenaClosed"):
+class ArenaClosed(Fact, tag="arena.ArenaClosed"):
     """The end time passed (noticed at `at_ms`): nobody is paired any more; running games still count."""
 
     at_ms: int
 
 
-class ArenaEnded(_Event, tag="arena.ArenaEnded"):
+class ArenaEnded(Fact, tag="arena.ArenaEnded"):
     """The final order, best first (every player who joined, those who left included)."""
 
     standings: list[str]
 
 
-class SeedRevealed(_Event, tag="arena.SeedRevealed"):
+class SeedRevealed(Fact, tag="arena.SeedRevealed"):
     seed: str
 
 

@@ -13,13 +13,12 @@ from typing import Any, Optional, Union
 import msgspec
 
 from domain.kernel import Outcome
+from domain.tournament.codec import Order
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
 
 
-class CreateArena(_Command, tag="arena.CreateArena"):
+class CreateArena(Order, tag="arena.CreateArena"):
     """Open an arena of `kind` at `seats` players a game, from `starts_at_ms` for `minutes` minutes.
 
     `options` and `time_control` are opaque here and passed on to every game. `berserk` lets a
@@ -40,40 +39,40 @@ class CreateArena(_Command, tag="arena.CreateArena"):
     berserk_moves: Optional[int] = None
 
 
-class Join(_Command, tag="arena.Join"):
+class Join(Order, tag="arena.Join"):
     """Take part (or come back after a pause) under a display name and rating."""
 
     name: str
     rating: int = 1500
 
 
-class Pause(_Command, tag="arena.Pause"):
+class Pause(Order, tag="arena.Pause"):
     """Stop being paired (a running game is played out); `Join` resumes with the points kept."""
 
 
-class Leave(_Command, tag="arena.Leave"):
+class Leave(Order, tag="arena.Leave"):
     """Stop for good: never paired again; the points already scored stay in the standings."""
 
 
-class Berserk(_Command, tag="arena.Berserk"):
+class Berserk(Order, tag="arena.Berserk"):
     """Halve one's own clock in `game_id` (before one's first move there) for a bonus point on a win."""
 
     game_id: str
 
 
-class Pair(_Command, tag="arena.Pair"):
+class Pair(Order, tag="arena.Pair"):
     """Platform: pair the players free at `at_ms` (refused when nobody can be paired)."""
 
     at_ms: int
 
 
-class Close(_Command, tag="arena.Close"):
+class Close(Order, tag="arena.Close"):
     """Platform: the arena's time is up at `at_ms`; games running finish and count."""
 
     at_ms: int
 
 
-class RecordResult(_Command, tag="arena.RecordResult"):
+class RecordResult(Order, tag="arena.RecordResult"):
     """Platform: the outcome of one of the arena's games (None: aborted, it scores nothing)."""
 
     game_id: str

@@ -7,33 +7,27 @@ or berserk by its player; a pairing or the close at the time it recorded; a resu
 it recorded) and decided again from the state before it. The events decided again (every pairing
 with its game ids and seeds, the points with their streaks and berserk bonuses, the end and its
 standings) must equal the recorded ones exactly; the walk stops at the first disagreement. The seed check
-and the walk are `domain.audit`'s, shared with the tournaments' audit.
+and the walk are `domain.tournament.audit`'s, shared with the tournaments' audit.
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-import msgspec
-
-from domain.arena.commands import ArenaCommand, Berserk, Close, Join, Leave, Pair, Pause, RecordResult
-from domain.arena.events import (ArenaClosed, ArenaCreated, Berserked, GameScored, PlayerJoined, PlayerLeft,
+from domain.tournament.arena.commands import ArenaCommand, Berserk, Close, Join, Leave, Pair, Pause, RecordResult
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, Berserked, GameScored, PlayerJoined, PlayerLeft,
                                  PlayerPaused, PlayersPaired, SeedRevealed)
-from domain.arena.evolve import evolve
-from domain.arena.rules import decide
-from domain.audit import opening, replay
+from domain.tournament.arena.evolve import evolve
+from domain.tournament.arena.rules import decide
+from domain.tournament.audit import AuditReport, audit, count
 from domain.kernel import Outcome
 
 
-class VerifyReport(msgspec.Struct, kw_only=True):
-    """`ok` when nothing is wrong; `problems` name the stream version (1-based) where each was found."""
+class VerifyReport(AuditReport, kw_only=True):
+    """The audit's findings (`AuditReport`) with the pairings and games it re-derived."""
 
-    ok: bool = True
-    problems: list[str] = []
-    decisions_checked: int = 0
     pairings_checked: int = 0
     games_checked: int = 0
-    finished: bool = False
 
 
 def _cause(event: Any) -> tuple[Optional[ArenaCommand], Optional[str]]:
@@ -61,15 +55,8 @@ def _cause(event: Any) -> tuple[Optional[ArenaCommand], Optional[str]]:
 
 def verify(events: list[Any]) -> VerifyReport:
     """Every problem found in an arena's event list (none: the arena was run as recorded)."""
-    report = VerifyReport()
-    state = opening(events, ArenaCreated, SeedRevealed, evolve, report.problems)
-    if state is not None:
-        state, decisions = replay(events, state, report.problems, lambda _, event: _cause(event), decide, evolve)
-        report.decisions_checked = len(decisions)
-        report.pairings_checked = sum(isinstance(e, PlayersPaired) for decided in decisions for e in decided)
-        report.games_checked = sum(isinstance(e, GameScored) for decided in decisions for e in decided)
-        report.finished = state.finished
-        if not report.problems and not report.finished:
-            report.problems.append("the arena has not finished: its seed is still secret")
-    report.ok = not report.problems
+    report, decisions = audit(VerifyReport(), events, ArenaCreated, SeedRevealed, evolve,
+                              lambda _, event: _cause(event), decide, lambda state: state.finished)
+    report.pairings_checked = count(decisions, PlayersPaired)
+    report.games_checked = count(decisions, GameScored)
     return report

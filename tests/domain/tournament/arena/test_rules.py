@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import domain.arena as A
+import domain.tournament.arena as A
 from domain.kernel import RuleViolation
-from tests.domain.arena.support import ARENA, ORGANISER, SEED, START, apply, given, joined, opened, outcome
+from tests.domain.tournament.arena.support import ARENA, ORGANISER, SEED, START, apply, given, joined, opened, outcome
 
 
 def refused(state: A.ArenaState, actor: str | None, command: object, code: str) -> None:

@@ -11,7 +11,7 @@ from typing import Literal, Optional
 
 import msgspec
 
-from domain.arena.events import ArenaCreated
+from domain.tournament.arena.events import ArenaCreated
 
 Status = Literal["open", "closing", "finished"]
 Presence = Literal["active", "paused", "left"]
