@@ -6,7 +6,9 @@ stable `code`. `error_for` picks the class: first by `code` (`CODES`), then a do
 Each exception keeps the `status`, the `code` and the whole `problem` (extra members such as
 `current_version` or `errors` included), and the `Retry-After` seconds when the server sent some.
 
-Transport failures (connection refused or reset, timeouts) are `TransportError`, not a problem.
+The OAuth token and revocation endpoints answer RFC 6749 5.2 JSON instead (`{"error": "invalid_grant"}`):
+its `error` is the exception's `code`. Transport failures (connection refused or reset, timeouts) are
+`TransportError`, not a problem.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ class StelaError(Exception):
     def __init__(self, status: int, problem: Mapping[str, Any], retry_after: float | None = None) -> None:
         self.status = status
         self.problem: dict[str, Any] = dict(problem)
-        self.code = str(problem.get("code") or "")
-        self.detail = str(problem.get("detail") or problem.get("title") or "")
+        self.code = _code(problem)
+        self.detail = str(problem.get("detail") or problem.get("title") or problem.get("error_description") or "")
         self.retry_after = retry_after
         super().__init__(f"{status} {self.code}: {self.detail}")
 
@@ -95,9 +97,14 @@ STATUSES: dict[int, type[StelaError]] = {
 }
 
 
+def _code(problem: Mapping[str, Any]) -> str:
+    """The problem's `code`, or the `error` of an OAuth endpoint's RFC 6749 5.2 answer (`invalid_grant`...)."""
+    return str(problem.get("code") or problem.get("error") or "")
+
+
 def error_for(status: int, problem: Mapping[str, Any], retry_after: float | None = None) -> StelaError:
     """The exception for a problem answer: by `code`, then a dotted code as a rule, then by status."""
-    code = str(problem.get("code") or "")
+    code = _code(problem)
     cls = CODES.get(code)
     if cls is None and status == 409 and "." in code:
         cls = RuleViolation

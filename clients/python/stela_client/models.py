@@ -150,6 +150,96 @@ class CommandResult(Model):
     dry_run: bool = False
 
 
+class PlayerInfo(Model):
+    """A player as anyone may see it (`GET /v1/players/{id}`)."""
+
+    id: str
+    name: str
+    created_at: str
+
+
+class TokenInfo(Model):
+    """One of the caller's tokens (never the token itself): a sign-in `session`, a `personal` access
+    token or an app's (`oauth`, with its `client_id`)."""
+
+    id: str
+    kind: Literal["session", "personal", "oauth"]
+    name: str
+    scopes: list[str]
+    client_id: str | None
+    created_at: str
+    expires_at: str | None
+
+
+class TokenCreated(TokenInfo):
+    """A new personal access token: the bearer `token` is shown this once."""
+
+    token: str
+
+
+class Session(TokenCreated):
+    """A password sign-in (`POST /v1/sessions`): a session token with every scope."""
+
+    player_id: str
+
+
+class Login(Model):
+    """The answer to setting a password: the `login` to sign in with and how many other tokens ended."""
+
+    login: str
+    ended_tokens: int = 0
+
+
+class App(Model):
+    """A registered OAuth app (a public client: no secret)."""
+
+    client_id: str
+    name: str
+    redirect_uris: list[str]
+    scopes: list[str]
+
+
+class AuthorizedApp(Model):
+    """An app the caller let act for them, since when and with which scopes."""
+
+    client_id: str
+    name: str
+    scopes: list[str]
+    since: str
+
+
+class Consent(Model):
+    """What the consent page shows of an authorization request."""
+
+    client_id: str
+    name: str
+    redirect_uri: str
+    scopes: list[str]
+
+
+class Redirect(Model):
+    """Where the consent page sends the browser (the app's redirect URI with `code` and `state`)."""
+
+    redirect_to: str
+
+
+class OAuthTokens(Model):
+    """The token endpoint's answer: a bearer `access_token` (`expires_in` seconds) and the `refresh_token`
+    that rotates it (each refresh answers a new one; the old one is spent)."""
+
+    access_token: str
+    refresh_token: str
+    expires_in: int
+    scope: str
+    token_type: str
+
+
+class Health(Model):
+    status: Literal["ok", "degraded", "unavailable"]
+    checks: dict[str, str] = {}
+    details: dict[str, Any] = {}
+
+
 class Problem(Model):
     """An RFC 9457 problem document (the exceptions carry it whole, as a dict)."""
 

@@ -8,22 +8,22 @@ so the retry rules do not depend on it.
 `AiohttpTransport` is the default: one `aiohttp.ClientSession` (HTTP/1.1 keep-alive), created lazily
 inside the running loop; it costs a fraction of httpx's CPU per request, which matters for a thousand
 bots on one machine. `HttpxTransport` drives an `httpx.AsyncClient` the caller owns (and closes).
+`SyncHttpxTransport` is the synchronous client's (`SyncClient`): an `httpx.Client`, its own unless given.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import aiohttp
 
 from stela_client.errors import TransportError
 
-if TYPE_CHECKING:
-    import httpx
+import httpx
 
 
 @dataclass(frozen=True)
@@ -145,8 +145,6 @@ class HttpxTransport:
     """Requests through `http`, an `httpx.AsyncClient` the caller opened (and closes: `close` does not)."""
 
     def __init__(self, http: httpx.AsyncClient) -> None:
-        import httpx
-
         self.http = http
         self._failures: tuple[type[BaseException], ...] = (httpx.TransportError,)
         self._httpx: Any = httpx
@@ -171,3 +169,79 @@ class HttpxTransport:
 
     async def close(self) -> None:
         return None
+
+
+class SyncStreamResponse(Protocol):
+    """A synchronous answer whose body is read as it arrives."""
+
+    status: int
+    headers: Mapping[str, str]
+
+    def read(self) -> bytes: ...
+
+    def chunks(self) -> Iterator[bytes]: ...
+
+
+class SyncTransport(Protocol):
+    """What `SyncClient` needs of an HTTP library (URLs are absolute)."""
+
+    def request(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                timeout: float) -> Response: ...
+
+    def stream(self, url: str, headers: Mapping[str, str],
+               read_timeout: float) -> contextlib.AbstractContextManager[SyncStreamResponse]: ...
+
+    def close(self) -> None: ...
+
+
+_HTTPX_FAILURES = (httpx.TransportError,)
+
+
+class _SyncHttpxStream:
+    def __init__(self, resp: httpx.Response) -> None:
+        self._resp = resp
+        self.status = resp.status_code
+        self.headers: Mapping[str, str] = resp.headers
+
+    def read(self) -> bytes:
+        try:
+            return self._resp.read()
+        except _HTTPX_FAILURES as exc:
+            raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+
+    def chunks(self) -> Iterator[bytes]:
+        try:
+            yield from self._resp.iter_bytes()
+        except _HTTPX_FAILURES as exc:
+            raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+
+
+class SyncHttpxTransport:
+    """Requests through an `httpx.Client`: `http` if given (the caller closes it), else one of its own."""
+
+    def __init__(self, http: httpx.Client | None = None, connect_timeout: float = 10.0) -> None:
+        self._own = http is None
+        self.http = http if http is not None else httpx.Client()
+        self._connect = connect_timeout
+
+    def request(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                timeout: float) -> Response:
+        try:
+            resp = self.http.request(method, url, content=body, headers=dict(headers),
+                                     timeout=httpx.Timeout(timeout, connect=self._connect))
+        except _HTTPX_FAILURES as exc:
+            raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+        return Response(resp.status_code, resp.headers, resp.content)
+
+    @contextlib.contextmanager
+    def stream(self, url: str, headers: Mapping[str, str], read_timeout: float) -> Iterator[SyncStreamResponse]:
+        timeout = httpx.Timeout(self._connect, read=read_timeout)
+        try:
+            with self.http.stream("GET", url, headers=dict(headers), timeout=timeout) as resp:
+                yield _SyncHttpxStream(resp)
+        except _HTTPX_FAILURES as exc:
+            raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+
+    def close(self) -> None:
+        if self._own:
+            self.http.close()

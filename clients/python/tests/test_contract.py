@@ -26,7 +26,10 @@ SCHEMAS = DOC["components"]["schemas"]
 NAMES = {m.Game: "GameOut", m.Seat: "SeatOut", m.Outcome: "OutcomeOut", m.Legal: "LegalOut", m.Ticket: "TicketOut",
          m.Player: "PlayerCreated", m.Me: "Me", m.GameItem: "GameItem", m.GamePage: "GameList",
          m.PlayerGame: "PlayerGame", m.PlayerGamePage: "PlayerGamePage", m.EventPage: "EventPage",
-         m.CommandResult: "CommandResult", m.Problem: "ProblemDetail",
+         m.CommandResult: "CommandResult", m.Problem: "ProblemDetail", m.PlayerInfo: "PlayerOut",
+         m.TokenInfo: "TokenOut", m.TokenCreated: "TokenCreated", m.Session: "SessionOut", m.Login: "LoginOut",
+         m.App: "AppOut", m.AuthorizedApp: "AuthorizedApp", m.Consent: "Consent", m.Redirect: "Redirect",
+         m.OAuthTokens: "TokenResponse", m.Health: "Health",
          # the stream frames (the `type` tag is each struct's tag, not a field)
          m.Snapshot: "SnapshotFrame", m.EventFrame: "EventFrame", m.Turn: "TurnFrame", m.Ready: "ReadyFrame",
          m.End: "EndFrame", m.GameState: "GameStateFrame", m.GameStarted: "GameStartedFrame",

@@ -12,7 +12,7 @@ import pytest
 from tests.e2e.sdk_support import seated
 
 from stela_client import (
-    AiohttpTransport, Backoff, Client, RateLimited, Response, TransportError, VersionConflict, GameState,
+    AiohttpTransport, Backoff, Client, GameState, RateLimited, Response, SyncClient, TransportError, VersionConflict,
 )
 from stela_client.transport import StreamResponse
 
@@ -94,3 +94,21 @@ async def test_a_rate_limited_client_waits_for_the_window_and_stream_slots_free_
         assert 0 < refused.value.retry_after <= 60
         assert (await ann.me()).name == "Ann"  # waits out the window (Retry-After), then gets through
         assert ann.counters.throttled >= 1
+
+
+def test_a_paced_client_reads_the_ratelimit_fields_and_waits_instead_of_meeting_429(own_server):
+    own_server.env.update(STELA_RATE_LIMIT="8")
+    own_server.start()
+    with SyncClient(own_server.url, pace=True, backoff=Backoff(attempts=1)) as ann:  # a 429 would raise
+        ann.register("Ann")
+        for _ in range(12):  # more than a window's budget for the token
+            assert ann.me().name == "Ann"
+        limit = ann.rate_limit
+        assert limit is not None and limit.policy == "api" and limit.quota == 8 and limit.window == 60
+        assert limit.remaining is not None and 0 <= limit.remaining < 8 and limit.reset is not None
+        assert ann.counters.throttled == 0 and ann.pacer is not None and ann.pacer.waited > 0
+        unpaced = ann.as_player(ann.token)
+        unpaced.pacer = None
+        with pytest.raises(RateLimited):  # the same budget without pacing meets the 429
+            for _ in range(12):
+                unpaced.me()
