@@ -145,9 +145,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, name))
         item.user_properties.append(("tier", tier(item)))  # in the JUnit report: run_tiers.py's tally per tier
     if wanted := config.getoption("--tiers"):
-        chosen = {item: tier(item) in wanted.split(",") for item in items}
-        config.hook.pytest_deselected(items=[item for item, kept in chosen.items() if not kept])
-        items[:] = [item for item, kept in chosen.items() if kept]
+        tiers = {item: tier(item) for item in items}
+        config.hook.pytest_deselected(items=[item for item in items if tiers[item] not in wanted.split(",")])
+        # the longest first (slow, browser, then the rest), each tier in its own order: a session of several
+        # tiers hands its workers the long tests while there is still other work to fill around them
+        first = ["slow", "browser"]
+        items[:] = sorted((item for item in items if tiers[item] in wanted.split(",")),
+                          key=lambda item: first.index(tiers[item]) if tiers[item] in first else len(first))
 
 
 @pytest.hookimpl(wrapper=True)
