@@ -1,12 +1,16 @@
 """Run the suite tier by tier and say what each cost: `make check`, `make test` and `make test-long` call this.
 
-A tier is a marker expression over the markers tests/tiers.py gives (every test is in exactly one tier):
-`check` needs nothing but Python, `service` a PostgreSQL, a Redis or a live server, `browser` Chromium or
-Node, `slow` a large budget. Each tier runs as its own pytest session (so its wall time is its own), writes
-a JUnit report to build/tiers/, and at the end the 25 slowest tests of all tiers and each tier's wall time
-and count are printed. A tier that fails, or selects no test at all (pytest's exit code 5), fails the run:
-a marker expression that stops matching cannot pass silently. `check` runs against addresses where no
-PostgreSQL or Redis answers, so a test that needs either and lacks its marker fails there.
+The tiers are tests/tiers.py's (every test is in exactly one): `check` needs nothing but Python, `service` a
+PostgreSQL, a Redis or a live server, `browser` Chromium or Node, `slow` a large budget. `check` runs as its
+own pytest session against addresses where no PostgreSQL or Redis answers, so a test that needs either and
+lacks its marker fails there. The other tiers named run together in ONE xdist session (`--tiers`), with
+more workers than cores (`STELA_TEST_WORKERS`, default 3; each worker holds up to about 30 PostgreSQL
+connections): most of their tests wait on sockets, subprocesses and browsers, and one session has no tail
+per tier that leaves a core idle. Each session writes a JUnit report to build/tiers/ in which every test
+case carries its tier and the time it started (tests/tiers.py); at the end the 25 slowest tests and each
+tier's span (first start to last end), busy seconds and count are printed, then each session's wall time.
+A failed session, or a tier that selects no test at all, fails the run: a tier that stops matching cannot
+pass silently.
 
     python tests/run_tiers.py check            # the fast tier alone
     python tests/run_tiers.py check service browser slow   # the whole suite
@@ -22,52 +26,70 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.tiers import TIERS  # noqa: E402  (run as a script: the repository root goes on the path first)
+
 REPORTS = ROOT / "build" / "tiers"
 PATHS = ["tests", "clients/python/tests"]
-NEEDS = "pg or redis or server or browser or node or slow"
-TIERS = {  # name -> (marker expression, pytest options)
-    "check": (f"not ({NEEDS})", ["-n", "auto"]),
-    "service": ("(pg or redis or server) and not (browser or node or slow)", ["-n", "2", "--dist", "loadgroup"]),
-    "browser": ("(browser or node) and not slow", ["-n", "2", "--dist", "loadgroup"]),
-    "slow": ("slow", ["-n", "2", "--dist", "loadgroup"]),
-}
+WORKERS = os.environ.get("STELA_TEST_WORKERS", "3")  # 3 x ~30 PostgreSQL connections at most: under 100
 NOWHERE = {"TEST_ADMIN_DATABASE_URL": "postgresql://postgres@127.0.0.1:9/postgres",  # port 9: discard, closed
            "TEST_REDIS_URL": "redis://127.0.0.1:9/0"}
 SLOWEST = 25
 
 
-def run(tier: str) -> tuple[int, float]:
-    """One tier's pytest session: its exit code and wall seconds."""
-    expression, options = TIERS[tier]
-    env = {**os.environ, **(NOWHERE if tier == "check" else {})}
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", expression, *options,
-               f"--junitxml={REPORTS / tier}.xml", "-o", "junit_family=xunit2", *PATHS]
-    print(f"\n== tier {tier}: -m '{expression}'", flush=True)
+def run(session: str, tiers: list[str]) -> tuple[int, float]:
+    """One pytest session over `tiers`: its exit code and wall seconds."""
+    alone = tiers == ["check"]
+    options = ["-n", "auto"] if alone else ["-n", WORKERS, "--dist", "loadgroup"]
+    env = {**os.environ, **(NOWHERE if alone else {})}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tiers", ",".join(tiers), *options,
+               f"--junitxml={REPORTS / session}.xml", "-o", "junit_family=xunit2", *PATHS]
+    print(f"\n== session {session}: tiers {', '.join(tiers)} ({' '.join(options)})", flush=True)
     started = time.monotonic()
     code = subprocess.call(command, cwd=ROOT, env=env)
     return code, time.monotonic() - started
 
 
-def cases(tier: str) -> list[tuple[float, str]]:
-    """(seconds, test id) of every test case in a tier's JUnit report (setup, call and teardown)."""
-    path = REPORTS / f"{tier}.xml"
+def cases(session: str) -> list[dict]:
+    """Every test case of a session's JUnit report: its id, tier, start (epoch seconds), seconds (setup, call
+    and teardown) and whether it failed."""
+    path = REPORTS / f"{session}.xml"
     if not path.exists():
         return []
-    return [(float(case.get("time", 0)), f"{case.get('classname')}::{case.get('name')}")
-            for case in ET.parse(path).getroot().iter("testcase")]
+    out = []
+    for case in ET.parse(path).getroot().iter("testcase"):
+        found = {p.get("name"): p.get("value") for p in case.iter("property")}
+        out.append({"name": f"{case.get('classname')}::{case.get('name')}", "tier": found.get("tier", "?"),
+                    "started": float(found.get("started", 0)), "seconds": float(case.get("time", 0)),
+                    "failed": case.find("failure") is not None or case.find("error") is not None})
+    return out
 
 
-def report(results: dict[str, tuple[int, float]]) -> None:
-    """The slowest tests of all tiers run, then each tier's wall time, count and outcome."""
-    every = sorted(((s, t, name) for t in results for s, name in cases(t)), reverse=True)
+def report(sessions: dict[str, tuple[list[str], int, float]]) -> bool:
+    """Print the slowest tests, each tier's span, busy seconds and count, and each session's wall time;
+    whether every session passed and every tier asked for ran at least one test."""
+    every = [case for session in sessions for case in cases(session)]
     print(f"\n== the {SLOWEST} slowest tests")
-    for seconds, tier, name in every[:SLOWEST]:
-        print(f"{seconds:8.1f}s  {tier:8} {name}")
-    print("\n== wall time per tier")
-    for tier, (code, wall) in results.items():
-        outcome = {0: "passed", 5: "FAILED: no test selected"}.get(code, f"FAILED (exit {code})")
-        print(f"{tier:8} {wall:7.1f}s  {len(cases(tier)):5} tests  {outcome}")
-    print(f"{'total':8} {sum(wall for _, wall in results.values()):7.1f}s")
+    for case in sorted(every, key=lambda c: -c["seconds"])[:SLOWEST]:
+        print(f"{case['seconds']:8.1f}s  {case['tier']:8} {case['name']}")
+    print("\n== per tier (span: its first test's start to its last test's end, inside its session)")
+    good = True
+    for tiers, _, _ in sessions.values():
+        for tier in tiers:
+            mine = [c for c in every if c["tier"] == tier]
+            failed = sum(c["failed"] for c in mine)
+            span = max((c["started"] + c["seconds"] for c in mine), default=0) - min(
+                (c["started"] for c in mine), default=0)
+            outcome = "FAILED: no test selected" if not mine else f"FAILED: {failed}" if failed else "passed"
+            good &= bool(mine) and not failed
+            print(f"{tier:8} span {span:7.1f}s  busy {sum(c['seconds'] for c in mine):7.1f}s  {len(mine):5} tests  "
+                  f"{outcome}")
+    print("\n== wall time per session")
+    for session, (tiers, code, wall) in sessions.items():
+        good &= code == 0
+        print(f"{session:24} {wall:7.1f}s  {'passed' if code == 0 else f'FAILED (exit {code})'}")
+    print(f"{'total':24} {sum(wall for _, _, wall in sessions.values()):7.1f}s")
+    return good
 
 
 def main(tiers: list[str]) -> int:
@@ -76,11 +98,13 @@ def main(tiers: list[str]) -> int:
         print(f"usage: run_tiers.py {' '.join(TIERS)} (unknown: {unknown})", file=sys.stderr)
         return 2
     REPORTS.mkdir(parents=True, exist_ok=True)
-    for tier in tiers:
-        (REPORTS / f"{tier}.xml").unlink(missing_ok=True)
-    results = {tier: run(tier) for tier in tiers}
-    report(results)
-    return 0 if all(code == 0 for code, _ in results.values()) else 1
+    groups = [["check"]] * ("check" in tiers) + [[t for t in TIERS if t in tiers and t != "check"]]
+    sessions = {}
+    for group in filter(None, groups):
+        name = "-".join(group)
+        (REPORTS / f"{name}.xml").unlink(missing_ok=True)
+        sessions[name] = (group, *run(name, group))
+    return 0 if report(sessions) else 1
 
 
 if __name__ == "__main__":

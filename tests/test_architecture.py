@@ -571,15 +571,32 @@ def test_a_test_is_marked_by_its_fixtures_its_imports_and_its_folder():
     assert "node" in tiers.needs(item("tests/sdk_typescript/test_sdk_typescript.py"))
 
 
+def test_every_set_of_markers_is_in_exactly_one_tier():
+    from itertools import combinations
+
+    from tests import tiers
+
+    for n in range(len(tiers.SLOWER) + 1):
+        for marks in combinations(tiers.SLOWER, n):
+            assert sum(holds(set(marks)) for holds in tiers.TIERS.values()) == 1, marks
+
+
 def test_a_tier_that_selects_no_test_fails_the_run(monkeypatch, capsys, tmp_path):
     from tests import run_tiers
 
-    monkeypatch.setattr(run_tiers, "run", lambda tier: (5 if tier == "browser" else 0, 1.0))
+    def run(session, tiers, present=("check", "service")):  # a session's JUnit report, as tests/tiers.py marks it
+        cases = "".join(f'<testcase classname="t" name="{t}" time="1"><properties><property name="tier" value="{t}"/>'
+                        f'<property name="started" value="0"/></properties></testcase>' for t in tiers if t in present)
+        (tmp_path / f"{session}.xml").write_text(f"<testsuites><testsuite>{cases}</testsuite></testsuites>")
+        return 0, 1.0
+
+    monkeypatch.setattr(run_tiers, "run", run)
     monkeypatch.setattr(run_tiers, "REPORTS", tmp_path)
-    assert run_tiers.main(["check", "browser"]) == 1
+    assert run_tiers.main(["check", "service", "browser"]) == 1
     assert "browser" in capsys.readouterr().out.split("no test selected")[0].splitlines()[-1]
-    monkeypatch.setattr(run_tiers, "run", lambda tier: (0, 1.0))
-    assert run_tiers.main(["check"]) == 0
+    assert run_tiers.main(["check", "service"]) == 0
+    monkeypatch.setattr(run_tiers, "run", lambda session, tiers: (run(session, tiers)[0] + 1, 1.0))
+    assert run_tiers.main(["check"]) == 1
     assert run_tiers.main(["nonsense"]) == 2
 
 

@@ -12,6 +12,7 @@ needs either and escaped its marker fails there at once rather than passing by l
 
 from __future__ import annotations
 
+import time
 import types
 from pathlib import Path
 
@@ -27,6 +28,13 @@ MARKERS = {
     "slow": "a large budget: random-play equivalence runs, hypothesis oracles, whole games in a browser, fuzzers",
 }
 SLOWER = ("pg", "redis", "server", "browser", "node", "slow")  # `make check` runs a test with none of them
+# the tiers tests/run_tiers.py runs, each a test of a test's markers; every test is in exactly one
+TIERS = {
+    "check": lambda marks: not marks & set(SLOWER),
+    "service": lambda marks: bool(marks & {"pg", "redis", "server"}) and not marks & {"browser", "node", "slow"},
+    "browser": lambda marks: bool(marks & {"browser", "node"}) and "slow" not in marks,
+    "slow": lambda marks: "slow" in marks,
+}
 
 # fixtures (anywhere in a test's closure) -> markers
 FIXTURES = {
@@ -56,9 +64,17 @@ FOLDERS = {
 }
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--tiers", help=f"run only these tiers, comma-separated ({', '.join(TIERS)}); "
+                                     "tests/run_tiers.py passes it")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for name, help_ in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {help_}")
+    wanted = (config.getoption("--tiers") or "").split(",")
+    if unknown := [t for t in wanted if t and t not in TIERS]:
+        raise pytest.UsageError(f"--tiers: no tier {unknown} (the tiers: {', '.join(TIERS)})")
 
 
 def _imported(module: types.ModuleType | None) -> set[str]:
@@ -116,8 +132,31 @@ def needs(item: pytest.Item) -> set[str]:
     return found
 
 
+def tier(item: pytest.Item) -> str:
+    """The one tier `item` is in, by the markers it has."""
+    marks = {mark.name for mark in item.iter_markers()}
+    return next(name for name, holds in TIERS.items() if holds(marks))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         have = {mark.name for mark in item.iter_markers()}
         for name in sorted(needs(item) - have):
             item.add_marker(getattr(pytest.mark, name))
+        item.user_properties.append(("tier", tier(item)))  # in the JUnit report: run_tiers.py's tally per tier
+    if wanted := config.getoption("--tiers"):
+        tiers = {item: tier(item) for item in items}
+        config.hook.pytest_deselected(items=[item for item in items if tiers[item] not in wanted.split(",")])
+        # the longest first (slow, browser, then the rest), each tier in its own order: a session of several
+        # tiers hands its workers the long tests while there is still other work to fill around them
+        first = ["slow", "browser"]
+        items[:] = sorted((item for item in items if tiers[item] in wanted.split(",")),
+                          key=lambda item: first.index(tiers[item]) if tiers[item] in first else len(first))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """Stamp when each test starts (seconds since the epoch, in the JUnit report), so run_tiers.py can
+    tell each tier's span inside a session that runs several tiers at once."""
+    item.user_properties.append(("started", f"{time.time():.3f}"))
+    return (yield)

@@ -17,7 +17,7 @@ import pytest
 from service.edge.app import create_app
 from testkit.live import serving
 
-pytestmark = [pytest.mark.xdist_group("live"), pytest.mark.slow]  # a fuzzer: slow tier
+pytestmark = pytest.mark.slow  # a fuzzer: slow tier; one test with its own server, so it needs no xdist group
 HERE = Path(__file__).parent
 EXAMPLES = os.environ.get("STELA_SCHEMATHESIS_EXAMPLES", "20")
 

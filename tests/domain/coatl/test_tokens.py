@@ -76,6 +76,17 @@ def test_priests_duty_takes_a_shared_temple_as_a_secret_personal_temple():
     refused(GAME, state, 0, PriestsDuty(pile=2), "coatl.no_such_pile")
 
 
+def test_priests_duty_is_listed_for_a_pile_with_a_temple_only():
+    """The fast listing (rules_listing) offers the duty on a pile exactly when decide accepts it: the one
+    check of an empty pile that no golden playthrough reaches (the random-play listing runs do)."""
+    state = replace(in_play(), hidden=replace(in_play().hidden, piles=((), (5,))))
+    duties = [c for c in GAME.legal(state, 0) if isinstance(c, PriestsDuty)]
+    assert duties == [PriestsDuty(pile=1)]
+    when(GAME, state, 0, duties[0])
+    both = replace(state, hidden=replace(state.hidden, piles=((2,), (5,))))
+    assert [c for c in GAME.legal(both, 0) if isinstance(c, PriestsDuty)] == [PriestsDuty(pile=0), PriestsDuty(pile=1)]
+
+
 def test_perfect_choice_colours_are_a_multiset_any_order_is_the_same_choice():
     """coatl.md, Perfect Choice: "take 1 head, or 1 tail, or 2 body segments of colours you name" --
     a choice of colours, not an order (issue 24: ["blue","green"] was refused)."""
