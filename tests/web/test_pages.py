@@ -53,7 +53,8 @@ def test_every_page_is_drawn_like_the_boards_at_both_sizes(size, site, browser):
         page.wait_for_selector("#signin")
         check(page, "welcome")
         me = register(page, site, f"Org {width}")
-        wait_until(page, lambda: page.locator("#my-games li").count() and page.locator("#my-tokens li").count(), "the lobby's lists")
+        wait_until(page, lambda: page.locator("#my-games li").count() and page.locator("#open-games li").count(), "the lobby's lists")
+
         check(page, "lobby")
         auth = {"Authorization": f"Bearer {me['token']}"}
         tournament = httpx.post(f"{site}/v1/tournaments", headers=auth, json={

@@ -123,8 +123,8 @@ function render(root, a, countdown, act) {
     h("p", { text: `${a.kind}, ${a.seats} per game, ${a.players} players, ${a.games} games (${a.running} running)` +
       (a.berserk ? ", berserk allowed" : "") }),
     countdown, playing, h("div", { class: "actions" }, ...buttons),
-    h("table", { id: "a-standings" }, h("caption", { text: "Standings: 2 a win, 1 a draw, doubled on a streak of two wins" }),
+    h("div", { class: "scroll" }, h("table", { id: "a-standings" }, h("caption", { text: "Standings: 2 a win, 1 a draw, doubled on a streak of two wins" }),
       h("thead", {}, h("tr", {}, ...["#", "Player", "Points", "Games", "Streak", "Last games", ""].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, ...rows)),
+      h("tbody", {}, ...rows))),
     a.seed ? h("p", { id: "a-seed", text: `Seed: ${a.seed}` }) : null].filter(Boolean));
 }
