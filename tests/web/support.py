@@ -52,6 +52,33 @@ def shoot(page, name: str) -> None:
     print("screenshot", path)
 
 
+CONTROLS_JS = """() => {
+  const bare = [];
+  for (const el of document.querySelectorAll("main input, main select, main button, main textarea")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest("svg") || el.type === "hidden") continue;
+    if (el.type === "checkbox" || el.type === "radio" || el.type === "range") {
+      if (getComputedStyle(el).accentColor === "auto") bare.push(`${el.type} #${el.id}`);
+      continue;
+    }
+    const st = getComputedStyle(el);
+    if (parseFloat(st.borderTopLeftRadius) < 4 || parseFloat(st.borderTopWidth) < 1 || st.borderTopStyle === "outset")
+      bare.push(`${el.tagName.toLowerCase()} #${el.id || el.textContent.trim().slice(0, 20)}`);
+  }
+  return bare;
+}"""
+OVERFLOW_JS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def check_page(page, name: str) -> None:
+    """A page besides the boards: readable, no wider than the screen, no bare control; then its screenshot."""
+    width = page.viewport_size["width"]
+    assert not page.evaluate(SIZES_JS), f"{name} at {width}: {page.evaluate(SIZES_JS)[:5]}"
+    assert page.evaluate(OVERFLOW_JS) <= 1, f"{name} at {width}: wider than the screen"
+    assert not page.evaluate(CONTROLS_JS), f"{name} at {width}: bare controls {page.evaluate(CONTROLS_JS)[:8]}"
+    shoot(page, f"page-{name}-{width}.png")
+
+
 def wait_until(page, check, what: str, deadline_s: float = 60) -> Any:
     """Poll `check()` until it is truthy (returns it); fail naming `what` after the deadline."""
     deadline = time.monotonic() + deadline_s
