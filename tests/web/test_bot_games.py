@@ -10,8 +10,14 @@ each seat's view at the versions the pages showed). The spectator's page follows
 the hash chain and seed commitment in the browser and its slider reaches versions all through the game as either
 seat. The player's page is 1280x900 until the middle of the game, then 390x844; at the start, the middle and the
 end: no text under 12 px and no piece under 16 px, the board beside the side column at 1280 and nothing wider
-than the phone at 390. No console error on any page. Each size is screenshotted into docs/screenshots/ (the
-README shows them).
+than the phone at 390; Tobago's maps and clue cards beside the island at 1280 and under it at 390, never
+clipped; Cóatl at 390 never pans sideways; Tikal, fitted, fits its pane. No console error on any page. Each size
+is screenshotted into docs/screenshots/ (the README shows them).
+
+What each check catches, planted: a turn frame ignored or a full re-read per event (requests per own command
+over 1.5); the bot's hand or a seat's cards in a page (the secrets); a page that stops following (the final
+version on both pages); a broken chain or a wrong seed in the replay ("Verified"); maps drawn back under the
+island, Cóatl's wide layout on a phone, a fixed-height pane for Tikal (the layout checks).
 """
 
 from __future__ import annotations
@@ -53,6 +59,15 @@ LAYOUT_JS = """() => {
 }"""
 
 
+TOBAGO_JS = """() => {
+  const board = document.querySelector(".board-pane").getBoundingClientRect();
+  const maps = document.querySelector(".tobago-maps").getBoundingClientRect();
+  const clipped = [...document.querySelectorAll(".card-list button")].filter((el) => el.scrollWidth > el.clientWidth + 1
+    || el.scrollHeight > el.clientHeight + 1).map((el) => el.textContent);
+  return { beside: maps.left >= board.right, under: maps.top >= board.bottom, clipped };
+}"""
+
+
 def look(kind: str, moment: str, page) -> None:
     """Sizes and layout at the page's width now (1280: side by side; 390: nothing wider than the screen)."""
     width = page.viewport_size["width"]
@@ -63,6 +78,9 @@ def look(kind: str, moment: str, page) -> None:
     assert layout["overflow"] <= 1, f"{kind} {moment}: the page is wider than {width}px by {layout['overflow']}"
     if width >= 1280:
         assert layout["beside"] and layout["board"] >= 640, f"{kind} {moment}: board and side column not side by side: {layout}"
+    if kind == "tobago":  # the maps and clue cards beside the island on a desk, under it on a phone, never clipped
+        where = page.evaluate(TOBAGO_JS)
+        assert not where["clipped"] and (where["beside"] if width >= 1280 else where["under"]), f"tobago {moment} at {width}: {where}"
     if kind == "tikal":  # fitted, the board fits its pane at every stage: the pane never pans up and down
         tall = page.evaluate("(() => { const v = document.querySelector('.viewport'); return v.scrollHeight - v.clientHeight; })()")
         assert tall <= 1, f"tikal {moment}: the board is {tall}px taller than its pane"

@@ -22,8 +22,8 @@ export async function showArenas(root) {
     } catch (err) { status(err.message, true); }
   };
   const kinds = await get("/v1/kinds");
-  root.replaceChildren(h("h1", { text: "Arenas" }), player ? createForm(kinds) : registerForm(redraw),
-    h("section", { "aria-labelledby": "a-list-h" }, h("h2", { id: "a-list-h", text: "Newest arenas" }), list));
+  root.replaceChildren(h("h1", { text: "Arenas" }), h("div", { class: "cards" }, player ? createForm(kinds) : registerForm(redraw),
+    h("section", { "aria-labelledby": "a-list-h" }, h("h2", { id: "a-list-h", text: "Newest arenas" }), list)));
   await refresh();
   const timer = setInterval(refresh, 5000);  // new arenas are on no stream
   return () => clearInterval(timer);
