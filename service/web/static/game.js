@@ -189,7 +189,10 @@ function refocus(root, key, scroll) {
   next.focus({ preventScroll: !scroll });
 }
 
+/** An open game: who sits, and what it waits for (a free seat, or its start: a bot starts its own within seconds). */
 function waiting(game, names) {
+  const free = game.seats.some((s) => !s.player_id);
   return h("p", {}, `Waiting for players: ${game.seats.map((s) => (s.player_id ? names(s.seat) : `seat ${s.seat} free`)).join(", ")}. `,
-    h("a", { href: "#/", text: "Join or start it from the lobby." }));
+    free ? h("a", { href: "#/", text: "Join or start it from the lobby." })
+      : h("span", { text: "Every seat is taken: it starts as soon as a seat starts it (a bot does within seconds)." }));
 }
