@@ -567,7 +567,7 @@ def test_a_test_is_marked_by_its_fixtures_its_imports_and_its_folder():
     assert tiers.needs(item("tests/service/edge/test_a.py", module_globals={"fresh_database": fresh_database,
                                                                             "serving": serving})) == {"pg", "server"}
     assert tiers.needs(item("tests/service/edge/test_a.py", body=imports_redis_inside)) == {"redis"}
-    assert {"browser", "server", "pg"} <= tiers.needs(item("tests/web/test_play.py"))
+    assert {"browser", "server", "pg"} <= tiers.needs(item("tests/web/test_bot_games.py"))
     assert "node" in tiers.needs(item("tests/sdk_typescript/test_sdk_typescript.py"))
 
 

@@ -147,6 +147,8 @@ def frame_schemas() -> dict[str, Any]:
     for name in ("TurnFrame", "PersonalFrame", "PersonalNotice"):
         frames[name]["properties"]["commands"] = {**command_list, "description": "the seat's legal commands at "
                                                   "`version` (with `legal=true`, when it is the seat's turn)"}
+    frames["TurnFrame"]["properties"]["view"] = {"oneOf": [{"$ref": REF + "View"}, {"type": "null"}],
+                                                 "description": "the viewer's view at `version` (with `legal=true`)"}
     for schema in frames.values():
         defaults_described(schema)
     text = json.dumps(frames).replace(f'"{REF}WireEvent"', f'"{REF}Event"')

@@ -152,9 +152,11 @@ class _GameFeed:
         yours = self.seat is not None and self.seat in to_act
         wanted = yours and self.mux.request.legal
         commands = legal_commands(loaded.table, loaded.state, self.seat) if wanted else msgspec.UNSET
+        # with legal=true a client draws the game from the stream alone: the view the seat may see now
+        view = loaded.table.view(loaded.state, self.seat) if self.mux.request.legal else msgspec.UNSET
         await self.mux.put(self.index, TurnFrame(game_id=self.game_id, version=self.last, status=loaded.state.status,
                                                  to_act=to_act, your_seat=self.seat, your_turn=yours,
-                                                 commands=commands), self.last)
+                                                 commands=commands, view=view), self.last)
 
 
 class Multiplexed:

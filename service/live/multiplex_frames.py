@@ -42,7 +42,8 @@ class EventFrame(msgspec.Struct, frozen=True, kw_only=True, tag="event", tag_fie
 
 class TurnFrame(msgspec.Struct, frozen=True, kw_only=True, tag="turn", tag_field="type"):
     """Who must act in a game at `version` (after its catch-up and after each batch of its events);
-    `commands`: the viewer's seat's legal commands then, with `legal=true` when it is its turn."""
+    `commands`: the viewer's seat's legal commands then, with `legal=true` when it is its turn; `view`:
+    the viewer's view of the game then (as getGame's `view`), with `legal=true`."""
 
     game_id: str
     version: int
@@ -51,6 +52,7 @@ class TurnFrame(msgspec.Struct, frozen=True, kw_only=True, tag="turn", tag_field
     your_seat: int | None
     your_turn: bool
     commands: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
+    view: Any | msgspec.UnsetType = msgspec.UNSET
 
 
 class ReadyFrame(msgspec.Struct, frozen=True, kw_only=True, tag="ready", tag_field="type"):

@@ -5,9 +5,12 @@ A missing browser is a failure, never a skip.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.browser.conftest import browser, chromium_path, screenshot_path  # noqa: F401  (Debian's Chromium)
@@ -28,6 +31,39 @@ def site() -> Iterator[str]:
         app = create_app(settings)  # serves the client at / itself
         with serving(app, port) as url:
             yield url
+
+
+ADMIN = "web-bot-worker-secret"
+
+
+@pytest.fixture(scope="module")
+def bot_site() -> Iterator[str]:
+    """The site at the default rate limits with an admin token, and a bot worker (over HTTP, in a thread)
+    playing the bots its players ask for: a new bot game is leased within a second."""
+    from service.bots.runner import BotWorker
+    from service.edge.app import create_app
+    from service.ops.settings import Settings
+
+    with fresh_database("stela_web_bots") as dsn:
+        port = free_port()
+        settings = Settings(database_url=dsn, redis_url=None, heartbeat_seconds=1, snapshot_every=20,
+                            log_level="warning", projector="embedded", admin_token=ADMIN, env="development",
+                            public_url=f"http://127.0.0.1:{port}")
+        with serving(create_app(settings), port) as url:
+            loop = asyncio.new_event_loop()
+            stop = asyncio.Event()
+
+            async def work() -> None:
+                async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+                    await BotWorker(http, ADMIN, "web", lease_seconds=6, poll=0.5).run(stop)
+
+            thread = threading.Thread(target=loop.run_until_complete, args=(work(),), daemon=True)
+            thread.start()
+            try:
+                yield url
+            finally:
+                loop.call_soon_threadsafe(stop.set)
+                thread.join(30)
 
 
 def screenshot(page, name: str) -> Path:

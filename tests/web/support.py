@@ -7,6 +7,7 @@ import json
 import random
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +15,68 @@ import httpx
 from tests.web.conftest import screenshot
 
 OPTIONS = {"goldmine": {"max_rounds": 10}}
+SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"  # the README shows them
+
+SIZES_JS = """() => {
+  const bad = [];
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  for (const el of document.querySelectorAll("main *, #status, header *")) {
+    if (el.closest("svg") || !shown(el)) continue;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 12) bad.push(`text ${px}px: ${el.textContent.trim().slice(0, 40)}`);
+  }
+  for (const svg of document.querySelectorAll("main svg")) {
+    const m = svg.getScreenCTM();
+    if (!m) continue;
+    for (const t of svg.querySelectorAll("text")) {
+      if (!t.textContent.trim() || !shown(t)) continue;
+      const px = parseFloat(getComputedStyle(t).fontSize) * m.a;
+      if (px < 11.99) bad.push(`svg text ${px.toFixed(1)}px: ${t.textContent.slice(0, 40)}`);
+    }
+    for (const p of svg.querySelectorAll(".piece, .leader, .pawn, .coin, .mask, .camp, .guard, .atv, .amulet")) {
+      const r = p.getBoundingClientRect();
+      if (r.width && Math.min(r.width, r.height) < 15.99) bad.push(`piece ${r.width.toFixed(1)}x${r.height.toFixed(1)}: ${p.getAttribute("class")}`);
+    }
+  }
+  return bad;
+}"""  # text under 12 px, pieces under 16 px: what is too small to read
+
+
+def shoot(page, name: str) -> None:
+    """A screenshot of what the page shows from its top, into docs/screenshots/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path))
+    print("screenshot", path)
+
+
+CONTROLS_JS = """() => {
+  const bare = [];
+  for (const el of document.querySelectorAll("main input, main select, main button, main textarea")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest("svg") || el.type === "hidden") continue;
+    if (el.type === "checkbox" || el.type === "radio" || el.type === "range") {
+      if (getComputedStyle(el).accentColor === "auto") bare.push(`${el.type} #${el.id}`);
+      continue;
+    }
+    const st = getComputedStyle(el);
+    if (parseFloat(st.borderTopLeftRadius) < 4 || parseFloat(st.borderTopWidth) < 1 || st.borderTopStyle === "outset")
+      bare.push(`${el.tagName.toLowerCase()} #${el.id || el.textContent.trim().slice(0, 20)}`);
+  }
+  return bare;
+}"""
+OVERFLOW_JS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def check_page(page, name: str) -> None:
+    """A page besides the boards: readable, no wider than the screen, no bare control; then its screenshot."""
+    width = page.viewport_size["width"]
+    assert not page.evaluate(SIZES_JS), f"{name} at {width}: {page.evaluate(SIZES_JS)[:5]}"
+    assert page.evaluate(OVERFLOW_JS) <= 1, f"{name} at {width}: wider than the screen"
+    assert not page.evaluate(CONTROLS_JS), f"{name} at {width}: bare controls {page.evaluate(CONTROLS_JS)[:8]}"
+    shoot(page, f"page-{name}-{width}.png")
 
 
 def wait_until(page, check, what: str, deadline_s: float = 60) -> Any:
@@ -205,5 +268,41 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
                                " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
                                arg=truth["version"], polling="raf", timeout=60_000)
         if path and n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
+            assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
+    raise AssertionError("the game did not end")
+
+
+def play_against_bots(page, site: str, game_id: str, kind: str, token: str, seed: int = 1, max_commands: int = 3000,
+                      on_step=None) -> Counter:
+    """Play the page's seat against bots until the game is over, every command by clicks on the board (every
+    third by keyboard); counts of (way, command type) as `play_through` gives them. `on_step(n, version)` is
+    called before the n-th command with the version the page shows."""
+    rnd = random.Random(seed)
+    sent: Counter = Counter()
+    auth = {"Authorization": f"Bearer {token}"}
+    while sum(sent.values()) < max_commands:
+        state = wait_until(page, lambda: (s := page.evaluate(STATE_JS))["commands"] and s
+                           or status_of(page) in ("finished", "aborted") and s, "the board offering a command, or the end", 120)
+        if not state["commands"]:
+            return sent
+        truth = httpx.get(f"{site}/v1/games/{game_id}", headers=auth).json()
+        if truth["version"] != state["version"]:
+            continue  # the page is about to show a newer turn
+        commands, keys = state["commands"], state["keys"]
+        choice = pick(kind, truth["view"], commands, rnd)
+        clicked = {t for w, t in sent}
+        fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
+        if kind != "tobago" and fresh and rnd.random() < 0.5:  # now and then the longest clicks not made yet
+            longest = max(len(keys[i]) for i in fresh)
+            choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
+        n = sum(sent.values())
+        if on_step:
+            on_step(n, state["version"])
+        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0)
+        assert path is not None, f"{commands[choice]} cannot be sent from the board"
+        sent[(way(path) + ("/keyboard" if n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
+        page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
+                               " return m && Number(m[1]) > v; }", arg=state["version"], polling="raf", timeout=60_000)
+        if n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
             assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
     raise AssertionError("the game did not end")

@@ -3,47 +3,10 @@ and plays it."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Iterator
-
 import httpx
-import pytest
 
-from tests.conftest import fresh_database
-from testkit.live import serving
-from tests.web.conftest import browser, screenshot  # noqa: F401  (Debian's Chromium)
+from tests.web.conftest import bot_site, browser, screenshot  # noqa: F401  (the site with a bot worker; Chromium)
 from tests.web.support import register, wait_until
-
-
-ADMIN = "web-bot-worker-secret"
-
-
-@pytest.fixture(scope="module")
-def bot_site() -> Iterator[str]:
-    """The site with an admin token, and a bot worker playing the bots its players ask for (in a thread)."""
-    from service.bots.runner import BotWorker
-    from service.edge.app import create_app
-    from service.ops.settings import Settings
-
-    with fresh_database("stela_web_bots") as dsn:
-        settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1, snapshot_every=20,
-                            log_level="warning", projector="embedded", admin_token=ADMIN, env="development")
-        with serving(create_app(settings)) as url:
-            loop = asyncio.new_event_loop()
-            stop = asyncio.Event()
-
-            async def work() -> None:
-                async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-                    await BotWorker(http, ADMIN, "web", lease_seconds=6).run(stop)
-
-            thread = threading.Thread(target=loop.run_until_complete, args=(work(),), daemon=True)
-            thread.start()
-            try:
-                yield url
-            finally:
-                loop.call_soon_threadsafe(stop.set)
-                thread.join(30)
 
 
 def test_the_lobby_offers_a_game_against_a_bot_of_every_kind(bot_site, browser):

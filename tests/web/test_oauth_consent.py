@@ -18,7 +18,7 @@ import pytest
 
 from testkit.live import free_port
 from tests.web.conftest import screenshot
-from tests.web.support import wait_until
+from tests.web.support import check_page, wait_until
 
 APP_PAGE = Path(__file__).parent / "oauth_app"
 
@@ -66,6 +66,10 @@ def test_an_app_on_another_origin_gets_scoped_access_by_consent_and_loses_it_whe
         assert page.inner_text("#app-name") == "Board Buddy"
         assert page.eval_on_selector_all("#scopes li", "els => els.map(e => e.dataset.scope)") == ["read", "play"]
         screenshot(page, "web-oauth-consent.png")
+        for width, height in ((1280, 900), (390, 844)):  # drawn like the boards, on a desk and on a phone
+            page.set_viewport_size({"width": width, "height": height})
+            check_page(page, "consent")
+        page.set_viewport_size({"width": 800, "height": 900})
         page.click("#allow")
         wait_until(page, lambda: page.url.startswith(app_origin) and "Connected as" in page.inner_text("#out"),
                    "the app connected")

@@ -58,7 +58,8 @@ PersonalAfter = Annotated[int | None, QueryParameter(
 PersonalParam = Annotated[bool, QueryParameter(
     description="also send the caller's personal notices (game.state, game.started, game.your_turn, game.ended)")]
 LegalParam = Annotated[bool, QueryParameter(
-    description="`turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands")]
+    description="`turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands; "
+                "on the multiplexed stream every `turn` frame also carries `view`, the viewer's view at its version")]
 PositionsId = Annotated[str | None, HeaderParameter(
     name="Last-Event-ID", max_length=ID_MAX, required=False,
     description="resume every game and the personal notices after these positions (an id this stream sent)")]
@@ -87,8 +88,9 @@ MULTIPLEXED_SSE_DOC = (
     "`text/event-stream` of several games (`games`, at most 32) and, with `personal=true`, the caller's personal "
     "notices, on one connection: the protocol is docs/streams.md. Every frame is a default `message` event whose "
     "data has a `type`: `snapshot` `{game_id, game}`, `event` `{game_id, event}`, `turn` `{game_id, version, status, "
-    "to_act, your_seat, your_turn, commands?}` (after each game's catch-up and each batch of its events; "
-    "`commands`, the seat's legal commands, with `legal=true` when it is its turn), the personal notices "
+    "to_act, your_seat, your_turn, commands?, view?}` (after each game's catch-up and each batch of its events; "
+    "`commands`, the seat's legal commands, with `legal=true` when it is its turn; `view`, the viewer's view "
+    "then, with `legal=true`), the personal notices "
     "(`game.*`), `ready` once everything has caught up, and `end` `{reason}` before the server closes it. The "
     "`id` holds every position: one per game in the order of `games` (a version, or `_` before its snapshot), "
     "then `p<cursor>` with `personal=true`, joined by `.`; `Last-Event-ID` resumes each game exactly, `after` "

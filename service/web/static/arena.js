@@ -22,8 +22,8 @@ export async function showArenas(root) {
     } catch (err) { status(err.message, true); }
   };
   const kinds = await get("/v1/kinds");
-  root.replaceChildren(h("h1", { text: "Arenas" }), player ? createForm(kinds) : registerForm(redraw),
-    h("section", { "aria-labelledby": "a-list-h" }, h("h2", { id: "a-list-h", text: "Newest arenas" }), list));
+  root.replaceChildren(h("h1", { text: "Arenas" }), h("div", { class: "cards" }, player ? createForm(kinds) : registerForm(redraw),
+    h("section", { "aria-labelledby": "a-list-h" }, h("h2", { id: "a-list-h", text: "Newest arenas" }), list)));
   await refresh();
   const timer = setInterval(refresh, 5000);  // new arenas are on no stream
   return () => clearInterval(timer);
@@ -123,8 +123,8 @@ function render(root, a, countdown, act) {
     h("p", { text: `${a.kind}, ${a.seats} per game, ${a.players} players, ${a.games} games (${a.running} running)` +
       (a.berserk ? ", berserk allowed" : "") }),
     countdown, playing, h("div", { class: "actions" }, ...buttons),
-    h("table", { id: "a-standings" }, h("caption", { text: "Standings: 2 a win, 1 a draw, doubled on a streak of two wins" }),
+    h("div", { class: "scroll" }, h("table", { id: "a-standings" }, h("caption", { text: "Standings: 2 a win, 1 a draw, doubled on a streak of two wins" }),
       h("thead", {}, h("tr", {}, ...["#", "Player", "Points", "Games", "Streak", "Last games", ""].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, ...rows)),
+      h("tbody", {}, ...rows))),
     a.seed ? h("p", { id: "a-seed", text: `Seed: ${a.seed}` }) : null].filter(Boolean));
 }

@@ -9,55 +9,73 @@ import { h, status } from "./dom.js";
 import { follow } from "./live.js";
 import { boardFor, loadBoard } from "./boards/index.js";
 import { MoveLog, outcomeLine, howItEnded } from "./moves.js";
-import { renderTable } from "./table.js";
+import { renderTable, NARROW } from "./table.js";
 
-/** Show game `id` in `root`; returns a function that stops following it. */
+/** Show game `id` in `root`; returns a function that stops following it.
+
+    The page lives on the multiplexed stream (`legal=true`): its snapshot is the one full read of the game
+    (on load, and again only if the stream ever starts over with one), its events feed the move list and the
+    seats, and its `turn` frames bring the view, who is to act and the seat's legal commands after every
+    batch. A command's answer brings the next view and legal commands at once. A full read of the game is
+    made only when a frame says the page is behind (a `turn` without a view). */
 export async function showGame(root, id) {
-  const page = { id, game: null, legal: null, selected: [], busy: false, stale: false, rotation: 0, handId: null, zoom: null, log: null };
-  const player = me();
+  const page = { id, game: null, legal: null, selected: [], rotation: 0, handId: null, zoom: null, log: null, settled: 0 };
   const redraw = () => render(root, page, send, redraw);
-  const refresh = async () => {
-    if (page.busy) { page.stale = true; return; }
-    page.busy = true;
-    try {
-      do {
-        page.stale = false;
-        page.game = await get(`/v1/games/${id}`);
-        await loadBoard(page.game.kind);  // at once for a kind with its own drawer
-        const seated = player && page.game.seats.some((s) => s.player_id === player.id);
-        page.legal = seated && page.game.status === "active" ? await get(`/v1/games/${id}/legal`) : null;
-        await readLog(page);
-      } while (page.stale);
-      const shown = `${page.game.version}/${page.game.status}/${page.legal ? page.legal.version : "-"}`;
-      if (shown !== page.shown) {  // re-draw only on change: a selection survives polls and heartbeats
-        page.shown = shown;
-        redraw();  // and another seat's move, while it still leads to a legal command (the table drops it if not)
-      }
-    } catch (err) {
-      status(explain(err), true);
-    } finally {
-      page.busy = false;
-    }
+  const show = () => {  // re-draw only on change: a selection survives heartbeats and repeated frames
+    const shown = `${page.game.version}/${page.game.status}/${page.legal ? page.legal.version : "-"}/${page.log ? page.log.lines.length : 0}`;
+    if (shown !== page.shown) { page.shown = shown; redraw(); }
   };
+  const full = async () => {  // the whole game, read once: the page was behind
+    const game = await get(`/v1/games/${id}`);
+    await take(game);
+  };
+  const take = async (game) => {  // a full view (the snapshot, or a read)
+    await loadBoard(game.kind);  // at once for a kind with its own drawer
+    page.game = game;
+    page.legal = null;  // until the `turn` frame that follows it
+    page.settled = Math.max(page.settled, game.version);
+    if (!page.log) {
+      page.log = new MoveLog(id, (seat) => shortName(page.game, seat), mySeat(page.game));
+      await page.log.update();  // the game so far; the stream brings the rest
+    }
+    page.log.saw(game.version, game.view);
+  };
+  const onFrame = async (frame) => {
+    if (frame.game_id !== id) return;
+    if (frame.type === "snapshot") { await take(frame.game); show(); return; }
+    if (!page.game) return;
+    if (frame.type === "event") { onEvent(page, frame.event); return; }
+    if (frame.type !== "turn" || frame.version < page.game.version) return;
+    if (frame.view === undefined) { await full(); return; }  // a stream that does not carry views: read it all
+    page.game = { ...page.game, version: frame.version, status: frame.status, to_act: frame.to_act, view: frame.view,
+      your_seat: frame.your_seat };
+    page.legal = frame.your_turn && frame.commands ? { seat: frame.your_seat, version: frame.version, commands: frame.commands } : null;
+    page.log.settle(page.settled, frame.version, frame.view);
+    page.settled = frame.version;
+    if (page.game.status === "finished" && !page.game.outcome) await full();  // the end, without its event seen
+    show();
+  };
+  let queue = Promise.resolve();  // frames are handled one after the other, in order
   const send = async (command) => {
-    if (!page.legal || !page.legal.commands.some((c) => same(c, command))) return;  // only what the rules allow
+    if (page.sending || !page.legal || !page.legal.commands.some((c) => same(c, command))) return;  // only what the rules allow
     page.selected = [];  // the choice is made: whatever comes back, the next one starts afresh
+    page.sending = true;
     try {
       status("Sending…");
       const done = await client().command(id, command, { expectedVersion: page.legal.version, include: ["view", "legal"] });
       status("");
-      if (done.view && done.legal && done.status === "active" && !page.busy) {  // one round trip per step
+      if (done.view && done.legal && done.version > page.game.version) {  // the next step at once, no read
         page.game = { ...page.game, version: done.version, status: done.status, to_act: done.to_act, view: done.view };
         page.legal = Array.isArray(done.legal) ? { seat: page.legal.seat, version: done.version, commands: done.legal } : done.legal;
-        page.shown = `${done.version}/${done.status}/${page.legal.version}`;
-        await readLog(page).catch(() => {});
-        redraw();
-        return;
+        if (!page.legal.commands.length) page.legal = null;
+        page.log.saw(done.version, done.view);
+        show();
       }
     } catch (err) {
-      status(err instanceof VersionConflictError ? "The game moved on; refreshed." : explain(err), true);
+      status(err instanceof VersionConflictError ? "The game moved on." : explain(err), true);
+    } finally {
+      page.sending = false;
     }
-    await refresh();
   };
   const onKey = (ev) => {  // R turns the tile in hand (not while typing)
     if ((ev.key === "r" || ev.key === "R") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !/^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) {
@@ -65,28 +83,35 @@ export async function showGame(root, id) {
     }
   };
   document.addEventListener("keydown", onKey);
-  await refresh();
-  const live = follow({ games: [id] }, (frame) => {  // one connection (the multiplexed stream), resumed by the SDK
-    if (frame.game_id !== id) return;
-    if (frame.type === "snapshot" || (frame.type === "event" && (!page.game || frame.event.version > page.game.version))) refresh();
+  const resized = () => { if (page.game) redraw(); };  // a board drawn for a phone's width, or a desk's
+  NARROW.addEventListener("change", resized);
+  const live = follow({ games: [id], legal: true }, (frame) => {  // one connection, resumed by the SDK
+    queue = queue.then(() => onFrame(frame)).catch((err) => status(explain(err), true));
   });
   root.dataset.live = live.mode;
-  return () => { live.stop(); document.removeEventListener("keydown", onKey); };
+  return () => { live.stop(); document.removeEventListener("keydown", onKey); NARROW.removeEventListener("change", resized); };
+}
+
+/** An event of the game: a line of the move list; a seat taken or the end noted on the game shown. */
+function onEvent(page, event) {
+  const d = event.data || {};
+  const game = page.game;
+  if (event.type === "table.SeatTaken") {
+    const seat = { seat: d.seat, player_id: d.player_id ?? null, name: d.name ?? null };
+    page.game = { ...game, seats: game.seats.some((s) => s.seat === d.seat)
+      ? game.seats.map((s) => (s.seat === d.seat ? { ...s, ...seat } : s)) : [...game.seats, seat] };
+  } else if (event.type === "table.GameEnded" && d.outcome) {
+    page.game = { ...game, outcome: d.outcome };
+  }
+  page.log.add(event);
 }
 
 function same(a, b) {
   return JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
 }
 
-/** Read the events not read yet into the move log; note the scores of the view shown. */
-async function readLog(page) {
-  if (!page.log) page.log = new MoveLog(page.id, (seat) => shortName(page.game, seat), mySeat(page.game));
-  page.log.names = (seat) => shortName(page.game, seat);
-  if (page.game.view) page.log.saw(page.game.version, page.game.view);
-  await page.log.update();
-}
-
 function mySeat(game) {
+  if (Number.isInteger(game.your_seat)) return game.your_seat;
   const player = me();
   const seat = player && game.seats.find((s) => s.player_id === player.id);
   return seat ? seat.seat : null;
@@ -164,7 +189,10 @@ function refocus(root, key, scroll) {
   next.focus({ preventScroll: !scroll });
 }
 
+/** An open game: who sits, and what it waits for (a free seat, or its start: a bot starts its own within seconds). */
 function waiting(game, names) {
+  const free = game.seats.some((s) => !s.player_id);
   return h("p", {}, `Waiting for players: ${game.seats.map((s) => (s.player_id ? names(s.seat) : `seat ${s.seat} free`)).join(", ")}. `,
-    h("a", { href: "#/", text: "Join or start it from the lobby." }));
+    free ? h("a", { href: "#/", text: "Join or start it from the lobby." })
+      : h("span", { text: "Every seat is taken: it starts as soon as a seat starts it (a bot does within seconds)." }));
 }

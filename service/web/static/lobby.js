@@ -11,7 +11,7 @@ import { accountPanel, signInForm } from "./account.js";
 export async function showLobby(root) {
   const player = me();
   if (!player) {
-    root.replaceChildren(registerForm(redraw), signInForm(redraw));
+    root.replaceChildren(h("div", { class: "cards" }, registerForm(redraw), signInForm(redraw)));
     return () => {};
   }
   document.getElementById("me").textContent = `Signed in as ${player.name}`;
@@ -21,7 +21,7 @@ export async function showLobby(root) {
   root.replaceChildren(
     h("h1", { text: `Lobby — ${player.name}` }),
     h("p", {}, h("button", { type: "button", onclick: () => { forget(); redraw(); }, text: "Sign out (forget my token)" })),
-    botForm(kinds), createForm(kinds), open, mine, accountPanel());
+    h("div", { class: "cards" }, botForm(kinds), createForm(kinds), open, mine), accountPanel());
   const live = new Map();  // game id -> the newest personal-stream frame (ahead of the read models)
   const refresh = async () => {
     try {

@@ -142,18 +142,34 @@ export class MoveLog {
 
   async read(asSeat) {
     const fresh = (await eventsAfter(this.id, this.version, asSeat)).filter((e) => e.version > this.version);
-    if (!fresh.length) return false;
-    this.events.push(...fresh);
-    this.version = fresh[fresh.length - 1].version;
-    for (const e of fresh) {
-      const line = eventLine(e, this.names);
-      if (line) this.lines.push(line);
-    }
-    return true;
+    for (const e of fresh) this.add(e);
+    return fresh.length > 0;
+  }
+
+  /** One more event (a live page's, from its stream); one already read is left out. */
+  add(event) {
+    if (event.version <= this.version) return;
+    this.events.push(event);
+    this.version = event.version;
+    const line = eventLine(event, this.names);
+    if (line) this.lines.push(line);
   }
 
   saw(version, view) {
     if (view && Array.isArray(view.scores)) this.scores.set(version, view.scores);
+  }
+
+  /** The view at `to` (a live page's, after a batch of events) gives the scores of the batch's turn ends
+      after `from` that no scoring line follows in the batch: nothing changed them since. */
+  settle(from, to, view) {
+    this.saw(to, view);
+    if (!view || !Array.isArray(view.scores)) return;
+    const batch = this.lines.filter((l) => l.version > from && l.version <= to);
+    batch.forEach((l, i) => {
+      if (l.kind === "turn" && !this.scores.has(l.version) && !batch.slice(i + 1).some((m) => m.kind === "score" || m.kind === "end")) {
+        this.scores.set(l.version, view.scores);
+      }
+    });
   }
 
   /** The last event of the kind's own (not the table's), for the board to mark. */

@@ -11,6 +11,9 @@ import { commandWords } from "./words.js";
 import { clickPath } from "./boards/index.js";
 import { viewport } from "./viewport.js";
 
+/** A phone's width: a board may draw itself as one narrow column (`ui.narrow`). */
+export const NARROW = window.matchMedia("(max-width: 600px)");
+
 /** Is `c` the placing of the tile in hand (a rotation to choose)? */
 const placing = (c) => /\.PlaceTile$/.test(c.type) && Number.isInteger(c.rotation);
 
@@ -32,7 +35,7 @@ export function renderTable(page, ctx) {
     page.rotate = (dir = 1) => { page.rotation = (page.rotation + dir + turns) % turns; page.selected = []; redraw(); return true; };
   }
   const ui = { names, seats: game.seats.length, commands, seat, rotation: page.rotation, last: page.log ? page.log.lastMove() : null,
-    status: game.status };
+    status: game.status, narrow: NARROW.matches };
   const drawn = board.draw(game.view, ui);
   const paths = commands.map((c) => ({ command: c, keys: clickPath(game.kind, c, { view: game.view, seat }) }));
   const clickable = paths.filter((p) => p.keys);
@@ -40,6 +43,7 @@ export function renderTable(page, ctx) {
   const side = h("aside", { class: "side", "aria-label": "players and moves" },
     place.length ? handPanel(page, hand, place, turns) : hand ? shownTile(hand, game, names) : null,
     actionBar(clickable),
+    ...(board.panels ? board.panels(game.view, ui) : []),
     players(game, names, board),
     movesPanel(page),
     legalList(paths, send));

@@ -29,9 +29,9 @@ export async function showTournaments(root) {
     } catch (err) { status(explain(err), true); }
   };
   const kinds = await get("/v1/kinds");
-  root.replaceChildren(h("h1", { text: "Tournaments" }),
+  root.replaceChildren(h("h1", { text: "Tournaments" }), h("div", { class: "cards" },
     player ? createForm(kinds) : registerForm(redraw),
-    h("section", { "aria-labelledby": "t-list-h" }, h("h2", { id: "t-list-h", text: "All tournaments" }), list));
+    h("section", { "aria-labelledby": "t-list-h" }, h("h2", { id: "t-list-h", text: "All tournaments" }), list)));
   await refresh();
   const timer = setInterval(refresh, 5000);  // new tournaments are on no stream
   return () => clearInterval(timer);

@@ -6,10 +6,13 @@ import { h } from "./dom.js";
 
 export const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5];
 
-/** The zoom a board opens at: as wide as its window allows, between 1 (readable) and 1.75. */
-export function fitZoom(width, room) {
-  return Math.max(1, Math.min(1.75, room / width));
+/** The zoom a board opens at: as wide and as tall as its window allows, between 1 (readable) and 1.75. */
+export function fitZoom(width, room, height = 0, roomHeight = Infinity) {
+  return Math.max(1, Math.min(1.75, room / width, height ? roomHeight / height : Infinity));
 }
+
+/** The height a board's window may take on this screen (the page's header and bars above it). */
+const paneHeight = () => Math.max(240, window.innerHeight - (window.innerWidth <= 900 ? 0.3 * window.innerHeight : 190));
 
 /**
  * `svg` in a pannable window; `state.zoom` (null: fit) is read and written. Returns the element.
@@ -24,6 +27,9 @@ export function viewport(svg, state, onWheel = null) {
     svg.setAttribute("width", String(Math.round(w * z)));
     svg.setAttribute("height", String(Math.round(hgt * z)));
     label.textContent = `${Math.round(z * 100)}%`;
+    // fitted, the window holds the whole board (a board too tall at the readable zoom grows its window, so
+    // it fits its pane at every stage); zoomed in, the window keeps its size and pans
+    win.style.maxHeight = state.zoom ? "" : `max(var(--pane), ${Math.ceil(hgt * z) + 2}px)`;
   };
   const set = (z) => {
     const before = state.zoomNow || 1;
@@ -38,14 +44,15 @@ export function viewport(svg, state, onWheel = null) {
     const next = dir > 0 ? ZOOMS.find((z) => z > now + 1e-6) : [...ZOOMS].reverse().find((z) => z < now - 1e-6);
     if (next) set(next);
   };
-  const fit = () => { state.zoom = null; apply(fitZoom(w, Math.max(300, win.clientWidth - 4))); };
+  const fitted = () => fitZoom(w, Math.max(300, win.clientWidth - 4), hgt, paneHeight());
+  const fit = () => { state.zoom = null; apply(fitted()); };
   const tools = h("div", { class: "zoom-tools", role: "group", "aria-label": "zoom" },
     h("button", { type: "button", class: "zoom-out", "aria-label": "zoom out", onclick: () => step(-1), text: "−" }),
     label,
     h("button", { type: "button", class: "zoom-in", "aria-label": "zoom in", onclick: () => step(1), text: "+" }),
     h("button", { type: "button", class: "zoom-fit", onclick: fit, text: "Fit" }));
-  apply(state.zoom || fitZoom(w, 700));
-  requestAnimationFrame(() => { if (!state.zoom && win.isConnected) apply(fitZoom(w, Math.max(300, win.clientWidth - 4))); });
+  apply(state.zoom || fitZoom(w, 700, hgt, paneHeight()));
+  requestAnimationFrame(() => { if (!state.zoom && win.isConnected) apply(fitted()); });
   win.addEventListener("wheel", (ev) => {
     if (onWheel && onWheel(ev)) { ev.preventDefault(); return; }
     if (ev.ctrlKey) { ev.preventDefault(); step(ev.deltaY < 0 ? 1 : -1); }

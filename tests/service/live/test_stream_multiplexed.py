@@ -74,6 +74,8 @@ async def test_two_games_and_the_personal_notices_share_one_connection(base_url)
         legal = (await client.get(f"/v1/games/{first}/legal", headers=bob["headers"])).json()
         assert turn["your_turn"] and turn["your_seat"] == 1 and turn["commands"] == legal["commands"] != []
         assert frames(got, "game.your_turn", first)[0]["commands"] == legal["commands"]
+        seen = (await client.get(f"/v1/games/{first}", headers=bob["headers"])).json()
+        assert turn["view"] == seen["view"] is not None, "with legal=true a turn frame carries the seat's view"
         assert events_of(got, first) == [v] and frames(got, "event", first)[0]["event"]["type"] == "tally.Added"
         w = await add(client, second, cid, 2)
         await wait_for(lambda: events_of(got, second) == [w])

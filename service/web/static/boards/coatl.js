@@ -1,12 +1,13 @@
 /* Cóatl: the supply disc with its ten slots, the prophecy row and the deck, the two temple piles, and each
 player's board of pieces, coatls (pieces head to tail on a strip, the cards played beside them), hand and
 temple cards. Cards are drawn as cards: a coloured band, the pattern as pieces, the points by level; a temple
-card lists its requirements in words and its points by requirements met. Nothing is smaller than 12 units. */
+card lists its requirements in words and its points by requirements met. Nothing is smaller than 12 units.
+On a phone (`ui.narrow`) the table is one narrow column, the player's own area first, so it never pans sideways. */
 
 import { s, drawing, SEAT_COLOURS } from "../dom.js";
 
 const PIECE = { red: "#c0392b", yellow: "#f1c40f", blue: "#2e86c1", green: "#27ae60", black: "#222", white: "#eee" };
-const W = 860, CW = 136, CH = 112, GAP = 8;
+const W = 860, NARROW = 340, CW = 136, CH = 112, GAP = 8;
 
 /** The click path of a command: a disc slot, a row card, a piece then a coatl end, a hand card then a coatl
     (or the discard), a temple card or a temple pile; the dealt cards to keep, in any order, then "keep". */
@@ -102,21 +103,27 @@ function disc(view, cx, cy) {
   return parts;
 }
 
-function playerArea(p, view, names, y0) {
-  const parts = [], mine = p.seat === view.seat;
+function playerArea(p, view, names, y0, width) {
+  const parts = [], mine = p.seat === view.seat, narrow = width < W;
   let y = y0;
-  parts.push(s("rect", { x: 4, y: y - 4, width: W - 8, height: 8, fill: SEAT_COLOURS[p.seat], class: "player-band" }),
-    s("text", { x: 10, y: y + 24, class: "caption strong",
-      text: `${names(p.seat)} — ${p.score} points · ${p.completed} coatls done · ${p.hand_size ?? "?"} cards · ${p.temple_count} temples${p.tokens && p.tokens.length ? ` · tokens: ${p.tokens.join(", ")}` : ""}` }));
-  y += 38;
+  const who = `${names(p.seat)} — ${p.score} points`;
+  const tokens = p.tokens && p.tokens.length ? `tokens: ${p.tokens.join(", ")}` : "";
+  const what = `${p.completed} coatls done · ${p.hand_size ?? "?"} cards · ${p.temple_count} temples`;
+  parts.push(s("rect", { x: 4, y: y - 4, width: width - 8, height: 8, fill: SEAT_COLOURS[p.seat], class: "player-band" }),
+    s("text", { x: 10, y: y + 24, class: "caption strong", text: narrow ? who : [who, what, tokens].filter(Boolean).join(" · ") }));
+  if (narrow) parts.push(s("text", { x: 10, y: y + 44, class: "caption", text: what }));
+  if (narrow && tokens) parts.push(s("text", { x: 10, y: y + 64, class: "caption", text: tokens }));
+  y += narrow ? (tokens ? 78 : 58) : 38;
   parts.push(s("text", { x: 10, y: y + 20, class: "caption", text: "Board:" }));
   for (let i = 0; i < 8; i++) parts.push(s("rect", { x: 64 + i * 30, y: y + 2, width: 26, height: 26, rx: 5, class: "board-slot" }));
   p.board.forEach((pc, i) => parts.push(piece(pc, 77 + i * 30, y + 15, mine ? `piece:${pc.kind}:${pc.color}` : null)));
   if (mine) {
     const button = (key, title, text, x, w = 110) => s("g", { "data-key": key, class: "slot" }, s("title", { text: title }),
       s("rect", { x, y: y + 1, width: w, height: 28, rx: 6, class: "disc-slot" }), s("text", { x: x + w / 2, y: y + 20, class: "hex-label", text }));
-    parts.push(button("new-coatl", "start a new coatl", "new coatl", 320), button("discard", "discard a prophecy card", "discard", 436));
-    if ((p.dealt || []).length) parts.push(button("keep", "keep the chosen cards, discard the other dealt ones", "keep chosen", 552, 120));
+    if (narrow) y += 38;  // the buttons on a row of their own
+    const x0 = narrow ? 10 : 320;
+    parts.push(button("new-coatl", "start a new coatl", "new coatl", x0, 100), button("discard", "discard a prophecy card", "discard", x0 + 106, 100));
+    if ((p.dealt || []).length) parts.push(button("keep", "keep the chosen cards, discard the other dealt ones", "keep chosen", x0 + 212, 116));
   }
   y += 40;
   p.coatls.forEach((c, ci) => {
@@ -130,55 +137,69 @@ function playerArea(p, view, names, y0) {
     const tailX = 48 + 24 * len;
     parts.push(s("g", { "data-key": `coatl:${ci}:tail`, class: "slot" }, s("title", { text: `tail end of coatl ${ci}` }),
       s("rect", { x: tailX, y, width: 22, height: 30, rx: 4, class: "end" }), s("text", { x: tailX + 11, y: y + 20, class: "hex-label", text: "T" })),
-    s("text", { x: tailX + 30, y: y + 20, class: "caption", text: `${c.status}${c.value ? `, ${c.value} points` : ""}` }));
-    y += 38;
+    s("text", { x: narrow ? 40 : tailX + 30, y: narrow ? y + 52 : y + 20, class: "caption", text: `${c.status}${c.value ? `, ${c.value} points` : ""}` }));
+    y += narrow ? 62 : 38;
     const cards = [...c.cards.map((card) => ({ card, temple: false })), ...(c.temple ? [{ card: c.temple, temple: true }] : [])];
-    cards.forEach((it, k) => parts.push(it.temple ? temple(it.card, 40 + k * (CW + GAP), y, null) : prophecy(it.card, 40 + k * (CW + GAP), y, null, c.status !== "open")));
-    if (cards.length) y += CH + GAP;
+    const across = Math.max(1, Math.floor((width - 40) / (CW + 24 + GAP)));
+    cards.forEach((it, k) => {
+      const x = 40 + (k % across) * (CW + GAP), at = y + Math.floor(k / across) * (CH + GAP);
+      parts.push(it.temple ? temple(it.card, x, at, null) : prophecy(it.card, x, at, null, c.status !== "open"));
+    });
+    y += Math.ceil(cards.length / across) * (CH + GAP);
   });
   const hand = [...(p.hand || []), ...(p.dealt || [])];  // the opening's dealt cards are picked like the hand
   if (hand.length) parts.push(s("text", { x: 10, y: y + 16, class: "caption", text: mine ? "Your hand:" : "Hand:" }));
   if (hand.length) y += 24;
-  const perRow = Math.floor((W - 16) / (CW + GAP));
+  const perRow = Math.floor((width - 16) / (CW + GAP));
   hand.forEach((card, i) => parts.push(prophecy(card, 8 + (i % perRow) * (CW + GAP), y + Math.floor(i / perRow) * (CH + GAP), `hand:${card.id}`)));
   y += Math.ceil(hand.length / perRow) * (CH + GAP);
   if ((p.temples || []).length) {
     parts.push(s("text", { x: 10, y: y + 16, class: "caption", text: "Your temple cards:" }));
     y += 24;
-    p.temples.forEach((t, i) => parts.push(temple(t, 8 + i * (CW + 24 + GAP), y, `temple:${t.id}`)));
-    y += CH + GAP;
+    const across = Math.max(1, Math.floor((width - 16) / (CW + 24 + GAP)));
+    p.temples.forEach((t, i) => parts.push(temple(t, 8 + (i % across) * (CW + 24 + GAP), y + Math.floor(i / across) * (CH + GAP), `temple:${t.id}`)));
+    y += Math.ceil(p.temples.length / across) * (CH + GAP);
   }
   return { parts, y: y + 8 };
 }
 
 export function draw(view, ui) {
   const names = ui.names;
+  const width = ui.narrow ? NARROW : W;
   const parts = [];
-  parts.push(s("text", { x: 10, y: 22, class: "caption strong", text: "Supply disc" }), ...disc(view, 130, 152));
-  const rx = 262;
-  parts.push(s("text", { x: rx, y: 22, class: "caption strong", text: `Prophecy row · deck ${view.deck_size}` }));
-  const perRow = Math.floor((W - rx - 8) / (CW + GAP));
-  view.row.forEach((card, i) => parts.push(prophecy(card, rx + (i % perRow) * (CW + GAP), 32 + Math.floor(i / perRow) * (CH + GAP), `row:${card.id}`)));
+  let top = 0;
+  const own = ui.narrow ? view.players.find((p) => p.seat === view.seat) : null;
+  if (own) {  // a phone: the player's own area first
+    const area = playerArea(own, view, names, 8, width);
+    parts.push(...area.parts);
+    top = area.y + 4;
+  }
+  parts.push(s("text", { x: 10, y: top + 22, class: "caption strong", text: "Supply disc" }), ...disc(view, 130, top + 152));
+  const rx = ui.narrow ? 8 : 262, ry = ui.narrow ? top + 290 : top;
+  parts.push(s("text", { x: rx, y: ry + 22, class: "caption strong", text: `Prophecy row · deck ${view.deck_size}` }));
+  const perRow = Math.floor((width - rx - 8) / (CW + GAP));
+  view.row.forEach((card, i) => parts.push(prophecy(card, rx + (i % perRow) * (CW + GAP), ry + 32 + Math.floor(i / perRow) * (CH + GAP), `row:${card.id}`)));
   const rows = Math.max(1, Math.ceil((view.row.length + 1) / perRow));
   const n = view.row.length;
-  const dx = rx + (n % perRow) * (CW + GAP), dy = 32 + Math.floor(n / perRow) * (CH + GAP);
+  const dx = rx + (n % perRow) * (CW + GAP), dy = ry + 32 + Math.floor(n / perRow) * (CH + GAP);
   parts.push(s("g", { "data-key": "deck", class: "card-slot" }, s("title", { text: `draw from the deck (${view.deck_size})` }),
     s("rect", { x: dx, y: dy, width: 84, height: CH, rx: 7, class: "card back" }),
     s("text", { x: dx + 42, y: dy + CH / 2 + 5, class: "hex-label light", text: `deck ${view.deck_size}` })));
-  let y = Math.max(290, 32 + rows * (CH + GAP)) + 10;
+  let y = Math.max(top + 290, ry + 32 + rows * (CH + GAP)) + 10;
   parts.push(s("text", { x: 10, y: y + 16, class: "caption strong", text: `Temple piles (${(view.pile_sizes || []).join(" and ")} cards)` }));
   y += 24;
+  const pileGap = ui.narrow ? CW + 26 : CW + 40;
   view.pile_tops.forEach((card, i) => card && parts.push(s("g", { "data-key": `pile:${i}`, class: "pile" },
-    s("title", { text: `temple pile ${i}` }), s("rect", { x: 10 + i * (CW + 40), y: y + 4, width: CW + 24, height: CH, rx: 7, class: "pile-back" }),
-    temple(card, 6 + i * (CW + 40), y, `temple:${card.id}`))));
+    s("title", { text: `temple pile ${i}` }), s("rect", { x: 10 + i * pileGap, y: y + 4, width: CW + 24, height: CH, rx: 7, class: "pile-back" }),
+    temple(card, 6 + i * pileGap, y, `temple:${card.id}`))));
   y += CH + 20;
-  for (const p of view.players) {
-    const area = playerArea(p, view, names, y);
+  for (const p of view.players.filter((q) => q !== own)) {
+    const area = playerArea(p, view, names, y, width);
     parts.push(...area.parts);
     y = area.y;
   }
   const label = `Cóatl table: supply disc, ${view.row.length} prophecy cards in the row, ${view.players.length} players' coatls`;
-  const svg = drawing(label, `0 0 ${W} ${y + 10}`, ...parts);
+  const svg = drawing(label, `0 0 ${width} ${y + 10}`, ...parts);
   svg.classList.add("coatl-table");
   const patternText = (c) => (c.pattern || []).join(" ");
   const summary = [

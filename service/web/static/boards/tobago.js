@@ -1,6 +1,8 @@
-/* Tobago: the island (terrains, huts, palms, statues), amulets, ATVs, maps with clues, own cards. */
+/* Tobago: the island (terrains, huts, palms, statues), amulets and ATVs on the board; the treasure maps with their
+clues and the player's own clue cards beside it (`panels`: the side column at desktop widths, under the island on
+a phone), as buttons named by the same keys as the board's parts. */
 
-import { s, drawing, hexPoints, axial, SEAT_COLOURS } from "../dom.js";
+import { h, s, drawing, hexPoints, axial, SEAT_COLOURS } from "../dom.js";
 
 const SIZE = 34;
 const TERRAIN = { jungle: "#3f8f4f", beach: "#f1d98b", scrub: "#a3b86c", river: "#5dade2", lake: "#2e86c1",
@@ -62,26 +64,8 @@ export function draw(view, ui) {
   });
   const xs = centres.map((c) => c[0]), ys = centres.map((c) => c[1]);
   const minX = Math.min(...xs) - SIZE, minY = Math.min(...ys) - SIZE, w = Math.max(...xs) - minX + SIZE, hgt = Math.max(...ys) - minY + SIZE;
-  const colX = minX + 8, colW = w - 16, base = minY + hgt + 10;  // maps and clues under the island
-  const clipAt = Math.floor((colW - 12) / 7.6);
-  const clip = (text) => (text.length > clipAt ? `${text.slice(0, clipAt - 1)}…` : text);
-  const mapCards = view.maps.map((m, mi) => {
-    const y = base + mi * 32;
-    return s("g", { "data-key": `map:${mi}`, class: "card-slot" },
-      s("title", { text: `${m.colour} map: ${m.clues.map((c) => c.card.text).join("; ") || "no clue"}; ${m.candidates.length} candidates` }),
-      s("rect", { x: colX, y, width: colW, height: 28, rx: 4, fill: MAP_COLOURS[m.colour] || "#eee", class: "map" }),
-      s("text", { x: colX + 6, y: y + 19, class: `map-text${m.colour === "black" ? " light" : ""}`,
-        text: clip(`${m.colour} (${m.candidates.length}): ${m.clues.map((c) => c.card.text).join(" · ") || "—"}`) }));
-  });
-  const hand = view.private ? view.private.hand : [];
-  const top = base + view.maps.length * 32 + 10;
-  const handCards = hand.map((card, i) => s("g", { "data-key": `card:${card.id}`, class: "card-slot" },
-    s("title", { text: `your clue ${card.id}: ${card.text}` }),
-    s("rect", { x: colX, y: top + i * 32, width: colW, height: 28, rx: 4, class: "card" }),
-    s("text", { x: colX + 6, y: top + i * 32 + 19, class: "map-text", text: clip(`your clue: ${card.text}`) })));
-  const total = top + hand.length * 32 - minY + 4;
   const label = `Tobago island of ${view.island.length} hexes with ${view.players.length} ATVs and ${view.amulets.length} amulets`;
-  const svg = drawing(label, `${minX} ${minY} ${w} ${total}`, ...hexes, ...markers, ...amulets, ...atvs, ...mapCards, ...handCards);
+  const svg = drawing(label, `${minX} ${minY} ${w} ${hgt}`, ...hexes, ...markers, ...amulets, ...atvs);
   const mine = view.private;
   const summary = [
     `Phase ${view.phase}; ${ui.status && ui.status !== "active" ? "the game is over" : `${names(view.turn.seat)} to act`}.`,
@@ -91,6 +75,23 @@ export function draw(view, ui) {
     view.share ? `Share of the ${view.maps[view.share.map]?.colour} map: ${view.share.card ? `face-up ${view.share.card.kind} ${view.share.card.gold}` : "no card"}, offered to ${view.share.offer === null ? "nobody" : names(view.share.offer)}.` : "",
   ].filter(Boolean);
   return { svg, summary };
+}
+
+/** The treasure maps (each with its clues and how many hexes may still hold its treasure) and the player's own
+    clue cards: buttons (a map to play a clue on or to collect; a clue card to play), whole texts, never clipped. */
+export function panels(view) {
+  const maps = h("section", { class: "tobago-maps", "aria-label": "treasure maps" }, h("h2", { text: "Treasure maps" }),
+    h("div", { class: "card-list" }, ...view.maps.map((m, mi) => h("button", { type: "button", class: "part map-card", "data-key": `map:${mi}`,
+      title: `${m.colour} map`, style: `--map: ${MAP_COLOURS[m.colour] || "#eee"}` },
+    h("span", { class: "map-name", text: `${m.colour.charAt(0).toUpperCase()}${m.colour.slice(1)} map · ${m.candidates.length} hex${m.candidates.length === 1 ? "" : "es"} left` }),
+    m.clues.length ? h("ul", { class: "clues" }, ...m.clues.map((c) => h("li", { text: c.card.text })))
+      : h("span", { class: "no-clue", text: "no clue yet" })))));
+  const hand = view.private ? view.private.hand : null;
+  if (hand === null) return [maps];
+  const clues = h("section", { class: "tobago-clues", "aria-label": "your clue cards" }, h("h2", { text: `Your clue cards (${hand.length})` }),
+    h("div", { class: "card-list" }, ...hand.map((card) => h("button", { type: "button", class: "part clue-card", "data-key": `card:${card.id}`,
+      title: `your clue ${card.id}` }, h("span", { class: "clue-id", text: card.id }), h("span", { text: card.text })))));
+  return [maps, clues];
 }
 
 /** A seat's ATV and cards in a few words, for the players panel. */
