@@ -21,7 +21,8 @@ run: $(STAMP)
 check: $(STAMP)
 	$(BIN)/python tests/run_tiers.py check
 
-# every tier, then the short benchmarks; prints the 25 slowest tests and each tier's wall time
+# check alone, then service, browser and slow in one xdist session (tests/run_tiers.py), then the short
+# benchmarks; prints the 25 slowest tests, each tier's span and each session's wall time
 test: $(STAMP)
 	$(BIN)/python tests/run_tiers.py check service browser slow
 	$(BIN)/python bench/run.py --short

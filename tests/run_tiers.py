@@ -59,7 +59,8 @@ def cases(session: str) -> list[dict]:
     out = []
     for case in ET.parse(path).getroot().iter("testcase"):
         found = {p.get("name"): p.get("value") for p in case.iter("property")}
-        out.append({"name": f"{case.get('classname')}::{case.get('name')}", "tier": found.get("tier", "?"),
+        name = f"{case.get('classname')}::{case.get('name')}" if case.get("classname") else "(the session itself)"
+        out.append({"name": name, "tier": found.get("tier", "?"),
                     "started": float(found.get("started", 0)), "seconds": float(case.get("time", 0)),
                     "failed": case.find("failure") is not None or case.find("error") is not None})
     return out
