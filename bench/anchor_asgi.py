@@ -133,24 +133,35 @@ class Played(msgspec.Struct, kw_only=True):
 
 
 class Held:
-    """One game as this process holds it: its table and state, the head's hash, its legal list encoded."""
+    """One game as this process holds it: its table and state, the head's hash, and the current version's
+    legal lists (a command's `include=legal` and the next `GET /legal` share one, as Stela's answers do)."""
 
     def __init__(self, game_id: str) -> None:
         kind = game_id.split("-")[1]
         options, seats = next((o, s) for k, o, s in MIX if k == kind)
         self.table = Table(GAMES[kind])
         self.state, self.setup = start_table(self.table, options, seats, SEED)
-        self.head, self.listed = GENESIS_HASH, (-1, b"")
+        self.head = GENESIS_HASH
+        self.lists: dict[tuple[int, int], Any] = {}
+        self.listed: dict[tuple[int, int], bytes] = {}
 
     def seat(self) -> int:
         return min(self.table.to_act(self.state))
 
+    def commands(self, seat: int) -> Any:
+        """The seat's legal commands now, listed once a version."""
+        key = (self.state.version, seat)
+        if key not in self.lists:
+            self.lists = {key: self.table.legal(self.state, seat)}
+        return self.lists[key]
+
     def legal(self) -> bytes:
-        if self.listed[0] != self.state.version:
-            seat = self.seat()
-            self.listed = (self.state.version, _encode.encode(Listed(
-                seat=seat, version=self.state.version, commands=self.table.legal(self.state, seat))))
-        return self.listed[1]
+        """`GET /legal` for the seat to act, encoded once a version."""
+        seat = self.seat()
+        key = (self.state.version, seat)
+        if key not in self.listed:
+            self.listed = {key: _encode.encode(Listed(seat=seat, version=key[0], commands=self.commands(seat)))}
+        return self.listed[key]
 
 
 def game(dsn: str) -> Callable[..., Awaitable[None]]:
@@ -202,7 +213,7 @@ def game(dsn: str) -> Callable[..., Awaitable[None]]:
             return 200, _encode.encode(Played(
                 version=after.version, events=shown, status=after.status, to_act=table.to_act(after),
                 view=table.view(after, seat) if "view" in wanted else None,
-                legal=table.legal(after, seat) if "legal" in wanted else None))
+                legal=held.commands(seat) if "legal" in wanted else None))
 
         return answer
 

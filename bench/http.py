@@ -228,7 +228,9 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
             if stela_games:
                 return await real_game(client, i)
             kind, _, _, steps = MIXED[i % len(MIXED)]  # (the game anchor plays the kind its id names)
-            return f"/v1/games/anchor-{kind}-{i}-{time.perf_counter_ns()}", [{}] * 6, steps
+            path = f"/v1/games/anchor-{kind}-{i}-{time.perf_counter_ns()}"
+            await client.get(path + "/legal")  # the game anchor starts it now, as Stela's game is made here
+            return path, [{}] * 6, steps
 
         setups = await asyncio.gather(*(game(i) for i in range(games)))
         conns = [await Connection(url).open() for _ in range(games)]
@@ -304,10 +306,10 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
         for name in names:
             for mode, label in (("post", "real_post"), ("step", "full_step")):
                 pairs = list(zip(runs[("stela_defaults", mode, games)], runs[(name, mode, games)]))
-                rounds = [s["steps_per_s"] / a["steps_per_s"] for s, a in pairs]
+                rounds = [s["steps_per_s"] / a["steps_per_s"] for s, a in pairs if a["steps_per_s"]]  # (none: no figure)
                 stela_run = sorted(runs[("stela_defaults", mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
                 anchor_run = sorted(runs[(name, mode, games)], key=lambda r: r["steps_per_s"])[len(pairs) // 2]
-                out.append({f"{label}_vs_{name}": round(statistics.median(rounds), 2),
+                out.append({f"{label}_vs_{name}": round(statistics.median(rounds), 2) if rounds else None,
                             "rounds": [round(r, 2) for r in rounds], "loadavg": [s["loadavg"] for s, _ in pairs],
                             "games": games, "steps_per_s": stela_run["steps_per_s"], "p99_ms": stela_run["p99_ms"],
                             "anchor_steps_per_s": anchor_run["steps_per_s"], "anchor_p99_ms": anchor_run["p99_ms"],
