@@ -42,6 +42,10 @@ export class ResumableStream {
             ({ carrier: this.carrier, native: this.native } = defaultCarrier(undefined, options.idleTimeoutMs));
         }
     }
+    /** Whether there is anything to follow (else the stream waits, `idle`, without connecting). */
+    hasSomethingToFollow() {
+        return true;
+    }
     /** Listen; returns a function that removes the listener. */
     on(kind, listener) {
         const list = this.listeners[kind];
@@ -78,6 +82,10 @@ export class ResumableStream {
     }
     async connect() {
         const generation = ++this.generation;
+        if (!this.hasSomethingToFollow())
+            return this.setState("idle");
+        if (this.state === "idle")
+            this.setState("connecting");
         let request;
         try {
             request = await this.request();
