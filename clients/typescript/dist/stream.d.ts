@@ -39,6 +39,8 @@ export declare abstract class ResumableStream<F> implements AsyncIterable<F> {
     protected abstract request(): Promise<SseRequest>;
     /** Take in one message: return the frames to deliver, in order (none for a duplicate). */
     protected abstract accept(message: SseMessage): F[];
+    /** Whether the stream has delivered its last event: the next drop of the connection closes it for good. */
+    protected over(): boolean;
     /** Whether there is anything to follow (else the stream waits, `idle`, without connecting). */
     protected hasSomethingToFollow(): boolean;
     /** Listen; returns a function that removes the listener. */

@@ -76,14 +76,16 @@ export type LogFrame = {
 };
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
- * connect, then each event once, in order; it closes itself after the last event (`TournamentEnded`,
- * `ArenaEnded`).
+ * connect, then each event once, in order; it closes itself when the server ends the connection after
+ * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
  */
 export declare class LogStream extends ResumableStream<LogFrame> {
     private readonly path;
     private readonly last;
     private version;
+    private ended;
     constructor(http: Http, path: string, last: string, options?: StreamOptions);
     protected request(): Promise<SseRequest>;
     protected accept(message: SseMessage): LogFrame[];
+    protected over(): boolean;
 }

@@ -209,13 +209,14 @@ export class PersonalStream extends ResumableStream {
 }
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
- * connect, then each event once, in order; it closes itself after the last event (`TournamentEnded`,
- * `ArenaEnded`).
+ * connect, then each event once, in order; it closes itself when the server ends the connection after
+ * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
  */
 export class LogStream extends ResumableStream {
     path;
     last;
     version;
+    ended = false;
     constructor(http, path, last, options = {}) {
         super(http, options);
         this.path = path;
@@ -237,7 +238,10 @@ export class LogStream extends ResumableStream {
             return [];
         this.version = event.version;
         if (event.type === this.last)
-            queueMicrotask(() => this.close());
+            this.ended = true; // what follows it (the seed revealed) still comes
         return [{ type: "event", event }];
+    }
+    over() {
+        return this.ended;
     }
 }

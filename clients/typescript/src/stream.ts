@@ -70,6 +70,10 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
   protected abstract request(): Promise<SseRequest>;
   /** Take in one message: return the frames to deliver, in order (none for a duplicate). */
   protected abstract accept(message: SseMessage): F[];
+  /** Whether the stream has delivered its last event: the next drop of the connection closes it for good. */
+  protected over(): boolean {
+    return false;
+  }
   /** Whether there is anything to follow (else the stream waits, `idle`, without connecting). */
   protected hasSomethingToFollow(): boolean {
     return true;
@@ -153,6 +157,7 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
   private dropped(generation: number, error: unknown): void {
     if (generation !== this.generation || this.state === "closed") return;
     this.connection = undefined;
+    if (this.over()) return this.close();  // the server ends the stream after its last events
     if (isFatal(error, this.native)) return this.fail(error);
     if (error !== undefined) for (const listener of this.listeners.error) listener(error, true);
     this.setState("reconnecting");

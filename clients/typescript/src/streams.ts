@@ -248,11 +248,12 @@ export type LogFrame = { type: "snapshot"; state: Record<string, unknown> } | { 
 
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
- * connect, then each event once, in order; it closes itself after the last event (`TournamentEnded`,
- * `ArenaEnded`).
+ * connect, then each event once, in order; it closes itself when the server ends the connection after
+ * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
  */
 export class LogStream extends ResumableStream<LogFrame> {
   private version: number | undefined;
+  private ended = false;
 
   constructor(http: Http, private readonly path: string, private readonly last: string,
               options: StreamOptions = {}) {
@@ -272,7 +273,11 @@ export class LogStream extends ResumableStream<LogFrame> {
     const event = data as unknown as LogEvent;
     if (this.version !== undefined && event.version <= this.version) return [];
     this.version = event.version;
-    if (event.type === this.last) queueMicrotask(() => this.close());
+    if (event.type === this.last) this.ended = true;  // what follows it (the seed revealed) still comes
     return [{ type: "event", event }];
+  }
+
+  protected override over(): boolean {
+    return this.ended;
   }
 }
