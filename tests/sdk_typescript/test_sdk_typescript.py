@@ -76,3 +76,34 @@ def test_the_sdk_against_a_live_server_in_node_and_in_chromium_and_the_readme_to
                               env={**os.environ, **env})
     assert done.returncode == 0, done.stdout[-20000:] + done.stderr[-5000:]
     assert "ℹ fail 0" in done.stdout and "ℹ pass 0" not in done.stdout, done.stdout[-3000:]
+
+
+def sdk_table(package: Path) -> list[tuple[str, str, str, str]]:
+    """(operation, Python async, Python sync, TypeScript) for every operation of openapi/openapi.json."""
+    from stela_client import OPERATIONS as PYTHON  # noqa: PLC0415 (the Python SDK, beside the TypeScript one)
+
+    script = "import('./dist/index.js').then(m => console.log(JSON.stringify(m.OPERATIONS)))"
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=package, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    typescript = json.loads(done.stdout)
+    doc = json.loads((package.parents[1] / "openapi" / "openapi.json").read_text())
+    rows = []
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if method in ("get", "post", "put", "patch", "delete"):
+                name = op["operationId"]
+                python = ", ".join(PYTHON.get(name, []))
+                rows.append((f"{name} ({method.upper()} {path})", python, python, ", ".join(typescript.get(name, []))))
+    return rows
+
+
+def test_every_operation_of_the_document_has_a_method_in_both_sdks(package: Path) -> None:
+    """The feature table: an operation without a method in either SDK fails (none is left out on purpose)."""
+    rows = sdk_table(package)
+    assert len(rows) >= 70
+    missing = [row for row in rows if not all(row[1:])]
+    assert not missing, missing
+    print("\n| operation | Python async | Python sync | TypeScript |\n|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")

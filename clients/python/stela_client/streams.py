@@ -62,6 +62,7 @@ class Follower(Generic[F]):
         self.on_connect: Callable[[], None] | None = None
         self.last_end: str | None = None  # the reason of the last `end` frame
         self.closed = False
+        self._ending = False  # the last event came: the stream ends with this connection
         self._ticket: str | None = None
         self._failures, self._renewed, self._last_error = 0, False, None  # type: tuple[int, bool, Exception | None]
         self._told: float | None = None
@@ -90,7 +91,7 @@ class Follower(Generic[F]):
         raise NotImplementedError
 
     def finished(self, frame: F) -> bool:
-        """True after the frame that ends the stream for good (a tournament's end)."""
+        """True for the last event of the stream (a tournament's end): it ends when the server closes it after."""
         return False
 
     # shared by both loops
@@ -156,9 +157,13 @@ class Follower(Generic[F]):
     def _take(self) -> F:
         frame = self._pending.pop(0)
         if self.finished(frame):
-            self.closed = True
-            self._pending.clear()
+            self._ending = True
         return frame
+
+    def _ended(self) -> bool:
+        """The connection ended: for good after the last event."""
+        self.closed = self.closed or self._ending
+        return self.closed
 
     # ---------------------------------------------------------------------------------------- async
     def __aiter__(self) -> Follower[F]:
@@ -187,7 +192,8 @@ class Follower(Generic[F]):
                 chunk = None
             if chunk is None or not self._feed(chunk):
                 await self._drop()
-                await asyncio.sleep(self._delay())
+                if not self._ended():
+                    await asyncio.sleep(self._delay())
 
     async def _connect(self) -> None:
         try:
@@ -274,7 +280,8 @@ class Follower(Generic[F]):
                 chunk = None
             if chunk is None or not self._feed(chunk):
                 self._drop_sync()
-                time.sleep(self._delay())
+                if not self._ended():
+                    time.sleep(self._delay())
 
     def _connect_sync(self) -> None:
         try:

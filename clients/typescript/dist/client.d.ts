@@ -1,7 +1,9 @@
 /**
- * `StelaClient`: the API's operations with typed bodies and answers, plus what every front end
- * would otherwise write itself: registration and sign-in with a token, stream tickets, resumable
- * streams, commands with an `Idempotency-Key` retried safely, and back-off on 429/503.
+ * `StelaClient`: every operation of the API with typed bodies and answers (`OPERATIONS` maps each
+ * operationId of openapi/openapi.json to its method; the compiler refuses a missing one), plus what
+ * every front end would otherwise write itself: registration, password sign-in, the OAuth 2.0 + PKCE
+ * flow of a public app (`oauth.ts`), stream tickets, resumable streams, commands with an
+ * `Idempotency-Key` retried safely, back-off on 429/503, the `RateLimit` fields and opt-in pacing.
  *
  * ```ts
  * const { client } = await StelaClient.register("https://stela.example", "Ann");
@@ -9,9 +11,11 @@
  * ```
  */
 import { Http, type HttpOptions } from "./http.js";
-import { GameStream, MultiStream, PersonalStream, type MultiStreamOptions } from "./streams.js";
+import type { AuthorizationRequest } from "./oauth.js";
+import type { RateLimit } from "./ratelimit.js";
+import { GameStream, LogStream, MultiStream, PersonalStream, type MultiStreamOptions } from "./streams.js";
 import type { StreamOptions } from "./stream.js";
-import type { BodyOf, Command, CommandResult, EventPage, Game, Legal, Me, PlayerCreated, QueryOf, ResultOf, Ticket } from "./types.js";
+import type { BodyOf, Command, CommandResult, EventPage, Game, Legal, Me, operations, PlayerCreated, QueryOf, ResultOf, Ticket } from "./types.js";
 export interface ClientOptions extends Omit<HttpOptions, "baseUrl"> {
     /** where the API is, e.g. `https://stela.example` (without `/v1`) */
     baseUrl: string;
@@ -34,8 +38,15 @@ export interface KeyedOptions {
 type Kinds = ResultOf<"listKinds">;
 type Kind = ResultOf<"getKind">;
 type GameList = ResultOf<"listGames">;
+type Tournament = ResultOf<"getTournament">;
+type Arena = ResultOf<"getArena">;
+export type Session = ResultOf<"signIn", 201>;
+export type OAuthTokens = ResultOf<"oauthToken">;
+export type App = ResultOf<"registerApp", 201>;
 export declare class StelaClient {
     readonly http: Http;
+    /** an app's refresh token (after `exchangeCode` or `refresh`); each refresh spends it and keeps the new one */
+    refreshToken: string | undefined;
     constructor(options: ClientOptions);
     /** Register a new player; the answer's token is shown only this once (keep it to sign in again). */
     static register(baseUrl: string, name: string, options?: Omit<ClientOptions, "baseUrl" | "token">): Promise<{
@@ -47,39 +58,97 @@ export declare class StelaClient {
         client: StelaClient;
         me: Me;
     }>;
+    /** Sign in with a login and password: a client holding a fresh session token (every scope, 30 days). */
+    static signInWithPassword(baseUrl: string, login: string, password: string, options?: Omit<ClientOptions, "baseUrl" | "token">): Promise<{
+        client: StelaClient;
+        session: Session;
+    }>;
+    /** An app's client from the code its redirect brought back (`oauth.ts`): exchanged with the PKCE verifier. */
+    static fromAuthorizationCode(baseUrl: string, request: AuthorizationRequest, code: string, options?: Omit<ClientOptions, "baseUrl" | "token">): Promise<{
+        client: StelaClient;
+        tokens: OAuthTokens;
+    }>;
     /** The bearer token in use (undefined: anonymous, a spectator). */
     get token(): string | undefined;
+    /** The last answer's `RateLimit` fields (`policy`, `remaining`, `resetSeconds`, `quota`, `windowSeconds`). */
+    get rateLimit(): RateLimit | undefined;
     private get;
+    private text;
+    /** A write the server does not deduplicate: retried only on 429 (refused before acting). */
+    private post;
     private keyed;
     me(): Promise<Me>;
+    player(id: string): Promise<ResultOf<"getPlayer">>;
+    playerGames(id: string, query?: QueryOf<"listPlayerGames">): Promise<ResultOf<"listPlayerGames">>;
+    /** Sign in with a password: this client then holds the session token. */
+    signInWithPassword(login: string, password: string): Promise<Session>;
+    /** Set the password (a change needs `current_password` or a fresh sign-in, and ends the other tokens
+     *  unless `keep_tokens`); the answer's `login` is the handle to sign in with. */
+    setPassword(body: BodyOf<"setPassword">): Promise<ResultOf<"setPassword">>;
     /** Rotate the token: the old one (and its tickets and streams) stops working at once. */
     rotateToken(): Promise<string>;
     /** Revoke the token: it, its tickets and its streams stop working; this client is anonymous after. */
     revokeToken(): Promise<void>;
+    /** A personal access token with scopes (`read`, `play`, `tournaments:organise`), shown this once. */
+    createToken(body: BodyOf<"createAccessToken">): Promise<ResultOf<"createAccessToken", 201>>;
+    /** Every live token but the first (sessions, personal access tokens, apps'), never the tokens themselves. */
+    tokens(): Promise<ResultOf<"listAccessTokens">>;
+    revokeAccessToken(id: string): Promise<void>;
+    /** Register an app (a public client: no secret) owned by this player. */
+    registerApp(body: BodyOf<"registerApp">): Promise<App>;
+    authorizedApps(): Promise<ResultOf<"listAuthorizedApps">>;
+    /** Every token of the app for this player stops working. */
+    revokeApp(clientId: string): Promise<void>;
+    /** RFC 8414 metadata: issuer, authorization, token and revocation endpoints. */
+    oauthMetadata(): Promise<Record<string, unknown>>;
+    /** What a consent page shows of an authorization request (its query string, unchanged). */
+    describeAuthorization(query: string): Promise<ResultOf<"describeAuthorization">>;
+    /** The signed-in player's answer to an authorization request: where to send the browser. */
+    decideAuthorization(query: string, allow: boolean): Promise<ResultOf<"decideAuthorization">>;
+    private tokenGrant;
+    /** An app's code and PKCE verifier for tokens; this client then uses the access token. */
+    exchangeCode(clientId: string, code: string, redirectUri: string, verifier: string): Promise<OAuthTokens>;
+    /** New tokens for the refresh token (this client's own unless given): the old one is spent (rotation). */
+    refresh(clientId: string, refreshToken?: string): Promise<OAuthTokens>;
+    /** RFC 7009: end the grant the token (this client's refresh token unless given) belongs to; the player's
+     *  other grants to the app (other devices) keep working. An app's log-out. */
+    revokeGrant(clientId: string, token?: string, tokenTypeHint?: string): Promise<void>;
     kinds(): Promise<Kinds>;
     kind(kind: string): Promise<Kind>;
+    kindComponents(kind: string): Promise<ResultOf<"getKindComponents">>;
     listGames(query?: QueryOf<"listGames">): Promise<GameList>;
-    /** Create a game (the creator takes a seat unless `join: false`). */
+    /** Create a game (the creator takes a seat unless `join: false`; `bots` fill the seats after the creator). */
     createGame(body: BodyOf<"createGame">, options?: KeyedOptions): Promise<Game>;
-    game(id: string, signal?: AbortSignal): Promise<Game>;
+    game(id: string, signal?: AbortSignal, query?: QueryOf<"getGame">): Promise<Game>;
+    /** The game as it was at `version` (with `seat`, that seat's view, as far as the caller may see). */
+    gameAt(id: string, version: number, query?: QueryOf<"getGameAtVersion">): Promise<Game>;
+    boardSvg(id: string): Promise<string>;
+    /** The full log as NDJSON (after the end). */
+    exportGame(id: string): Promise<string>;
     join(id: string, body?: BodyOf<"joinGame">, options?: KeyedOptions): Promise<ResultOf<"joinGame">>;
     leave(id: string, options?: KeyedOptions): Promise<ResultOf<"leaveGame">>;
     start(id: string, options?: KeyedOptions): Promise<ResultOf<"startGame">>;
-    legal(id: string, signal?: AbortSignal): Promise<Legal>;
+    legal(id: string, signal?: AbortSignal, query?: QueryOf<"getLegalCommands">): Promise<Legal>;
     events(id: string, query?: QueryOf<"getEvents">): Promise<EventPage>;
     /**
      * Send a command for the caller's seat. It carries an `Idempotency-Key` (a fresh one unless
-     * given) and is retried with that same key on network errors, 429, 503 and contention, so it
-     * acts at most once. A `VersionConflictError` or `RuleViolationError` is thrown, never retried.
+     * given) and is retried with that same key on network errors, 429, 503 and contention (for at
+     * least `minRetrySpanMs`, 20 s: a restart is waited out), so it acts at most once. A
+     * `VersionConflictError` or `RuleViolationError` is thrown, never retried.
      */
     command(id: string, command: Command, options?: CommandOptions): Promise<CommandResult>;
+    leaderboard(kind: string, query?: QueryOf<"getLeaderboard">): Promise<ResultOf<"getLeaderboard">>;
+    stats(query?: QueryOf<"getStats">): Promise<ResultOf<"getStats">>;
+    health(): Promise<ResultOf<"health">>;
+    ready(): Promise<ResultOf<"ready">>;
     /** A read-only ticket for one game's stream (for EventSource, which cannot send a token). */
     gameStreamTicket(id: string): Promise<Ticket>;
     /** A read-only ticket for the personal stream. */
     personalStreamTicket(): Promise<Ticket>;
     /** A read-only ticket for the multiplexed stream (`GET /v1/stream`, any set of games). */
     streamTicket(): Promise<Ticket>;
-    /** Follow several games (and with `personal: true` the caller's notices) on one connection. */
+    /** Follow several games (and with `personal: true` the caller's notices) on one connection; with no game
+     *  yet (a spectator's `follow({ games: [] })`) it waits, `idle`, for `setGames`. */
     follow(options: MultiStreamOptions): MultiStream;
     /** Follow one game on its own stream. */
     followGame(id: string, options?: StreamOptions & {
@@ -90,5 +159,47 @@ export declare class StelaClient {
         cursor?: number;
         legal?: boolean;
     }): PersonalStream;
+    /** Follow a tournament (public): its state, then its events; ends after `TournamentEnded`. */
+    followTournament(id: string, options?: Omit<StreamOptions, "transport">): LogStream;
+    /** Follow an arena (public): its state, then its events; ends after `ArenaEnded`. */
+    followArena(id: string, options?: Omit<StreamOptions, "transport">): LogStream;
+    tournaments(query?: QueryOf<"listTournaments">): Promise<ResultOf<"listTournaments">>;
+    /** A tournament organised by this player. */
+    createTournament(body: BodyOf<"createTournament">): Promise<Tournament>;
+    tournament(id: string): Promise<Tournament>;
+    tournamentEvents(id: string, query?: QueryOf<"getTournamentEvents">): Promise<ResultOf<"getTournamentEvents">>;
+    registerFor(id: string, body?: BodyOf<"registerForTournament">): Promise<Tournament>;
+    withdrawFrom(id: string, body?: BodyOf<"withdrawFromTournament">): Promise<Tournament>;
+    startTournament(id: string): Promise<Tournament>;
+    /** The organiser registers bots (through the tournament's own registration, so its rules apply). */
+    addTournamentBots(id: string, body: BodyOf<"addTournamentBots">): Promise<Tournament>;
+    forbidPairing(id: string, players: string[]): Promise<Tournament>;
+    adjudicate(id: string, gameId: string, ranks: number[]): Promise<Tournament>;
+    annul(id: string, gameId: string): Promise<Tournament>;
+    pausePlayer(id: string, body?: BodyOf<"pauseTournamentPlayer">): Promise<Tournament>;
+    resumePlayer(id: string, body?: BodyOf<"resumeTournamentPlayer">): Promise<Tournament>;
+    removePlayer(id: string, body: BodyOf<"removeTournamentPlayer">): Promise<Tournament>;
+    tournamentReport(id: string): Promise<ResultOf<"getTournamentReport">>;
+    tournamentReportCsv(id: string, query?: QueryOf<"getTournamentReportCsv">): Promise<string>;
+    arenas(query?: QueryOf<"listArenas">): Promise<ResultOf<"listArenas">>;
+    createArena(body: BodyOf<"createArena">): Promise<Arena>;
+    arena(id: string): Promise<Arena>;
+    arenaEvents(id: string, query?: QueryOf<"getArenaEvents">): Promise<ResultOf<"getArenaEvents">>;
+    joinArena(id: string, body?: BodyOf<"joinArena">): Promise<Arena>;
+    leaveArena(id: string): Promise<Arena>;
+    pauseArena(id: string): Promise<Arena>;
+    berserk(id: string, gameId: string): Promise<Arena>;
+    /** A bot worker's leases (the admin token only). */
+    leaseBots(body: BodyOf<"leaseBots">): Promise<ResultOf<"leaseBots">>;
+    botDone(id: string): Promise<void>;
 }
+/** A method of `StelaClient`, or one of its static constructors. */
+export type MethodName = keyof StelaClient | "StelaClient.register" | "StelaClient.signIn" | "StelaClient.signInWithPassword" | "StelaClient.fromAuthorizationCode";
+/**
+ * Every operationId of openapi/openapi.json and the methods that perform it. Typed over the generated
+ * `operations`, so an operation added to the document without a method here does not compile.
+ */
+export declare const OPERATIONS: {
+    readonly [Op in keyof operations]: readonly MethodName[];
+};
 export {};

@@ -90,6 +90,11 @@ export async function problemFrom(response) {
         const body = JSON.parse(text);
         if (typeof body.code === "string" && typeof body.status === "number")
             return body;
+        if (typeof body.error === "string") {
+            // the OAuth token and revocation endpoints answer RFC 6749 5.2 JSON: its `error` is the code
+            return { type: "about:blank", title: body.error, status: response.status, code: body.error,
+                detail: typeof body.error_description === "string" ? body.error_description : body.error };
+        }
     }
     catch {
         // not JSON: described below

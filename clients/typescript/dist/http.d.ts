@@ -1,3 +1,4 @@
+import { Pacer, type RateLimit } from "./ratelimit.js";
 import { type RetryPolicy } from "./retry.js";
 export type RetryClass = "safe" | "keyed" | "unsafe";
 export interface RetryNotice {
@@ -14,10 +15,16 @@ export interface HttpOptions {
     retry?: Partial<RetryPolicy> | undefined;
     /** told before each wait (for logs and tests) */
     onRetry?: ((notice: RetryNotice) => void) | undefined;
+    /** wait for the rate-limit window instead of meeting 429 once the known budget is spent (`ratelimit.ts`) */
+    pace?: boolean | undefined;
 }
 export interface RequestOptions {
     query?: Record<string, string | number | boolean | null | undefined> | undefined;
     body?: unknown;
+    /** a form-encoded body instead (the OAuth token and revocation endpoints) */
+    form?: Record<string, string | undefined> | undefined;
+    /** the answer's text, not parsed (SVG, CSV, NDJSON) */
+    text?: boolean | undefined;
     headers?: Record<string, string> | undefined;
     retry: RetryClass;
     signal?: AbortSignal | undefined;
@@ -32,6 +39,10 @@ export declare class Http {
     readonly policy: RetryPolicy;
     private readonly fetcher;
     private readonly onRetry;
+    /** the last answer's `RateLimit` fields */
+    rateLimit: RateLimit | undefined;
+    /** set with `pace: true` */
+    readonly pacer: Pacer | undefined;
     constructor(options: HttpOptions);
     /** The absolute URL of `path` with `query` (undefined and null values left out). */
     url(path: string, query?: RequestOptions["query"]): string;

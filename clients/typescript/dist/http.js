@@ -10,6 +10,7 @@
  * Every wait honours the server's `Retry-After`. Refusals become typed errors (`errors.ts`).
  */
 import { errorFromProblem, NetworkError, problemFrom } from "./errors.js";
+import { Pacer, parseRateLimit } from "./ratelimit.js";
 import { DEFAULT_RETRY, delayMs, parseRetryAfter, sleep } from "./retry.js";
 const RETRYABLE_STATUS = {
     safe: new Set([429, 502, 503, 504]),
@@ -22,6 +23,10 @@ export class Http {
     policy;
     fetcher;
     onRetry;
+    /** the last answer's `RateLimit` fields */
+    rateLimit;
+    /** set with `pace: true` */
+    pacer;
     constructor(options) {
         this.baseUrl = options.baseUrl.replace(/\/+$/, "");
         this.token = options.token;
@@ -29,6 +34,7 @@ export class Http {
         // bound: a bare `fetch` stored on an object and called as a method is an illegal invocation in browsers
         this.fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
         this.onRetry = options.onRetry;
+        this.pacer = options.pace ? new Pacer() : undefined;
     }
     /** The absolute URL of `path` with `query` (undefined and null values left out). */
     url(path, query) {
@@ -51,12 +57,22 @@ export class Http {
         const url = this.url(path, options.query);
         const headers = this.headers(options.headers);
         let body;
-        if (options.body !== undefined) {
+        if (options.form !== undefined) {
+            const form = Object.entries(options.form).filter((e) => e[1] !== undefined);
+            body = new URLSearchParams(form).toString();
+            headers["Content-Type"] = "application/x-www-form-urlencoded";
+        }
+        else if (options.body !== undefined) {
             body = JSON.stringify(options.body);
             headers["Content-Type"] = "application/json";
         }
+        const started = Date.now();
         for (let attempt = 0;; attempt++) {
-            const last = attempt + 1 >= this.policy.maxAttempts;
+            // a restart is waited out: retries go on until `minRetrySpanMs` after the first attempt
+            const last = attempt + 1 >= this.policy.maxAttempts && Date.now() - started >= this.policy.minRetrySpanMs;
+            const paced = this.pacer?.before() ?? 0;
+            if (paced > 0)
+                await sleep(paced, options.signal);
             let response;
             try {
                 response = await this.fetcher(url, { method, headers, body, signal: options.signal });
@@ -70,13 +86,17 @@ export class Http {
                 await this.wait(method, path, attempt, undefined, "network error", options.signal);
                 continue;
             }
+            this.rateLimit = parseRateLimit(response.headers) ?? this.rateLimit;
+            this.pacer?.told(this.rateLimit);
             if (response.ok) {
                 const text = await response.text();
-                return { data: (text ? JSON.parse(text) : undefined), response };
+                return { data: (options.text ? text : text ? JSON.parse(text) : undefined), response };
             }
             const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
             const error = errorFromProblem(await problemFrom(response), retryAfter);
-            if (last || !this.retryable(options.retry, error) ||
+            // a 429 is bounded by its attempts alone (each waits the window out); only outages span the restart
+            const spent = error.status === 429 ? attempt + 1 >= this.policy.maxAttempts : last;
+            if (spent || !this.retryable(options.retry, error) ||
                 (retryAfter !== undefined && retryAfter > this.policy.maxRetryAfterMs)) {
                 throw error;
             }

@@ -12,6 +12,12 @@ export interface RetryPolicy {
     maxDelayMs: number;
     /** a Retry-After longer than this is not waited for: the error is thrown at once */
     maxRetryAfterMs: number;
+    /**
+     * a retryable failure (no answer, 502/503/504) is retried until at least this long after the first
+     * attempt, even once `maxAttempts` are spent: a server restart (a few seconds, up to 15 s for a
+     * rolling one) is waited out instead of surfacing as a `NetworkError`
+     */
+    minRetrySpanMs: number;
 }
 export declare const DEFAULT_RETRY: RetryPolicy;
 /** Milliseconds a `Retry-After` header asks for (undefined when absent or unreadable). */

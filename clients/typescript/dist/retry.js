@@ -8,6 +8,7 @@ export const DEFAULT_RETRY = {
     baseDelayMs: 250,
     maxDelayMs: 8_000,
     maxRetryAfterMs: 60_000,
+    minRetrySpanMs: 20_000,
 };
 /** Milliseconds a `Retry-After` header asks for (undefined when absent or unreadable). */
 export function parseRetryAfter(header, now = Date.now()) {

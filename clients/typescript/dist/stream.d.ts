@@ -1,7 +1,8 @@
 import type { Http } from "./http.js";
 import { type RetryPolicy } from "./retry.js";
 import { type SseMessage, type SseRequest } from "./sse.js";
-export type StreamState = "connecting" | "open" | "reconnecting" | "closed";
+/** `idle`: nothing to follow yet (a multiplexed stream with no game): it connects once there is something */
+export type StreamState = "idle" | "connecting" | "open" | "reconnecting" | "closed";
 export interface StreamOptions {
     /** `auto` (default): the browser's EventSource with a ticket when there is one, else fetch */
     transport?: "auto" | "eventsource" | "fetch";
@@ -38,6 +39,10 @@ export declare abstract class ResumableStream<F> implements AsyncIterable<F> {
     protected abstract request(): Promise<SseRequest>;
     /** Take in one message: return the frames to deliver, in order (none for a duplicate). */
     protected abstract accept(message: SseMessage): F[];
+    /** Whether the stream has delivered its last event: the next drop of the connection closes it for good. */
+    protected over(): boolean;
+    /** Whether there is anything to follow (else the stream waits, `idle`, without connecting). */
+    protected hasSomethingToFollow(): boolean;
     /** Listen; returns a function that removes the listener. */
     on<K extends keyof StreamHandlers<F>>(kind: K, listener: NonNullable<StreamHandlers<F>[K]>): () => void;
     /** Open the first connection (the constructors of the public streams call it). */

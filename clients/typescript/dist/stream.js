@@ -42,6 +42,14 @@ export class ResumableStream {
             ({ carrier: this.carrier, native: this.native } = defaultCarrier(undefined, options.idleTimeoutMs));
         }
     }
+    /** Whether the stream has delivered its last event: the next drop of the connection closes it for good. */
+    over() {
+        return false;
+    }
+    /** Whether there is anything to follow (else the stream waits, `idle`, without connecting). */
+    hasSomethingToFollow() {
+        return true;
+    }
     /** Listen; returns a function that removes the listener. */
     on(kind, listener) {
         const list = this.listeners[kind];
@@ -78,6 +86,10 @@ export class ResumableStream {
     }
     async connect() {
         const generation = ++this.generation;
+        if (!this.hasSomethingToFollow())
+            return this.setState("idle");
+        if (this.state === "idle")
+            this.setState("connecting");
         let request;
         try {
             request = await this.request();
@@ -123,6 +135,8 @@ export class ResumableStream {
         if (generation !== this.generation || this.state === "closed")
             return;
         this.connection = undefined;
+        if (this.over())
+            return this.close(); // the server ends the stream after its last events
         if (isFatal(error, this.native))
             return this.fail(error);
         if (error !== undefined)

@@ -23,8 +23,13 @@ export declare class MultiStream extends ResumableStream<Frame> {
     constructor(http: Http, options: MultiStreamOptions);
     /** The games followed now. */
     get following(): readonly string[];
-    /** Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. */
+    /**
+     * Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. The
+     * server refuses a connection that follows nothing (400), so with no game (and no personal notices)
+     * the stream waits, `idle`, until a game is set.
+     */
     setGames(games: string[]): void;
+    protected hasSomethingToFollow(): boolean;
     protected request(): Promise<SseRequest>;
     protected accept(message: SseMessage): Frame[];
 }
@@ -53,4 +58,34 @@ export declare class PersonalStream extends ResumableStream<PersonalNotice> {
     });
     protected request(): Promise<SseRequest>;
     protected accept(message: SseMessage): PersonalNotice[];
+}
+/** An event of a tournament or an arena (its `type`: `tournament.*`, `arena.*`). */
+export interface LogEvent {
+    version: number;
+    type: string;
+    data: Record<string, unknown>;
+    at: string;
+}
+/** A frame of a tournament's or an arena's stream: its state on connect, then its events. */
+export type LogFrame = {
+    type: "snapshot";
+    state: Record<string, unknown>;
+} | {
+    type: "event";
+    event: LogEvent;
+};
+/**
+ * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
+ * connect, then each event once, in order; it closes itself when the server ends the connection after
+ * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
+ */
+export declare class LogStream extends ResumableStream<LogFrame> {
+    private readonly path;
+    private readonly last;
+    private version;
+    private ended;
+    constructor(http: Http, path: string, last: string, options?: StreamOptions);
+    protected request(): Promise<SseRequest>;
+    protected accept(message: SseMessage): LogFrame[];
+    protected over(): boolean;
 }

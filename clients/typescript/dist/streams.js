@@ -53,10 +53,17 @@ export class MultiStream extends ResumableStream {
     get following() {
         return this.games;
     }
-    /** Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. */
+    /**
+     * Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. The
+     * server refuses a connection that follows nothing (400), so with no game (and no personal notices)
+     * the stream waits, `idle`, until a game is set.
+     */
     setGames(games) {
         this.games = [...games];
         this.reconnect();
+    }
+    hasSomethingToFollow() {
+        return this.games.length > 0 || this.personal;
     }
     async request() {
         const held = this.games.filter((g) => this.positions[g] !== undefined);
@@ -198,5 +205,43 @@ export class PersonalStream extends ResumableStream {
         if (/^\d+$/.test(message.id))
             this.cursor = Number(message.id);
         return [JSON.parse(message.data)];
+    }
+}
+/**
+ * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
+ * connect, then each event once, in order; it closes itself when the server ends the connection after
+ * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
+ */
+export class LogStream extends ResumableStream {
+    path;
+    last;
+    version;
+    ended = false;
+    constructor(http, path, last, options = {}) {
+        super(http, options);
+        this.path = path;
+        this.last = last;
+        this.start();
+    }
+    async request() {
+        const headers = this.native ? {} : { Accept: "text/event-stream" };
+        if (!this.native && this.version !== undefined)
+            headers["Last-Event-ID"] = String(this.version);
+        return { url: this.http.url(this.path), headers };
+    }
+    accept(message) {
+        const data = JSON.parse(message.data);
+        if (message.event === "snapshot")
+            return [{ type: "snapshot", state: data }];
+        const event = data;
+        if (this.version !== undefined && event.version <= this.version)
+            return [];
+        this.version = event.version;
+        if (event.type === this.last)
+            this.ended = true; // what follows it (the seed revealed) still comes
+        return [{ type: "event", event }];
+    }
+    over() {
+        return this.ended;
     }
 }

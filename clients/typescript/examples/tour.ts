@@ -39,3 +39,9 @@ for await (const frame of stream as AsyncIterable<GameFrame>) {
   if (frame.type === "snapshot") break;
 }
 stream.close();
+// an account: a password, then sign in with the login (a session token); a game against a bot
+const { login } = await ann.setPassword({ password: "a long passphrase", login: `ann-${game.id.slice(0, 8)}` });
+const { client: annAgain } = await StelaClient.signInWithPassword(api, login, "a long passphrase");
+const botGame = await annAgain.createGame({ kind: "coatl", seats: 2, bots: [{ strategy: "greedy", strength: 2 }] });
+console.log("bots", botGame.seats.map((s) => s.name).join(" | "));
+console.log("ratelimit", JSON.stringify(annAgain.rateLimit));

@@ -1,7 +1,9 @@
 /**
- * `StelaClient`: the API's operations with typed bodies and answers, plus what every front end
- * would otherwise write itself: registration and sign-in with a token, stream tickets, resumable
- * streams, commands with an `Idempotency-Key` retried safely, and back-off on 429/503.
+ * `StelaClient`: every operation of the API with typed bodies and answers (`OPERATIONS` maps each
+ * operationId of openapi/openapi.json to its method; the compiler refuses a missing one), plus what
+ * every front end would otherwise write itself: registration, password sign-in, the OAuth 2.0 + PKCE
+ * flow of a public app (`oauth.ts`), stream tickets, resumable streams, commands with an
+ * `Idempotency-Key` retried safely, back-off on 429/503, the `RateLimit` fields and opt-in pacing.
  *
  * ```ts
  * const { client } = await StelaClient.register("https://stela.example", "Ann");
@@ -9,10 +11,12 @@
  * ```
  */
 import { Http, newIdempotencyKey, type HttpOptions } from "./http.js";
-import { GameStream, MultiStream, PersonalStream, type MultiStreamOptions } from "./streams.js";
+import type { AuthorizationRequest } from "./oauth.js";
+import type { RateLimit } from "./ratelimit.js";
+import { GameStream, LogStream, MultiStream, PersonalStream, type MultiStreamOptions } from "./streams.js";
 import type { StreamOptions } from "./stream.js";
-import type { BodyOf, Command, CommandResult, EventPage, Game, Legal, Me, PlayerCreated, QueryOf, ResultOf,
-              Ticket } from "./types.js";
+import type { BodyOf, Command, CommandResult, EventPage, Game, Legal, Me, operations, PlayerCreated, QueryOf,
+              ResultOf, Ticket } from "./types.js";
 
 export interface ClientOptions extends Omit<HttpOptions, "baseUrl"> {
   /** where the API is, e.g. `https://stela.example` (without `/v1`) */
@@ -39,11 +43,22 @@ export interface KeyedOptions {
 type Kinds = ResultOf<"listKinds">;
 type Kind = ResultOf<"getKind">;
 type GameList = ResultOf<"listGames">;
+type Tournament = ResultOf<"getTournament">;
+type Arena = ResultOf<"getArena">;
+type Query = Record<string, string | number | boolean | null | undefined>;
+export type Session = ResultOf<"signIn", 201>;
+export type OAuthTokens = ResultOf<"oauthToken">;
+export type App = ResultOf<"registerApp", 201>;
 
-const game = (id: string): string => `/v1/games/${encodeURIComponent(id)}`;
+const seg = encodeURIComponent;
+const game = (id: string): string => `/v1/games/${seg(id)}`;
+const tournament = (id: string): string => `/v1/tournaments/${seg(id)}`;
+const arena = (id: string): string => `/v1/arenas/${seg(id)}`;
 
 export class StelaClient {
   readonly http: Http;
+  /** an app's refresh token (after `exchangeCode` or `refresh`); each refresh spends it and keeps the new one */
+  refreshToken: string | undefined;
 
   constructor(options: ClientOptions) {
     this.http = new Http(options);
@@ -66,14 +81,43 @@ export class StelaClient {
     return { client, me: await client.me() };
   }
 
+  /** Sign in with a login and password: a client holding a fresh session token (every scope, 30 days). */
+  static async signInWithPassword(baseUrl: string, login: string, password: string,
+                                  options: Omit<ClientOptions, "baseUrl" | "token"> = {}):
+      Promise<{ client: StelaClient; session: Session }> {
+    const client = new StelaClient({ ...options, baseUrl });
+    return { client, session: await client.signInWithPassword(login, password) };
+  }
+
+  /** An app's client from the code its redirect brought back (`oauth.ts`): exchanged with the PKCE verifier. */
+  static async fromAuthorizationCode(baseUrl: string, request: AuthorizationRequest, code: string,
+                                     options: Omit<ClientOptions, "baseUrl" | "token"> = {}):
+      Promise<{ client: StelaClient; tokens: OAuthTokens }> {
+    const client = new StelaClient({ ...options, baseUrl });
+    return { client, tokens: await client.exchangeCode(request.clientId, code, request.redirectUri, request.verifier) };
+  }
+
   /** The bearer token in use (undefined: anonymous, a spectator). */
   get token(): string | undefined {
     return this.http.token;
   }
 
-  private get<T>(path: string, query?: Record<string, string | number | boolean | null | undefined>,
-                 signal?: AbortSignal): Promise<T> {
+  /** The last answer's `RateLimit` fields (`policy`, `remaining`, `resetSeconds`, `quota`, `windowSeconds`). */
+  get rateLimit(): RateLimit | undefined {
+    return this.http.rateLimit;
+  }
+
+  private get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
     return this.http.request<T>("GET", path, { query, retry: "safe", signal }).then((a) => a.data);
+  }
+
+  private text(path: string, query?: Query): Promise<string> {
+    return this.http.request<string>("GET", path, { query, retry: "safe", text: true }).then((a) => a.data);
+  }
+
+  /** A write the server does not deduplicate: retried only on 429 (refused before acting). */
+  private post<T>(path: string, body?: unknown, method = "POST"): Promise<T> {
+    return this.http.request<T>(method, path, { body, retry: "unsafe" }).then((a) => a.data);
   }
 
   private keyed<T>(path: string, body: unknown, options: KeyedOptions = {},
@@ -83,8 +127,32 @@ export class StelaClient {
       .then((a) => a.data);
   }
 
+  // ------------------------------------------------------------------------------------------ players, accounts
+
   me(): Promise<Me> {
     return this.get("/v1/players/me");
+  }
+
+  player(id: string): Promise<ResultOf<"getPlayer">> {
+    return this.get(`/v1/players/${seg(id)}`);
+  }
+
+  playerGames(id: string, query: QueryOf<"listPlayerGames"> = {}): Promise<ResultOf<"listPlayerGames">> {
+    return this.get(`/v1/players/${seg(id)}/games`, query);
+  }
+
+  /** Sign in with a password: this client then holds the session token. */
+  async signInWithPassword(login: string, password: string): Promise<Session> {
+    const body: BodyOf<"signIn"> = { login, password };
+    const session = await this.post<Session>("/v1/sessions", body);
+    this.http.token = session.token;
+    return session;
+  }
+
+  /** Set the password (a change needs `current_password` or a fresh sign-in, and ends the other tokens
+   *  unless `keep_tokens`); the answer's `login` is the handle to sign in with. */
+  setPassword(body: BodyOf<"setPassword">): Promise<ResultOf<"setPassword">> {
+    return this.post("/v1/players/me/password", body);
   }
 
   /** Rotate the token: the old one (and its tickets and streams) stops working at once. */
@@ -100,25 +168,122 @@ export class StelaClient {
     this.http.token = undefined;
   }
 
+  /** A personal access token with scopes (`read`, `play`, `tournaments:organise`), shown this once. */
+  createToken(body: BodyOf<"createAccessToken">): Promise<ResultOf<"createAccessToken", 201>> {
+    return this.post("/v1/players/me/tokens", body);
+  }
+
+  /** Every live token but the first (sessions, personal access tokens, apps'), never the tokens themselves. */
+  tokens(): Promise<ResultOf<"listAccessTokens">> {
+    return this.get("/v1/players/me/tokens");
+  }
+
+  revokeAccessToken(id: string): Promise<void> {
+    return this.post(`/v1/players/me/tokens/${seg(id)}`, undefined, "DELETE");
+  }
+
+  // ------------------------------------------------------------------------------------------ OAuth apps
+
+  /** Register an app (a public client: no secret) owned by this player. */
+  registerApp(body: BodyOf<"registerApp">): Promise<App> {
+    return this.post("/v1/oauth/apps", body);
+  }
+
+  authorizedApps(): Promise<ResultOf<"listAuthorizedApps">> {
+    return this.get("/v1/players/me/apps");
+  }
+
+  /** Every token of the app for this player stops working. */
+  revokeApp(clientId: string): Promise<void> {
+    return this.post(`/v1/players/me/apps/${seg(clientId)}`, undefined, "DELETE");
+  }
+
+  /** RFC 8414 metadata: issuer, authorization, token and revocation endpoints. */
+  oauthMetadata(): Promise<Record<string, unknown>> {
+    return this.get("/.well-known/oauth-authorization-server");
+  }
+
+  /** What a consent page shows of an authorization request (its query string, unchanged). */
+  describeAuthorization(query: string): Promise<ResultOf<"describeAuthorization">> {
+    return this.get(`/v1/oauth/authorize?${query.replace(/^\?/, "")}`);
+  }
+
+  /** The signed-in player's answer to an authorization request: where to send the browser. */
+  decideAuthorization(query: string, allow: boolean): Promise<ResultOf<"decideAuthorization">> {
+    return this.post("/v1/oauth/authorize", { request: query.replace(/^\?/, ""), allow });
+  }
+
+  private async tokenGrant(form: Record<string, string | undefined>): Promise<OAuthTokens> {
+    const { data } = await this.http.request<OAuthTokens>("POST", "/oauth/token", { form, retry: "unsafe" });
+    this.http.token = data.access_token;
+    this.refreshToken = data.refresh_token;
+    return data;
+  }
+
+  /** An app's code and PKCE verifier for tokens; this client then uses the access token. */
+  exchangeCode(clientId: string, code: string, redirectUri: string, verifier: string): Promise<OAuthTokens> {
+    return this.tokenGrant({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: clientId,
+                             code_verifier: verifier });
+  }
+
+  /** New tokens for the refresh token (this client's own unless given): the old one is spent (rotation). */
+  refresh(clientId: string, refreshToken?: string): Promise<OAuthTokens> {
+    return this.tokenGrant({ grant_type: "refresh_token", refresh_token: refreshToken ?? this.refreshToken,
+                             client_id: clientId });
+  }
+
+  /** RFC 7009: end the grant the token (this client's refresh token unless given) belongs to; the player's
+   *  other grants to the app (other devices) keep working. An app's log-out. */
+  async revokeGrant(clientId: string, token?: string, tokenTypeHint?: string): Promise<void> {
+    const chosen = token ?? this.refreshToken ?? this.http.token;
+    const hint = tokenTypeHint ?? (chosen === this.refreshToken ? "refresh_token" : "access_token");
+    await this.http.request("POST", "/oauth/revoke", {
+      form: { token: chosen, token_type_hint: hint, client_id: clientId }, retry: "safe" });
+    if (chosen === this.refreshToken || chosen === this.http.token) {
+      this.http.token = undefined;
+      this.refreshToken = undefined;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ kinds, games
+
   kinds(): Promise<Kinds> {
     return this.get("/v1/kinds");
   }
 
   kind(kind: string): Promise<Kind> {
-    return this.get(`/v1/kinds/${encodeURIComponent(kind)}`);
+    return this.get(`/v1/kinds/${seg(kind)}`);
+  }
+
+  kindComponents(kind: string): Promise<ResultOf<"getKindComponents">> {
+    return this.get(`/v1/kinds/${seg(kind)}/components`);
   }
 
   listGames(query: QueryOf<"listGames"> = {}): Promise<GameList> {
-    return this.get("/v1/games", query as Record<string, string | number | boolean | null | undefined>);
+    return this.get("/v1/games", query as Query);
   }
 
-  /** Create a game (the creator takes a seat unless `join: false`). */
+  /** Create a game (the creator takes a seat unless `join: false`; `bots` fill the seats after the creator). */
   createGame(body: BodyOf<"createGame">, options?: KeyedOptions): Promise<Game> {
     return this.keyed("/v1/games", body, options);
   }
 
-  game(id: string, signal?: AbortSignal): Promise<Game> {
-    return this.get(game(id), undefined, signal);
+  game(id: string, signal?: AbortSignal, query: QueryOf<"getGame"> = {}): Promise<Game> {
+    return this.get(game(id), query, signal);
+  }
+
+  /** The game as it was at `version` (with `seat`, that seat's view, as far as the caller may see). */
+  gameAt(id: string, version: number, query: QueryOf<"getGameAtVersion"> = {}): Promise<Game> {
+    return this.get(`${game(id)}/versions/${version}`, query);
+  }
+
+  boardSvg(id: string): Promise<string> {
+    return this.text(`${game(id)}/board.svg`);
+  }
+
+  /** The full log as NDJSON (after the end). */
+  exportGame(id: string): Promise<string> {
+    return this.text(`${game(id)}/export`);
   }
 
   join(id: string, body: BodyOf<"joinGame"> = {}, options?: KeyedOptions): Promise<ResultOf<"joinGame">> {
@@ -133,8 +298,8 @@ export class StelaClient {
     return this.keyed(`${game(id)}/start`, undefined, options);
   }
 
-  legal(id: string, signal?: AbortSignal): Promise<Legal> {
-    return this.get(`${game(id)}/legal`, undefined, signal);
+  legal(id: string, signal?: AbortSignal, query: QueryOf<"getLegalCommands"> = {}): Promise<Legal> {
+    return this.get(`${game(id)}/legal`, query, signal);
   }
 
   events(id: string, query: QueryOf<"getEvents"> = {}): Promise<EventPage> {
@@ -143,14 +308,33 @@ export class StelaClient {
 
   /**
    * Send a command for the caller's seat. It carries an `Idempotency-Key` (a fresh one unless
-   * given) and is retried with that same key on network errors, 429, 503 and contention, so it
-   * acts at most once. A `VersionConflictError` or `RuleViolationError` is thrown, never retried.
+   * given) and is retried with that same key on network errors, 429, 503 and contention (for at
+   * least `minRetrySpanMs`, 20 s: a restart is waited out), so it acts at most once. A
+   * `VersionConflictError` or `RuleViolationError` is thrown, never retried.
    */
   command(id: string, command: Command, options: CommandOptions = {}): Promise<CommandResult> {
     const body: BodyOf<"sendCommand"> = { command, expected_version: options.expectedVersion ?? null };
     const query = { include: options.include?.join(","), dry_run: options.dryRun ? true : undefined };
     return this.keyed(`${game(id)}/commands`, body, options, query);
   }
+
+  leaderboard(kind: string, query: QueryOf<"getLeaderboard"> = {}): Promise<ResultOf<"getLeaderboard">> {
+    return this.get(`/v1/leaderboards/${seg(kind)}`, query);
+  }
+
+  stats(query: QueryOf<"getStats"> = {}): Promise<ResultOf<"getStats">> {
+    return this.get("/v1/stats", query);
+  }
+
+  health(): Promise<ResultOf<"health">> {
+    return this.get("/healthz");
+  }
+
+  ready(): Promise<ResultOf<"ready">> {
+    return this.get("/readyz");
+  }
+
+  // ------------------------------------------------------------------------------------------ streams
 
   /** A read-only ticket for one game's stream (for EventSource, which cannot send a token). */
   async gameStreamTicket(id: string): Promise<Ticket> {
@@ -167,7 +351,8 @@ export class StelaClient {
     return (await this.http.request<Ticket>("POST", "/v1/stream-tickets", { retry: "safe" })).data;
   }
 
-  /** Follow several games (and with `personal: true` the caller's notices) on one connection. */
+  /** Follow several games (and with `personal: true` the caller's notices) on one connection; with no game
+   *  yet (a spectator's `follow({ games: [] })`) it waits, `idle`, for `setGames`. */
   follow(options: MultiStreamOptions): MultiStream {
     return new MultiStream(this.http, options);
   }
@@ -181,4 +366,212 @@ export class StelaClient {
   followPersonal(options: StreamOptions & { cursor?: number; legal?: boolean } = {}): PersonalStream {
     return new PersonalStream(this.http, options);
   }
+
+  /** Follow a tournament (public): its state, then its events; ends after `TournamentEnded`. */
+  followTournament(id: string, options: Omit<StreamOptions, "transport"> = {}): LogStream {
+    return new LogStream(this.http, `${tournament(id)}/stream`, "tournament.TournamentEnded",
+                         { ...options, transport: "fetch" });  // named events: EventSource would need each name
+  }
+
+  /** Follow an arena (public): its state, then its events; ends after `ArenaEnded`. */
+  followArena(id: string, options: Omit<StreamOptions, "transport"> = {}): LogStream {
+    return new LogStream(this.http, `${arena(id)}/stream`, "arena.ArenaEnded", { ...options, transport: "fetch" });
+  }
+
+  // ------------------------------------------------------------------------------------------ tournaments
+  // (the tournament and arena writes take no Idempotency-Key: they are retried on 429 only)
+
+  tournaments(query: QueryOf<"listTournaments"> = {}): Promise<ResultOf<"listTournaments">> {
+    return this.get("/v1/tournaments", query);
+  }
+
+  /** A tournament organised by this player. */
+  createTournament(body: BodyOf<"createTournament">): Promise<Tournament> {
+    return this.post("/v1/tournaments", body);
+  }
+
+  tournament(id: string): Promise<Tournament> {
+    return this.get(tournament(id));
+  }
+
+  tournamentEvents(id: string, query: QueryOf<"getTournamentEvents"> = {}): Promise<ResultOf<"getTournamentEvents">> {
+    return this.get(`${tournament(id)}/events`, query);
+  }
+
+  registerFor(id: string, body: BodyOf<"registerForTournament"> = {}): Promise<Tournament> {
+    return this.post(`${tournament(id)}/register`, body);
+  }
+
+  withdrawFrom(id: string, body: BodyOf<"withdrawFromTournament"> = {}): Promise<Tournament> {
+    return this.post(`${tournament(id)}/withdraw`, body);
+  }
+
+  startTournament(id: string): Promise<Tournament> {
+    return this.post(`${tournament(id)}/start`);
+  }
+
+  /** The organiser registers bots (through the tournament's own registration, so its rules apply). */
+  addTournamentBots(id: string, body: BodyOf<"addTournamentBots">): Promise<Tournament> {
+    return this.post(`${tournament(id)}/bots`, body);
+  }
+
+  forbidPairing(id: string, players: string[]): Promise<Tournament> {
+    return this.post(`${tournament(id)}/forbidden-pairings`, { players });
+  }
+
+  adjudicate(id: string, gameId: string, ranks: number[]): Promise<Tournament> {
+    return this.post(`${tournament(id)}/games/${seg(gameId)}/adjudicate`, { ranks });
+  }
+
+  annul(id: string, gameId: string): Promise<Tournament> {
+    return this.post(`${tournament(id)}/games/${seg(gameId)}/annul`);
+  }
+
+  pausePlayer(id: string, body: BodyOf<"pauseTournamentPlayer"> = {}): Promise<Tournament> {
+    return this.post(`${tournament(id)}/pause`, body);
+  }
+
+  resumePlayer(id: string, body: BodyOf<"resumeTournamentPlayer"> = {}): Promise<Tournament> {
+    return this.post(`${tournament(id)}/resume`, body);
+  }
+
+  removePlayer(id: string, body: BodyOf<"removeTournamentPlayer">): Promise<Tournament> {
+    return this.post(`${tournament(id)}/remove`, body);
+  }
+
+  tournamentReport(id: string): Promise<ResultOf<"getTournamentReport">> {
+    return this.get(`${tournament(id)}/report`);
+  }
+
+  tournamentReportCsv(id: string, query: QueryOf<"getTournamentReportCsv"> = {}): Promise<string> {
+    return this.text(`${tournament(id)}/report/csv`, query);
+  }
+
+  // ------------------------------------------------------------------------------------------ arenas
+
+  arenas(query: QueryOf<"listArenas"> = {}): Promise<ResultOf<"listArenas">> {
+    return this.get("/v1/arenas", query);
+  }
+
+  createArena(body: BodyOf<"createArena">): Promise<Arena> {
+    return this.post("/v1/arenas", body);
+  }
+
+  arena(id: string): Promise<Arena> {
+    return this.get(arena(id));
+  }
+
+  arenaEvents(id: string, query: QueryOf<"getArenaEvents"> = {}): Promise<ResultOf<"getArenaEvents">> {
+    return this.get(`${arena(id)}/events`, query);
+  }
+
+  joinArena(id: string, body: BodyOf<"joinArena"> = {}): Promise<Arena> {
+    return this.post(`${arena(id)}/join`, body);
+  }
+
+  leaveArena(id: string): Promise<Arena> {
+    return this.post(`${arena(id)}/leave`);
+  }
+
+  pauseArena(id: string): Promise<Arena> {
+    return this.post(`${arena(id)}/pause`);
+  }
+
+  berserk(id: string, gameId: string): Promise<Arena> {
+    return this.post(`${arena(id)}/games/${seg(gameId)}/berserk`);
+  }
+
+  // ------------------------------------------------------------------------------------------ bot workers
+
+  /** A bot worker's leases (the admin token only). */
+  leaseBots(body: BodyOf<"leaseBots">): Promise<ResultOf<"leaseBots">> {
+    return this.post("/v1/bots/leases", body);
+  }
+
+  botDone(id: string): Promise<void> {
+    return this.post(`/v1/bots/${seg(id)}/done`);
+  }
 }
+
+/** A method of `StelaClient`, or one of its static constructors. */
+export type MethodName = keyof StelaClient | "StelaClient.register" | "StelaClient.signIn" |
+  "StelaClient.signInWithPassword" | "StelaClient.fromAuthorizationCode";
+
+/**
+ * Every operationId of openapi/openapi.json and the methods that perform it. Typed over the generated
+ * `operations`, so an operation added to the document without a method here does not compile.
+ */
+export const OPERATIONS: { readonly [Op in keyof operations]: readonly MethodName[] } = {
+  getAuthorizationServerMetadata: ["oauthMetadata"],
+  health: ["health"],
+  ready: ["ready"],
+  oauthRevoke: ["revokeGrant"],
+  oauthToken: ["exchangeCode", "refresh", "StelaClient.fromAuthorizationCode"],
+  listArenas: ["arenas"],
+  createArena: ["createArena"],
+  getArena: ["arena"],
+  getArenaEvents: ["arenaEvents"],
+  berserkInArena: ["berserk"],
+  joinArena: ["joinArena"],
+  leaveArena: ["leaveArena"],
+  pauseArena: ["pauseArena"],
+  streamArena: ["followArena"],
+  leaseBots: ["leaseBots"],
+  finishBot: ["botDone"],
+  listGames: ["listGames"],
+  createGame: ["createGame"],
+  getGame: ["game"],
+  getBoardPicture: ["boardSvg"],
+  sendCommand: ["command"],
+  getEvents: ["events"],
+  exportGame: ["exportGame"],
+  joinGame: ["join"],
+  leaveGame: ["leave"],
+  getLegalCommands: ["legal"],
+  startGame: ["start"],
+  streamGame: ["followGame"],
+  createGameStreamTicket: ["gameStreamTicket"],
+  getGameAtVersion: ["gameAt"],
+  listKinds: ["kinds"],
+  getKind: ["kind"],
+  getKindComponents: ["kindComponents"],
+  getLeaderboard: ["leaderboard"],
+  registerApp: ["registerApp"],
+  describeAuthorization: ["describeAuthorization"],
+  decideAuthorization: ["decideAuthorization"],
+  createPlayer: ["StelaClient.register"],
+  getMe: ["me", "StelaClient.signIn"],
+  listAuthorizedApps: ["authorizedApps"],
+  revokeAuthorizedApp: ["revokeApp"],
+  setPassword: ["setPassword"],
+  streamMyGames: ["followPersonal"],
+  createPersonalStreamTicket: ["personalStreamTicket"],
+  revokeToken: ["revokeToken"],
+  rotateToken: ["rotateToken"],
+  listAccessTokens: ["tokens"],
+  createAccessToken: ["createToken"],
+  revokeAccessToken: ["revokeAccessToken"],
+  getPlayer: ["player"],
+  listPlayerGames: ["playerGames"],
+  signIn: ["signInWithPassword", "StelaClient.signInWithPassword"],
+  getStats: ["stats"],
+  streamMany: ["follow"],
+  createStreamTicket: ["streamTicket"],
+  listTournaments: ["tournaments"],
+  createTournament: ["createTournament"],
+  getTournament: ["tournament"],
+  addTournamentBots: ["addTournamentBots"],
+  getTournamentEvents: ["tournamentEvents"],
+  forbidTournamentPairing: ["forbidPairing"],
+  adjudicateTournamentGame: ["adjudicate"],
+  annulTournamentGame: ["annul"],
+  pauseTournamentPlayer: ["pausePlayer"],
+  registerForTournament: ["registerFor"],
+  removeTournamentPlayer: ["removePlayer"],
+  getTournamentReport: ["tournamentReport"],
+  getTournamentReportCsv: ["tournamentReportCsv"],
+  resumeTournamentPlayer: ["resumePlayer"],
+  startTournament: ["startTournament"],
+  streamTournament: ["followTournament"],
+  withdrawFromTournament: ["withdrawFrom"],
+};

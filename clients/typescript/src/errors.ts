@@ -93,8 +93,13 @@ export function errorFromProblem(problem: Problem, retryAfterMs?: number): Stela
 export async function problemFrom(response: Response): Promise<Problem> {
   const text = await response.text().catch(() => "");
   try {
-    const body = JSON.parse(text) as Partial<Problem>;
+    const body = JSON.parse(text) as Partial<Problem> & { error?: unknown; error_description?: unknown };
     if (typeof body.code === "string" && typeof body.status === "number") return body as Problem;
+    if (typeof body.error === "string") {
+      // the OAuth token and revocation endpoints answer RFC 6749 5.2 JSON: its `error` is the code
+      return { type: "about:blank", title: body.error, status: response.status, code: body.error,
+               detail: typeof body.error_description === "string" ? body.error_description : body.error };
+    }
   } catch {
     // not JSON: described below
   }

@@ -10,6 +10,7 @@
  * Every wait honours the server's `Retry-After`. Refusals become typed errors (`errors.ts`).
  */
 import { errorFromProblem, NetworkError, problemFrom, StelaError } from "./errors.js";
+import { Pacer, parseRateLimit, type RateLimit } from "./ratelimit.js";
 import { DEFAULT_RETRY, delayMs, parseRetryAfter, sleep, type RetryPolicy } from "./retry.js";
 
 export type RetryClass = "safe" | "keyed" | "unsafe";
@@ -29,11 +30,17 @@ export interface HttpOptions {
   retry?: Partial<RetryPolicy> | undefined;
   /** told before each wait (for logs and tests) */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
+  /** wait for the rate-limit window instead of meeting 429 once the known budget is spent (`ratelimit.ts`) */
+  pace?: boolean | undefined;
 }
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | null | undefined> | undefined;
   body?: unknown;
+  /** a form-encoded body instead (the OAuth token and revocation endpoints) */
+  form?: Record<string, string | undefined> | undefined;
+  /** the answer's text, not parsed (SVG, CSV, NDJSON) */
+  text?: boolean | undefined;
   headers?: Record<string, string> | undefined;
   retry: RetryClass;
   signal?: AbortSignal | undefined;
@@ -56,6 +63,10 @@ export class Http {
   readonly policy: RetryPolicy;
   private readonly fetcher: typeof fetch;
   private readonly onRetry: ((notice: RetryNotice) => void) | undefined;
+  /** the last answer's `RateLimit` fields */
+  rateLimit: RateLimit | undefined;
+  /** set with `pace: true` */
+  readonly pacer: Pacer | undefined;
 
   constructor(options: HttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -64,6 +75,7 @@ export class Http {
     // bound: a bare `fetch` stored on an object and called as a method is an illegal invocation in browsers
     this.fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.onRetry = options.onRetry;
+    this.pacer = options.pace ? new Pacer() : undefined;
   }
 
   /** The absolute URL of `path` with `query` (undefined and null values left out). */
@@ -87,12 +99,20 @@ export class Http {
     const url = this.url(path, options.query);
     const headers = this.headers(options.headers);
     let body: string | undefined;
-    if (options.body !== undefined) {
+    if (options.form !== undefined) {
+      const form = Object.entries(options.form).filter((e): e is [string, string] => e[1] !== undefined);
+      body = new URLSearchParams(form).toString();
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+    } else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers["Content-Type"] = "application/json";
     }
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
-      const last = attempt + 1 >= this.policy.maxAttempts;
+      // a restart is waited out: retries go on until `minRetrySpanMs` after the first attempt
+      const last = attempt + 1 >= this.policy.maxAttempts && Date.now() - started >= this.policy.minRetrySpanMs;
+      const paced = this.pacer?.before() ?? 0;
+      if (paced > 0) await sleep(paced, options.signal);
       let response: Response;
       try {
         response = await this.fetcher(url, { method, headers, body, signal: options.signal });
@@ -103,13 +123,17 @@ export class Http {
         await this.wait(method, path, attempt, undefined, "network error", options.signal);
         continue;
       }
+      this.rateLimit = parseRateLimit(response.headers) ?? this.rateLimit;
+      this.pacer?.told(this.rateLimit);
       if (response.ok) {
         const text = await response.text();
-        return { data: (text ? JSON.parse(text) : undefined) as T, response };
+        return { data: (options.text ? text : text ? JSON.parse(text) : undefined) as T, response };
       }
       const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
       const error = errorFromProblem(await problemFrom(response), retryAfter);
-      if (last || !this.retryable(options.retry, error) ||
+      // a 429 is bounded by its attempts alone (each waits the window out); only outages span the restart
+      const spent = error.status === 429 ? attempt + 1 >= this.policy.maxAttempts : last;
+      if (spent || !this.retryable(options.retry, error) ||
           (retryAfter !== undefined && retryAfter > this.policy.maxRetryAfterMs)) {
         throw error;
       }

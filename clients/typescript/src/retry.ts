@@ -13,6 +13,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** a Retry-After longer than this is not waited for: the error is thrown at once */
   maxRetryAfterMs: number;
+  /**
+   * a retryable failure (no answer, 502/503/504) is retried until at least this long after the first
+   * attempt, even once `maxAttempts` are spent: a server restart (a few seconds, up to 15 s for a
+   * rolling one) is waited out instead of surfacing as a `NetworkError`
+   */
+  minRetrySpanMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -20,6 +26,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  minRetrySpanMs: 20_000,
 };
 
 /** Milliseconds a `Retry-After` header asks for (undefined when absent or unreadable). */

@@ -12,7 +12,8 @@ import { backoffMs, DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { defaultCarrier, eventSourceCarrier, fetchCarrier, type SseCarrier, type SseConnection,
          type SseMessage, type SseRequest } from "./sse.js";
 
-export type StreamState = "connecting" | "open" | "reconnecting" | "closed";
+/** `idle`: nothing to follow yet (a multiplexed stream with no game): it connects once there is something */
+export type StreamState = "idle" | "connecting" | "open" | "reconnecting" | "closed";
 
 export interface StreamOptions {
   /** `auto` (default): the browser's EventSource with a ticket when there is one, else fetch */
@@ -69,6 +70,14 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
   protected abstract request(): Promise<SseRequest>;
   /** Take in one message: return the frames to deliver, in order (none for a duplicate). */
   protected abstract accept(message: SseMessage): F[];
+  /** Whether the stream has delivered its last event: the next drop of the connection closes it for good. */
+  protected over(): boolean {
+    return false;
+  }
+  /** Whether there is anything to follow (else the stream waits, `idle`, without connecting). */
+  protected hasSomethingToFollow(): boolean {
+    return true;
+  }
 
   /** Listen; returns a function that removes the listener. */
   on<K extends keyof StreamHandlers<F>>(kind: K, listener: NonNullable<StreamHandlers<F>[K]>): () => void {
@@ -108,6 +117,8 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
 
   private async connect(): Promise<void> {
     const generation = ++this.generation;
+    if (!this.hasSomethingToFollow()) return this.setState("idle");
+    if (this.state === "idle") this.setState("connecting");
     let request: SseRequest;
     try {
       request = await this.request();
@@ -146,6 +157,7 @@ export abstract class ResumableStream<F> implements AsyncIterable<F> {
   private dropped(generation: number, error: unknown): void {
     if (generation !== this.generation || this.state === "closed") return;
     this.connection = undefined;
+    if (this.over()) return this.close();  // the server ends the stream after its last events
     if (isFatal(error, this.native)) return this.fail(error);
     if (error !== undefined) for (const listener of this.listeners.error) listener(error, true);
     this.setState("reconnecting");

@@ -76,10 +76,18 @@ export class MultiStream extends ResumableStream<Frame> {
     return this.games;
   }
 
-  /** Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. */
+  /**
+   * Follow another set of games: reconnects, resuming the games kept, a snapshot for new ones. The
+   * server refuses a connection that follows nothing (400), so with no game (and no personal notices)
+   * the stream waits, `idle`, until a game is set.
+   */
   setGames(games: string[]): void {
     this.games = [...games];
     this.reconnect();
+  }
+
+  protected override hasSomethingToFollow(): boolean {
+    return this.games.length > 0 || this.personal;
   }
 
   protected async request(): Promise<SseRequest> {
@@ -224,5 +232,52 @@ export class PersonalStream extends ResumableStream<PersonalNotice> {
   protected accept(message: SseMessage): PersonalNotice[] {
     if (/^\d+$/.test(message.id)) this.cursor = Number(message.id);
     return [JSON.parse(message.data) as PersonalNotice];
+  }
+}
+
+/** An event of a tournament or an arena (its `type`: `tournament.*`, `arena.*`). */
+export interface LogEvent {
+  version: number;
+  type: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+/** A frame of a tournament's or an arena's stream: its state on connect, then its events. */
+export type LogFrame = { type: "snapshot"; state: Record<string, unknown> } | { type: "event"; event: LogEvent };
+
+/**
+ * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
+ * connect, then each event once, in order; it closes itself when the server ends the connection after
+ * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
+ */
+export class LogStream extends ResumableStream<LogFrame> {
+  private version: number | undefined;
+  private ended = false;
+
+  constructor(http: Http, private readonly path: string, private readonly last: string,
+              options: StreamOptions = {}) {
+    super(http, options);
+    this.start();
+  }
+
+  protected async request(): Promise<SseRequest> {
+    const headers = this.native ? {} : { Accept: "text/event-stream" } as Record<string, string>;
+    if (!this.native && this.version !== undefined) headers["Last-Event-ID"] = String(this.version);
+    return { url: this.http.url(this.path), headers };
+  }
+
+  protected accept(message: SseMessage): LogFrame[] {
+    const data = JSON.parse(message.data) as Record<string, unknown>;
+    if (message.event === "snapshot") return [{ type: "snapshot", state: data }];
+    const event = data as unknown as LogEvent;
+    if (this.version !== undefined && event.version <= this.version) return [];
+    this.version = event.version;
+    if (event.type === this.last) this.ended = true;  // what follows it (the seed revealed) still comes
+    return [{ type: "event", event }];
+  }
+
+  protected override over(): boolean {
+    return this.ended;
   }
 }

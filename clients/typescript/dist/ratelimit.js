@@ -1,0 +1,71 @@
+/**
+ * The server's `RateLimit` and `RateLimit-Policy` fields (IETF draft-ietf-httpapi-ratelimit-headers), and
+ * opt-in pacing. Every answer of a rate-limited request says where its budget stands:
+ * `RateLimit-Policy: "api";q=600;w=60` (its quota per window of seconds) and `RateLimit: "api";r=599;t=42`
+ * (what is left in this window, and the seconds until it ends). `client.rateLimit` holds the last one seen.
+ *
+ * With `pace: true` the client spends the budget it was told about: each request takes one from what is
+ * left, and once nothing is left the next request waits until the window ends instead of meeting 429.
+ * It only knows what answers said (other clients of the same token share the budget), so a 429 can still
+ * happen and is then waited out as before.
+ */
+function members(value) {
+    const out = new Map();
+    for (const member of (value ?? "").split(",")) {
+        const [name, ...params] = member.split(";").map((part) => part.trim());
+        if (!name)
+            continue;
+        out.set(name.replace(/^"|"$/g, ""), Object.fromEntries(params.filter((p) => p.includes("="))
+            .map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)])));
+    }
+    return out;
+}
+function numberOf(value) {
+    const n = value === undefined ? NaN : Number(value);
+    return Number.isFinite(n) ? n : undefined;
+}
+/** The fields of an answer's headers (undefined when it has no `RateLimit` field). */
+export function parseRateLimit(headers) {
+    const state = members(headers.get("RateLimit"));
+    const first = state.entries().next();
+    if (first.done)
+        return undefined;
+    const [policy, params] = first.value;
+    const declared = members(headers.get("RateLimit-Policy")).get(policy) ?? {};
+    return { policy, remaining: numberOf(params["r"]), resetSeconds: numberOf(params["t"]),
+        quota: numberOf(declared["q"]), windowSeconds: numberOf(declared["w"]) };
+}
+/** Waits before a request once the known budget is spent, until its window ends. */
+export class Pacer {
+    now;
+    remaining;
+    resetsAt = 0;
+    /** milliseconds spent waiting, in all */
+    waitedMs = 0;
+    constructor(now = Date.now) {
+        this.now = now;
+    }
+    /** Milliseconds to wait before the next request (which is counted against what is left). */
+    before() {
+        const now = this.now();
+        if (now >= this.resetsAt)
+            this.remaining = undefined;
+        if (this.remaining === undefined)
+            return 0;
+        if (this.remaining > 0) {
+            this.remaining -= 1;
+            return 0;
+        }
+        const wait = this.resetsAt - now;
+        this.waitedMs += wait;
+        this.remaining = undefined;
+        return wait;
+    }
+    /** Learn from an answer (the `api` budget paces requests; stream openings have their own). */
+    told(limit) {
+        if (!limit || limit.remaining === undefined || limit.resetSeconds === undefined || limit.policy === "streams")
+            return;
+        this.remaining = limit.remaining;
+        this.resetsAt = this.now() + limit.resetSeconds * 1000;
+    }
+}
