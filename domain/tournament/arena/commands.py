@@ -8,17 +8,16 @@ no clock, so replaying a command with its recorded time decides the same again.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
-import msgspec
 
 from domain.kernel import Outcome
-from domain.tournament.codec import Order
+from domain.tournament.codec import Order, Setup
 
 
 
 
-class CreateArena(Order, tag="arena.CreateArena"):
+class CreateArena(Setup, tag="arena.CreateArena", kw_only=True):
     """Open an arena of `kind` at `seats` players a game, from `starts_at_ms` for `minutes` minutes.
 
     `options` and `time_control` are opaque here and passed on to every game. `berserk` lets a
@@ -28,11 +27,6 @@ class CreateArena(Order, tag="arena.CreateArena"):
     berserk followed by an early resignation or a quick loss on time farms nothing.
     """
 
-    kind: str
-    name: str = ""
-    options: dict[str, Any] = {}
-    time_control: dict[str, Any] = {}
-    seats: int = 2
     minutes: int = 10
     starts_at_ms: int = 0
     berserk: bool = True
