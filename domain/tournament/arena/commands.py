@@ -13,6 +13,13 @@ from typing import Optional, Union
 
 from domain.kernel import Outcome
 from domain.tournament.codec import Order, Setup
+from domain.tournament.commands import Pause, Withdraw as Leave
+
+# A player's pause and leave are the competition's own commands, whatever the format (`tournament.Pause`,
+# `tournament.Withdraw`): in an arena `Pause` stops the pairing (a running game is played out) and `Join`
+# resumes it with the points kept; `Leave` (a withdrawal) is for good, the points scored staying in the
+# standings. A player pauses and leaves only for themselves here (`player_id` None or their own).
+__all__ = ["ArenaCommand", "Berserk", "Close", "CreateArena", "Join", "Leave", "Pair", "Pause", "RecordResult"]
 
 
 
@@ -38,14 +45,6 @@ class Join(Order, tag="arena.Join"):
 
     name: str
     rating: int = 1500
-
-
-class Pause(Order, tag="arena.Pause"):
-    """Stop being paired (a running game is played out); `Join` resumes with the points kept."""
-
-
-class Leave(Order, tag="arena.Leave"):
-    """Stop for good: never paired again; the points already scored stay in the standings."""
 
 
 class Berserk(Order, tag="arena.Berserk"):
