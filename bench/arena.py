@@ -21,21 +21,18 @@ import asyncio
 import json
 import random
 import sys
-import time
 from typing import Any
 
 import asyncpg
 
 from bench.common import scratch_database
-from bench.http import cpu_seconds
-from bench.tournament import OPTIONS, database_cpu, replicas
+from bench.tournament import OPTIONS, competition_parser, measured_competition, replicas
 from service.bots.client import ApiClient
-from service.bots.loadtest import Config, Recorder, _connected, players_on, register, report
+from service.bots.loadtest import Config, Recorder, _connected
 from service.bots.play import TurnPlayer
 from service.bots.strategies import RandomStrategy
-from service.commands.arenas import verify_arena
+from service.commands.competition import verify_competition
 from service.commands.verify import parse_ndjson, verify_log
-from service.ops.memory import settle_memory
 
 
 async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder: Recorder) -> None:
@@ -80,7 +77,7 @@ async def audit(http: Any, arena_id: str | None) -> dict[str, Any]:
     from domain.catalog import GAMES
 
     events = (await http.get(f"/v1/arenas/{arena_id}/events")).json()["events"]
-    report_ = verify_arena([(e["type"], e["data"]) for e in events])
+    report_ = verify_competition([(e["type"], e["data"]) for e in events])
     games = [g["game_id"] for e in events if e["type"] == "arena.PlayersPaired" for g in e["data"]["games"]]
     ok = 0
     for game_id in games:
@@ -92,25 +89,10 @@ async def audit(http: Any, arena_id: str | None) -> dict[str, Any]:
 async def measured(dsn: str, servers: list[tuple[str, int]], config: Config, minutes: int) -> dict[str, Any]:
     db = await asyncpg.connect(dsn)
     try:
-        async with players_on([u for u, _ in servers], config.players) as clients:
-            await register(clients, 16)
-            settle_memory()  # the load generator's thousand players: no full collections pausing them all
-            recorder = Recorder()
-            cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
-            start = time.perf_counter()
-            await arena(config, minutes, clients, recorder)
-            seconds = time.perf_counter() - start
-            used = [sum(cpu_seconds(pid) for _, pid in servers) - cpu[0], time.process_time() - cpu[1],
-                    await database_cpu(db) - cpu[2]]
-            out = report(config, recorder, seconds, sum(c.counters.throttled for c in clients))
-            commands = max(len(recorder.command_seconds), 1)
-            out.update({f"cpu_ms_per_command_{who}": round(1000 * used[i] / commands, 2)
-                        for i, who in enumerate(("server", "bots", "database"))})
-            out["replicas"], out["minutes"] = len(servers), minutes
-            print(json.dumps(out), file=sys.stderr)  # the measurement, before the (long) audit
-            out.update(await audit(clients[0].http, recorder.tournament_id))
-            out["error_samples"] = recorder.errors[:3]
-            return out
+        out = await measured_competition(db, servers, config,
+                                         lambda clients, recorder: arena(config, minutes, clients, recorder), audit)
+        out["minutes"] = minutes
+        return out
     finally:
         await db.close()
 
@@ -129,12 +111,7 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=64)
+    parser = competition_parser(__doc__, players=64, seats=2)
     parser.add_argument("--minutes", type=int, default=2)
-    parser.add_argument("--replicas", type=int, default=2, help="serving processes")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
-    parser.add_argument("--kind", default="coatl")
-    parser.add_argument("--seats", type=int, default=2, help="players per game")
     parser.add_argument("--short", action="store_true", help="16 players for one minute: a smoke run")
     asyncio.run(main(parser.parse_args()))

@@ -102,7 +102,7 @@ import json
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -113,7 +113,7 @@ import psutil
 from bench.common import REDIS_URL, scratch_database
 from bench.http import BARE, cpu_seconds, process
 from service.bots.loadtest import Config, Recorder, players_on, register, report, tournament
-from service.commands.tournaments import verify_tournament
+from service.commands.competition import verify_competition
 from service.commands.verify import parse_ndjson, verify_log
 from service.ops.memory import settle_memory
 from testkit.live import free_port
@@ -165,13 +165,26 @@ async def play(dsn: str, servers: list[tuple[str, int]], config: Config) -> dict
 
 
 async def _measured(db: asyncpg.Connection, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
+    return await measured_competition(db, servers, config,
+                                      lambda clients, recorder: tournament(config, clients, recorder, lambda: None),
+                                      audit)
+
+
+Drive = Callable[[list[Any], Recorder], Awaitable[Any]]
+Audit = Callable[[httpx.AsyncClient, "str | None"], Awaitable[dict[str, Any]]]
+
+
+async def measured_competition(db: asyncpg.Connection, servers: list[tuple[str, int]], config: Config, drive: Drive,
+                               audit_: Audit) -> dict[str, Any]:
+    """One competition of any format (`drive` runs it with the clients and a recorder) on `servers`: its
+    report with each side's CPU per command, printed to stderr before `audit_` checks the competition."""
     async with players_on([u for u, _ in servers], config.players) as clients:
         await register(clients, 16)
         settle_memory()  # the load generator's thousand players: no full collections pausing them all
         recorder = Recorder()
         cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
         start = time.perf_counter()
-        await tournament(config, clients, recorder, lambda: None)
+        await drive(clients, recorder)
         seconds = time.perf_counter() - start
         used = [sum(cpu_seconds(pid) for _, pid in servers) - cpu[0], time.process_time() - cpu[1],
                 await database_cpu(db) - cpu[2]]
@@ -181,7 +194,7 @@ async def _measured(db: asyncpg.Connection, servers: list[tuple[str, int]], conf
         out.update({f"cpu_ms_per_command_{who}": round(1000 * used[i] / commands, 2)
                     for i, who in enumerate(("server", "bots", "database"))})
         print(json.dumps(out), file=sys.stderr)  # the measurement, before the (long) audit
-        out.update(await audit(clients[0].http, recorder.tournament_id))
+        out.update(await audit_(clients[0].http, recorder.tournament_id))
         out["error_samples"] = recorder.errors[:3]
         return out
 
@@ -197,7 +210,7 @@ async def audit(http: httpx.AsyncClient, tid: str | None) -> dict[str, Any]:
     for t in tables:
         log = parse_ndjson((await http.get(f"/v1/games/{t['game_id']}/export")).content)
         ok_games += verify_log(log, GAMES).ok
-    return {"pairings_verified": verify_tournament([(e["type"], e["data"]) for e in events]).ok,
+    return {"pairings_verified": verify_competition([(e["type"], e["data"]) for e in events]).ok,
             "games_verified": f"{ok_games}/{len(tables)}", "rounds_played": view["round"]}
 
 
@@ -234,16 +247,23 @@ def serve(profile: str | None) -> int:
         profiler.dump_stats(profile)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["serve"]:
-        sys.exit(serve(sys.argv[3] if sys.argv[2:3] == ["--profile"] else None))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=5)
+def competition_parser(doc: str, players: int, seats: int) -> argparse.ArgumentParser:
+    """The options every competition benchmark takes (a format of rounds, the arena): the field, the
+    replicas and their workers, the kind and the players a table."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--players", type=int, default=players)
     parser.add_argument("--replicas", type=int, default=2, help="serving processes")
     parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
-    parser.add_argument("--seats", type=int, default=4, help="players per table")
+    parser.add_argument("--seats", type=int, default=seats, help="players per table")
+    return parser
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"]:
+        sys.exit(serve(sys.argv[3] if sys.argv[2:3] == ["--profile"] else None))
+    parser = competition_parser(__doc__, players=1000, seats=4)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--think-ms", type=float, default=0.0,
                         help="each bot takes this long over each choice, give or take half (default 0: never thinks)")
     parser.add_argument("--profile", metavar="FILE",

@@ -59,3 +59,20 @@ async def until(condition: Any, seconds: float = 30.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the condition did not hold in time"
         await asyncio.sleep(0.01)
+
+
+def auth(p: dict[str, str]) -> dict[str, str]:
+    """The bearer header of a player made by a test (`{"auth": "Bearer …"}`)."""
+    return {"Authorization": p["auth"]}
+
+
+async def found(check: Any, seconds: float = 60.0) -> Any:
+    """Poll the coroutine function `check()` until it gives something truthy, and give that; fail after a
+    generous deadline (never a fixed sleep)."""
+    import asyncio
+
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not (result := await check()):
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    return result

@@ -17,13 +17,25 @@ class Order(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """A competition command: imperative, tagged."""
 
 
+class Setup(Order):
+    """What creating a competition of any format asks for: the kind of game, its `options` and
+    `time_control` (opaque here, passed on to every game) and the players a table `seats`."""
+
+    kind: str
+    name: str = ""
+    options: dict[str, Any] = {}
+    time_control: dict[str, Any] = {}
+    seats: int = 2
+
+
 class Fact(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """A competition event: a fact in the past tense, tagged."""
 
 
-class Opened(Fact):
-    """What the creation of a competition of any format records: who runs it, the games it plays (kind,
-    options, time control, seats a table) and the commitment to its secret seed."""
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """What a competition of any format is, as its creation records it and its view shows it: who runs
+    it, the games it plays (kind, options, time control, seats a table) and the commitment to its
+    secret seed (the seed itself only once revealed)."""
 
     organiser: str
     kind: str
@@ -33,6 +45,23 @@ class Opened(Fact):
     seats: int
     seed_commitment: str
     seed: Optional[str] = None  # secret until the end: redacted from every reader while the competition runs
+
+
+class Opened(Settings, tag_field="type"):
+    """The creation of a competition: its `Settings`, then its format's own (a fact, tagged)."""
+
+
+def without_seeds(event: Fact) -> Fact:
+    """`event` with every field named `seed` emptied, its own and its items' (a table's, a game's): a
+    competition keeps each of its secrets in such a field until it ends."""
+    changes: dict[str, Any] = {}
+    for name in event.__struct_fields__:
+        value = getattr(event, name)
+        if name == "seed" and value is not None:
+            changes[name] = None
+        elif isinstance(value, list) and any(isinstance(v, msgspec.Struct) and getattr(v, "seed", None) for v in value):
+            changes[name] = [msgspec.structs.replace(v, seed=None) for v in value]
+    return msgspec.structs.replace(event, **changes) if changes else event
 
 
 def event_type(event: Fact) -> str:

@@ -8,12 +8,12 @@ process that follows finished games), i.e. actor None or an admin.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Literal, Union
 
 import msgspec
 
 from domain.kernel import Outcome
-from domain.tournament.codec import Order
+from domain.tournament.codec import Order, Setup
 
 Format = Literal["swiss", "round_robin", "single_elimination"]
 TieBreak = Literal["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "rating", "draw"]
@@ -33,7 +33,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     invited: list[str] = []
 
 
-class CreateTournament(Order, tag="tournament.CreateTournament"):
+class CreateTournament(Setup, tag="tournament.CreateTournament", kw_only=True):
     """Open a tournament of `kind` for registration.
 
     `options` and `time_control` are opaque here and passed on to every game.
@@ -51,11 +51,6 @@ class CreateTournament(Order, tag="tournament.CreateTournament"):
     (only its hash, salted with the secret seed, is recorded).
     """
 
-    kind: str
-    name: str = ""
-    options: dict[str, Any] = {}
-    time_control: dict[str, Any] = {}
-    seats: int = 2
     min_seats: int = 0
     format: Format = "swiss"
     rounds: int = 0

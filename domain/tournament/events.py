@@ -10,7 +10,7 @@ sit in fields named `seed` and are stripped by `redact` until the end.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Union
 
 import msgspec
 

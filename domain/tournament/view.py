@@ -10,14 +10,14 @@ count it, until every table of the deal has a result.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 import msgspec
 
-from domain.tournament.codec import Codec, event_data, event_type
+from domain.tournament.codec import Codec, Settings, event_data, event_type, without_seeds
 from domain.tournament.commands import Entry, TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
-from domain.tournament.events import (PairingRule, PlayerRegistered, ResultRecorded, RoundPaired, TournamentCreated,
+from domain.tournament.events import (PairingRule, PlayerRegistered, ResultRecorded,
                                       TournamentEvent)
 from domain.tournament.standings import Standing, standings, tiebreak_order
 from domain.tournament.state import RoundRecord, Status, TableRecord, TournamentState
@@ -38,15 +38,11 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
     byes: list[str]
 
 
-class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
+class TournamentView(Settings, frozen=True, kw_only=True):
     """The public picture of a tournament: settings, entrants' standings, every round's tables."""
 
     tournament_id: str
-    organiser: str
-    name: str
-    kind: str
     format: str
-    seats: int
     rounds_planned: int
     duplicate: bool
     status: Status
@@ -54,8 +50,6 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     players: int
     standings: list[Standing]
     rounds: list[RoundView]
-    seed_commitment: str
-    seed: Optional[str] = None
     pairing_rule: PairingRule = 1
     tiebreaks: list[str] = []
     bye_points: float = 0.0
@@ -92,7 +86,7 @@ def view(state: TournamentState) -> TournamentView:
     s = state.settings
     return TournamentView(
         tournament_id=s.tournament_id, organiser=s.organiser, name=s.name, kind=s.kind, format=s.format,
-        seats=s.seats, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
+        seats=s.seats, options=s.options, time_control=s.time_control, rounds_planned=s.rounds, duplicate=s.duplicate, status=state.status, round=state.round,
         players=len(state.entrants), standings=standings_shown(state),
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
@@ -112,13 +106,9 @@ def redact(event: TournamentEvent, public: bool) -> TournamentEvent:
     """`event` as readers may see it; `public` (the tournament has ended) shows everything."""
     if public:
         return event
-    if isinstance(event, TournamentCreated):
-        return msgspec.structs.replace(event, seed=None)
-    if isinstance(event, RoundPaired):
-        return msgspec.structs.replace(event, tables=[msgspec.structs.replace(t, seed=None) for t in event.tables])
     if isinstance(event, PlayerRegistered) and event.code is not None:
-        return msgspec.structs.replace(event, code=None)
-    return event
+        return msgspec.structs.replace(event, code=None)  # the invitation code, secret like the seeds
+    return without_seeds(event)  # type: ignore[return-value]
 
 
 decode_event = Codec(TournamentEvent).decode_event

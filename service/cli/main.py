@@ -75,14 +75,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from domain.tournament.arena import SeedRevealed as ArenaSeed
-    from domain.tournament.events import SeedRevealed as TournamentSeed
-    from service.commands.arenas import verify_arena
+    from domain.tournament.competition import FORMATS
+    from service.commands.competition import verify_competition
     from service.commands.repository import platform_event
-    from service.commands.tournaments import verify_report, verify_tournament
+    from service.commands.tournaments import verify_report
     from service.commands.verify import parse_ndjson, verify_log
-
-    TOURNAMENT_SEED = TournamentSeed.__struct_config__.tag
 
     if args.all:
         async def run(store: Any) -> list[Any]:
@@ -90,12 +87,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             while ids := await store.stream_ids(after=after, limit=500):
                 for game_id in ids:
                     events = await store.read_stream(game_id)
-                    if game_id.startswith("tournament-"):
-                        if any(e.type == TOURNAMENT_SEED for e in events):
-                            reports.append(verify_tournament([(e.type, e.data) for e in events]))
-                    elif game_id.startswith("arena-"):  # an arena is verified once it has ended (docs/arena.md)
-                        if any(e.type == ArenaSeed.__struct_config__.tag for e in events):
-                            reports.append(verify_arena([(e.type, e.data) for e in events]))
+                    if game_id.split("-")[0] in FORMATS:  # a competition, verified once it has ended
+                        if any(e.type.endswith(".SeedRevealed") for e in events):
+                            reports.append(verify_competition([(e.type, e.data) for e in events]))
                     elif any(isinstance(platform_event(e), SeedRevealed) for e in events):
                         reports.append(verify_log(events, GAMES))
                 after = ids[-1]

@@ -2,7 +2,7 @@
 as tournaments are: `service.commands.competition` holds what the two share).
 
 An arena's stream id is `arena-<uuid>` (the domain's id is the bare UUID) in the same event store as
-the games; its decider is `domain.tournament.arena`, seen by the repository and the loop through `CODEC`.
+the games; its format is `domain.tournament.competition.ARENA` (the arena folder of the tournament).
 `ARENAS` is how hard the loop tries: one decision per arena at a time in this process, contention
 left only between replicas, where the append's head check refuses a decision on a stale state.
 
@@ -30,35 +30,27 @@ import domain.tournament.arena as A
 from domain.clock import ClockSet
 from domain.kernel import RuleViolation
 from domain.table import Table, TableState
-from service.commands.competition import Competition, DeciderCodec
+from domain.tournament.competition import ARENA
+from service.commands.competition import Competition
 from service.commands.exceptions import InvalidOptions
 from service.commands.loop import Command, CommandLoop, Policy
 from service.commands.pipeline import GAMES, now_ms
 from service.commands.players import Viewer
 from service.commands.publishing import Publisher
-from service.commands.repository import Codec, GameRepository
-from service.store.protocol import EventStore, NewGame, StoredEvent
+from service.commands.repository import GameRepository
+from service.store.protocol import EventStore, NewGame
 
 log = structlog.get_logger("stela.arenas")
-PREFIX = "arena-"
-KIND = "arena"
 ARENAS = Policy(name="arena", attempts=16, serial=True, backoff=0.01)
 FORBIDDEN = frozenset({"arena.not_platform", "arena.not_your_game"})
 MAX_DELAY_S = 86_400  # an arena starts at most a day after its creation
 LIVE_FOR = timedelta(days=3)  # every arena still running was created within this (it starts within a day, lasts one)
 
 
-def stream_of(arena_id: str) -> str:
-    return PREFIX + arena_id
-
-
-CODEC: Codec[A.ArenaState] = DeciderCodec(KIND, A, A.ArenaState)
-
-
 class Arenas(Competition[A.ArenaState]):
     """Creates arenas and runs their commands (players', the platform's) through the one command loop."""
 
-    codec = CODEC
+    format = ARENA
     policy = ARENAS
     forbidden = FORBIDDEN
 
@@ -88,18 +80,6 @@ class Arenas(Competition[A.ArenaState]):
         except RuleViolation as exc:  # options are an open object in the document: a kind's refusal is a 422
             raise InvalidOptions(exc) from exc
         return await self.open(player, arena_id, command, events)
-
-    async def act(self, viewer: Viewer | None, arena_id: str, command: A.ArenaCommand,
-                  key: str | None = None) -> A.ArenaState:
-        """Decide `command` for the caller (None: the platform) and append it, with the games of any pairing
-        it makes; retried on a stale state. `key`: an idempotency key, as for game commands."""
-        return await self.run(viewer, arena_id, command,
-                              lambda state, actor, admin: A.decide(state, actor, command, admin=admin),
-                              self.paired_games, key)
-
-    async def platform(self, arena_id: str, command: A.ArenaCommand) -> A.ArenaState:
-        """A command of the platform (pair, close, record a result)."""
-        return await self.act(None, arena_id, command)
 
     def announced(self, state: A.ArenaState, games: int) -> None:
         log.debug("paired", arena_id=state.settings.arena_id, games=games)
@@ -151,11 +131,11 @@ class Arenas(Competition[A.ArenaState]):
 
     async def recent(self, limit: int) -> list[A.ArenaState]:
         """The newest arenas, newest first (arenas last a day at most: no read model needed)."""
-        return [(await self.repository.load(s)).state for s in await self.store.newest_streams(KIND, limit)]
+        return [(await self.repository.load(s)).state for s in await self.store.newest_streams(ARENA.family, limit)]
 
     async def live(self) -> list[str]:
         """The ids of arenas created in the last three days (every arena that may still be running)."""
-        return [s.removeprefix(PREFIX) for s in await self.store.streams_since(KIND, LIVE_FOR)]
+        return [s.removeprefix(ARENA.family + "-") for s in await self.store.streams_since(ARENA.family, LIVE_FOR)]
 
     async def owners(self, game_ids: list[str]) -> dict[str, str]:
         """The arena of each of `game_ids` that belongs to one."""
@@ -183,15 +163,3 @@ def halved(state: TableState, seat: int, at_ms: int) -> ClockSet:
         deadlines[seat] = clock.since_ms[seat] + remaining[seat]  # type: ignore[operator]
     return ClockSet(at_ms=at_ms, remaining_ms=remaining, since_ms=list(clock.since_ms), deadlines_ms=deadlines,
                     timeouts=list(clock.timeouts))
-
-
-def redacted(state: A.ArenaState, event: StoredEvent) -> dict[str, Any]:
-    """A stored arena event on the wire, its secrets stripped until the arena has ended."""
-    shown = A.redact(A.decode_event(event.type, event.data), state.finished)
-    return {"version": event.version, "type": event.type, "data": A.event_data(shown), "at": event.at.isoformat()}
-
-
-def verify_arena(events: list[tuple[str, dict[str, Any]]]) -> A.VerifyReport:
-    """Re-derive a finished arena's pairings, points and standings from its (type, data) events, as stored or
-    as `GET /v1/arenas/{id}/events` shows them after the end."""
-    return A.verify([A.decode_event(type_, data) for type_, data in events])

@@ -1,11 +1,15 @@
-"""What tournaments and arenas share in the service: each is a competition, an aggregate of its own
-kind with its own streams (`<kind>-<uuid>`, the domain's id being the bare UUID) in the event store
-of the games, decided by a pure module of the domain and run by the one command loop.
+"""Competitions in the service: the one competition model of the domain (`domain.tournament.competition`:
+Swiss, round robin, single elimination, duplicate and arena as formats) as aggregates with their own
+streams (`<family>-<uuid>`: `tournament-` for the formats of rounds, `arena-` for the arena, the
+domain's id being the bare UUID) in the event store of the games, run by the one command loop.
 
-`DeciderCodec` shows such a module to the repository and the loop as a `Codec`;
-`CompetitionRepository` holds the streams of one kind. `Competition` is the service of one kind,
-subclassed by `Tournaments` and `Arenas`: it loads a competition, runs a command for a caller or
-for the platform (refusals with a code of `forbidden` are 403s) and reads its events. A decision
+`DeciderCodec` shows a format family to the repository and the loop as a `Codec` (one fold and one
+wire codec for every format; only the state's type differs); `CompetitionRepository` holds the streams
+of one family. `Competition` is the service of one family, subclassed by `Tournaments` and `Arenas`
+for what is their own (creation checks, registration, berserk): it loads a competition, decides a
+command for a caller or for the platform through the format (`act`; refusals with a code of
+`forbidden` are 403s) and reads its events; `redacted` shows a stored event to any reader and
+`verify_competition` audits a whole log, whatever the format. A decision
 that pairs players writes each of its games already seated and started (`new_games`) by the same
 append as the pairing (`EventStore.append(games=...)`, one transaction: a reader never sees a
 pairing whose games do not exist, and a crash leaves neither half); the new games are then held
@@ -20,7 +24,9 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
 
+import domain.tournament.competition as C
 from domain.kernel import RuleViolation
+from domain.tournament.audit import AuditReport
 from service.commands.exceptions import Forbidden, NotFound, Unauthorized
 from service.commands.loop import Command, CommandLoop, Policy, fingerprint
 from service.commands.pipeline import now_ms
@@ -35,16 +41,16 @@ Pairings = Callable[[S, list[Any], dict[str, Any]], list[NewGame]]  # (state aft
 
 
 class DeciderCodec(Generic[S]):
-    """A competition's decider module (its `fold`, `decode_event`, `event_type`, `event_data`) and state
-    type as the repository and the command loop see a decider (a `Codec`)."""
+    """A format family of the one competition model as the repository and the command loop see a decider
+    (a `Codec`): the model's fold and wire codec, the family's name and state type."""
 
-    def __init__(self, kind: str, decider: Any, state: type[S]) -> None:
-        self.kind = kind
-        self.fold: Callable[..., S] = decider.fold
-        self.decode_event: Callable[[str, dict[str, Any]], Any] = decider.decode_event
-        self.event_type: Callable[[Any], str] = decider.event_type
-        self.event_data: Callable[[Any], dict[str, Any]] = decider.event_data
-        self._state = msgspec.json.Decoder(state)
+    def __init__(self, format_: C.Format) -> None:
+        self.kind = format_.family
+        self.fold: Callable[..., S] = C.fold
+        self.decode_event: Callable[[str, dict[str, Any]], Any] = C.decode_event
+        self.event_type: Callable[[Any], str] = C.event_type
+        self.event_data: Callable[[Any], dict[str, Any]] = C.event_data
+        self._state = msgspec.json.Decoder(format_.state)
 
     def dump_state(self, state: S) -> bytes:
         return msgspec.json.encode(state)
@@ -68,12 +74,21 @@ class CompetitionRepository(Repository):
         return NotFound(f"no {kind} with id {stream_id.removeprefix(kind + '-')!r}")
 
 
-class Competition(Generic[S]):
-    """Creates and runs the competitions of one kind (a subclass says which) through the one command loop."""
+CODECS: dict[str, DeciderCodec[Any]] = {family: DeciderCodec(f) for family, f in C.FORMATS.items()}
 
+
+class Competition(Generic[S]):
+    """Creates and runs the competitions of one format family (a subclass says which) through the one
+    command loop."""
+
+    format: ClassVar[C.Format]
     codec: ClassVar[Codec]
     policy: ClassVar[Policy]
     forbidden: ClassVar[frozenset[str]]  # the refusals that are 403s
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.codec = CODECS[cls.format.family]
 
     def __init__(self, store: EventStore, games: GameRepository, broker: Publisher, snapshot_every: int = 50) -> None:
         self.store = store
@@ -82,8 +97,10 @@ class Competition(Generic[S]):
         self.repository = CompetitionRepository(store, self.codec, snapshot_every)
         self.loop = CommandLoop(self.repository, store, broker, self.policy)
 
-    def stream_of(self, competition_id: str) -> str:
-        return f"{self.codec.kind}-{competition_id}"
+    @classmethod
+    def stream_of(cls, competition_id: str) -> str:
+        """The stream of the competition with the domain's id `competition_id` (`<family>-<uuid>`)."""
+        return f"{cls.format.family}-{competition_id}"
 
     async def load(self, competition_id: str) -> Loaded[S]:
         """The competition's current state: the one held here plus the events after it."""
@@ -108,6 +125,28 @@ class Competition(Generic[S]):
             if exc.code in self.forbidden:
                 raise Forbidden(exc.message) from exc
             raise
+
+    async def act(self, viewer: Viewer | None, competition_id: str, command: Any, key: str | None = None) -> S:
+        """Decide `command` for the caller (None: the platform) through the competition's format and append
+        it, with the games of any pairing it makes (`paired_games`); retried on a stale state. `key`: an
+        idempotency key, as for game commands."""
+        return await self.run(viewer, competition_id, command,
+                              lambda state, actor, admin: self.format.decide(state, actor, command, admin),
+                              self.paired_games, key)
+
+    async def platform(self, competition_id: str, command: Any) -> S:
+        """A command of the platform (a result, a pairing, the close)."""
+        return await self.act(None, competition_id, command)
+
+    async def check(self, viewer: Viewer, competition_id: str, command: Any) -> None:
+        """Raise the refusal `act` would raise for `command` now, appending nothing (a dry run)."""
+        state = (await self.load(competition_id)).state
+        with self.refusing():
+            self.format.decide(state, viewer.player_id, command, viewer.admin)
+
+    def paired_games(self, state: S, events: list[Any], started: dict[str, Any]) -> list[NewGame]:
+        """The games of the pairings among `events` (`new_games`); a subclass says where its format lists them."""
+        raise NotImplementedError
 
     async def run(self, viewer: Viewer | None, competition_id: str, command: Any, decide: Decide[S],
                   pairings: Pairings[S], key: str | None = None) -> S:
@@ -169,3 +208,16 @@ class Competition(Generic[S]):
                                           for evs, meta in batches]))
             started[game_id] = game
         return games
+
+
+def redacted(state: Any, event: StoredEvent) -> dict[str, Any]:
+    """A stored competition event on the wire as any reader may see it now (`C.shown`: seeds hidden until the
+    end, a sealed duplicate deal's results until the deal is open)."""
+    shown = C.shown(state, C.decode_event(event.type, event.data))
+    return {"version": event.version, "type": event.type, "data": C.event_data(shown), "at": event.at.isoformat()}
+
+
+def verify_competition(events: list[tuple[str, dict[str, Any]]]) -> AuditReport:
+    """Re-derive a finished competition of any format from its (type, data) events, as stored or as its
+    `/events` shows them after the end: pairings, draws, results, points and the final order."""
+    return C.verify([C.decode_event(type_, data) for type_, data in events])

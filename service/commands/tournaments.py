@@ -3,7 +3,7 @@ as arenas are: `service.commands.competition` holds what the two share).
 
 A tournament's stream id is `tournament-<uuid>` (the domain's id is the bare UUID) in the same event
 store as the games. Its decider is `domain.tournament`, seen by the repository and the command loop
-through `CODEC`; `TOURNAMENTS` is how hard the loop tries: one decision per tournament at a
+through its format (`domain.tournament.competition.ROUNDS`); `TOURNAMENTS` is how hard the loop tries: one decision per tournament at a
 time in this process (a thousand registrations would otherwise keep refusing each other), so
 contention is left only between replicas, where the append's head check refuses a decision on a
 stale state, which is then reloaded and decided again.
@@ -31,32 +31,23 @@ import structlog
 import domain.tournament as T
 from domain.tournament.report import checked, report, report_rows
 from domain.kernel import RuleViolation
-from service.commands.competition import Competition, DeciderCodec
+from domain.tournament.competition import ROUNDS
+from service.commands.competition import CODECS, Competition, redacted
 from service.commands.exceptions import InvalidOptions, InvalidRequest, unknown_field
 from service.commands.loop import Policy
 from service.commands.players import Viewer
-from service.commands.repository import Codec
-from service.store.protocol import NewGame, StoredEvent
+from service.store.protocol import NewGame
 
 log = structlog.get_logger("stela.tournaments")
-PREFIX = "tournament-"
-KIND = "tournament"
 FORBIDDEN = frozenset({"tournament.not_organiser", "tournament.not_platform"})
 # offloaded: the result that ends a round pairs the next one (a 1,000-player Swiss round takes a second or more)
 TOURNAMENTS = Policy(name="tournament", attempts=16, serial=True, backoff=0.01, offload=True)
 
 
-def stream_of(tournament_id: str) -> str:
-    return PREFIX + tournament_id
-
-
-CODEC: Codec[T.TournamentState] = DeciderCodec(KIND, T, T.TournamentState)
-
-
 class Tournaments(Competition[T.TournamentState]):
     """Create tournaments and run their commands through the command loop, writing each paired round's games."""
 
-    codec = CODEC
+    format = ROUNDS
     policy = TOURNAMENTS
     forbidden = FORBIDDEN
 
@@ -78,24 +69,10 @@ class Tournaments(Competition[T.TournamentState]):
             raise InvalidOptions(exc) from exc
         return await self.open(player, tournament_id, command, events)
 
-    async def act(self, viewer: Viewer | None, tournament_id: str, command: T.TournamentCommand,
-                  key: str | None = None) -> T.TournamentState:
-        """Decide `command` for the caller (None: the platform) and append it, with the games of any round
-        it pairs; retried on a stale state. `key`: an idempotency key, as for game commands."""
-        return await self.run(viewer, tournament_id, command,
-                              lambda state, actor, admin: T.decide(state, actor, command, T.rng_for(state),
-                                                                   admin=admin), self.round_games, key)
-
-    async def check(self, viewer: Viewer, tournament_id: str, command: T.TournamentCommand) -> None:
-        """Raise the refusal `act` would raise for `command` now, appending nothing (a dry run)."""
-        state = (await self.load(tournament_id)).state
-        with self.refusing():
-            T.decide(state, viewer.player_id, command, T.rng_for(state), admin=viewer.admin)
-
     def announced(self, state: T.TournamentState, games: int) -> None:
         log.info("round_created", tournament_id=state.settings.tournament_id, round=state.round, games=games)
 
-    def round_games(self, state: T.TournamentState, events: list[Any], started: dict[str, Any]) -> list[NewGame]:
+    def paired_games(self, state: T.TournamentState, events: list[Any], started: dict[str, Any]) -> list[NewGame]:
         """Every game of the rounds paired among `events`, seated and started, as new streams (`new_games`)."""
         s = state.settings
         names = {pid: e.name for pid, e in state.entrants.items()}
@@ -130,13 +107,6 @@ class Tournaments(Competition[T.TournamentState]):
         return document
 
 
-def redacted(state: T.TournamentState, event: StoredEvent) -> dict[str, Any]:
-    """A stored tournament event on the wire, its secrets stripped until the tournament has ended and a
-    sealed duplicate deal's results until the deal is open."""
-    shown = T.shown(state, T.decode_event(event.type, event.data))
-    return {"version": event.version, "type": event.type, "data": T.event_data(shown), "at": event.at.isoformat()}
-
-
 def report_csv(state: T.TournamentState, part: Literal["standings", "pairings"]) -> str:
     """`part` of the tournament's report as CSV (RFC 4180: CRLF line ends, a header line first)."""
     out = io.StringIO()
@@ -157,7 +127,5 @@ def verify_report(document: dict[str, Any]) -> list[str]:
     return checked(document, events)
 
 
-def verify_tournament(events: list[tuple[str, dict[str, Any]]]) -> T.VerifyReport:
-    """Re-derive a finished tournament's pairings, draws and standings from its (type, data) events,
-    as stored or as `GET /v1/tournaments/{id}/events` shows them after the end."""
-    return T.verify([T.decode_event(type_, data) for type_, data in events])
+CODEC = CODECS[ROUNDS.family]  # the tournaments' codec, for the readers of their streams
+__all__ = ["CODEC", "Tournaments", "redacted", "report_csv", "verify_report"]

@@ -17,7 +17,9 @@ from collections.abc import AsyncIterator
 import msgspec
 
 import domain.tournament.arena as A
-from service.commands.arenas import CODEC, Arenas, redacted
+from domain.tournament.competition import ARENA
+from service.commands.arenas import Arenas
+from service.commands.competition import CODECS, redacted
 from service.live.aggregate_stream import Shape, aggregate_stream
 from service.live.sse import Sources, frame
 from service.store.protocol import StoredEvent
@@ -37,7 +39,7 @@ def _render(state: A.ArenaState, stored: list[StoredEvent]) -> bytes:
     return b"".join(out)
 
 
-SHAPE = Shape(codec=CODEC, view=A.view, render=_render, ended=lambda state: state.finished)
+SHAPE = Shape(codec=CODECS[ARENA.family], view=A.view, render=_render, ended=lambda state: state.finished)
 
 
 def arena_stream(services: Sources, arenas: Arenas, arena_id: str, last_event_id: int | None,

@@ -1,7 +1,8 @@
 """The arena process manager, among the workers: it pairs free players, records each ended arena game in
 its arena exactly once, and closes each arena at its end time.
 
-Results: it follows the global log from its checkpoint, as the tournament result runner does; a batch
+Results: it has the one worker shape of competitions (`service.workers.results.CompetitionResults`,
+as the tournament result runner has): it follows the global log from its checkpoint; a batch
 and its checkpoint commit together (`ReadSide.follow`, under a lock one process holds at a time), a
 repeat after a crash is refused by the decider (`arena.result_already_recorded`) and dropped, and an
 aborted game is recorded as such (it scores nothing). After a result its arena is paired at once, so
@@ -22,42 +23,32 @@ import structlog
 
 import domain.tournament.arena as A
 from domain.kernel import Outcome, RuleViolation
-from domain.table import GameAborted, GameEnded
-from projections.log import LogEvent
 from service.commands.arenas import Arenas
-from service.ops.background import Periodic
-from service.store.protocol import ENDINGS
 from service.store.readside import ReadSide
+from service.workers.results import CompetitionResults
 
 log = structlog.get_logger("stela.arenas.worker")
 IDLE = {"arena.nobody_to_pair", "arena.not_started", "arena.closed", "arena.finished", "arena.not_over_yet"}
-UNRECORDABLE = {"arena.result_already_recorded", "arena.unknown_game", "arena.bad_outcome", "arena.finished"}
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class ArenaWorker(Periodic):
+class ArenaWorker(CompetitionResults):
     """Pairs, records results and closes arenas (see the module)."""
 
     NAME = name = "arena-results"
+    UNRECORDABLE = frozenset({"arena.unknown_game", "arena.bad_outcome", "arena.finished"})
 
     def __init__(self, store: ReadSide, arenas: Arenas, tick: float = 1.0, size: int = 500) -> None:
-        super().__init__(tick)
-        self.store = store
+        super().__init__(store, arenas, tick, size)
         self.arenas = arenas
-        self.size = size
-        self.recorded = 0
         self.finished: set[str] = set()  # arenas seen finished: never looked at again
         self._next_tick = 0.0
 
-    async def start(self) -> None:
-        await self.store.ensure_tables([])  # the checkpoint table
-        await super().start()
-
     async def cycle(self) -> bool:
-        busy = await self.store.follow(self.NAME, self.size, self._record, ENDINGS) >= self.size
+        busy = await self.step() >= self.size
         if time.monotonic() >= self._next_tick:
             self._next_tick = time.monotonic() + self.every
             await self.tick()
@@ -87,29 +78,19 @@ class ArenaWorker(Periodic):
             if exc.code not in IDLE:
                 raise
 
-    async def _record(self, events: list[LogEvent]) -> None:
-        ended = [e for e in events if isinstance(e.table, (GameEnded, GameAborted))]
-        owners = await self.arenas.owners([e.stream_id for e in ended]) if ended else {}
-        touched = []
-        for event in ended:
-            if event.stream_id in owners:
-                outcome = event.table.outcome if isinstance(event.table, GameEnded) else None
-                moves = await self.arenas.own_moves(event.stream_id, len(outcome.ranks)) if outcome else None
-                self.recorded += await self.record(owners[event.stream_id], event.stream_id, outcome, moves)
-                touched.append(owners[event.stream_id])
-        for arena_id in dict.fromkeys(touched):
+    async def owners(self, game_ids: list[str]) -> dict[str, str]:
+        return await self.arenas.owners(game_ids)
+
+    async def ended(self, competition_id: str, game_id: str, outcome: Outcome | None) -> None:
+        moves = await self.arenas.own_moves(game_id, len(outcome.ranks)) if outcome else None
+        await self.record(competition_id, game_id, outcome, moves)
+
+    async def touched(self, competition_ids: list[str]) -> None:
+        for arena_id in competition_ids:  # paired at once: a player whose game ended waits for no tick
             await self.advance(arena_id)
 
     async def record(self, arena_id: str, game_id: str, outcome: Outcome | None, moves: list[int] | None = None
                      ) -> bool:
         """The platform records a game's outcome (None: aborted) and each seat's own `moves` (what a berserk
         needs to count); False if it never will (recorded already, or refused for good)."""
-        try:
-            await self.arenas.platform(arena_id, A.RecordResult(game_id=game_id, outcome=outcome, moves=moves))
-        except RuleViolation as exc:
-            if exc.code in UNRECORDABLE:
-                if exc.code != "arena.result_already_recorded":
-                    log.warning("result_dropped", arena_id=arena_id, game_id=game_id, code=exc.code)
-                return False
-            raise
-        return True
+        return await self.send(arena_id, game_id, A.RecordResult(game_id=game_id, outcome=outcome, moves=moves))

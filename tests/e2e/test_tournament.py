@@ -13,7 +13,7 @@ import httpx
 
 from service.edge.app import create_app
 from service.bots.loadtest import Config, run
-from service.commands.tournaments import verify_tournament
+from service.commands.competition import verify_competition
 from service.commands.verify import parse_ndjson, verify_log
 from testkit.live import serving
 
@@ -31,7 +31,7 @@ async def audit(url: str, tid: str, games) -> dict:
             await asyncio.sleep(0.1)
         view = (await http.get(f"/v1/tournaments/{tid}")).json()
         events = (await http.get(f"/v1/tournaments/{tid}/events")).json()["events"]
-        pairing = verify_tournament([(e["type"], e["data"]) for e in events])
+        pairing = verify_competition([(e["type"], e["data"]) for e in events])
         reports = [verify_log(parse_ndjson((await http.get(f"/v1/games/{t['game_id']}/export")).content), games)
                    for r in view["rounds"] for t in r["tables"]]
     return {"view": view, "pairing": pairing, "reports": reports}

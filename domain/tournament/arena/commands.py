@@ -8,17 +8,23 @@ no clock, so replaying a command with its recorded time decides the same again.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
-import msgspec
 
 from domain.kernel import Outcome
-from domain.tournament.codec import Order
+from domain.tournament.codec import Order, Setup
+from domain.tournament.commands import Pause, Withdraw as Leave
+
+# A player's pause and leave are the competition's own commands, whatever the format (`tournament.Pause`,
+# `tournament.Withdraw`): in an arena `Pause` stops the pairing (a running game is played out) and `Join`
+# resumes it with the points kept; `Leave` (a withdrawal) is for good, the points scored staying in the
+# standings. A player pauses and leaves only for themselves here (`player_id` None or their own).
+__all__ = ["ArenaCommand", "Berserk", "Close", "CreateArena", "Join", "Leave", "Pair", "Pause", "RecordResult"]
 
 
 
 
-class CreateArena(Order, tag="arena.CreateArena"):
+class CreateArena(Setup, tag="arena.CreateArena", kw_only=True):
     """Open an arena of `kind` at `seats` players a game, from `starts_at_ms` for `minutes` minutes.
 
     `options` and `time_control` are opaque here and passed on to every game. `berserk` lets a
@@ -28,11 +34,6 @@ class CreateArena(Order, tag="arena.CreateArena"):
     berserk followed by an early resignation or a quick loss on time farms nothing.
     """
 
-    kind: str
-    name: str = ""
-    options: dict[str, Any] = {}
-    time_control: dict[str, Any] = {}
-    seats: int = 2
     minutes: int = 10
     starts_at_ms: int = 0
     berserk: bool = True
@@ -44,14 +45,6 @@ class Join(Order, tag="arena.Join"):
 
     name: str
     rating: int = 1500
-
-
-class Pause(Order, tag="arena.Pause"):
-    """Stop being paired (a running game is played out); `Join` resumes with the points kept."""
-
-
-class Leave(Order, tag="arena.Leave"):
-    """Stop for good: never paired again; the points already scored stay in the standings."""
 
 
 class Berserk(Order, tag="arena.Berserk"):

@@ -9,7 +9,7 @@ seed, the game seeds) sit in fields named `seed` and are stripped by `redact` un
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
 import msgspec
 

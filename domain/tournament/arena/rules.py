@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "arena.already_berserk": "this player has already berserked in this game",
     "arena.game_over": "the game has ended",
     "arena.berserk_too_late": "berserk only before one's own first move in the game",
+    "arena.not_yourself": "in an arena players pause and leave only for themselves",
 }
 MAX_BERSERK_MOVES = 1000
 MAX_MINUTES = 24 * 60
@@ -84,9 +85,9 @@ def decide(state: Optional[ArenaState], actor: Optional[str], command: ArenaComm
         case Join():
             return _join(state, _player(actor), command)
         case Pause():
-            return _pause(state, _player(actor))
+            return _pause(state, _oneself(actor, command.player_id))
         case Leave():
-            return _leave(state, _player(actor))
+            return _leave(state, _oneself(actor, command.player_id))
         case Berserk():
             return _berserk(state, _player(actor), command)
         case Pair():
@@ -106,6 +107,12 @@ def _player(actor: Optional[str]) -> str:
     if actor is None:
         raise _refuse("arena.not_joined", "players act for themselves")
     return actor
+
+
+def _oneself(actor: Optional[str], player_id: Optional[str]) -> str:
+    if player_id is not None and player_id != actor:
+        raise _refuse("arena.not_yourself", "in an arena players pause and leave only for themselves")
+    return _player(actor)
 
 
 def _platform(actor: Optional[str], admin: bool) -> None:

@@ -7,13 +7,13 @@ says what a player may do now, by asking `decide` itself, so it never offers wha
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 import msgspec
 
-from domain.tournament.codec import Codec, event_data, event_type
+from domain.tournament.codec import Codec, Settings, event_data, event_type, without_seeds
 from domain.tournament.arena.commands import ArenaCommand, Berserk, Join, Leave, Pause
-from domain.tournament.arena.events import ArenaCreated, ArenaEvent, PlayersPaired
+from domain.tournament.arena.events import ArenaEvent
 from domain.tournament.arena.rules import decide, final_order
 from domain.tournament.arena.state import ArenaState, Presence, Status
 from domain.kernel import RuleViolation
@@ -35,16 +35,10 @@ class ArenaStanding(msgspec.Struct, frozen=True, kw_only=True):
     sheet: list[int]
 
 
-class ArenaView(msgspec.Struct, frozen=True, kw_only=True):
+class ArenaView(Settings, frozen=True, kw_only=True):
     """The public picture of an arena: settings, times, and the live standings (best first)."""
 
     arena_id: str
-    organiser: str
-    name: str
-    kind: str
-    seats: int
-    options: dict[str, Any]
-    time_control: dict[str, Any]
     berserk: bool
     starts_at_ms: int
     ends_at_ms: int
@@ -53,9 +47,7 @@ class ArenaView(msgspec.Struct, frozen=True, kw_only=True):
     games: int
     running: int
     standings: list[ArenaStanding]
-    seed_commitment: str
     version: int
-    seed: Optional[str] = None
     berserk_moves: int = 0  # own moves a berserk needs in a game before its bonus counts
 
 
@@ -103,13 +95,7 @@ def actions(state: ArenaState, player_id: str) -> list[str]:
 
 def redact(event: ArenaEvent, public: bool) -> ArenaEvent:
     """`event` as readers may see it; `public` (the arena has ended) shows everything."""
-    if public:
-        return event
-    if isinstance(event, ArenaCreated):
-        return msgspec.structs.replace(event, seed=None)
-    if isinstance(event, PlayersPaired):
-        return msgspec.structs.replace(event, games=[msgspec.structs.replace(g, seed=None) for g in event.games])
-    return event
+    return event if public else without_seeds(event)  # type: ignore[return-value]
 
 
 decode_event = Codec(ArenaEvent).decode_event

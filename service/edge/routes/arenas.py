@@ -15,12 +15,14 @@ from msgspec import Meta
 
 import domain.tournament.arena as A
 from domain.clock import TimeControl
-from service.commands.arenas import Arenas, redacted
+from service.commands.arenas import Arenas
+from service.commands.competition import redacted
 from service.commands.exceptions import BadLastEventId, Unavailable
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
 from service.edge.schemas import NO_NUL, no_body, strictly
+from service.edge.routes.tournaments import TournamentEventOut, TournamentEvents
 from service.live.arena_stream import TOP, arena_stream
 
 ArenaId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="arena id (a UUID)")]
@@ -75,18 +77,6 @@ class ArenaCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class ArenaJoin(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     name: Annotated[str, Meta(max_length=64, pattern=NO_NUL, description="display name; default the player's")] | None = None
     rating: Annotated[int, Meta(ge=0, le=10_000)] = 1500
-
-
-class ArenaEventOut(msgspec.Struct, kw_only=True):
-    version: int
-    type: str
-    data: dict[str, Any]
-    at: str
-
-
-class ArenaEvents(msgspec.Struct, kw_only=True):
-    version: int
-    events: list[ArenaEventOut]
 
 
 class ArenaList(msgspec.Struct, kw_only=True):
@@ -174,9 +164,9 @@ class ArenaController(Controller):
     @get("/{arena_id:str}/events", operation_id="getArenaEvents",
          summary="The arena's events (seeds hidden until the end); `stela verify` reads them", responses=responses(400, 404))
     async def events(self, arenas: NamedDependency[Arenas], arena_id: ArenaId,
-                     after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0) -> ArenaEvents:
+                     after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0) -> TournamentEvents:
         state, stored = await arenas.events(arena_id, after)
-        return ArenaEvents(version=state.version, events=[ArenaEventOut(**redacted(state, e)) for e in stored])
+        return TournamentEvents(version=state.version, events=[TournamentEventOut(**redacted(state, e)) for e in stored])
 
     @get("/{arena_id:str}/stream", operation_id="streamArena",
          summary="Live arena (Server-Sent Events): a snapshot, then each event and the standings after it",

@@ -153,6 +153,8 @@ class AdjudicateRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
 
 
 class TournamentEventOut(msgspec.Struct, kw_only=True):
+    """One stored event of a competition of any format (a tournament's, an arena's), as readers see it now."""
+
     version: int
     type: str
     data: dict[str, Any]

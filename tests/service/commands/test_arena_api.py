@@ -15,11 +15,13 @@ from litestar.testing import AsyncTestClient
 
 import domain.tournament.arena as A
 from domain.kernel import RuleViolation
-from service.commands.arenas import Arenas, stream_of, verify_arena
+from service.commands.arenas import Arenas
+from service.commands.competition import verify_competition
 from service.commands.repository import GameRepository
 from service.live.fanout import Broker
 from service.store.postgres import PostgresStore
 from service.commands.verify import parse_ndjson, verify_log
+from testkit.api import auth, found
 from service.edge.app import create_app
 from service.workers import arenas as worker_module
 
@@ -36,18 +38,6 @@ async def player(api: Any, name: str) -> dict[str, str]:
     r = await api.post("/v1/players", json={"name": name})
     assert r.status_code == 201, r.text
     return {"id": r.json()["id"], "auth": f"Bearer {r.json()['token']}", "name": name}
-
-
-def auth(p: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": p["auth"]}
-
-
-async def until(check, timeout: float = 60.0) -> Any:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not (found := await check()):
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-    return found
 
 
 async def arena(api: AsyncTestClient, arena_id: str) -> dict[str, Any]:
@@ -105,7 +95,7 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
         v = await arena(api, arena_id)
         return v if v["running"] == 2 else None
 
-    view = await all_playing() or await until(all_playing)
+    view = await all_playing() or await found(all_playing)
     first = {s["player_id"]: s["playing"] for s in view["standings"]}
     # berserk: before one's first move, once, only in one's own game; the clock is halved in the game
     game_id = first[next(iter(players))]
@@ -147,7 +137,7 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
         v = await arena(api, arena_id)
         return v if v["games"] >= 2 and sum(s["games"] for s in v["standings"]) == 4 else None
 
-    view = await until(scored)
+    view = await found(scored)
     points = {s["player_id"]: s["points"] for s in view["standings"]}
     assert points[late] == 3  # a win (2) and the berserk bonus (1): the berserker made its 2 own moves
     # everyone free again is paired again, never against the same opponent; pausing takes one out
@@ -158,7 +148,7 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
         v = await arena(api, arena_id)
         return v if v["games"] > 2 or v["running"] else None
 
-    view = await until(repaired)
+    view = await found(repaired)
     standing = {s["player_id"]: s for s in view["standings"]}
     assert standing[stranger]["presence"] == "paused"
     # the end: the worker's clock passes the end time; running games finish and count, then the arena ends
@@ -168,7 +158,7 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
         v = await arena(api, arena_id)
         return v if v["status"] != "open" else None
 
-    view = await until(closed)
+    view = await found(closed)
     assert (await api.post(f"/v1/arenas/{arena_id}/join", headers=auth(players[stranger]), json={})).json()["code"] \
         == "arena.closed"
     for s in view["standings"]:
@@ -179,17 +169,17 @@ async def test_an_arena_pairs_scores_berserks_pauses_ends_at_its_time_and_verifi
         v = await arena(api, arena_id)
         return v if v["status"] == "finished" else None
 
-    view = await until(finished)
+    view = await found(finished)
     assert view["seed"] is not None and view["running"] == 0
     public = (await api.get(f"/v1/arenas/{arena_id}/events")).json()["events"]
-    report = verify_arena([(e["type"], e["data"]) for e in public])
+    report = verify_competition([(e["type"], e["data"]) for e in public])
     assert report.ok and report.finished and report.games_checked >= 2, report.problems
     conn = await asyncpg.connect(settings.database_url)
     try:
         stored = await conn.fetch("SELECT game_id FROM arena_games WHERE arena_id = $1", arena_id)
         assert len(stored) == view["games"]
         assert not await conn.fetchval("SELECT count(*) FROM tournament_games WHERE tournament_id = $1",
-                                       stream_of(arena_id))
+                                       Arenas.stream_of(arena_id))
     finally:
         await conn.close()
     for row in stored:  # every game verifies, the berserk one (its halved clock) included
@@ -218,12 +208,12 @@ async def test_the_arena_stream_sends_a_snapshot_then_events_and_standings(setti
             arena_id = r.json()["arena_id"]
             frames: list[dict[str, str]] = []
             task = asyncio.create_task(collect(http, arena_id, frames))
-            await until(lambda: seen(frames, "snapshot"))
+            await found(lambda: seen(frames, "snapshot"))
             for p in (ann, ben):
                 joined = await http.post(f"/v1/arenas/{arena_id}/join", headers=auth(p), json={})
                 assert joined.status_code == 200, joined.text
-            await until(lambda: seen(frames, "arena.PlayersPaired"))
-            await until(lambda: seen(frames, "standings"))
+            await found(lambda: seen(frames, "arena.PlayersPaired"))
+            await found(lambda: seen(frames, "standings"))
             task.cancel()
             paired = next(json.loads(m["data"]) for m in frames if m.get("event") == "arena.PlayersPaired")
             assert all(g["seed"] is None for g in paired["data"]["games"])  # seeds stay secret while it runs

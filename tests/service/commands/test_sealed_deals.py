@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from service.edge.app import create_app
-from tests.service.commands.test_tournaments import until
+from testkit.api import found
 from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
@@ -108,7 +108,7 @@ async def test_no_read_path_shows_a_duplicate_deal_until_its_last_table_ends(bas
                                          separators=(",", ":"))
         plain = await register(c, "Lobby")  # a game created after the end: once listed, the end is projected
         made = (await c.post("/v1/games", headers=plain["headers"], json={"kind": "tally", "seats": 2})).json()
-        await until(lambda: _listed(c, made["id"]))
+        await found(lambda: _listed(c, made["id"]))
 
         games = [first["game_id"], second["game_id"]]
         viewers = {"spectator": {}, "organiser": organiser["headers"],
@@ -127,13 +127,13 @@ async def test_no_read_path_shows_a_duplicate_deal_until_its_last_table_ends(bas
         opened = (await c.get(f"/v1/games/{first['game_id']}/events")).json()["events"]
         assert any(e["type"] == "table.SeedRevealed" and e["data"]["seed"] == seed for e in opened)
         assert (await c.get(f"/v1/games/{first['game_id']}/export")).status_code == 200
-        assert await until(lambda: _listed(c, first["game_id"], "?status=finished"))
+        assert await found(lambda: _listed(c, first["game_id"], "?status=finished"))
 
         async def counted() -> Any:
             v = (await c.get(f"/v1/tournaments/{tid}")).json()
             return v if v["round"] == 2 else None
 
-        shown = await until(counted)
+        shown = await found(counted)
         assert shown["rounds"][0]["tables"][0]["ranks"] is not None
         assert sum(s["points"] for s in shown["standings"]) == 2
 

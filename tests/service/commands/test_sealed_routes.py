@@ -21,7 +21,7 @@ import pytest
 
 from service.edge.app import create_app
 from tests.service.commands.test_sealed_deals import duplicate_deal, play_to_the_end, register
-from tests.service.commands.test_tournaments import until
+from testkit.api import found
 from testkit.live import serving
 
 pytestmark = pytest.mark.xdist_group("live")
@@ -117,14 +117,14 @@ async def test_no_get_route_answers_a_non_seat_differently_for_two_tables_of_a_s
         outsider = await register(c, "Outsider")
         ids[outsider["id"]] = "OUTSIDER"
         viewers = {"spectator": {}, "organiser": organiser["headers"], "outsider": outsider["headers"]}
-        await until(lambda: _caught_up(c))
+        await found(lambda: _caught_up(c))
         paired = await _walk_others(c, viewers, ids)
 
         await play_to_the_end(c, a["game_id"], seats[a["game_id"]])
         first = seats[b["game_id"]][0]
         assert (await c.post(f"/v1/games/{b['game_id']}/commands", headers=first["headers"],
                              json={"command": {"type": "tally.Add", "amount": 3}})).status_code == 200
-        await until(lambda: _caught_up(c))
+        await found(lambda: _caught_up(c))
 
         walked, differ = 0, []
         for path in GETS:

@@ -7,9 +7,10 @@ PostgreSQL side is proven by the store contract suite and `test_tournaments.py`.
 from __future__ import annotations
 
 import domain.tournament as T
+import domain.tournament.competition as C
 from service.commands.players import Players, Viewer
 from service.commands.repository import GameRepository, snapshot_format
-from service.commands.tournaments import CODEC, Tournaments, stream_of
+from service.commands.tournaments import CODEC, Tournaments
 from service.live.fanout import Broker
 from service.store.memory import MemoryStore
 from testkit.tally import TALLY
@@ -30,10 +31,10 @@ async def cup(entrants: int, snapshot_every: int = 50) -> tuple[Tournaments, str
 async def test_a_tournament_state_is_snapshotted_and_loaded_back_equal():
     tournaments, tid, _ = await cup(12, snapshot_every=5)
     held = await tournaments.load(tid)
-    snapshot = await tournaments.store.load_snapshot(stream_of(tid), snapshot_format(CODEC.kind))
+    snapshot = await tournaments.store.load_snapshot(Tournaments.stream_of(tid), snapshot_format(CODEC.kind))
     assert snapshot is not None and snapshot[0] == 10
     assert CODEC.load_state(snapshot[1]) == T.fold([CODEC.decode_event(e.type, e.data) for e in
-                                                    await tournaments.store.read_stream(stream_of(tid), upto=10)])
+                                                    await tournaments.store.read_stream(Tournaments.stream_of(tid), upto=10)])
     tournaments.repository.clear()  # (as a fresh process would: the snapshot plus the events after it)
     assert (await tournaments.load(tid)).state == held.state
 
@@ -53,7 +54,7 @@ async def test_a_resent_tournament_command_with_its_key_returns_the_first_result
     late = Viewer(player=(await Players(tournaments.store).register("Late"))[0])
     first = await tournaments.act(late, tid, T.Register(name="Late"), key="k1")
     again = await tournaments.act(late, tid, T.Register(name="Late"), key="k1")
-    assert again.version == first.version == await tournaments.store.stream_version(stream_of(tid))
+    assert again.version == first.version == await tournaments.store.stream_version(Tournaments.stream_of(tid))
 
 
 async def test_a_tournament_is_decided_off_the_event_loop_s_thread(monkeypatch):
@@ -63,12 +64,12 @@ async def test_a_tournament_is_decided_off_the_event_loop_s_thread(monkeypatch):
 
     tournaments, tid, viewers = await cup(4)
     threads: list[int] = []
-    original = T.decide
+    original = C.decide_rounds  # what the format of rounds decides with
 
     def recording(*args, **kwargs):
         threads.append(threading.get_ident())
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(T, "decide", recording)
+    monkeypatch.setattr(C, "decide_rounds", recording)
     await tournaments.act(viewers[0], tid, T.Start())
     assert threads and threading.get_ident() not in threads

@@ -11,7 +11,8 @@ from typing import Any
 
 from service.cli.main import cmd_verify
 from service.commands.tournaments import verify_report
-from tests.service.commands.test_tournaments import api, auth, play_round, player, until  # noqa: F401 - `api` is a fixture
+from tests.service.commands.test_tournaments import api, play_round, player  # noqa: F401 - `api` is a fixture
+from testkit.api import auth, found
 
 
 async def test_a_tournament_with_nobody_registered_cannot_be_started(api):  # noqa: F811
@@ -28,7 +29,7 @@ async def wait_round(api, tid: str, after: int) -> dict[str, Any]:  # noqa: F811
         v = (await api.get(f"/v1/tournaments/{tid}")).json()
         return v if v["status"] == "finished" or v["round"] > after else None
 
-    return await until(advanced)
+    return await found(advanced)
 
 
 async def test_the_organiser_runs_a_swiss_with_every_tool_and_publishes_a_report_the_audit_accepts(api, tmp_path):  # noqa: F811
@@ -120,7 +121,7 @@ async def test_the_organiser_runs_a_swiss_with_every_tool_and_publishes_a_report
         items = (await api.get("/v1/tournaments", params={"status": "finished"})).json()["items"]
         return next((i for i in items if i["tournament_id"] == tid), None)
 
-    assert (await until(listed))["players"] == 6
+    assert (await found(listed))["players"] == 6
 
 
 async def test_rating_conditions_use_the_platforms_ratings_and_the_organiser_may_register_anyone(api):  # noqa: F811

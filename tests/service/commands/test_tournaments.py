@@ -25,9 +25,11 @@ from service.live.fanout import Broker
 from service.commands.pipeline import CommandPipeline, now_ms
 from service.commands.players import Viewer
 from service.workers.timeouts import TimeoutWorker
-from service.commands.tournaments import stream_of, verify_tournament
+from service.commands.competition import verify_competition
+from service.commands.tournaments import Tournaments
 from service.workers.results import ResultRunner
 from service.commands.verify import parse_ndjson, verify_log
+from testkit.api import auth, found
 from testkit.readmodels import assert_equal_to_rebuild
 
 
@@ -47,18 +49,6 @@ async def player(api: AsyncTestClient, name: str) -> dict[str, str]:
     assert r.status_code == 201, r.text
     body = r.json()
     return {"id": body["id"], "auth": f"Bearer {body['token']}"}
-
-
-def auth(p: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": p["auth"]}
-
-
-async def until(check, timeout: float = 60.0) -> Any:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not (found := await check()):
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-    return found
 
 
 async def play_round(api: AsyncTestClient, view: dict[str, Any], players: dict[str, dict[str, str]]) -> None:
@@ -103,7 +93,7 @@ async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairi
             v = (await api.get(f"/v1/tournaments/{tid}")).json()
             return v if v["status"] == "finished" or v["round"] > round_ else None
 
-        view = await until(advanced)
+        view = await found(advanced)
     assert view["status"] == "finished"
     assert len(view["standings"]) == 5
 
@@ -111,13 +101,13 @@ async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairi
         page = (await api.get("/v1/tournaments", params={"status": "finished", "kind": "tally"})).json()
         return tid in [t["tournament_id"] for t in page["items"]]
 
-    await until(listed_finished)
+    await found(listed_finished)
     events = (await api.get(f"/v1/tournaments/{tid}/events")).json()["events"]
     assert events[0]["type"] == "tournament.TournamentCreated" and events[-1]["type"] == "tournament.SeedRevealed"
     stream = await api.get(f"/v1/tournaments/{tid}/stream")  # ended: the snapshot, then the stream closes
     first_frame = stream.text.split("\n\n")[0].split("\n")
     assert "event: snapshot" in first_frame and f"id: {events[-1]['version']}" in first_frame
-    assert verify_tournament([(e["type"], e["data"]) for e in events]).ok
+    assert verify_competition([(e["type"], e["data"]) for e in events]).ok
     for round_view in view["rounds"]:
         for table in round_view["tables"]:
             log = (await api.get(f"/v1/games/{table['game_id']}/export")).content
@@ -197,7 +187,7 @@ async def test_a_pairing_and_its_games_commit_together_or_not_at_all(service, mo
     monkeypatch.setattr(bulk, "create_games", crash)
     with pytest.raises(ConnectionError):
         await tournaments_.act(organiser, tid, T.Start())
-    stored = await tournaments_.store.read_stream(stream_of(tid))
+    stored = await tournaments_.store.read_stream(Tournaments.stream_of(tid))
     assert stored[-1].version == version and all(e.type != "tournament.RoundPaired" for e in stored)
     monkeypatch.setattr(bulk, "create_games", real)
     tournaments_.repository.clear()  # (as a fresh process would)
@@ -220,7 +210,7 @@ async def test_two_runners_racing_over_an_ended_game_record_its_result_once(serv
 
     runners = [ResultRunner(tournaments_.store, tournaments_) for _ in range(2)]
     await asyncio.gather(*(drain(runner) for runner in runners))
-    events = await tournaments_.store.read_stream(stream_of(tid))
+    events = await tournaments_.store.read_stream(Tournaments.stream_of(tid))
     recorded = [e for e in events if e.type == "tournament.ResultRecorded" and e.data["game_id"] == table.game_id]
     assert len(recorded) == 1
 
@@ -289,7 +279,7 @@ async def test_the_list_filters_by_status_and_kind_and_pages_newest_first_by_cur
         running = (await api.get("/v1/tournaments", params={"status": "running", "kind": "tally"})).json()["items"]
         return any(t["tournament_id"] == made[0] for t in running)
 
-    await until(projected)
+    await found(projected)
     newest = [t["tournament_id"] for t in await all_pages(kind="tally", limit=2) if t["tournament_id"] in made]
     assert newest == made[::-1]  # every one once, newest first, across pages of two
     waiting = await all_pages(status="registration", kind="tally", limit=2)
@@ -303,7 +293,7 @@ async def test_the_list_filters_by_status_and_kind_and_pages_newest_first_by_cur
         async def caught_up() -> bool:
             return (await lag(pool, ["tournaments"]))["tournaments"]["events"] == 0
 
-        await until(caught_up)
+        await found(caught_up)
         await assert_equal_to_rebuild(pool, [TournamentList()])  # the live rows are what a replay of the log gives
     r = await api.get("/v1/tournaments", params={"cursor": "not-a-cursor"})
     assert r.status_code == 422 and r.json()["code"] == "bad_cursor"
@@ -340,19 +330,19 @@ async def test_the_stream_delivers_registrations_live_and_a_reconnect_gets_exact
             tid = r.json()["tournament_id"]
             first: list[dict[str, str]] = []
             task = asyncio.create_task(collect(http, tid, {}, first))
-            await until(lambda: _async(any(m.get("event") == "snapshot" for m in first)))
+            await found(lambda: _async(any(m.get("event") == "snapshot" for m in first)))
             live = [await register(http, tid, f"A{i}") for i in range(2)]
-            await until(lambda: _async(ids(first) == live))
-            follower = app.state.services.broker.followers[stream_of(tid)]
+            await found(lambda: _async(ids(first) == live))
+            follower = app.state.services.broker.followers[Tournaments.stream_of(tid)]
             assert follower.reads == 0  # the appends' pushes woke it: no polling, no read of the store
             task.cancel()
             missed = [await register(http, tid, f"B{i}") for i in range(3)]
             second: list[dict[str, str]] = []
             task = asyncio.create_task(collect(http, tid, {"Last-Event-ID": str(live[-1])}, second))
-            await until(lambda: _async(ids(second) == missed))
+            await found(lambda: _async(ids(second) == missed))
             assert (await http.post(f"/v1/tournaments/{tid}/start", headers=org)).status_code == 200
             started_at = (await http.get(f"/v1/tournaments/{tid}/events")).json()["version"]
-            await until(lambda: _async(ids(second) and ids(second)[-1] == started_at))
+            await found(lambda: _async(ids(second) and ids(second)[-1] == started_at))
             task.cancel()
             assert ids(second) == list(range(missed[0], started_at + 1))  # no gap, no duplicate
             assert not any(m.get("event") == "snapshot" for m in second)

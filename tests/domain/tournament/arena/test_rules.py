@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import domain.tournament as T
 import domain.tournament.arena as A
 from domain.kernel import RuleViolation
 from tests.domain.tournament.arena.support import ARENA, ORGANISER, SEED, START, apply, given, joined, opened, outcome
@@ -141,6 +142,16 @@ def test_a_paused_player_is_not_paired_until_they_join_again_with_their_points()
     state = joined(state, "c")
     state, [again] = apply(state, None, A.Pair(at_ms=START + 2))
     assert "c" in again.games[0].players
+
+
+def test_pause_and_leave_are_the_competitions_own_commands_and_each_player_gives_them_for_themselves():
+    state = joined(given(*opened()), "a", "b")
+    assert A.Pause is T.Pause and A.Leave is T.Withdraw  # one command, whatever the format
+    refused(state, "a", T.Pause(player_id="b"), "arena.not_yourself")
+    refused(state, ORGANISER, T.Withdraw(player_id="b"), "arena.not_yourself")
+    state, [paused] = apply(state, "a", T.Pause(player_id="a"))
+    state, [left] = apply(state, "b", T.Withdraw())
+    assert (paused, left) == (A.PlayerPaused(player_id="a"), A.PlayerLeft(player_id="b"))
 
 
 def test_a_player_who_left_plays_out_their_game_keeps_their_points_and_cannot_return():
