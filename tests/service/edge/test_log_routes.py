@@ -15,6 +15,7 @@ from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
 from service.edge.app import create_app
 from testkit.api import play_to_end, started_game
+from testkit.log import checkpointed
 
 LOG_KEY = Signer.generate("test.example/stela")
 
@@ -29,6 +30,7 @@ async def logged(settings, games):
 async def finished_game(client) -> str:
     game_id, players = await started_game(client, "tally", 2)
     await play_to_end(client, game_id, players)
+    await checkpointed(client, game_id, 3)
     return game_id
 
 
