@@ -78,7 +78,7 @@ class LogController(Controller):
     @post("/cosignatures", operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
           description="The note must be a checkpoint this log published, carrying a valid cosignature by "
                       "`witness_key`; the cosignature line is kept (the first per witness and size) and served with "
-                      "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404))
+                      "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404, 422))
     async def cosign(self, services: NamedDependency[Services], data: JSONBody[Cosignature]) -> Response[str]:
         return _note(await services.transparency.cosign(data.note, data.witness_key))
 
@@ -106,7 +106,8 @@ class LogController(Controller):
     @get("/proofs/consistency", operation_id="getConsistencyProof",
          summary="A consistency proof between two published tree sizes",
          description="The RFC 9162 PROOF(first, D[second]) hashes that show the tree of `first` is a prefix of the "
-                     "tree of `second`.", responses=responses(400, 404))
+                     "tree of `second` (404 when either size has no checkpoint, or `first` is the larger).",
+         responses=responses(400, 404))
     async def consistency(self, services: NamedDependency[Services],
                           first: Annotated[int, QueryParameter(ge=1, le=MOST, examples=[Example(value=40)])],
                           second: Annotated[int, QueryParameter(ge=1, le=MOST, examples=[Example(value=42)])]) -> ConsistencyProof:
