@@ -19,11 +19,15 @@ from pathlib import Path
 import msgspec
 
 from domain.transparency import merkle
-from service.commands.exceptions import InvalidRequest, NotFound
+from service.commands.exceptions import InvalidRequest, NotFound, ServiceError
 from service.commands.notes import NoteError, Signer, Verifier, checkpoint_text, cosigned_by, split
 from service.store.ledger import Checkpoint, Entry, Ledger, proof, root
 
 PAGE = 1000  # leaves per page, at most
+
+
+class BadCosignature(ServiceError):
+    """A submitted cosignature that is not a valid cosignature, by the key given, of a published checkpoint."""
 
 
 def b64(raw: bytes) -> str:
@@ -122,8 +126,8 @@ class Transparency:
 
     async def consistency(self, first: int, second: int) -> ConsistencyProof:
         """The proof that the published tree of `first` is a prefix of the published tree of `second`."""
-        if not 0 < first <= second:
-            raise InvalidRequest("a consistency proof runs from a size above 0 to one at least as large")
+        if first > second:
+            raise NotFound(f"no consistency proof runs from {first} down to {second} leaves")
         await self._published(first)
         await self._published(second)
         path = await proof(self.ledger, merkle.consistency_ranges(first, second))
@@ -136,13 +140,13 @@ class Transparency:
             text, _ = split(note)
             size = int(text.split("\n")[1])
         except (NoteError, ValueError, IndexError) as exc:
-            raise InvalidRequest(f"not a cosigned checkpoint and a witness key: {exc}") from exc
+            raise BadCosignature(f"not a cosigned checkpoint and a witness key: {exc}") from exc
         found = await self._published(size)
         if split(found.note)[0] != text:
-            raise InvalidRequest("the cosigned text is not the checkpoint this log published for that size")
+            raise BadCosignature("the cosigned text is not the checkpoint this log published for that size")
         stamp = cosigned_by(note, witness)
         if stamp is None or stamp > time.time() + 300:
-            raise InvalidRequest("no valid cosignature of that witness key on the note")
+            raise BadCosignature("no valid cosignature of that witness key on the note")
         line = next(line for line in note.split("\n") if line.startswith(f"\u2014 {witness.name} ")
                     and base64.b64decode(line.rsplit(" ", 1)[1])[:4] == witness.id)
         await self.ledger.add_cosignature(size, witness_key.strip(), line + "\n")

@@ -30,6 +30,7 @@ from service.commands import accounts_bots as bots
 from service.commands import exceptions as x
 from service.commands import oauth
 from service.commands.players import InsufficientScope, InvalidName
+from service.commands.transparency import BadCosignature
 from service.store import errors as db
 
 log = structlog.get_logger("stela.errors")
@@ -122,6 +123,7 @@ ERRORS: dict[type[BaseException], Rule] = {
     oauth.BadRedirectUri: Rule(422, "invalid_redirect_uri", "Unprocessable content"),
     oauth.AppNotFound: Rule(404, "app_not_found", "Not found"),
     bots.BadBot: Rule(422, "invalid_bot", "Unprocessable content"),
+    BadCosignature: Rule(422, "invalid_cosignature", "Unprocessable content"),
     bots.BotNotFound: Rule(404, "bot_not_found", "Not found"),
     x.ReadModelsUnavailable: Rule(503, "read_models_unavailable", "Service unavailable"),
     x.StoreUnavailable: _DB_DOWN,

@@ -18,10 +18,12 @@ from service.edge.errors import responses
 from service.edge.schemas import NO_NUL
 
 NOTE = "text/plain; charset=utf-8"
+MOST = (1 << 53) - 1  # tree sizes and indexes: exact in any JSON number, and in PostgreSQL's bigint
 NOTE_EXAMPLE = ("play.example.org/stela\n42\nqJbXU3lnt3VJTf0sJJvSTUE9x9uD1e4l1bDkP4hMBNQ=\n\n"
                 "\u2014 play.example.org/stela Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo"
                 "+zyWE+xeMcTOAYQ8=\n")
-Size = Annotated[int, PathParameter(ge=1, description="a tree size a checkpoint was published for", examples=[Example(value=42)])]
+Size = Annotated[int, PathParameter(ge=1, le=MOST, description="a tree size a checkpoint was published for",
+                                    examples=[Example(value=42)])]
 
 
 def _note(body: str) -> Response[str]:
@@ -76,7 +78,7 @@ class LogController(Controller):
     @post("/cosignatures", operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
           description="The note must be a checkpoint this log published, carrying a valid cosignature by "
                       "`witness_key`; the cosignature line is kept (the first per witness and size) and served with "
-                      "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404))
+                      "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404, 422))
     async def cosign(self, services: NamedDependency[Services], data: JSONBody[Cosignature]) -> Response[str]:
         return _note(await services.transparency.cosign(data.note, data.witness_key))
 
@@ -85,7 +87,7 @@ class LogController(Controller):
                      "its RFC 9162 leaf hash; `next` is the start of the following page.",
          responses=responses(400))
     async def leaves(self, services: NamedDependency[Services],
-                     start: Annotated[int, QueryParameter(ge=0, examples=[Example(value=0)])] = 0,
+                     start: Annotated[int, QueryParameter(ge=0, le=MOST, examples=[Example(value=0)])] = 0,
                      limit: Annotated[int, QueryParameter(ge=1, le=PAGE, examples=[Example(value=100)])] = 100) -> LeafPage:
         return await services.transparency.leaves(start, limit)
 
@@ -95,15 +97,18 @@ class LogController(Controller):
                      "checkpoint's; the newest when omitted). 404 when no checkpoint includes a leaf of it.",
          responses=responses(400, 404))
     async def inclusion(self, services: NamedDependency[Services],
-                        stream_id: Annotated[str, PathParameter(max_length=128, pattern=NO_NUL, examples=[Example(value="g-3f2a")])],
-                        size: Annotated[int | None, QueryParameter(ge=1, examples=[Example(value=42)])] = None) -> InclusionProof:
+                        stream_id: Annotated[str, PathParameter(max_length=128, pattern=NO_NUL,
+                                                                examples=[Example(value="g-3f2a")])],
+                        size: Annotated[int | None, QueryParameter(ge=1, le=MOST, examples=[Example(value=42)])] = None
+                        ) -> InclusionProof:
         return await services.transparency.inclusion(stream_id, size)
 
     @get("/proofs/consistency", operation_id="getConsistencyProof",
          summary="A consistency proof between two published tree sizes",
          description="The RFC 9162 PROOF(first, D[second]) hashes that show the tree of `first` is a prefix of the "
-                     "tree of `second`.", responses=responses(400, 404))
+                     "tree of `second` (404 when either size has no checkpoint, or `first` is the larger).",
+         responses=responses(400, 404))
     async def consistency(self, services: NamedDependency[Services],
-                          first: Annotated[int, QueryParameter(ge=1, examples=[Example(value=40)])],
-                          second: Annotated[int, QueryParameter(ge=1, examples=[Example(value=42)])]) -> ConsistencyProof:
+                          first: Annotated[int, QueryParameter(ge=1, le=MOST, examples=[Example(value=40)])],
+                          second: Annotated[int, QueryParameter(ge=1, le=MOST, examples=[Example(value=42)])]) -> ConsistencyProof:
         return await services.transparency.consistency(first, second)

@@ -5,9 +5,7 @@ client. Each test first shows the honest case passes, so the catch is the tamper
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,6 +22,7 @@ from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from service.store.protocol import event_hash
 from testkit.api import play_to_end, player, started_game
+from testkit.log import checkpointed
 
 LOG_KEY = Signer.generate("test.example/stela")
 KEY = Verifier.parse(LOG_KEY.verifier())
@@ -35,19 +34,6 @@ async def service(settings: Any, games: Any, store: Any = None) -> AsyncIterator
     app = create_app(msgspec.structs.replace(settings, log_key=LOG_KEY.private_text()), games=games, store=store)
     async with AsyncTestClient(app, timeout=30) as client:
         yield client
-
-
-async def checkpointed(client: AsyncTestClient, game_id: str, leaves: int) -> None:
-    """Sign checkpoints until one holds the game's `leaves` leaves (the log integrates what has committed
-    below the global log's horizon, a moment after the commit)."""
-    deadline = time.monotonic() + 30
-    while True:
-        await client.post("/v1/log/checkpoints")
-        resp = await client.get(f"/v1/log/proofs/inclusion/{game_id}")
-        if resp.status_code == 200 and len(resp.json()["leaves"]) == leaves:
-            return
-        assert time.monotonic() < deadline, "the game's leaves were not checkpointed in time"
-        await asyncio.sleep(0.05)
 
 
 async def finished(client: AsyncTestClient) -> str:

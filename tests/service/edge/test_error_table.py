@@ -54,7 +54,7 @@ def test_the_error_table_lists_each_condition_with_its_status_and_stable_code():
         "WeakPassword": (400, "weak_password"), "UnknownScope": (400, "unknown_scope"),
         "TokenNotFound": (404, "token_not_found"), "OAuthRefused": (422, None),
         "BadRedirectUri": (422, "invalid_redirect_uri"), "AppNotFound": (404, "app_not_found"),
-        "BadBot": (422, "invalid_bot"), "BotNotFound": (404, "bot_not_found"),
+        "BadBot": (422, "invalid_bot"), "BadCosignature": (422, "invalid_cosignature"), "BotNotFound": (404, "bot_not_found"),
     }
 
 

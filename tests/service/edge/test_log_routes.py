@@ -15,6 +15,7 @@ from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
 from service.edge.app import create_app
 from testkit.api import play_to_end, started_game
+from testkit.log import checkpointed
 
 LOG_KEY = Signer.generate("test.example/stela")
 
@@ -29,6 +30,7 @@ async def logged(settings, games):
 async def finished_game(client) -> str:
     game_id, players = await started_game(client, "tally", 2)
     await play_to_end(client, game_id, players)
+    await checkpointed(client, game_id, 3)
     return game_id
 
 
@@ -71,7 +73,7 @@ async def test_a_witness_cosignature_is_checked_kept_and_served_with_the_checkpo
     assert line in (await logged.get("/v1/log/checkpoint")).text or line in resp.text
     forged = note + Signer.generate("witness.example/w1", COSIGNATURE).cosign(split(note)[0], int(time.time()))
     refused = await logged.post("/v1/log/cosignatures", json={"note": forged, "witness_key": witness.verifier()})
-    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+    assert refused.status_code == 422 and refused.json()["code"] == "invalid_cosignature"
 
 
 async def test_proofs_need_a_published_size(logged):
