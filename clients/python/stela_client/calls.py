@@ -59,6 +59,10 @@ def _bytes(resp: Response) -> bytes:
     return resp.body
 
 
+def _text(resp: Response) -> str:
+    return resp.body.decode()
+
+
 def _nothing(resp: Response) -> None:
     return None
 
@@ -484,6 +488,47 @@ class Api(Core):
     @op("getLeaderboard")
     def leaderboard(self, kind: str, *, limit: int | None = None, cursor: str | None = None) -> Call[dict[str, Any]]:
         return _json_call("GET", path_of("v1", "leaderboards", kind), params={"limit": limit, "cursor": cursor})
+
+    # ------------------------------------------------------------------ the transparency log (docs/audit.md)
+
+    @op("getLogInfo")
+    def log_info(self) -> Call[dict[str, Any]]:
+        """The log's origin, its signer's public key and its size."""
+        return _json_call("GET", "/v1/log")
+
+    @op("getCheckpoint")
+    def checkpoint(self) -> Call[str]:
+        """The newest signed checkpoint (a C2SP signed note) with its witnesses' cosignatures."""
+        return Call("GET", "/v1/log/checkpoint", _text)
+
+    @op("getCheckpointOfSize")
+    def checkpoint_of_size(self, size: int) -> Call[str]:
+        """The signed checkpoint published for a tree of `size` leaves."""
+        return Call("GET", path_of("v1", "log", "checkpoints", str(size)), _text)
+
+    @op("issueCheckpoint")
+    def issue_checkpoint(self) -> Call[str]:
+        """Sign a checkpoint now (the admin token), instead of waiting for the worker's interval."""
+        return Call("POST", "/v1/log/checkpoints", _text)
+
+    @op("addCosignature")
+    def add_cosignature(self, note: str, witness_key: str) -> Call[str]:
+        """Submit a witness's cosignature of a checkpoint; the answer is the note with it appended."""
+        return Call("POST", "/v1/log/cosignatures", _text, body={"note": note, "witness_key": witness_key})
+
+    @op("listLogLeaves")
+    def log_leaves(self, start: int | None = None, limit: int | None = None) -> Call[dict[str, Any]]:
+        return _json_call("GET", "/v1/log/leaves", params={"start": start, "limit": limit})
+
+    @op("getInclusionProof")
+    def inclusion_proof(self, stream_id: str, size: int | None = None) -> Call[dict[str, Any]]:
+        """Proofs that a game's or competition's leaves are in the tree of `size` leaves (the newest if None)."""
+        return _json_call("GET", path_of("v1", "log", "proofs", "inclusion", stream_id), params={"size": size})
+
+    @op("getConsistencyProof")
+    def consistency_proof(self, first: int, second: int) -> Call[dict[str, Any]]:
+        """The proof that the tree of `second` leaves extends the tree of `first` leaves."""
+        return _json_call("GET", "/v1/log/proofs/consistency", params={"first": first, "second": second})
 
     @op("getStats")
     def stats(self, days: int | None = None) -> Call[dict[str, Any]]:

@@ -189,6 +189,24 @@ export declare class StelaClient {
     leaveArena(id: string): Promise<Arena>;
     pauseArena(id: string): Promise<Arena>;
     berserk(id: string, gameId: string): Promise<Arena>;
+    /** The log's origin, its signer's public key and its size. */
+    logInfo(): Promise<ResultOf<"getLogInfo">>;
+    /** The newest signed checkpoint (a C2SP signed note) with its witnesses' cosignatures. */
+    checkpoint(): Promise<string>;
+    /** The signed checkpoint published for a tree of `size` leaves. */
+    checkpointOfSize(size: number): Promise<string>;
+    /** Sign a checkpoint now (the admin token). */
+    issueCheckpoint(): Promise<string>;
+    /** Submit a witness's cosignature of a checkpoint; the answer is the note with it appended. */
+    addCosignature(body: BodyOf<"addCosignature">): Promise<string>;
+    logLeaves(query?: {
+        start?: number;
+        limit?: number;
+    }): Promise<ResultOf<"listLogLeaves">>;
+    /** Proofs that a game's or competition's leaves are in the tree of `size` leaves (the newest if omitted). */
+    inclusionProof(streamId: string, size?: number): Promise<ResultOf<"getInclusionProof">>;
+    /** The proof that the tree of `second` leaves extends the tree of `first` leaves. */
+    consistencyProof(first: number, second: number): Promise<ResultOf<"getConsistencyProof">>;
     /** A bot worker's leases (the admin token only). */
     leaseBots(body: BodyOf<"leaseBots">): Promise<ResultOf<"leaseBots">>;
     botDone(id: string): Promise<void>;

@@ -346,6 +346,40 @@ export class StelaClient {
     berserk(id, gameId) {
         return this.post(`${arena(id)}/games/${seg(gameId)}/berserk`);
     }
+    // --------------------------------------------------------------------- the transparency log (docs/audit.md)
+    /** The log's origin, its signer's public key and its size. */
+    logInfo() {
+        return this.get("/v1/log");
+    }
+    /** The newest signed checkpoint (a C2SP signed note) with its witnesses' cosignatures. */
+    checkpoint() {
+        return this.text("/v1/log/checkpoint");
+    }
+    /** The signed checkpoint published for a tree of `size` leaves. */
+    checkpointOfSize(size) {
+        return this.text(`/v1/log/checkpoints/${size}`);
+    }
+    /** Sign a checkpoint now (the admin token). */
+    issueCheckpoint() {
+        return this.http.request("POST", "/v1/log/checkpoints", { retry: "unsafe", text: true })
+            .then((a) => a.data);
+    }
+    /** Submit a witness's cosignature of a checkpoint; the answer is the note with it appended. */
+    addCosignature(body) {
+        return this.http.request("POST", "/v1/log/cosignatures", { body, retry: "unsafe", text: true })
+            .then((a) => a.data);
+    }
+    logLeaves(query = {}) {
+        return this.get("/v1/log/leaves", query);
+    }
+    /** Proofs that a game's or competition's leaves are in the tree of `size` leaves (the newest if omitted). */
+    inclusionProof(streamId, size) {
+        return this.get(`/v1/log/proofs/inclusion/${seg(streamId)}`, { size });
+    }
+    /** The proof that the tree of `second` leaves extends the tree of `first` leaves. */
+    consistencyProof(first, second) {
+        return this.get("/v1/log/proofs/consistency", { first, second });
+    }
     // ------------------------------------------------------------------------------------------ bot workers
     /** A bot worker's leases (the admin token only). */
     leaseBots(body) {
@@ -375,6 +409,14 @@ export const OPERATIONS = {
     pauseArena: ["pauseArena"],
     streamArena: ["followArena"],
     leaseBots: ["leaseBots"],
+    getLogInfo: ["logInfo"],
+    getCheckpoint: ["checkpoint"],
+    getCheckpointOfSize: ["checkpointOfSize"],
+    issueCheckpoint: ["issueCheckpoint"],
+    addCosignature: ["addCosignature"],
+    listLogLeaves: ["logLeaves"],
+    getInclusionProof: ["inclusionProof"],
+    getConsistencyProof: ["consistencyProof"],
     finishBot: ["botDone"],
     listGames: ["listGames"],
     createGame: ["createGame"],

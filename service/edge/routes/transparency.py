@@ -10,12 +10,12 @@ from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.params import PathParameter, QueryParameter
 
 from service.commands.transparency import PAGE, ConsistencyProof, InclusionProof, LeafPage, LogInfo
 from service.container import Services
 from service.edge.errors import responses
-from service.edge.schemas import NO_NUL
+from service.edge.schemas import NO_NUL, StrictBody
 
 NOTE = "text/plain; charset=utf-8"
 MOST = (1 << 53) - 1  # tree sizes and indexes: exact in any JSON number, and in PostgreSQL's bigint
@@ -36,7 +36,7 @@ def _note_doc(description: str, *errors: int) -> dict[int, ResponseSpec]:
             **responses(*errors)}
 
 
-class Cosignature(msgspec.Struct, frozen=True, kw_only=True):
+class Cosignature(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     note: Annotated[str, msgspec.Meta(max_length=8192, description="the checkpoint with the witness's cosignature line",
                                       examples=[NOTE_EXAMPLE])]
     witness_key: Annotated[str, msgspec.Meta(max_length=512, description="the witness's verifier key (type 0x04)",
@@ -75,11 +75,11 @@ class LogController(Controller):
         await services.transparency.issue()
         return _note(await services.transparency.note())
 
-    @post("/cosignatures", operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
+    @post("/cosignatures", dto=StrictBody[Cosignature], return_dto=None, operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
           description="The note must be a checkpoint this log published, carrying a valid cosignature by "
                       "`witness_key`; the cosignature line is kept (the first per witness and size) and served with "
                       "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404, 422))
-    async def cosign(self, services: NamedDependency[Services], data: JSONBody[Cosignature]) -> Response[str]:
+    async def cosign(self, services: NamedDependency[Services], data: Cosignature) -> Response[str]:
         return _note(await services.transparency.cosign(data.note, data.witness_key))
 
     @get("/leaves", operation_id="listLogLeaves", summary="The log's leaves, in index order, paged",

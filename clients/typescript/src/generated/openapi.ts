@@ -616,6 +616,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transparency log's origin, public key and size
+         * @description The verifier key signs every checkpoint (C2SP signed-note, Ed25519, type 0x01); `size` is the number of leaves integrated so far (a checkpoint may lag it by the worker's interval).
+         */
+        get: operations["getLogInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest signed checkpoint
+         * @description A C2SP tlog-checkpoint: origin, tree size and RFC 9162 root hash (base64), then the log's signature line and every witness cosignature kept for it (C2SP tlog-cosignature).
+         */
+        get: operations["getCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a checkpoint of the log now
+         * @description Integrates the committed leaves and signs a checkpoint if the tree grew (what the worker does every STELA_LOG_CHECKPOINT_SECONDS); answers the newest checkpoint.
+         */
+        post: operations["issueCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/checkpoints/{size}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The checkpoint of one tree size */
+        get: operations["getCheckpointOfSize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/cosignatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a witness's cosignature of a checkpoint
+         * @description The note must be a checkpoint this log published, carrying a valid cosignature by `witness_key`; the cosignature line is kept (the first per witness and size) and served with the checkpoint from then on.
+         */
+        post: operations["addCosignature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/leaves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log's leaves, in index order, paged
+         * @description Each leaf is the canonical JSON of a creation, an end or a revealed seed (docs/audit.md), with its RFC 9162 leaf hash; `next` is the start of the following page.
+         */
+        get: operations["listLogLeaves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/proofs/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consistency proof between two published tree sizes
+         * @description The RFC 9162 PROOF(first, D[second]) hashes that show the tree of `first` is a prefix of the tree of `second` (404 when either size has no checkpoint, or `first` is the larger).
+         */
+        get: operations["getConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/proofs/inclusion/{stream_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inclusion proofs of a game's or competition's leaves
+         * @description For each leaf of the stream, its RFC 9162 inclusion path in the tree of `size` (a published checkpoint's; the newest when omitted). 404 when no checkpoint includes a leaf of it.
+         */
+        get: operations["getInclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/apps": {
         parameters: {
             query?: never;
@@ -948,7 +1105,7 @@ export interface paths {
         };
         /**
          * Several games and the personal notices on one connection (Server-Sent Events)
-         * @description `text/event-stream` of several games (`games`, at most 32) and, with `personal=true`, the caller's personal notices, on one connection: the protocol is docs/streams.md. Every frame is a default `message` event whose data has a `type`: `snapshot` `{game_id, game}`, `event` `{game_id, event}`, `turn` `{game_id, version, status, to_act, your_seat, your_turn, commands?}` (after each game's catch-up and each batch of its events; `commands`, the seat's legal commands, with `legal=true` when it is its turn), the personal notices (`game.*`), `ready` once everything has caught up, and `end` `{reason}` before the server closes it. The `id` holds every position: one per game in the order of `games` (a version, or `_` before its snapshot), then `p<cursor>` with `personal=true`, joined by `.`; `Last-Event-ID` resumes each game exactly, `after` and `personal_after` do the same for a new connection. The viewer is the `?ticket=` holder (see createStreamTicket), else the bearer token's player, else a spectator; each game is shown exactly as its own stream shows it to that viewer.
+         * @description `text/event-stream` of several games (`games`, at most 32) and, with `personal=true`, the caller's personal notices, on one connection: the protocol is docs/streams.md. Every frame is a default `message` event whose data has a `type`: `snapshot` `{game_id, game}`, `event` `{game_id, event}`, `turn` `{game_id, version, status, to_act, your_seat, your_turn, commands?, view?}` (after each game's catch-up and each batch of its events; `commands`, the seat's legal commands, with `legal=true` when it is its turn; `view`, the viewer's view then, with `legal=true`), the personal notices (`game.*`), `ready` once everything has caught up, and `end` `{reason}` before the server closes it. The `id` holds every position: one per game in the order of `games` (a version, or `_` before its snapshot), then `p<cursor>` with `personal=true`, joined by `.`; `Last-Event-ID` resumes each game exactly, `after` and `personal_after` do the same for a new connection. The viewer is the `?ticket=` holder (see createStreamTicket), else the bearer token's player, else a spectator; each game is shown exactly as its own stream shows it to that viewer.
          */
         get: operations["streamMany"];
         put?: never;
@@ -1335,20 +1492,6 @@ export interface components {
             /** @description a game `time_control`, put on every game; berserk needs `total_seconds` */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** ArenaEventOut */
-        ArenaEventOut: {
-            at: string;
-            data: {
-                [key: string]: unknown;
-            };
-            type: string;
-            version: number;
-        };
-        /** ArenaEvents */
-        ArenaEvents: {
-            events: components["schemas"]["ArenaEventOut"][];
-            version: number;
-        };
         /** ArenaJoin */
         ArenaJoin: {
             /** @description display name; default the player's */
@@ -1462,6 +1605,29 @@ export interface components {
             name: string;
             redirect_uri: string;
             scopes: string[];
+        };
+        /** ConsistencyProof */
+        ConsistencyProof: {
+            first: number;
+            path: string[];
+            second: number;
+        };
+        /** Cosignature */
+        Cosignature: {
+            /**
+             * @description the checkpoint with the witness's cosignature line
+             * @example play.example.org/stela
+             *     42
+             *     qJbXU3lnt3VJTf0sJJvSTUE9x9uD1e4l1bDkP4hMBNQ=
+             *
+             *     — play.example.org/stela Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=
+             */
+            note: string;
+            /**
+             * @description the witness's verifier key (type 0x04)
+             * @example witness.example/w1+8a2c40d3+BEXcDqlxtaGS/Wz1s3ax4ZHpEh3jCnR0dumDJkfLa/Gd
+             */
+            witness_key: string;
         };
         /** DayEvents */
         DayEvents: {
@@ -3332,6 +3498,21 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "degraded" | "unavailable";
         };
+        /** Included */
+        Included: {
+            body: string;
+            index: number;
+            leaf_hash: string;
+            path: string[];
+            version: number;
+        };
+        /** InclusionProof */
+        InclusionProof: {
+            leaves: components["schemas"]["Included"][];
+            root: string;
+            size: number;
+            stream_id: string;
+        };
         /** JoinRequest */
         JoinRequest: {
             /** @description the seat to take (0-based); default the first free one */
@@ -3403,6 +3584,20 @@ export interface components {
             kind: components["schemas"]["Kind"];
             next_cursor: string | null;
         };
+        /** Leaf */
+        Leaf: {
+            body: string;
+            index: number;
+            leaf_hash: string;
+            stream_id: string;
+            version: number;
+        };
+        /** LeafPage */
+        LeafPage: {
+            leaves: components["schemas"]["Leaf"][];
+            next: number | null;
+            size: number;
+        };
         /** Lease */
         Lease: {
             bot_id: string;
@@ -3431,6 +3626,13 @@ export interface components {
             commands: components["schemas"]["Command"][];
             seat: number | null;
             version: number;
+        };
+        /** LogInfo */
+        LogInfo: {
+            checkpoint: string;
+            origin: string;
+            public_key: string | null;
+            size: number;
         };
         /** LoginOut */
         LoginOut: {
@@ -4130,6 +4332,9 @@ export interface components {
             /** @default 0 */
             min_players: number;
             name: string;
+            options: {
+                [key: string]: unknown;
+            };
             organiser: string;
             /**
              * @description The Swiss pairing rule the tournament was created with; it keeps it for ever, so older logs still verify. 1 (recorded before rule 2): tables filled top-down in standings order, then swaps that remove repeats. 2: at two seats an exact least-cost matching (forbidden pairs, then repeats, then score floats) in blocks of 48 players down the standings; at 3-6 seats as 1. 3: two seats as 2; at 3-6 seats an exact least-cost grouping within blocks of 8 tables. 4: at two seats exact matchings in blocks of at least 2D + 2 players (D: the most players of the round one player has met or is forbidden to meet), so no repeat or forbidden pair is ever made that some pairing of the round avoids; at 3-6 seats rule 3, then swaps between tables that remove a repeat or forbidden pair and add none, which leaves none at all once the round has at least D + 1 + floor(((k - 1)D - 1) / s) tables (k seats at the largest, s at the smallest); in a smaller round a bounded search then looks for a grouping without any. 5 (every new tournament): as 4, and when that search runs out of its budget without proving that every grouping has a conflict, a seeded tabu search over swaps looks for one without any. Documented in docs/tournaments.md.
@@ -4147,12 +4352,16 @@ export interface components {
             /** @enum {string} */
             status: "registration" | "running" | "finished";
             tiebreaks?: string[];
+            time_control: {
+                [key: string]: unknown;
+            };
             tournament_id: string;
         };
         /**
          * TurnFrame
          * @description Who must act in a game at `version` (after its catch-up and after each batch of its events);
-         *         `commands`: the viewer's seat's legal commands then, with `legal=true` when it is its turn.
+         *         `commands`: the viewer's seat's legal commands then, with `legal=true` when it is its turn; `view`:
+         *         the viewer's view of the game then (as getGame's `view`), with `legal=true`.
          */
         TurnFrame: {
             /** @description the seat's legal commands at `version` (with `legal=true`, when it is the seat's turn) */
@@ -4167,6 +4376,8 @@ export interface components {
              */
             type: "turn";
             version: number;
+            /** @description the viewer's view at `version` (with `legal=true`) */
+            view?: components["schemas"]["View"] | null;
             your_seat: number | null;
             your_turn: boolean;
         };
@@ -6449,7 +6660,10 @@ export interface components {
         "tournament.SeedRevealed.data": {
             seed: string;
         };
-        /** TournamentCreated */
+        /**
+         * TournamentCreated
+         * @description A tournament of rounds: its settings (`Opened`'s, and the format's), the seed's commitment.
+         */
         "tournament.TournamentCreated.data": {
             advance: number;
             /** @default null */
@@ -6944,7 +7158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ArenaEvents"];
+                    "application/json": components["schemas"]["TournamentEvents"];
                 };
             };
             /** @description Bad request */
@@ -9306,6 +9520,515 @@ export interface operations {
             };
         };
     };
+    getLogInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogInfo"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    getCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the signed note */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    issueCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the newest signed note */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    getCheckpointOfSize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a tree size a checkpoint was published for */
+                size: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the signed note */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    addCosignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Cosignature"];
+            };
+        };
+        responses: {
+            /** @description the note, cosigned */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    listLogLeaves: {
+        parameters: {
+            query?: {
+                start?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeafPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    getConsistencyProof: {
+        parameters: {
+            query: {
+                first: number;
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    getInclusionProof: {
+        parameters: {
+            query?: {
+                size?: number | null;
+            };
+            header?: never;
+            path: {
+                stream_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProof"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
     registerApp: {
         parameters: {
             query?: never;
@@ -9974,7 +10697,7 @@ export interface operations {
             query?: {
                 /** @description a stream ticket (for EventSource, which cannot send Authorization); never a bearer token */
                 ticket?: string | null;
-                /** @description `turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands */
+                /** @description `turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands; on the multiplexed stream every `turn` frame also carries `view`, the viewer's view at its version */
                 legal?: boolean;
             };
             header?: {
@@ -10763,7 +11486,7 @@ export interface operations {
                 games?: string | null;
                 /** @description also send the caller's personal notices (game.state, game.started, game.your_turn, game.ended) */
                 personal?: boolean;
-                /** @description `turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands */
+                /** @description `turn` frames, and personal notices, that say it is the viewer's turn carry its legal commands; on the multiplexed stream every `turn` frame also carries `view`, the viewer's view at its version */
                 legal?: boolean;
                 /** @description a stream ticket (for EventSource, which cannot send Authorization); never a bearer token */
                 ticket?: string | null;
