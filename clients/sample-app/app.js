@@ -74,7 +74,7 @@ $("play").onclick = async () => {
       });
       return button;
     }));
-    if (frame.status !== "active") stream.close();
+    if (frame.status === "finished" || frame.status === "aborted") stream.close();  // (open: the bot starts it)
   });
 };
 
