@@ -4,7 +4,8 @@ A `Periodic` calls `cycle()` again at once while it reports more to do, and
 otherwise waits `every` seconds or until `wake()`. A failed cycle is logged and
 retried after a backoff (a quarter of a second, doubling while it keeps failing, at
 most five seconds; wakes meanwhile are ignored, so a cycle that fails on every
-append is not retried at the append rate); `stop()` cancels the loop within the
+append is not retried at the append rate; a stream held by another transaction, `Contended`, is
+retried the same way and logged as a warning without a traceback); `stop()` cancels the loop within the
 lifespan's stop.
 
 The wait is `asyncio.timeout` around the event itself, not `asyncio.wait_for`: on Python 3.11,
@@ -30,6 +31,12 @@ from projections.runner import Backoff
 from service.ops.stopping import cancel_within
 
 log = structlog.get_logger("stela.background")
+
+
+class Contended(Exception):
+    """A refusal by design, not a fault of this process: what the cycle needed is held by another
+    transaction for now (the store's `StreamLocked`). Retried like any failed cycle, logged without a
+    traceback."""
 
 
 class Periodic:
@@ -68,6 +75,13 @@ class Periodic:
                 busy = await self.cycle()
             except asyncio.CancelledError:
                 raise
+            except Contended as locked:  # another transaction holds a stream past the append's lock_timeout:
+                # the designed refusal (README, STELA_PG_LOCK_TIMEOUT_MS), retried like any failed cycle, and
+                # no fault of this process, so a warning without a traceback
+                delay = self.backoff.failed()
+                log.warning("background_stream_locked", task=self.name, error=str(locked), retry_in=round(delay, 3))
+                await asyncio.sleep(delay)
+                continue
             except Exception:  # noqa: BLE001 - a lost connection or a failed batch: retried after a backoff
                 delay = self.backoff.failed()
                 log.exception("background_failed", task=self.name, failures=self.backoff.failures,

@@ -19,6 +19,7 @@ import msgspec
 
 from domain.table import GameAborted, GameEnded, SeatTaken
 from projections.log import LogEvent
+from service.ops.background import Contended
 from service.store.accounts import AccountStore
 from service.store.ledger import Ledger
 
@@ -121,7 +122,7 @@ class StoreUnavailable(Exception):
     """The database cannot be reached."""
 
 
-class StreamLocked(StoreUnavailable):
+class StreamLocked(StoreUnavailable, Contended):
     """Another transaction holds the stream's next version uncommitted: nothing was appended; retry soon."""
 
 

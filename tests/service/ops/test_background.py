@@ -56,6 +56,36 @@ async def test_a_failing_cycle_woken_all_the_time_is_retried_after_the_backoff_o
     for gap, delay in zip([b - a for a, b in zip(calls, calls[1:])], delays):
         assert gap >= delay * 0.99, (calls, delays)
     assert periodic.backoff.failures == 0  # the fifth cycle succeeded
+async def test_a_stream_held_by_another_transaction_is_retried_with_a_warning_and_no_traceback(monkeypatch):
+    from service.store.protocol import StreamLocked
+
+    warned: list[dict] = []
+    traced: list[str] = []
+    monkeypatch.setattr(background.log, "warning", lambda event, **kw: warned.append({"event": event, **kw}))
+    monkeypatch.setattr(background.log, "exception", lambda event, **kw: traced.append(event))
+    done = asyncio.Event()
+
+    class Held(Periodic):
+        name = "held"
+        calls = 0
+
+        async def cycle(self) -> bool:
+            self.calls += 1
+            if self.calls == 1:
+                raise StreamLocked("arena-1 is held by another transaction")
+            done.set()
+            return False
+
+    periodic = Held(every=60, backoff=Backoff(first=0.01, most=0.02))
+    await periodic.start()
+    try:
+        await asyncio.wait_for(done.wait(), 60)
+    finally:
+        await periodic.stop()
+    assert [w["event"] for w in warned] == ["background_stream_locked"] and not traced, (warned, traced)
+    assert periodic.backoff.failures == 0  # retried, and the retry succeeded
+
+
 DEADLINE = 10.0  # seconds; a stop is immediate, the lifespan gives a stuck one 15 s
 
 
