@@ -70,3 +70,20 @@ async def sse_events(response: Any) -> Any:
             field, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             current[field] = current.get(field, "") + value if field == "data" else value
+
+
+@contextmanager
+def static_files(directory: Any) -> Iterator[str]:
+    """`directory`'s files served over HTTP in a thread, on an origin of their own (a free port): a page of
+    another site than the API's. Yields the origin."""
+    import functools
+    import http.server
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
+    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()

@@ -5,16 +5,13 @@ A missing browser is a failure, never a skip: `.ci/run` installs Debian's `chrom
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from testkit.live import free_port
+from testkit.live import static_files
 
 PAGE = Path(__file__).parent / "page"
 ARTIFACTS = Path(__file__).parents[2] / "build" / "screenshots"
@@ -41,15 +38,8 @@ def browser() -> Iterator:
 @pytest.fixture(scope="module")
 def static_origin() -> Iterator[str]:
     """The test page, served from an origin of its own (another port than the API's)."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(PAGE))
-    handler.log_message = lambda *args: None  # type: ignore[method-assign]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
+    with static_files(PAGE) as origin:
+        yield origin
 
 
 def screenshot_path(name: str) -> Path:

@@ -5,9 +5,6 @@ app is refused."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +13,7 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 
-from testkit.live import free_port
+from testkit.live import static_files
 from tests.web.conftest import screenshot
 from tests.web.support import check_page, wait_until
 
@@ -26,14 +23,8 @@ APP_PAGE = Path(__file__).parent / "oauth_app"
 @pytest.fixture(scope="module")
 def app_origin() -> Iterator[str]:
     """The sample app, served from an origin of its own."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(APP_PAGE))
-    handler.log_message = lambda *args: None  # type: ignore[method-assign]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
+    with static_files(APP_PAGE) as origin:
+        yield origin
 
 
 def registered(site: str, redirect_uri: str) -> tuple[dict, dict]:

@@ -5,9 +5,6 @@ consent page, plays a whole game against a bot from the multiplexed stream's tur
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from testkit.live import free_port
+from testkit.live import static_files
 from tests.web.support import wait_until
 
 CLIENTS = Path(__file__).parents[2] / "clients"  # the page imports ../typescript/dist/
@@ -23,14 +20,8 @@ CLIENTS = Path(__file__).parents[2] / "clients"  # the page imports ../typescrip
 
 @pytest.fixture(scope="module")
 def app_origin() -> Iterator[str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(CLIENTS))
-    handler.log_message = lambda *args: None  # type: ignore[method-assign]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
+    with static_files(CLIENTS) as origin:
+        yield origin
 
 
 def test_the_sample_page_signs_in_with_pkce_plays_a_game_against_a_bot_and_logs_out(bot_site, browser, app_origin):
