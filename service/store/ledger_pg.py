@@ -1,9 +1,11 @@
 """The transparency log on PostgreSQL (`service.store.ledger`'s contract; tables of migration 013).
 
 `integrate` is the sequencer: under a transaction-scoped advisory lock (one replica at a time), it
-reads the entries after the last integrated one in (tx, position) order, only below the horizon every
-reader of the global log uses (`projections.log.HORIZON`: no entry can still commit before them), and
-writes their indexes and the perfect subtrees they complete in the same transaction.
+reads the entries not integrated yet in (tx, position) order, only below the horizon every reader of the
+global log uses (`projections.log.HORIZON`: no entry can still commit before them), and writes the
+indexes of those not held and the perfect subtrees they complete in the same transaction. It reads what
+is not integrated, not what follows the last integrated entry, so that a held entry is read again by
+every later call until it is integrated; `log_leaves.entry` is unique, so none is integrated twice.
 """
 
 from __future__ import annotations
@@ -14,13 +16,12 @@ import asyncpg
 
 from domain.transparency import merkle
 from projections.log import HORIZON
-from service.store.ledger import Checkpoint, Entry
+from service.store.ledger import Checkpoint, Entry, Held
 
 _LOCK = 7_114_046
-_LAST = """SELECT l.leaf_index, e.tx, e.position FROM log_leaves l JOIN log_entries e ON e.position = l.entry
-           ORDER BY l.leaf_index DESC LIMIT 1"""
-_PENDING = f"""SELECT position, leaf_hash FROM log_entries
-               WHERE (tx, position) > ($1, $2) AND tx < ({HORIZON}) ORDER BY tx, position LIMIT $3"""
+_PENDING = f"""SELECT e.position, e.leaf_hash, e.stream_id, e.body FROM log_entries e
+               WHERE e.tx < ({HORIZON}) AND NOT EXISTS (SELECT 1 FROM log_leaves l WHERE l.entry = e.position)
+               ORDER BY e.tx, e.position LIMIT $1"""
 _ENTRY = """SELECT l.leaf_index, e.stream_id, e.version, e.body, e.leaf_hash
             FROM log_leaves l JOIN log_entries e ON e.position = l.entry"""
 
@@ -39,12 +40,12 @@ class PostgresLedger:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
-    async def integrate(self, most: int = 10_000) -> int:
+    async def integrate(self, most: int = 10_000, held: Held | None = None) -> int:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK)
-            last = await conn.fetchrow(_LAST)
-            size, after = (0, (0, 0)) if last is None else (last[0] + 1, (last[1], last[2]))
-            rows = await conn.fetch(_PENDING, *after, most)
+            size = await conn.fetchval("SELECT coalesce(max(leaf_index) + 1, 0) FROM log_leaves")
+            rows = [r for r in await conn.fetch(_PENDING, most)
+                    if held is None or not await held(r[2], bytes(r[3]))]
             if not rows:
                 return size
             frontier = await self._nodes(conn, merkle.pieces(0, size))
