@@ -8,27 +8,14 @@ from __future__ import annotations
 import base64
 import json
 
-import msgspec
-import pytest
-from litestar.testing import AsyncTestClient
-
 from domain.transparency import merkle
 from domain.transparency.leaves import leaf, role
 from service.cli.transparency import audit_log, verify_in_log
-from service.commands.notes import Signer, Verifier, open_checkpoint
+from service.commands.notes import Verifier, open_checkpoint
 from service.commands.verify import parse_ndjson
-from service.edge.app import create_app
 from tests.service.commands.test_sealed_deals import ADMIN, duplicate_deal, play_to_the_end, register
+from tests.service.edge.test_log_routes import LOG_KEY, logged  # noqa: F401 - a service signing its log
 from testkit.log import checkpointed
-
-LOG_KEY = Signer.generate("test.example/stela")
-
-
-@pytest.fixture
-async def logged(settings, games):
-    app = create_app(msgspec.structs.replace(settings, log_key=LOG_KEY.private_text()), games=games)
-    async with AsyncTestClient(app, timeout=30) as c:
-        yield c
 
 
 async def _everything_served(c, streams: list[str], first_size: int) -> tuple[str, list[dict]]:
