@@ -107,7 +107,7 @@ class Services:
         signer = log_signer(settings.log_key, settings.data_dir if pg is not None and not settings.database_url else None,
                             f"{urlsplit(settings.issuer).netloc}/stela", ephemeral=pg is None)
         self.transparency = Transparency(store.ledger(), signer,
-                                         signer.name if signer else f"{urlsplit(settings.issuer).netloc}/stela")
+                                         signer.name if signer else f"{urlsplit(settings.issuer).netloc}/stela", self.seals)
         self.checkpoints = CheckpointWorker(self.transparency, settings.log_checkpoint_seconds) if pg is not None else None
 
     @property

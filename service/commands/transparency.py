@@ -4,7 +4,9 @@ sizes, and the witnesses' cosignatures (docs/audit.md).
 
 `issue` integrates the committed leaves and, when the tree has grown (or none was signed yet), signs
 and keeps a checkpoint of the new size; the checkpoint worker calls it at a fixed interval and
-`POST /v1/log/checkpoints` on demand. A proof is only given against a size a checkpoint was published
+`POST /v1/log/checkpoints` on demand. The end and seed leaves of a game whose duplicate deal is sealed
+(`Seals`, the one sealing rule) are held out of the tree until the deal opens: until then no leaf,
+proof or checkpoint tells that the game has ended, nor at which version. A proof is only given against a size a checkpoint was published
 for, so a client checks it with a signed root. Without a signing key (`STELA_LOG_KEY` unset outside
 the embedded `make run`), leaves are still written and served, but no checkpoint is signed.
 """
@@ -21,9 +23,11 @@ import msgspec
 from domain.transparency import merkle
 from service.commands.exceptions import InvalidRequest, NotFound, ServiceError
 from service.commands.notes import NoteError, Signer, Verifier, checkpoint_text, cosigned_by, split
+from service.commands.sealing import Seals
 from service.store.ledger import Checkpoint, Entry, Ledger, proof, root
 
 PAGE = 1000  # leaves per page, at most
+_SEALABLE = ("ended", "seed")  # the leaves a sealed deal holds back
 
 
 class BadCosignature(ServiceError):
@@ -81,20 +85,27 @@ def _leaf(e: Entry) -> Leaf:
 
 
 class Transparency:
-    """The log of one store, signed by `signer` (None: not signed here) under `origin`."""
+    """The log of one store, signed by `signer` (None: not signed here) under `origin`; `seals` says
+    which games' ends and seeds wait (none by default)."""
 
-    def __init__(self, ledger: Ledger, signer: Signer | None, origin: str) -> None:
+    def __init__(self, ledger: Ledger, signer: Signer | None, origin: str, seals: Seals | None = None) -> None:
         self.ledger, self.signer, self.origin = ledger, signer, origin
+        self.seals = seals or Seals()
 
     async def issue(self) -> Checkpoint | None:
-        """Integrate what committed and sign a checkpoint if the tree grew; the newest checkpoint."""
-        size = await self.ledger.integrate()
+        """Integrate what committed (but what a sealed deal holds) and sign a checkpoint if the tree grew;
+        the newest checkpoint."""
+        size = await self.ledger.integrate(held=self._held)
         last = await self.ledger.checkpoint()
         if self.signer is None or (last is not None and last.size >= size):
             return last
         head = await root(self.ledger, size)
         text = checkpoint_text(self.origin, size, head)
         return await self.ledger.add_checkpoint(size, head, f"{text}\n{self.signer.sign(text)}")
+
+    async def _held(self, stream_id: str, body: bytes) -> bool:
+        """Is this pending leaf the end or the seed of a game whose duplicate deal is still sealed?"""
+        return msgspec.json.decode(body)["leaf"] in _SEALABLE and await self.seals.sealed(stream_id)
 
     async def info(self) -> LogInfo:
         return LogInfo(origin=self.origin, public_key=self.signer.verifier() if self.signer else None,

@@ -3,14 +3,16 @@
 Every append that writes a creation, an end or a revealed seed (`domain.transparency.leaves`) writes
 its leaf in the same transaction (`entries_of_rows`). `integrate` then gives the committed leaves their
 indexes in commit order and stores the perfect subtrees they complete (`domain.transparency.merkle`);
-the tree's size is the number of leaves integrated. Checkpoints are the signed notes of its heads,
+the tree's size is the number of leaves integrated. A leaf the caller holds (`Held`: an end or seed of a
+sealed duplicate deal's game) stays pending, the leaves after it are integrated past it, and it is
+integrated by a later call once it is no longer held (its index then later than its commit). Checkpoints are the signed notes of its heads,
 kept by size; witnesses' cosignature lines are kept beside them. Nothing is ever changed or removed.
 PostgreSQL's implementation is `service.store.ledger_pg`; one contract suite runs on both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -48,10 +50,14 @@ def entries_of_rows(stream_id: str, rows: Iterable[tuple[Any, ...]]) -> list[tup
     return out
 
 
+Held = Callable[[str, bytes], Awaitable[bool]]
+"""Whether a pending leaf (its stream, its bytes) must wait: it is not integrated yet."""
+
+
 class Ledger(Protocol):
-    async def integrate(self, most: int = 10_000) -> int:
-        """Give up to `most` committed, not yet integrated leaves their indexes, in commit order; the
-        tree's size after."""
+    async def integrate(self, most: int = 10_000, held: Held | None = None) -> int:
+        """Give the committed, not yet integrated leaves (up to `most` looked at) their indexes, in commit
+        order, but those `held` (they stay pending); the tree's size after."""
         ...
     async def size(self) -> int: ...
     async def entries(self, start: int, limit: int) -> list[Entry]:
@@ -99,8 +105,11 @@ class MemoryLedger:
     def write(self, entries: list[tuple[str, int, bytes, bytes]]) -> None:
         self.pending.extend(entries)
 
-    async def integrate(self, most: int = 10_000) -> int:
-        batch, self.pending = self.pending[:most], self.pending[most:]
+    async def integrate(self, most: int = 10_000, held: Held | None = None) -> int:
+        batch, kept = [], []
+        for entry in self.pending[:most]:
+            (kept if held is not None and await held(entry[0], entry[2]) else batch).append(entry)
+        self.pending = kept + self.pending[most:]
         size = len(self.leaves)
         frontier = {p: self.tree[p] for p in merkle.pieces(0, size)}
         self.tree.update(merkle.grown(size, frontier, [h for *_, h in batch]))

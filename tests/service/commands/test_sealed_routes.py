@@ -6,7 +6,10 @@ one deal are at different versions (one has finished, the other has made one mov
 names a game is asked of both, with the same arguments (versions below, at and far above either
 table's, resume positions, seats), and the answers must be the same once the two game ids are written
 alike. Every other route is asked twice, when the deal is paired and when one table has finished, and
-must answer the same (the read models hold the deal back: `projections.sealed`).
+must answer the same (the read models hold the deal back: `projections.sealed`). The transparency log
+is one for every game: before each of those two walks it integrates all that has committed (a checkpoint
+signed on demand), and its leaves, checkpoints and proofs (of both tables, from the size it had when the
+deal was paired) must not change when a table ends (`service.commands.transparency` holds them back).
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
 from service.edge.app import create_app
 from tests.service.commands.test_sealed_deals import duplicate_deal, play_to_the_end, register
+from tests.service.edge.test_log_routes import LOG_KEY
 from testkit.api import found
 from testkit.live import serving
 
@@ -40,7 +45,7 @@ QUERIES = {"/v1/games/{game_id}/events": [f"?after={v}" for v in ("0", "2", "7",
 
 @pytest.fixture
 def base_url(settings, games):
-    with serving(create_app(settings, games=games)) as url:
+    with serving(create_app(msgspec.structs.replace(settings, log_key=LOG_KEY.private_text()), games=games)) as url:
         yield url
 
 
@@ -80,9 +85,19 @@ def _game_urls(path: str, game: str) -> list[tuple[str, dict[str, str]]]:
     return urls
 
 
-def _other_urls(path: str, ids: dict[str, str]) -> list[str]:
-    """The url(s) a route that names no game is asked with (the multiplexed stream follows both tables)."""
+def _other_urls(path: str, ids: dict[str, str], size: int) -> list[str]:
+    """The url(s) a route that names no game is asked with (the multiplexed stream follows both tables; the
+    log's routes from `size`, its size when the deal was paired)."""
     names = {name: value for value, name in ids.items()}
+    if path == "/v1/log/checkpoints/{size}":
+        return [f"/v1/log/checkpoints/{n}" for n in (size, size + 1, size + 2)]
+    if path == "/v1/log/leaves":
+        return ["/v1/log/leaves", f"/v1/log/leaves?start={max(0, size - 5)}&limit=1000"]
+    if path == "/v1/log/proofs/consistency":
+        return [f"/v1/log/proofs/consistency?first=1&second={n}" for n in (size, size + 1, size + 2)]
+    if path == "/v1/log/proofs/inclusion/{stream_id}":
+        return [f"/v1/log/proofs/inclusion/{names[n]}{q}" for n in ("GAME_A", "GAME_B", "TOURNAMENT")
+                for q in ("", f"?size={size}", f"?size={size + 2}")]
     if path == "/v1/stream":
         return [f"/v1/stream?games={names['GAME_A']}&after={a}" for a in ("0", "3", "999999")] + \
                [f"/v1/stream?games={names['GAME_B']}&after={a}" for a in ("0", "3", "999999")]
@@ -96,13 +111,13 @@ def _other_urls(path: str, ids: dict[str, str]) -> list[str]:
     return urls
 
 
-async def _walk_others(c: httpx.AsyncClient, viewers: dict[str, dict[str, str]], ids: dict[str, str]
+async def _walk_others(c: httpx.AsyncClient, viewers: dict[str, dict[str, str]], ids: dict[str, str], size: int
                        ) -> dict[str, str]:
     answers = {}
     for path in GETS:
         if "{game_id}" in path or path in NOT_DATA:
             continue
-        for url in _other_urls(path, ids):
+        for url in _other_urls(path, ids, size):
             for who, headers in viewers.items():
                 answers[f"{who} {url}"] = await _answer(c, url, headers, ids)
     return answers
@@ -118,7 +133,8 @@ async def test_no_get_route_answers_a_non_seat_differently_for_two_tables_of_a_s
         ids[outsider["id"]] = "OUTSIDER"
         viewers = {"spectator": {}, "organiser": organiser["headers"], "outsider": outsider["headers"]}
         await found(lambda: _caught_up(c))
-        paired = await _walk_others(c, viewers, ids)
+        size = await _logged(c)
+        paired = await _walk_others(c, viewers, ids, size)
 
         await play_to_the_end(c, a["game_id"], seats[a["game_id"]])
         first = seats[b["game_id"]][0]
@@ -144,10 +160,18 @@ async def test_no_get_route_answers_a_non_seat_differently_for_two_tables_of_a_s
                 for g in (a["game_id"], b["game_id"])]]
             if sent[0] != sent[1]:  # a command's refusal is a read of the game too
                 differ.append(f"outsider's command {body}:\n  A: {sent[0][:300]}\n  B: {sent[1][:300]}")
-        later = await _walk_others(c, viewers, ids)
+        await _logged(c)
+        later = await _walk_others(c, viewers, ids, size)
         differ += [f"{k}:\n  paired: {v[:300]}\n  later:  {later[k][:300]}" for k, v in paired.items() if later[k] != v]
         assert not differ, "\n".join(differ)
         assert walked > 100 and len(paired) > 30
+
+
+async def _logged(c: httpx.AsyncClient) -> int:
+    """Integrate into the log all that has committed (the read models have caught up with the same global
+    log, below the same horizon) and sign its checkpoint; its size."""
+    note = (await c.post("/v1/log/checkpoints")).text
+    return int(note.split("\n")[1])
 
 
 async def _caught_up(c: httpx.AsyncClient) -> bool:

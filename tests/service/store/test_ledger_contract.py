@@ -125,3 +125,32 @@ async def test_the_database_refuses_to_change_or_remove_anything_in_the_log(pg_d
             await store.pool.execute(statement)
     finally:
         await store.close()
+
+
+async def test_a_held_leaf_waits_while_later_ones_are_integrated_then_is_integrated_once(store):
+    game, after = sid(), sid()
+    await store.append(game, 0, [created()], Metadata())
+    await store.append(game, 1, ending(), Metadata())
+    await store.append(after, 0, [created()], Metadata())
+    sealed = {game}
+
+    async def held(stream_id: str, body: bytes) -> bool:  # a sealed game's end and seed wait
+        return stream_id in sealed and b'"leaf":"created"' not in body
+
+    ledger = store.ledger()
+    await ledger.integrate(held=held)
+    await ledger.integrate(held=held)
+    assert [e.version for e in await ledger.entries_of(game)] == [1]
+    passed = (await ledger.entries_of(after))[0].index
+    sealed.clear()
+    size = await ledger.integrate(held=held)
+    assert await ledger.integrate() == size  # nothing is integrated twice
+    mine = await ledger.entries_of(game)
+    assert [e.version for e in mine] == [1, 2, 3] and all(e.index > passed for e in mine[1:])
+    entries = await ledger.entries(0, size)
+    assert [e.index for e in entries] == list(range(size)) and len({e.body for e in entries}) == size
+    head = await root(ledger, size)
+    assert head == mth([e.hash for e in entries])
+    for e in mine:
+        assert merkle.verify_inclusion(e.index, size, e.hash, await proof(ledger, merkle.inclusion_ranges(e.index, size)),
+                                       head)
