@@ -112,6 +112,16 @@ class ForbidPairing(Order, tag="tournament.ForbidPairing"):
     players: list[str]
 
 
+class SetPairings(Order, tag="tournament.SetPairings"):
+    """Swiss: the organiser sets round `round`'s tables (players in seat order, seat 0 first) and byes; every
+    player to be paired (active, not paused) appears exactly once. The round is paired with them when it comes,
+    if the players to pair are still exactly those; otherwise it is paired automatically."""
+
+    round: int
+    tables: list[list[str]]
+    byes: list[str] = []
+
+
 class Annul(Order, tag="tournament.Annul"):
     """The organiser annuls a game: its table scores nothing for anyone, as if it was never played."""
 
@@ -137,4 +147,4 @@ class RecordResult(Order, tag="tournament.RecordResult"):
 
 
 TournamentCommand = Union[Register, Withdraw, Start, RecordResult, Pause, Resume, RemovePlayer, ForbidPairing, Annul,
-                          Adjudicate]
+                          Adjudicate, SetPairings]

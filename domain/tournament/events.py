@@ -86,6 +86,14 @@ class PairingForbidden(Fact, tag="tournament.PairingForbidden"):
     players: list[str]
 
 
+class PairingsSet(Fact, tag="tournament.PairingsSet"):
+    """The organiser set round `round`'s tables (seat order as given) and byes (`SetPairings`)."""
+
+    round: int
+    tables: list[list[str]]
+    byes: list[str] = []
+
+
 class ResultAnnulled(Fact, tag="tournament.ResultAnnulled"):
     """The organiser annulled a table: whatever it scored is taken back, and nothing it records counts."""
 
@@ -156,4 +164,4 @@ class SeedRevealed(Fact, tag="tournament.SeedRevealed"):
 
 TournamentEvent = Union[TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted, RoundPaired,
                         ResultRecorded, TournamentEnded, SeedRevealed, PlayerPaused, PlayerResumed, PlayerRemoved,
-                        PairingForbidden, ResultAnnulled, ResultAdjudicated]
+                        PairingForbidden, ResultAnnulled, ResultAdjudicated, PairingsSet]

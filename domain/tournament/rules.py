@@ -18,7 +18,7 @@ from domain.kernel import Emitter, Outcome, Rng, RuleViolation, seed_commitment
 from domain.tournament.arrange import is_uuid
 from domain.tournament import organiser
 from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, ForbidPairing, Pause, RecordResult, Register,
-                                        RemovePlayer, Resume, Start, TournamentCommand, Withdraw)
+                                        RemovePlayer, Resume, SetPairings, Start, TournamentCommand, Withdraw)
 from domain.tournament.evolve import evolve
 from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, SeedRevealed,
                                       TournamentCreated, TournamentEnded, TournamentStarted)
@@ -52,6 +52,11 @@ CODES: dict[str, str] = {
     "tournament.already_annulled": "this game is annulled already",
     "tournament.bad_request": "the command does not name what it needs",
     "tournament.deal_sealed": "a duplicate deal is corrected only once every table of it has ended",
+    "tournament.round_already_paired": "that round is paired already: pairings are set for the next round",
+    "tournament.pairing_unknown_player": "a player of the pairings is not registered",
+    "tournament.pairing_player_twice": "a player appears more than once in the pairings",
+    "tournament.pairing_table_size": "a table of the pairings does not seat as many players as the tournament's",
+    "tournament.pairing_incomplete": "the pairings do not hold every player to pair exactly once (and nobody else)",
 }
 
 
@@ -152,6 +157,8 @@ def decide(state: Optional[TournamentState], actor: Optional[str], command: Tour
             return organiser.remove(state, actor, command, admin, _refuse)
         case ForbidPairing():
             return organiser.forbid(state, actor, command, admin, _refuse)
+        case SetPairings():
+            return organiser.set_pairings(state, actor, command, admin, _refuse)
         case Annul() | Adjudicate():
             return _completing(state, organiser.correct(state, actor, command, admin, _refuse))
         case _:
