@@ -44,6 +44,8 @@ class CreateTournament(Setup, tag="tournament.CreateTournament", kw_only=True):
     a round plays the same game seed. `min_players` 0 means the smallest table;
     `max_players` 0 means the format's limit (64 for round robin, 100,000 otherwise).
     `bye_points`: what a Swiss or round-robin bye is worth (default: a win, `seats - 1`).
+    `points_per_place`: what each place of a table earns, best first, one value per seat (default: rank
+    points, `seats - 1` down to 0; see `standings`).
     `tiebreaks`: the tie-breaks after rank points, in order (default Buchholz, rating; the seeded
     draw always comes last); see `tiebreaks`. `late_join_until` (Swiss): players may still register
     after the start until round `late_join_until` is paired (0: no late join); the rounds they missed
@@ -60,6 +62,7 @@ class CreateTournament(Setup, tag="tournament.CreateTournament", kw_only=True):
     max_players: int = 0
     bye_points: float | None = None
     tiebreaks: list[TieBreak] | None = None
+    points_per_place: list[float] | None = None
     late_join_until: int = 0
     entry: Entry | None = None
     invitation_code: str | None = None

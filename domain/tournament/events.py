@@ -51,6 +51,8 @@ class TournamentCreated(Opened, tag="tournament.TournamentCreated", kw_only=True
     tiebreaks: list[TieBreak] | None = None  # the organiser's order (None: Buchholz, rating, the draw)
     late_join_until: int = 0  # Swiss: registration stays open until this round is paired (0: closes at the start)
     entry: Entry | None = None  # the entry conditions (None: open to all)
+    # the organiser's points per place, best first; left out (UNSET) when not set, so older logs encode as recorded
+    points_per_place: list[float] | msgspec.UnsetType = msgspec.UNSET
     code_hash: str | None = None  # SHA-256 of the invitation code salted with the seed (`rules.code_hash`)
 
 

@@ -148,4 +148,4 @@ def correct(state: TournamentState, actor: Optional[str], command: Annul | Adjud
     if len(command.ranks) != size or not all(1 <= r <= size for r in command.ranks):
         raise refuse("tournament.bad_outcome", f"expected {size} ranks from 1 to {size}")
     return [ResultAdjudicated(round=where[0], table=where[1], game_id=command.game_id, players=players,
-                              ranks=list(command.ranks), points=rank_points(command.ranks))]
+                              ranks=list(command.ranks), points=rank_points(command.ranks, state.settings.points_per_place))]

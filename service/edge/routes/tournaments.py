@@ -101,6 +101,12 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
     bye_points: Annotated[float, Meta(ge=0, le=5, description=(
         "what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win"))] | None = None
+    points_per_place: Annotated[list[Annotated[float, Meta(ge=0, le=1000)]], Meta(
+        min_length=2, max_length=6, description=(
+            "what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising "
+            "(Board Game Arena's points per place); a short table offers the last places; default rank points "
+            "(`seats - 1` down to 0). A bye's default is then the first place's points"),
+        examples=[[3, 1, 0]])] | None = None
     tiebreaks: Annotated[list[T.TieBreak], Meta(max_length=6, description=(
         "tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), "
         "head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating"),

@@ -181,3 +181,26 @@ async def test_the_organiser_sets_a_rounds_pairings_and_the_report_verifies_with
     path = tmp_path / "report.json"
     path.write_text(json.dumps(report))
     assert cmd_verify(argparse.Namespace(file=str(path), all=False)) == 0
+
+
+async def test_points_per_place_set_at_creation_score_the_games_and_the_report_verifies(api):  # noqa: F811
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 1, "points_per_place": [3, 0]})
+    assert r.status_code == 201 and r.json()["points_per_place"] == [3, 0] and r.json()["bye_points"] == 3, r.text
+    tid = r.json()["tournament_id"]
+    bad = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "seats": 2, "rounds": 1, "points_per_place": [0, 3]})
+    assert bad.status_code == 422 and bad.json()["code"] == "tournament.bad_options", bad.text
+    players: dict[str, dict[str, str]] = {}
+    for i in range(2):
+        p = await player(api, f"P{i}")
+        players[p["id"]] = p
+        assert (await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})).status_code == 200
+    view = (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))).json()
+    await play_round(api, view, players)
+    view = await wait_round(api, tid, view["round"])
+    assert view["status"] == "finished"
+    assert sorted(s["points"] for s in view["standings"]) in ([0, 3], [1.5, 1.5])
+    report = (await api.get(f"/v1/tournaments/{tid}/report")).json()
+    assert verify_report(report) == []

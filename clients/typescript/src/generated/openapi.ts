@@ -4136,6 +4136,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["coatl.CoatlOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4192,6 +4201,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["goldmine.GoldmineOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4248,6 +4266,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["tikal.TikalOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4304,6 +4331,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["tobago.TobagoOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4396,6 +4432,7 @@ export interface components {
              */
             pairing_rule: number;
             players: number;
+            points_per_place?: number[];
             round: number;
             rounds: components["schemas"]["RoundView"][];
             rounds_planned: number;
@@ -6753,6 +6790,7 @@ export interface components {
              * @default 1
              */
             pairing: number;
+            points_per_place?: number[];
             rounds: number;
             seats: number;
             /** @default null */
