@@ -47,10 +47,10 @@ How the service drives it
   point or standing that differs (``VerifyReport``).
 
 Commands: CreateTournament, Register, Withdraw, Start, RecordResult; the organiser's tools
-(``organiser``): Pause, Resume, RemovePlayer, ForbidPairing, Annul, Adjudicate.
+(``organiser``): Pause, Resume, RemovePlayer, ForbidPairing, SetPairings, Annul, Adjudicate.
 Events: TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted,
 RoundPaired, ResultRecorded, TournamentEnded, SeedRevealed; PlayerPaused, PlayerResumed,
-PlayerRemoved, PairingForbidden, ResultAnnulled, ResultAdjudicated.
+PlayerRemoved, PairingForbidden, PairingsSet, ResultAnnulled, ResultAdjudicated.
 Rules of pairing and scoring: see ``pairing`` (formats, byes, seat order),
 ``arrange`` (table sizes, game ids and seeds) and ``standings`` (rank points,
 tie-breaks).
@@ -60,7 +60,7 @@ from domain.kernel import fold as kernel_fold
 from domain.tournament.arrange import game_id, game_seed, table_sizes
 from domain.tournament.deals import deal_round, sealed_round, unrecorded, unsealed
 from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, Entry, ForbidPairing, Format, Pause,
-                                        RecordResult, Register, RemovePlayer, Resume, Start, TieBreak,
+                                        RecordResult, Register, RemovePlayer, Resume, SetPairings, Start, TieBreak,
                                         TournamentCommand, Withdraw)
 from domain.tournament.events import (PairedTable, PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
@@ -81,7 +81,7 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 
 
 __all__ = [
-    "Adjudicate", "Annul", "Entry", "ForbidPairing", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
+    "Adjudicate", "Annul", "Entry", "ForbidPairing", "SetPairings", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
     "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",

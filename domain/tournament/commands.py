@@ -44,6 +44,8 @@ class CreateTournament(Setup, tag="tournament.CreateTournament", kw_only=True):
     a round plays the same game seed. `min_players` 0 means the smallest table;
     `max_players` 0 means the format's limit (64 for round robin, 100,000 otherwise).
     `bye_points`: what a Swiss or round-robin bye is worth (default: a win, `seats - 1`).
+    `points_per_place`: what each place of a table earns, best first, one value per seat (default: rank
+    points, `seats - 1` down to 0; see `standings`).
     `tiebreaks`: the tie-breaks after rank points, in order (default Buchholz, rating; the seeded
     draw always comes last); see `tiebreaks`. `late_join_until` (Swiss): players may still register
     after the start until round `late_join_until` is paired (0: no late join); the rounds they missed
@@ -60,6 +62,7 @@ class CreateTournament(Setup, tag="tournament.CreateTournament", kw_only=True):
     max_players: int = 0
     bye_points: float | None = None
     tiebreaks: list[TieBreak] | None = None
+    points_per_place: list[float] | None = None
     late_join_until: int = 0
     entry: Entry | None = None
     invitation_code: str | None = None
@@ -112,6 +115,16 @@ class ForbidPairing(Order, tag="tournament.ForbidPairing"):
     players: list[str]
 
 
+class SetPairings(Order, tag="tournament.SetPairings"):
+    """Swiss: the organiser sets round `round`'s tables (players in seat order, seat 0 first) and byes; every
+    player to be paired (active, not paused) appears exactly once. The round is paired with them when it comes,
+    if the players to pair are still exactly those; otherwise it is paired automatically."""
+
+    round: int
+    tables: list[list[str]]
+    byes: list[str] = []
+
+
 class Annul(Order, tag="tournament.Annul"):
     """The organiser annuls a game: its table scores nothing for anyone, as if it was never played."""
 
@@ -137,4 +150,4 @@ class RecordResult(Order, tag="tournament.RecordResult"):
 
 
 TournamentCommand = Union[Register, Withdraw, Start, RecordResult, Pause, Resume, RemovePlayer, ForbidPairing, Annul,
-                          Adjudicate]
+                          Adjudicate, SetPairings]

@@ -51,6 +51,8 @@ class TournamentCreated(Opened, tag="tournament.TournamentCreated", kw_only=True
     tiebreaks: list[TieBreak] | None = None  # the organiser's order (None: Buchholz, rating, the draw)
     late_join_until: int = 0  # Swiss: registration stays open until this round is paired (0: closes at the start)
     entry: Entry | None = None  # the entry conditions (None: open to all)
+    # the organiser's points per place, best first; left out (UNSET) when not set, so older logs encode as recorded
+    points_per_place: list[float] | msgspec.UnsetType = msgspec.UNSET
     code_hash: str | None = None  # SHA-256 of the invitation code salted with the seed (`rules.code_hash`)
 
 
@@ -84,6 +86,14 @@ class PairingForbidden(Fact, tag="tournament.PairingForbidden"):
     """No two of `players` are to meet (Swiss)."""
 
     players: list[str]
+
+
+class PairingsSet(Fact, tag="tournament.PairingsSet"):
+    """The organiser set round `round`'s tables (seat order as given) and byes (`SetPairings`)."""
+
+    round: int
+    tables: list[list[str]]
+    byes: list[str] = []
 
 
 class ResultAnnulled(Fact, tag="tournament.ResultAnnulled"):
@@ -156,4 +166,4 @@ class SeedRevealed(Fact, tag="tournament.SeedRevealed"):
 
 TournamentEvent = Union[TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted, RoundPaired,
                         ResultRecorded, TournamentEnded, SeedRevealed, PlayerPaused, PlayerResumed, PlayerRemoved,
-                        PairingForbidden, ResultAnnulled, ResultAdjudicated]
+                        PairingForbidden, ResultAnnulled, ResultAdjudicated, PairingsSet]

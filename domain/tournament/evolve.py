@@ -6,7 +6,7 @@ from typing import Optional, assert_never
 
 from msgspec.structs import replace
 
-from domain.tournament.events import (PairingForbidden, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
+from domain.tournament.events import (PairingForbidden, PairingsSet, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
                                       PlayerWithdrew, ResultAdjudicated, ResultAnnulled, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
                                       TournamentStarted)
@@ -40,6 +40,8 @@ def evolve(state: Optional[TournamentState], event: TournamentEvent) -> Tourname
         case PairingForbidden():
             pairs = {tuple(sorted((a, b))) for i, a in enumerate(event.players) for b in event.players[i + 1:]}
             return replace(state, forbidden=tuple(sorted(set(state.forbidden) | pairs)), version=version)
+        case PairingsSet():
+            return replace(state, manual=event, version=version)
         case ResultAnnulled():
             return replace(annulled(state, event), version=version)
         case ResultAdjudicated():

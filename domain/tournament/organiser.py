@@ -5,6 +5,10 @@
 - `RemovePlayer` (organiser): like a withdrawal, and the player ranks below everyone still in.
 - `ForbidPairing` (organiser, Swiss): no two of the named registered players are to meet; the
   pairing's cost puts a forbidden meeting above every other (`matching`, `arrange.penalty`).
+- `SetPairings` (organiser, Swiss): the next round's tables (seat order as given) and byes, every player to
+  pair (active, not paused) exactly once, each table of `smallest_table` to `seats` players. `pairing.next_round`
+  pairs the round with them if, when it comes, the players to pair are still exactly those (a later pause,
+  withdrawal or late entry sends the round back to the automatic pairing); setting them again replaces them.
 - `Annul` / `Adjudicate` (organiser; Swiss and round robin): any table of the tournament, its game
   still running or long over. A table of the current round that gets its result this way counts
   towards the round's end like a recorded one; its game's own result is then refused when it comes.
@@ -18,10 +22,11 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from domain.kernel import RuleViolation
-from domain.tournament.commands import Adjudicate, Annul, ForbidPairing, Pause, RemovePlayer, Resume
+from domain.tournament.commands import Adjudicate, Annul, ForbidPairing, Pause, RemovePlayer, Resume, SetPairings
 from domain.tournament.deals import sealed_round
-from domain.tournament.events import (PairingForbidden, PlayerPaused, PlayerRemoved, PlayerResumed, ResultAdjudicated,
+from domain.tournament.events import (PairingForbidden, PairingsSet, PlayerPaused, PlayerRemoved, PlayerResumed, ResultAdjudicated,
                                       ResultAnnulled)
+from domain.tournament.pairing import smallest_table
 from domain.tournament.standings import rank_points
 from domain.tournament.state import TournamentState
 
@@ -87,6 +92,39 @@ def forbid(state: TournamentState, actor: Optional[str], command: ForbidPairing,
     return [PairingForbidden(players=players)]
 
 
+def set_pairings(state: TournamentState, actor: Optional[str], command: SetPairings, admin: bool,
+                 refuse: Refuse) -> list[Any]:
+    organiser_only(state, actor, admin, refuse, "set the pairings")
+    _swiss(state, refuse, "a manual pairing")
+    _open(state, refuse)
+    number = state.round + 1
+    if command.round < number:
+        raise refuse("tournament.round_already_paired", f"round {command.round} is paired already")
+    if command.round != number or number > state.settings.rounds:
+        raise refuse("tournament.bad_request", f"only the next round ({number} of {state.settings.rounds}) can be set")
+    s = state.settings
+    low = smallest_table(s.seats, s.min_seats)
+    for table in command.tables:
+        if not low <= len(table) <= s.seats:
+            size = f"{low} to {s.seats}" if low < s.seats else f"{s.seats}"
+            raise refuse("tournament.pairing_table_size", f"a table of {len(table)}: tables seat {size} players")
+    listed = [pid for table in command.tables for pid in table] + list(command.byes)
+    unknown = [pid for pid in dict.fromkeys(listed) if pid not in state.entrants]
+    if unknown:
+        raise refuse("tournament.pairing_unknown_player", f"not registered: {', '.join(unknown)}")
+    twice = [pid for pid in dict.fromkeys(listed) if listed.count(pid) > 1]
+    if twice:
+        raise refuse("tournament.pairing_player_twice", f"listed more than once: {', '.join(twice)}")
+    active = state.active_ids()
+    missing, idle = set(active) - set(listed), set(listed) - set(active)
+    if missing or idle:
+        raise refuse("tournament.pairing_incomplete", "every player to pair once, nobody else: "
+                     f"missing {', '.join(sorted(missing)) or '-'}; not to pair {', '.join(sorted(idle)) or '-'}")
+    if not command.tables:
+        raise refuse("tournament.pairing_table_size", "a round needs at least one table")
+    return [PairingsSet(round=number, tables=[list(t) for t in command.tables], byes=list(command.byes))]
+
+
 def correct(state: TournamentState, actor: Optional[str], command: Annul | Adjudicate, admin: bool,
             refuse: Refuse) -> list[Any]:
     """The events of an annulment or an adjudication (the caller adds the next round when it completes one)."""
@@ -110,4 +148,4 @@ def correct(state: TournamentState, actor: Optional[str], command: Annul | Adjud
     if len(command.ranks) != size or not all(1 <= r <= size for r in command.ranks):
         raise refuse("tournament.bad_outcome", f"expected {size} ranks from 1 to {size}")
     return [ResultAdjudicated(round=where[0], table=where[1], game_id=command.game_id, players=players,
-                              ranks=list(command.ranks), points=rank_points(command.ranks))]
+                              ranks=list(command.ranks), points=rank_points(command.ranks, state.settings.points_per_place))]

@@ -70,9 +70,10 @@ def next_round(state: TournamentState) -> RoundPaired | None:
     """The pairing of the round after the current one, or None when the tournament is over."""
     settings = state.settings
     number = state.round + 1
+    manual = _manual(state, number) if settings.format == "swiss" else None
     match settings.format:
         case "swiss":
-            plan = _swiss(state, number)
+            plan = manual or _swiss(state, number)
         case "round_robin":
             plan = _round_robin(state, number)
         case "single_elimination":
@@ -85,7 +86,7 @@ def next_round(state: TournamentState) -> RoundPaired | None:
     seed = bytes.fromhex(state.seed)
     draw = state.draw_index()
     paired = [PairedTable(table=t, game_id=game_id(settings.tournament_id, number, t),
-                          players=seat_order(players, state.entrants, draw),
+                          players=list(players) if manual else seat_order(players, state.entrants, draw),
                           seed=game_seed(seed, number, t, settings.duplicate).hex())
               for t, players in enumerate(tables, start=1)]
     worth = 0.0 if settings.format == "single_elimination" else (
@@ -97,8 +98,8 @@ def equivalent(state: TournamentState, recorded: RoundPaired, derived: RoundPair
     """Does `recorded` keep every constraint of the round `derived` pairs, at no more cost? (Rules 2 and 4 at
     two seats, where the audit checks a pairing's optimality rather than one solver's exact output.)"""
     s = state.settings
-    if s.pairing < 2 or s.seats != 2 or s.format != "swiss":
-        return False
+    if s.pairing < 2 or s.seats != 2 or s.format != "swiss" or _manual(state, recorded.round) is not None:
+        return False  # the organiser's tables are the only right ones
     if (recorded.round, recorded.byes, recorded.bye_points) != (derived.round, derived.byes, derived.bye_points):
         return False
     seed, draw = bytes.fromhex(state.seed), state.draw_index()
@@ -120,6 +121,17 @@ def _seated(state: TournamentState, standing: list[str], sizes: list[int]) -> tu
     byes = pick_byes(standing, state.entrants, len(standing) - sum(sizes))
     taken = set(byes)
     return [pid for pid in standing if pid not in taken], byes
+
+
+def _manual(state: TournamentState, number: int) -> Plan | None:
+    """The organiser's pairings of round `number` (`SetPairings`), while the players to pair are still theirs."""
+    m = state.manual
+    if m is None or m.round != number or number > state.settings.rounds:
+        return None
+    listed = [pid for table in m.tables for pid in table] + list(m.byes)
+    if sorted(listed) != sorted(state.active_ids()):
+        return None
+    return [list(t) for t in m.tables], list(m.byes)
 
 
 def _swiss(state: TournamentState, number: int) -> Plan | None:

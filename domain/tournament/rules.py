@@ -14,11 +14,13 @@ from typing import Any, Optional, assert_never
 
 import hashlib
 
+import msgspec
+
 from domain.kernel import Emitter, Outcome, Rng, RuleViolation, seed_commitment
 from domain.tournament.arrange import is_uuid
 from domain.tournament import organiser
 from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, ForbidPairing, Pause, RecordResult, Register,
-                                        RemovePlayer, Resume, Start, TournamentCommand, Withdraw)
+                                        RemovePlayer, Resume, SetPairings, Start, TournamentCommand, Withdraw)
 from domain.tournament.evolve import evolve
 from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, SeedRevealed,
                                       TournamentCreated, TournamentEnded, TournamentStarted)
@@ -52,6 +54,11 @@ CODES: dict[str, str] = {
     "tournament.already_annulled": "this game is annulled already",
     "tournament.bad_request": "the command does not name what it needs",
     "tournament.deal_sealed": "a duplicate deal is corrected only once every table of it has ended",
+    "tournament.round_already_paired": "that round is paired already: pairings are set for the next round",
+    "tournament.pairing_unknown_player": "a player of the pairings is not registered",
+    "tournament.pairing_player_twice": "a player appears more than once in the pairings",
+    "tournament.pairing_table_size": "a table of the pairings does not seat as many players as the tournament's",
+    "tournament.pairing_incomplete": "the pairings do not hold every player to pair exactly once (and nobody else)",
 }
 
 
@@ -76,7 +83,9 @@ def create(tournament_id: str, organiser: str, command: CreateTournament, seed: 
         format=command.format, rounds=command.rounds, advance=command.advance, duplicate=command.duplicate,
         min_players=command.min_players or smallest, max_players=command.max_players or _field_max(command),
         seed_commitment=seed_commitment(seed), seed=seed.hex(), pairing=PAIRING,
-        bye_points=command.bye_points if command.bye_points is not None else float(command.seats - 1),
+        bye_points=command.bye_points if command.bye_points is not None else _win(command),
+        points_per_place=([float(v) for v in command.points_per_place] if command.points_per_place is not None
+                          else msgspec.UNSET),
         tiebreaks=command.tiebreaks, late_join_until=command.late_join_until, entry=command.entry,
         code_hash=code_hash(seed.hex(), command.invitation_code) if command.invitation_code else None)]
 
@@ -112,8 +121,13 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
         raise bad("an invitation code has 4 to 64 characters")
     if c.tiebreaks is not None and len(set(c.tiebreaks)) != len(c.tiebreaks):
         raise bad("each tie-break may be named once")
-    if c.bye_points is not None and not (0 <= c.bye_points <= c.seats - 1 and (2 * c.bye_points).is_integer()):
-        raise bad(f"bye_points is a multiple of 1/2 from 0 to a win ({c.seats - 1})")
+    per_place = c.points_per_place
+    if per_place is not None and (len(per_place) != c.seats or any(
+            not (0 <= v <= 1000 and float(2 * v).is_integer()) for v in per_place)
+            or any(a < b for a, b in zip(per_place, per_place[1:]))):
+        raise bad(f"points_per_place is {c.seats} multiples of 1/2 from 0 to 1000, best place first, never rising")
+    if c.bye_points is not None and not (0 <= c.bye_points <= _win(c) and (2 * c.bye_points).is_integer()):
+        raise bad(f"bye_points is a multiple of 1/2 from 0 to a win ({_win(c):g})")
     if c.format == "single_elimination" and not 1 <= c.advance < c.seats:
         raise bad("single elimination advances at least one and fewer than a whole table")
     smallest = smallest_table(c.seats, c.min_seats)
@@ -123,6 +137,11 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
         raise bad("max_players is below min_players")
     if c.max_players > _field_max(c):
         raise bad(f"a {c.format} tournament takes at most {_field_max(c)} players")
+
+
+def _win(c: CreateTournament) -> float:
+    """What winning a full table earns: the first place's points."""
+    return float(c.points_per_place[0]) if c.points_per_place else float(c.seats - 1)
 
 
 def _field_max(c: CreateTournament) -> int:
@@ -152,6 +171,8 @@ def decide(state: Optional[TournamentState], actor: Optional[str], command: Tour
             return organiser.remove(state, actor, command, admin, _refuse)
         case ForbidPairing():
             return organiser.forbid(state, actor, command, admin, _refuse)
+        case SetPairings():
+            return organiser.set_pairings(state, actor, command, admin, _refuse)
         case Annul() | Adjudicate():
             return _completing(state, organiser.correct(state, actor, command, admin, _refuse))
         case _:
@@ -246,7 +267,8 @@ def _record(state: TournamentState, actor: Optional[str], command: RecordResult,
         raise _refuse("tournament.bad_outcome", f"expected {size} ranks from 1 to {size} and {size} scores")
     return _completing(state, [ResultRecorded(
         round=state.round, table=table.table, game_id=table.game_id, players=list(table.players),
-        ranks=list(outcome.ranks), scores=list(outcome.scores), points=rank_points(outcome.ranks),
+        ranks=list(outcome.ranks), scores=list(outcome.scores),
+        points=rank_points(outcome.ranks, state.settings.points_per_place),
         advancing=_advancing(state, table, outcome))])
 
 

@@ -11,6 +11,10 @@ tournaments recorded under pairing rule 1: `(seats - 1) / 2`, the average
 points of a full table). A table
 one seat short offers one point less to each place (its winner earns
 seats - 2); the pairings put short tables at the bottom of the standings.
+The organiser may set the points of each place instead (`points_per_place`, one value per seat,
+best place first, never rising, multiples of 1/2; Board Game Arena's tournaments): a table of k
+seats offers the last k of them (as the default does: a short table's winner earns the second
+place's points), and seats sharing a rank share the mean of the places they cover.
 
 Order (best first): players the organiser removed last; then rank points; then the organiser's tie-breaks in their
 order (`tiebreaks`; by default opponents' strength (Buchholz for N seats: the
@@ -29,10 +33,29 @@ from domain.tournament.state import Entrant, TournamentState
 from domain.tournament.tiebreaks import DEFAULT, TieBreak, meetings, values
 
 
-def rank_points(ranks: list[int] | tuple[int, ...]) -> list[float]:
-    """Rank points per seat for one table's `ranks` (1 = best, ties share a rank)."""
-    return [sum(1.0 if other > mine else 0.5 if other == mine else 0.0 for other in ranks) - 0.5
-            for mine in ranks]
+def rank_points(ranks: list[int] | tuple[int, ...],
+                per_place: list[float] | msgspec.UnsetType | None = None) -> list[float]:
+    """Rank points per seat for one table's `ranks` (1 = best, ties share a rank): the mean of the places
+    each seat covers, out of the last `len(ranks)` of `per_place` (default: places worth seats - 1 ... 0)."""
+    size = len(ranks)
+    if isinstance(per_place, list) and per_place:
+        places = list(per_place[-size:])
+    else:
+        places = [float(size - 1 - i) for i in range(size)]
+
+    def worth(mine: int) -> float:
+        better = sum(1 for other in ranks if other < mine)
+        tied = sum(1 for other in ranks if other == mine)
+        return sum(places[better:better + tied]) / tied
+
+    return [worth(mine) for mine in ranks]
+
+
+def places_of(settings: TournamentCreated) -> list[float]:
+    """What each place of a full table is worth, best first (the organiser's, or seats - 1 ... 0)."""
+    if isinstance(settings.points_per_place, list) and settings.points_per_place:
+        return list(settings.points_per_place)
+    return rank_points(list(range(1, settings.seats + 1)))
 
 
 def bye_points(seats: int) -> float:

@@ -8,12 +8,12 @@ to its (round, table). The one secret is `seed` (hex), revealed at the end.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Optional
 
 import msgspec
 
 from domain.kernel import Rng
-from domain.tournament.events import TournamentCreated
+from domain.tournament.events import PairingsSet, TournamentCreated
 
 Status = Literal["registration", "running", "finished"]
 
@@ -86,6 +86,7 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
     version: int = 0
     revealed: bool = False
     forbidden: tuple[tuple[str, str], ...] = ()  # pairs that must not meet (sorted within and between)
+    manual: Optional[PairingsSet] = None  # the organiser's pairings of a round not paired yet (`SetPairings`)
 
     @property
     def organiser(self) -> str:

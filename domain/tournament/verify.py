@@ -3,7 +3,7 @@
 `verify(events)` takes the tournament's whole event list (as stored, or the
 public log after the end), checks the revealed seed against the commitment
 published at creation, then walks the log: each registration, withdrawal,
-start, result, pause, removal, forbidden pairing, annulment and adjudication is turned back into the command that caused it and decided
+start, result, pause, removal, forbidden pairing, manual pairing (`SetPairings`), annulment and adjudication is turned back into the command that caused it and decided
 again from the state before it, with `rng_for(state)`. The events decided
 again (the seeded draw, every pairing with its game ids and game seeds, the
 rank points, the end and its standings) must equal the recorded ones exactly,
@@ -22,8 +22,8 @@ from typing import Any, Optional
 from domain.tournament.audit import AuditReport, audit, count
 from domain.kernel import Outcome
 from domain.tournament.commands import (Adjudicate, Annul, ForbidPairing, Pause, RecordResult, Register, RemovePlayer,
-                                        Resume, Start, TournamentCommand, Withdraw)
-from domain.tournament.events import (PairingForbidden, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
+                                        Resume, SetPairings, Start, TournamentCommand, Withdraw)
+from domain.tournament.events import (PairingForbidden, PairingsSet, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
                                       PlayerWithdrew, ResultAdjudicated, ResultAnnulled, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentStarted)
 from domain.tournament.evolve import evolve
@@ -52,6 +52,9 @@ def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentComma
             return RemovePlayer(player_id=event.player_id, reason=event.reason), state.organiser
         case PairingForbidden():
             return ForbidPairing(players=list(event.players)), state.organiser
+        case PairingsSet():
+            return SetPairings(round=event.round, tables=[list(t) for t in event.tables],
+                               byes=list(event.byes)), state.organiser
         case ResultAnnulled():
             return Annul(game_id=event.game_id), state.organiser
         case ResultAdjudicated():

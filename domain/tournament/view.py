@@ -19,7 +19,7 @@ from domain.tournament.commands import Entry, TournamentCommand
 from domain.tournament.deals import sealed_round, unsealed
 from domain.tournament.events import (PairingRule, PlayerRegistered, ResultRecorded,
                                       TournamentEvent)
-from domain.tournament.standings import Standing, standings, tiebreak_order
+from domain.tournament.standings import Standing, places_of, standings, tiebreak_order
 from domain.tournament.state import RoundRecord, Status, TableRecord, TournamentState
 
 
@@ -53,6 +53,7 @@ class TournamentView(Settings, frozen=True, kw_only=True):
     pairing_rule: PairingRule = 1
     tiebreaks: list[str] = []
     bye_points: float = 0.0
+    points_per_place: list[float] = []  # what each place of a full table earns, best first
     min_players: int = 0  # the start is refused below it (`tournament.too_few_players`)
     late_join_until: int = 0  # Swiss: registration stays open until this round is paired
     invitation: bool = False  # by invitation: a list of players or a code
@@ -91,7 +92,7 @@ def view(state: TournamentState) -> TournamentView:
         rounds=[_round_view(r, sealed_round(state, r.round)) for r in state.rounds],
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
         tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2,
-        min_players=s.min_players, late_join_until=s.late_join_until, entry=s.entry,
+        points_per_place=places_of(s), min_players=s.min_players, late_join_until=s.late_join_until, entry=s.entry,
         invitation=s.code_hash is not None or bool(s.entry is not None and s.entry.invited))
 
 

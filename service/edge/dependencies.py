@@ -35,7 +35,7 @@ SCOPES: dict[str, str] = {
                      "withdrawFromTournament", "pauseTournamentPlayer", "resumeTournamentPlayer", "joinArena",
                      "pauseArena", "leaveArena", "berserkInArena"), PLAY),
     **dict.fromkeys(("createTournament", "startTournament", "addTournamentBots", "removeTournamentPlayer",
-                     "forbidTournamentPairing", "annulTournamentGame", "adjudicateTournamentGame", "createArena"),
+                     "forbidTournamentPairing", "setTournamentPairings", "annulTournamentGame", "adjudicateTournamentGame", "createArena"),
                     ORGANISE),
     **dict.fromkeys(("rotateToken", "setPassword", "createAccessToken", "listAccessTokens", "revokeAccessToken",
                      "listAuthorizedApps", "revokeAuthorizedApp", "registerApp", "describeAuthorization",

@@ -644,6 +644,13 @@ class Api(Core):
         """The organiser forbids these players from meeting at one table."""
         return _json_call("POST", _tournament(tournament_id, "forbidden-pairings"), body={"players": list(players)})
 
+    @op("setTournamentPairings")
+    def set_pairings(self, tournament_id: str, round: int, tables: Iterable[Iterable[str]],
+                     byes: Iterable[str] = ()) -> Call[dict[str, Any]]:
+        """The organiser sets the next round's tables (players in seat order) and byes (Swiss)."""
+        return _json_call("POST", _tournament(tournament_id, "pairings"),
+                          body={"round": round, "tables": [list(t) for t in tables], "byes": list(byes)})
+
     @op("adjudicateTournamentGame")
     def adjudicate(self, tournament_id: str, game_id: str, ranks: Iterable[int]) -> Call[dict[str, Any]]:
         """The organiser decides a game's result (`ranks` per seat)."""

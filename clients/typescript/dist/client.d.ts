@@ -174,6 +174,8 @@ export declare class StelaClient {
     /** The organiser registers bots (through the tournament's own registration, so its rules apply). */
     addTournamentBots(id: string, body: BodyOf<"addTournamentBots">): Promise<Tournament>;
     forbidPairing(id: string, players: string[]): Promise<Tournament>;
+    /** The organiser sets the next round's tables (players in seat order) and byes (Swiss). */
+    setPairings(id: string, round: number, tables: string[][], byes?: string[]): Promise<Tournament>;
     adjudicate(id: string, gameId: string, ranks: number[]): Promise<Tournament>;
     annul(id: string, gameId: string): Promise<Tournament>;
     pausePlayer(id: string, body?: BodyOf<"pauseTournamentPlayer">): Promise<Tournament>;

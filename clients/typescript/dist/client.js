@@ -300,6 +300,10 @@ export class StelaClient {
     forbidPairing(id, players) {
         return this.post(`${tournament(id)}/forbidden-pairings`, { players });
     }
+    /** The organiser sets the next round's tables (players in seat order) and byes (Swiss). */
+    setPairings(id, round, tables, byes = []) {
+        return this.post(`${tournament(id)}/pairings`, { round, tables, byes });
+    }
     adjudicate(id, gameId, ranks) {
         return this.post(`${tournament(id)}/games/${seg(gameId)}/adjudicate`, { ranks });
     }
@@ -463,6 +467,7 @@ export const OPERATIONS = {
     addTournamentBots: ["addTournamentBots"],
     getTournamentEvents: ["tournamentEvents"],
     forbidTournamentPairing: ["forbidPairing"],
+    setTournamentPairings: ["setPairings"],
     adjudicateTournamentGame: ["adjudicate"],
     annulTournamentGame: ["annul"],
     pauseTournamentPlayer: ["pausePlayer"],

@@ -419,6 +419,11 @@ export class StelaClient {
     return this.post(`${tournament(id)}/forbidden-pairings`, { players });
   }
 
+  /** The organiser sets the next round's tables (players in seat order) and byes (Swiss). */
+  setPairings(id: string, round: number, tables: string[][], byes: string[] = []): Promise<Tournament> {
+    return this.post(`${tournament(id)}/pairings`, { round, tables, byes });
+  }
+
   adjudicate(id: string, gameId: string, ranks: number[]): Promise<Tournament> {
     return this.post(`${tournament(id)}/games/${seg(gameId)}/adjudicate`, { ranks });
   }
@@ -614,6 +619,7 @@ export const OPERATIONS: { readonly [Op in keyof operations]: readonly MethodNam
   addTournamentBots: ["addTournamentBots"],
   getTournamentEvents: ["tournamentEvents"],
   forbidTournamentPairing: ["forbidPairing"],
+  setTournamentPairings: ["setPairings"],
   adjudicateTournamentGame: ["adjudicate"],
   annulTournamentGame: ["annul"],
   pauseTournamentPlayer: ["pausePlayer"],

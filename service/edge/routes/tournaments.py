@@ -101,6 +101,12 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
     bye_points: Annotated[float, Meta(ge=0, le=5, description=(
         "what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win"))] | None = None
+    points_per_place: Annotated[list[Annotated[float, Meta(ge=0, le=1000)]], Meta(
+        min_length=2, max_length=6, description=(
+            "what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising "
+            "(Board Game Arena's points per place); a short table offers the last places; default rank points "
+            "(`seats - 1` down to 0). A bye's default is then the first place's points"),
+        examples=[[3, 1, 0]])] | None = None
     tiebreaks: Annotated[list[T.TieBreak], Meta(max_length=6, description=(
         "tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), "
         "head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating"),
@@ -144,6 +150,18 @@ class RemoveRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class ForbidRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     players: Annotated[list[Annotated[str, Meta(max_length=64)]], Meta(
         min_length=2, max_length=50, description="registered players, no two of whom are to meet (teammates)")]
+
+
+PlayerId = Annotated[str, Meta(max_length=64)]
+
+
+class PairingsRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    round: Annotated[int, Meta(ge=1, description="the next round (the one after the current): 1 before the start")]
+    tables: Annotated[list[Annotated[list[PlayerId], Meta(min_length=1, max_length=6)]], Meta(
+        min_length=1, max_length=50_000, description="the round's tables, each its players in seat order (seat 0 "
+        "first); every player to pair (active, not paused) exactly once, across tables and byes",
+        examples=[[["ana", "ben"], ["cy", "dee"]]])]
+    byes: Annotated[list[PlayerId], Meta(max_length=50_000, description="players given a bye this round")] = []
 
 
 class AdjudicateRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -290,6 +308,23 @@ class TournamentController(Controller):
                      data: JSONBody[ForbidRequest]) -> T.TournamentView:
         data = await strictly(request, ForbidRequest)
         return T.view(await tournaments.act(viewer, tournament_id, T.ForbidPairing(players=data.players)))
+
+    @post("/{tournament_id:str}/pairings", operation_id="setTournamentPairings",
+          summary="Swiss: set the next round's tables by hand (used when the round comes, if its players are still "
+                  "exactly those)",
+          description=ORGANISER_DOC + " Logged as a `tournament.PairingsSet` event; `stela verify` re-derives that "
+                      "the round's games are those tables. Setting them again replaces them.",
+          status_code=200, security=[{"bearer": []}], responses=tournament_responses(
+              400, 401, 403, 404, conflicts=("tournament.round_already_paired", "tournament.pairing_unknown_player",
+                                             "tournament.pairing_player_twice", "tournament.pairing_table_size",
+                                             "tournament.pairing_incomplete", "tournament.not_in_format",
+                                             "tournament.bad_request", "tournament.finished")))
+    async def set_pairings(self, request: Request, viewer: NamedDependency[Viewer],
+                           tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
+                           data: JSONBody[PairingsRequest]) -> T.TournamentView:
+        data = await strictly(request, PairingsRequest)
+        command = T.SetPairings(round=data.round, tables=data.tables, byes=data.byes)
+        return T.view(await tournaments.act(viewer, tournament_id, command))
 
     @post("/{tournament_id:str}/games/{game_id:str}/annul", operation_id="annulTournamentGame",
           summary="Annul a game: its table scores nothing (its own result, if it comes later, is ignored)",

@@ -143,3 +143,64 @@ async def test_rating_conditions_use_the_platforms_ratings_and_the_organiser_may
     r = await api.post("/v1/tournaments", headers=auth(organiser), json={
         "kind": "tally", "seats": 2, "rounds": 1, "entry": {"rating_minimum": 50}})
     assert r.status_code == 400 and "rating_minimum" in r.json()["detail"], r.text
+
+
+async def test_the_organiser_sets_a_rounds_pairings_and_the_report_verifies_with_them(api, tmp_path):  # noqa: F811
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 2})
+    tid = r.json()["tournament_id"]
+    players: dict[str, dict[str, str]] = {}
+    for i in range(4):
+        p = await player(api, f"P{i}")
+        players[p["id"]] = p
+        assert (await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})).status_code == 200
+    ids = list(players)
+    chosen = [[ids[3], ids[0]], [ids[2], ids[1]]]
+    r = await api.post(f"/v1/tournaments/{tid}/pairings", headers=auth(players[ids[0]]),
+                       json={"round": 1, "tables": chosen})
+    assert r.status_code == 403, r.text
+    for body, code in (({"round": 1, "tables": [[ids[0], ids[0]], [ids[2], ids[1]]]}, "tournament.pairing_player_twice"),
+                       ({"round": 1, "tables": [[ids[0], "ghost"], [ids[2], ids[1]]]}, "tournament.pairing_unknown_player"),
+                       ({"round": 1, "tables": [ids]}, "tournament.pairing_table_size"),
+                       ({"round": 1, "tables": chosen[:1]}, "tournament.pairing_incomplete")):
+        r = await api.post(f"/v1/tournaments/{tid}/pairings", headers=auth(organiser), json=body)
+        assert r.status_code == 409 and r.json()["code"] == code, r.text
+    r = await api.post(f"/v1/tournaments/{tid}/pairings", headers=auth(organiser), json={"round": 1, "tables": chosen})
+    assert r.status_code == 200, r.text
+    view = (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))).json()
+    assert [t["players"] for t in view["rounds"][0]["tables"]] == chosen
+    r = await api.post(f"/v1/tournaments/{tid}/pairings", headers=auth(organiser), json={"round": 1, "tables": chosen})
+    assert r.status_code == 409 and r.json()["code"] == "tournament.round_already_paired", r.text
+    for _ in range(2):
+        await play_round(api, view, players)
+        view = await wait_round(api, tid, view["round"])
+    assert view["status"] == "finished"
+    report = (await api.get(f"/v1/tournaments/{tid}/report")).json()
+    assert verify_report(report) == [] and any(e["type"] == "tournament.PairingsSet" for e in report["log"])
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report))
+    assert cmd_verify(argparse.Namespace(file=str(path), all=False)) == 0
+
+
+async def test_points_per_place_set_at_creation_score_the_games_and_the_report_verifies(api):  # noqa: F811
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 1, "points_per_place": [3, 0]})
+    assert r.status_code == 201 and r.json()["points_per_place"] == [3, 0] and r.json()["bye_points"] == 3, r.text
+    tid = r.json()["tournament_id"]
+    bad = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "seats": 2, "rounds": 1, "points_per_place": [0, 3]})
+    assert bad.status_code == 422 and bad.json()["code"] == "tournament.bad_options", bad.text
+    players: dict[str, dict[str, str]] = {}
+    for i in range(2):
+        p = await player(api, f"P{i}")
+        players[p["id"]] = p
+        assert (await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})).status_code == 200
+    view = (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))).json()
+    await play_round(api, view, players)
+    view = await wait_round(api, tid, view["round"])
+    assert view["status"] == "finished"
+    assert sorted(s["points"] for s in view["standings"]) in ([0, 3], [1.5, 1.5])
+    report = (await api.get(f"/v1/tournaments/{tid}/report")).json()
+    assert verify_report(report) == []

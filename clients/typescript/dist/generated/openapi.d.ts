@@ -1270,6 +1270,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swiss: set the next round's tables by hand (used when the round comes, if its players are still exactly those)
+         * @description Organiser (or admin) only: anyone else is refused with 403 `forbidden`. Logged as a `tournament.PairingsSet` event; `stela verify` re-derives that the round's games are those tables. Setting them again replaces them.
+         */
+        post: operations["setTournamentPairings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/pause": {
         parameters: {
             query?: never;
@@ -3001,6 +3021,19 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
+        /** tournament.PairingsSet */
+        "Event.tournament.PairingsSet": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.PairingsSet.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.PairingsSet";
+            /** @description the stream version */
+            version: number;
+        };
         /** tournament.PlayerPaused */
         "Event.tournament.PlayerPaused": {
             /** Format: date-time */
@@ -3657,6 +3690,27 @@ export interface components {
             scores: number[];
             winners: number[];
         };
+        /** PairingsRequest */
+        PairingsRequest: {
+            /** @description players given a bye this round */
+            byes?: string[];
+            /** @description the next round (the one after the current): 1 before the start */
+            round: number;
+            /**
+             * @description the round's tables, each its players in seat order (seat 0 first); every player to pair (active, not paused) exactly once, across tables and byes
+             * @example [
+             *       [
+             *         "ana",
+             *         "ben"
+             *       ],
+             *       [
+             *         "cy",
+             *         "dee"
+             *       ]
+             *     ]
+             */
+            tables: string[][];
+        };
         /** PasswordSet */
         PasswordSet: {
             /** @description the password now: needed to change one, unless the caller's token is a session signed in within the last 10 minutes */
@@ -4081,6 +4135,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["coatl.CoatlOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4137,6 +4200,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["goldmine.GoldmineOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4193,6 +4265,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["tikal.TikalOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4249,6 +4330,15 @@ export interface components {
             name?: string;
             /** @description the kind's options, passed on to every game */
             options?: components["schemas"]["tobago.TobagoOptions"];
+            /**
+             * @description what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising (Board Game Arena's points per place); a short table offers the last places; default rank points (`seats - 1` down to 0). A bye's default is then the first place's points
+             * @example [
+             *       3,
+             *       1,
+             *       0
+             *     ]
+             */
+            points_per_place?: number[] | null;
             /** @description Swiss rounds (round robin: 0 = every pair once) Default: `3`. */
             rounds?: number;
             /** @description players per table. Default: `4`. */
@@ -4266,7 +4356,7 @@ export interface components {
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** @description a tournament event as a reader receives it: {version, type, data, at} */
-        TournamentEvent: components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
+        TournamentEvent: components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
         /** TournamentEventOut */
         TournamentEventOut: {
             at: string;
@@ -4341,6 +4431,7 @@ export interface components {
              */
             pairing_rule: number;
             players: number;
+            points_per_place?: number[];
             round: number;
             rounds: components["schemas"]["RoundView"][];
             rounds_planned: number;
@@ -6576,6 +6667,16 @@ export interface components {
         "tournament.PairingForbidden.data": {
             players: string[];
         };
+        /**
+         * PairingsSet
+         * @description The organiser set round `round`'s tables (seat order as given) and byes (`SetPairings`).
+         */
+        "tournament.PairingsSet.data": {
+            /** @default [] */
+            byes: string[];
+            round: number;
+            tables: string[][];
+        };
         /** PlayerPaused */
         "tournament.PlayerPaused.data": {
             player_id: string;
@@ -6688,6 +6789,7 @@ export interface components {
              * @default 1
              */
             pairing: number;
+            points_per_place?: number[];
             rounds: number;
             seats: number;
             /** @default null */
@@ -12305,6 +12407,113 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    setTournamentPairings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairingsRequest"];
+            };
+        };
         responses: {
             /** @description Request fulfilled, document follows */
             200: {
