@@ -23,7 +23,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.kernel import Game
 from domain.table import Resign, TableEvent
-from domain.tournament import TournamentEvent
+from domain.tournament.competition import Event as CompetitionEvent
 from service.edge.contract_typing import type_document
 
 REF = "#/components/schemas/"
@@ -144,16 +144,17 @@ def _events(event_types: list[type], components: dict[str, Any], schemas: dict[s
 
 
 def tournament_components() -> dict[str, dict[str, Any]]:
-    """A tournament's events as readers receive them (`TournamentEvent`, discriminated by `type`; secrets are
-    null until the end)."""
+    """A competition's events as readers receive them (`TournamentEvent`, discriminated by `type`; secrets are
+    null until the end): the one union of every format's events (`domain.tournament.competition.Event`), so the
+    arena's `/events` answers to the same schema as a Swiss tournament's."""
     schemas: dict[str, dict[str, Any]] = {}
     events: dict[str, str] = {}
-    _, components = _named([TournamentEvent], "tournament")
-    _events(_union_members(TournamentEvent), components, schemas, events)
+    _, components = _named([CompetitionEvent], "tournament")
+    _events(_union_members(CompetitionEvent), components, schemas, events)
     for name, schema in components.items():
         schemas.setdefault(name, schema)
-    schemas["TournamentEvent"] = _one_of("type", events, "a tournament event as a reader receives it: "
-                                                        "{version, type, data, at}")
+    schemas["TournamentEvent"] = _one_of("type", events, "a competition's event (any format, the arena's too) as "
+                                                        "a reader receives it: {version, type, data, at}")
     return schemas
 
 

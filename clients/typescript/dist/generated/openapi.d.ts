@@ -1682,6 +1682,136 @@ export interface components {
         };
         /** @description an event as a reader receives it: {version, type, data, at} */
         Event: components["schemas"]["Event.coatl.ActionBegun"] | components["schemas"]["Event.coatl.CoatlClosed"] | components["schemas"]["Event.coatl.CoatlCompleted"] | components["schemas"]["Event.coatl.CoatlStarted"] | components["schemas"]["Event.coatl.DeckReshuffled"] | components["schemas"]["Event.coatl.DiscRefilled"] | components["schemas"]["Event.coatl.EndTriggered"] | components["schemas"]["Event.coatl.ForetellingUsed"] | components["schemas"]["Event.coatl.GameFinished"] | components["schemas"]["Event.coatl.GameSetUp"] | components["schemas"]["Event.coatl.OpeningHandKept"] | components["schemas"]["Event.coatl.OpeningHandsSettled"] | components["schemas"]["Event.coatl.PerfectChoiceUsed"] | components["schemas"]["Event.coatl.PieceAdded"] | components["schemas"]["Event.coatl.PiecesTaken"] | components["schemas"]["Event.coatl.PriestsDutyUsed"] | components["schemas"]["Event.coatl.ProphecyDiscarded"] | components["schemas"]["Event.coatl.ProphecyPlayed"] | components["schemas"]["Event.coatl.ProphecyTaken"] | components["schemas"]["Event.coatl.RowRefilled"] | components["schemas"]["Event.coatl.TemplePlayed"] | components["schemas"]["Event.coatl.TurnEnded"] | components["schemas"]["Event.coatl.TurnStarted"] | components["schemas"]["Event.goldmine.ChallengeResolved"] | components["schemas"]["Event.goldmine.CoinLeft"] | components["schemas"]["Event.goldmine.CoinPlaced"] | components["schemas"]["Event.goldmine.CoinTaken"] | components["schemas"]["Event.goldmine.CoinsPassed"] | components["schemas"]["Event.goldmine.DeadCaveFound"] | components["schemas"]["Event.goldmine.DiceRolled"] | components["schemas"]["Event.goldmine.FirstPlayerChosen"] | components["schemas"]["Event.goldmine.GameSetUp"] | components["schemas"]["Event.goldmine.HandsDealt"] | components["schemas"]["Event.goldmine.PirateEscaped"] | components["schemas"]["Event.goldmine.PirateMoved"] | components["schemas"]["Event.goldmine.ScoutMapLaid"] | components["schemas"]["Event.goldmine.Stayed"] | components["schemas"]["Event.goldmine.TileDrawn"] | components["schemas"]["Event.goldmine.TilePlaced"] | components["schemas"]["Event.goldmine.TileReturned"] | components["schemas"]["Event.goldmine.TilesShuffled"] | components["schemas"]["Event.goldmine.TurnCapReached"] | components["schemas"]["Event.goldmine.TurnEnded"] | components["schemas"]["Event.table.ClockSet"] | components["schemas"]["Event.table.GameAborted"] | components["schemas"]["Event.table.GameCreated"] | components["schemas"]["Event.table.GameEnded"] | components["schemas"]["Event.table.GameStarted"] | components["schemas"]["Event.table.SeatLeft"] | components["schemas"]["Event.table.SeatResigned"] | components["schemas"]["Event.table.SeatTaken"] | components["schemas"]["Event.table.SeedRevealed"] | components["schemas"]["Event.table.TimedOut"] | components["schemas"]["Event.tikal.AuctionOpened"] | components["schemas"]["Event.tikal.AuctionWon"] | components["schemas"]["Event.tikal.BidMade"] | components["schemas"]["Event.tikal.BidPassed"] | components["schemas"]["Event.tikal.CampBuilt"] | components["schemas"]["Event.tikal.GameFinished"] | components["schemas"]["Event.tikal.GameSetUp"] | components["schemas"]["Event.tikal.GuardPlaced"] | components["schemas"]["Event.tikal.LevelUncovered"] | components["schemas"]["Event.tikal.PhaseStarted"] | components["schemas"]["Event.tikal.PieceEntered"] | components["schemas"]["Event.tikal.PieceMoved"] | components["schemas"]["Event.tikal.PlayerScored"] | components["schemas"]["Event.tikal.ScoringRoundEnded"] | components["schemas"]["Event.tikal.ScoringRoundStarted"] | components["schemas"]["Event.tikal.StackShuffled"] | components["schemas"]["Event.tikal.TileDrawn"] | components["schemas"]["Event.tikal.TilePlaced"] | components["schemas"]["Event.tikal.TileTaken"] | components["schemas"]["Event.tikal.TilesRevealed"] | components["schemas"]["Event.tikal.TreasureDug"] | components["schemas"]["Event.tikal.TreasureTraded"] | components["schemas"]["Event.tikal.TurnEnded"] | components["schemas"]["Event.tobago.AmuletCollected"] | components["schemas"]["Event.tobago.AmuletSpent"] | components["schemas"]["Event.tobago.AmuletsAppeared"] | components["schemas"]["Event.tobago.AtvPlaced"] | components["schemas"]["Event.tobago.CandidateRemoved"] | components["schemas"]["Event.tobago.CardPassed"] | components["schemas"]["Event.tobago.CardRevealed"] | components["schemas"]["Event.tobago.CardTaken"] | components["schemas"]["Event.tobago.ClueDeckReshuffled"] | components["schemas"]["Event.tobago.CluePlayed"] | components["schemas"]["Event.tobago.CluesDrawn"] | components["schemas"]["Event.tobago.CurseStruck"] | components["schemas"]["Event.tobago.DecksShuffled"] | components["schemas"]["Event.tobago.Drove"] | components["schemas"]["Event.tobago.GameFinished"] | components["schemas"]["Event.tobago.HandExchanged"] | components["schemas"]["Event.tobago.HuntSkipped"] | components["schemas"]["Event.tobago.IslandBuilt"] | components["schemas"]["Event.tobago.RoseDoubled"] | components["schemas"]["Event.tobago.RosesSwapped"] | components["schemas"]["Event.tobago.ShareEnded"] | components["schemas"]["Event.tobago.ShareShuffled"] | components["schemas"]["Event.tobago.TreasureCollected"] | components["schemas"]["Event.tobago.TreasureDeckReshuffled"] | components["schemas"]["Event.tobago.TreasuresDrawn"] | components["schemas"]["Event.tobago.TurnEnded"];
+        /** arena.ArenaClosed */
+        "Event.arena.ArenaClosed": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.ArenaClosed.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.ArenaClosed";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.ArenaCreated */
+        "Event.arena.ArenaCreated": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.ArenaCreated.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.ArenaCreated";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.ArenaEnded */
+        "Event.arena.ArenaEnded": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.ArenaEnded.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.ArenaEnded";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.Berserked */
+        "Event.arena.Berserked": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.Berserked.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.Berserked";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.GameScored */
+        "Event.arena.GameScored": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.GameScored.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.GameScored";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.PlayerJoined */
+        "Event.arena.PlayerJoined": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.PlayerJoined.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.PlayerJoined";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.PlayerLeft */
+        "Event.arena.PlayerLeft": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.PlayerLeft.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.PlayerLeft";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.PlayerPaused */
+        "Event.arena.PlayerPaused": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.PlayerPaused.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.PlayerPaused";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.PlayersPaired */
+        "Event.arena.PlayersPaired": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.PlayersPaired.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.PlayersPaired";
+            /** @description the stream version */
+            version: number;
+        };
+        /** arena.SeedRevealed */
+        "Event.arena.SeedRevealed": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["arena.SeedRevealed.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "arena.SeedRevealed";
+            /** @description the stream version */
+            version: number;
+        };
         /** coatl.ActionBegun */
         "Event.coatl.ActionBegun": {
             /** Format: date-time */
@@ -4355,8 +4485,8 @@ export interface components {
             /** @description a game `time_control`, put on every game ({}: none) */
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
-        /** @description a tournament event as a reader receives it: {version, type, data, at} */
-        TournamentEvent: components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
+        /** @description a competition's event (any format, the arena's too) as a reader receives it: {version, type, data, at} */
+        TournamentEvent: components["schemas"]["Event.arena.ArenaClosed"] | components["schemas"]["Event.arena.ArenaCreated"] | components["schemas"]["Event.arena.ArenaEnded"] | components["schemas"]["Event.arena.Berserked"] | components["schemas"]["Event.arena.GameScored"] | components["schemas"]["Event.arena.PlayerJoined"] | components["schemas"]["Event.arena.PlayerLeft"] | components["schemas"]["Event.arena.PlayerPaused"] | components["schemas"]["Event.arena.PlayersPaired"] | components["schemas"]["Event.arena.SeedRevealed"] | components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
         /** TournamentEventOut */
         TournamentEventOut: {
             at: string;
@@ -4476,6 +4606,94 @@ export interface components {
         /** WithdrawRequest */
         WithdrawRequest: {
             player_id?: string | null;
+        };
+        /**
+         * ArenaClosed
+         * @description The end time passed (noticed at `at_ms`): nobody is paired any more; running games still count.
+         */
+        "arena.ArenaClosed.data": {
+            at_ms: number;
+        };
+        /**
+         * ArenaCreated
+         * @description An arena: its settings (`Opened`'s, and its times and berserk), the seed's commitment.
+         */
+        "arena.ArenaCreated.data": {
+            arena_id: string;
+            berserk: boolean;
+            /** @default 0 */
+            berserk_moves: number;
+            ends_at_ms: number;
+            kind: components["schemas"]["Kind"];
+            name: string;
+            options: Record<string, never>;
+            organiser: string;
+            seats: number;
+            /** @default null */
+            seed: string | null;
+            seed_commitment: string;
+            starts_at_ms: number;
+            time_control: Record<string, never>;
+        };
+        /**
+         * ArenaEnded
+         * @description The final order, best first (every player who joined, those who left included).
+         */
+        "arena.ArenaEnded.data": {
+            standings: string[];
+        };
+        /**
+         * Berserked
+         * @description `player_id` halved their clock in `game_id`.
+         */
+        "arena.Berserked.data": {
+            game_id: string;
+            player_id: string;
+        };
+        /**
+         * GameScored
+         * @description A game ended: per seat (in seat order) its rank, the arena points it scored, and whether it was a
+         *         win that counts for a streak; `aborted` games score nothing and leave streaks as they were.
+         */
+        "arena.GameScored.data": {
+            /** @default false */
+            aborted: boolean;
+            game_id: string;
+            /** @default null */
+            moves: number[] | null;
+            players: string[];
+            points: number[];
+            ranks: number[];
+            wins: boolean[];
+        };
+        /**
+         * PlayerJoined
+         * @description A player joined, or came back after a pause (their points kept).
+         */
+        "arena.PlayerJoined.data": {
+            name: string;
+            player_id: string;
+            rating: number;
+        };
+        /** PlayerLeft */
+        "arena.PlayerLeft.data": {
+            player_id: string;
+        };
+        /** PlayerPaused */
+        "arena.PlayerPaused.data": {
+            player_id: string;
+        };
+        /**
+         * PlayersPaired
+         * @description At `at_ms`, the free players listed in `games` were paired, each game starting now.
+         */
+        "arena.PlayersPaired.data": {
+            at_ms: number;
+            games: components["schemas"]["tournament.ArenaGame"][];
+        };
+        /** SeedRevealed */
+        "arena.SeedRevealed.data": {
+            seed: string;
         };
         /** ActionBegun */
         "coatl.ActionBegun.data": {
@@ -6631,6 +6849,17 @@ export interface components {
             acted: boolean;
             seat: number;
             steps_left: number;
+        };
+        /**
+         * ArenaGame
+         * @description One game paired: `number` counts the arena's games from 1; `players` in seat order; `seed` is secret.
+         */
+        "tournament.ArenaGame": {
+            game_id: string;
+            number: number;
+            players: string[];
+            /** @default null */
+            seed: string | null;
         };
         /**
          * Entry
