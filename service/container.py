@@ -93,7 +93,6 @@ class Services:
         # which games a sealed duplicate deal hides (the visibility rule asks): none without tournaments
         self.seals = DealSeals(pg, self.repository, self.tournaments) if self.tournaments is not None else Seals()
         self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
-        self.bots = Bots(store, self.accounts, self.pipeline, self.tournaments)  # bots on request (played by workers)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = (ResultRunner(pg, self.tournaments, seals=self.seals)
                                    if self.tournaments is not None else None)
@@ -101,6 +100,7 @@ class Services:
         # arenas (docs/arena.md): their own aggregate, and the process manager that pairs, records and closes
         self.arenas = Arenas(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
         self.arena_worker = ArenaWorker(pg, self.arenas) if self.arenas is not None else None
+        self.bots = Bots(store, self.accounts, self.pipeline, self.tournaments, self.arenas)  # played by bot workers
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)
         # the transparency log (docs/audit.md): proofs and checkpoints, signed every few seconds by a worker

@@ -7,8 +7,8 @@ bot twice; a lease it stops renewing runs out and another worker takes the bot o
 token, the old one revoked (a stalled worker that wakes up is refused: it cannot play the bot twice
 either). A worker restarted under the same `--name` gets its bots back at once. Each bot plays with
 its own token over HTTP and SSE (`SeatPlayer` for a game, `TurnPlayer` for every game of a
-tournament), so it obeys the same rules, clocks and visibility as a person; when its game or
-tournament is over the worker says so (`POST /v1/bots/{id}/done`) and the bot's token is revoked.
+tournament or an arena), so it obeys the same rules, clocks and visibility as a person; when its game,
+tournament or arena is over the worker says so (`POST /v1/bots/{id}/done`) and the bot's token is revoked.
 
 A bot's `strength` n in 1..5 plays its strategy's choice n times in 5 and a uniformly random legal
 command otherwise (`Weakened`).
@@ -115,7 +115,7 @@ class BotWorker:
             if lease["game_id"] is not None:
                 await SeatPlayer(api, lease["game_id"], strategy_of(lease)).run()
             else:
-                await self._tournament(api, lease)
+                await self._competition(api, lease)
         except ApiError as exc:
             if exc.status == 401:  # its token was replaced: another worker plays it now
                 log.info("bot_taken_over", bot=lease["bot_id"])
@@ -125,12 +125,14 @@ class BotWorker:
         self.played.append(lease["bot_id"])
         await self.admin.request("POST", f"/v1/bots/{lease['bot_id']}/done")
 
-    async def _tournament(self, api: ApiClient, lease: Json) -> None:
-        """Play every game of the bot from its personal stream until the tournament is finished."""
+    async def _competition(self, api: ApiClient, lease: Json) -> None:
+        """Play every game of the bot from its personal stream until its tournament (or arena) is finished."""
+        path = (f"/v1/tournaments/{lease['tournament_id']}" if lease.get("tournament_id") is not None
+                else f"/v1/arenas/{lease['arena_id']}")
         player = asyncio.create_task(TurnPlayer(api, strategy_of(lease)).run())
         try:
             while True:
-                view = await api.request("GET", f"/v1/tournaments/{lease['tournament_id']}")
+                view = await api.request("GET", path)
                 if view["status"] == "finished":
                     return
                 await asyncio.sleep(TOURNAMENT_POLL)

@@ -1,8 +1,8 @@
-"""Bots on request: players the platform plays for whoever asked, in a game or in a tournament.
+"""Bots on request: players the platform plays for whoever asked, in a game, a tournament or an arena.
 
 A bot is an ordinary player (its own account, no password), seated in a game by the pipeline's
-`join` like anyone, or registered in a tournament by its organiser through the tournament's own
-`Register` command. The service never plays it: a bot worker (`service.bots.runner`, an API client
+`join` like anyone, or registered in a tournament (an arena) by its organiser through the tournament's
+own `Register` command (the arena's `Join` for another player). The service never plays it: a bot worker (`service.bots.runner`, an API client
 like any other) leases bots through `lease` (the internal endpoint `POST /v1/bots/leases`, admin
 token) and plays each with a token of the bot's own, so the bot obeys the same rules, clocks and
 visibility as a person. A bot is leased to one worker at a time (the store's lease, `SKIP LOCKED`);
@@ -22,8 +22,9 @@ import msgspec
 from msgspec import Meta
 
 import domain.tournament as T
+import domain.tournament.arena as A
 from service.commands.accounts import Accounts
-from service.commands.exceptions import InvalidRequest, NotFound
+from service.commands.exceptions import InvalidRequest, NotFound, Unavailable
 from service.commands.players import PLAY, READ, Viewer
 from service.store.accounts import BotSeat
 from service.store.protocol import EventStore, Player
@@ -62,6 +63,7 @@ class Lease(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str | None
     tournament_id: str | None
     lease_seconds: float
+    arena_id: str | None = None
     token: str | None
 
 
@@ -86,17 +88,19 @@ def check(spec: BotSpec) -> BotSpec:
 class Bots:
     """Seats bots in games and tournaments, and leases them to the workers that play them."""
 
-    def __init__(self, store: EventStore, accounts: Accounts, pipeline: Any, tournaments: Any) -> None:
+    def __init__(self, store: EventStore, accounts: Accounts, pipeline: Any, tournaments: Any,
+                 arenas: Any = None) -> None:
         self.store, self.accounts, self.pipeline, self.tournaments = store, accounts, pipeline, tournaments
+        self.arenas = arenas
 
     async def _bot(self, spec: BotSpec, taken: set[str], game_id: str | None = None,
-                   tournament_id: str | None = None) -> Player:
+                   tournament_id: str | None = None, arena_id: str | None = None) -> Player:
         name = bot_name(spec, taken)
         taken.add(name)
         player, _ = await self.accounts.players.register(name)
         await self.store.accounts().add_bot(BotSeat(id=player.id, player_id=player.id, strategy=spec.strategy,
                                                     strength=spec.strength, game_id=game_id,
-                                                    tournament_id=tournament_id))
+                                                    tournament_id=tournament_id, arena_id=arena_id))
         return player
 
     def fits(self, specs: list[BotSpec], free: int) -> None:
@@ -116,14 +120,27 @@ class Bots:
 
     async def enter(self, organiser: Viewer, tournament_id: str, spec: BotSpec, count: int) -> Any:
         """Register `count` bots in the tournament, by its organiser (the tournament's own rule); its state."""
-        check(spec)
         state = (await self.tournaments.load(tournament_id)).state
-        taken = {entrant.name for entrant in state.entrants.values()}
+        return await self._enter(organiser, self.tournaments, tournament_id, T.Register, spec, count,
+                                 {entrant.name for entrant in state.entrants.values()}, tournament_id=tournament_id)
+
+    async def enter_arena(self, organiser: Viewer, arena_id: str, spec: BotSpec, count: int) -> Any:
+        """Enter `count` bots in the arena, by its organiser (the arena's own rule, `arena.Join`); its state."""
+        if self.arenas is None:
+            raise Unavailable("arenas need the PostgreSQL store")
+        state = (await self.arenas.load(arena_id)).state
+        return await self._enter(organiser, self.arenas, arena_id, A.Join, spec, count,
+                                 {player.name for player in state.players.values()}, arena_id=arena_id)
+
+    async def _enter(self, organiser: Viewer, competition: Any, competition_id: str, command: Any, spec: BotSpec,
+                     count: int, taken: set[str], **where: str) -> Any:
+        check(spec)
+        state = None
         for _ in range(count):
-            # the tournament's rule first, so a refused caller (or a full tournament) leaves no bot behind
-            await self.tournaments.check(organiser, tournament_id, T.Register(name="bot", player_id=PENDING))
-            bot = await self._bot(spec, taken, tournament_id=tournament_id)
-            state = await self.tournaments.act(organiser, tournament_id, T.Register(name=bot.name, player_id=bot.id))
+            # the competition's rule first, so a refused caller (or a full tournament) leaves no bot behind
+            await competition.check(organiser, competition_id, command(name="bot", player_id=PENDING))
+            bot = await self._bot(spec, taken, **where)
+            state = await competition.act(organiser, competition_id, command(name=bot.name, player_id=bot.id))
         return state
 
     async def lease(self, worker: str, have: list[str], seconds: float, limit: int) -> list[Lease]:
@@ -140,7 +157,7 @@ class Bots:
             player = await self._player(bot)
             out.append(Lease(bot_id=bot.id, player_id=bot.player_id, name=player.name, strategy=bot.strategy,
                              strength=bot.strength, game_id=bot.game_id, tournament_id=bot.tournament_id,
-                             lease_seconds=seconds, token=token))
+                             arena_id=bot.arena_id, lease_seconds=seconds, token=token))
         return out
 
     async def finish(self, bot_id: str) -> None:

@@ -42,7 +42,7 @@ from service.store.protocol import EventStore, NewGame
 
 log = structlog.get_logger("stela.arenas")
 ARENAS = Policy(name="arena", attempts=16, serial=True, backoff=0.01)
-FORBIDDEN = frozenset({"arena.not_platform", "arena.not_your_game"})
+FORBIDDEN = frozenset({"arena.not_platform", "arena.not_your_game", "arena.not_organiser"})
 MAX_DELAY_S = 86_400  # an arena starts at most a day after its creation
 LIVE_FOR = timedelta(days=3)  # every arena still running was created within this (it starts within a day, lasts one)
 

@@ -65,7 +65,8 @@ class AuthCode(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class BotSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """A bot the platform plays: in one game (`game_id`) or in every game of a tournament (`tournament_id`)."""
+    """A bot the platform plays: in one game (`game_id`) or in every game of a tournament (`tournament_id`) or
+    of an arena (`arena_id`)."""
 
     id: str
     player_id: str
@@ -74,6 +75,7 @@ class BotSeat(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str | None = None
     tournament_id: str | None = None
     token_id: str | None = None
+    arena_id: str | None = None
     lease_owner: str | None = None
     lease_until: datetime | None = None
     done_at: datetime | None = None
@@ -144,7 +146,7 @@ class AccountStore(Protocol):
 # Which bots a worker leases (`lease_bots`). A worker holds at most `limit` bots, so a bot with nothing to
 # play must not hold a place: bots of open games nobody fills would otherwise keep new bot games waiting
 # for ever. A bot of a game is leasable once its game is full (the bot starts it) or has started, aborted
-# or ended (the bot plays it, or says it is done); a bot of a tournament always is. Leasable bots go by
+# or ended (the bot plays it, or says it is done); a bot of a tournament or an arena always is. Leasable bots go by
 # when their game's (or tournament's) stream last moved, latest first: a worker with more bots than it
 # may hold keeps the busy ones, and a bot whose game stalls gives its place up until the game moves.
 # A game's stream holds only these until it starts or is aborted (its start brings the game's own events).
@@ -152,8 +154,10 @@ BEFORE_START = ("table.GameCreated", "table.SeatTaken", "table.SeatLeft")
 
 
 def stream_of_bot(bot: BotSeat) -> str:
-    """The stream whose activity decides when the bot is leased: its game's, or its tournament's."""
-    return bot.game_id if bot.game_id is not None else f"tournament-{bot.tournament_id}"
+    """The stream whose activity decides when the bot is leased: its game's, its tournament's or its arena's."""
+    if bot.game_id is not None:
+        return bot.game_id
+    return f"tournament-{bot.tournament_id}" if bot.tournament_id is not None else f"arena-{bot.arena_id}"
 
 
 def activity(bot: BotSeat, events: list[Any]) -> datetime | None:

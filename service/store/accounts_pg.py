@@ -11,7 +11,8 @@ from service.store.accounts import BEFORE_START, Account, AuthCode, BotSeat, Cre
 
 _CREDENTIAL = """id, digest, player_id, kind, name, scopes, client_id, grant_digest, refresh_digest, created_at,
                  expires_at, refresh_expires_at, revoked_at"""
-_BOT = "id, player_id, strategy, strength, game_id, tournament_id, token_id, lease_owner, lease_until, done_at, created_at"
+_BOT = ("id, player_id, strategy, strength, game_id, tournament_id, token_id, lease_owner, lease_until, done_at, "
+        "created_at, arena_id")
 _CODE = "digest, client_id, player_id, redirect_uri, scope, challenge, method, expires_at, used_at"
 
 
@@ -175,9 +176,9 @@ class PostgresAccounts:
 
     async def add_bot(self, bot: BotSeat) -> None:
         await self.pool.execute(
-            f"INSERT INTO bots ({_BOT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            f"INSERT INTO bots ({_BOT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             bot.id, bot.player_id, bot.strategy, bot.strength, bot.game_id, bot.tournament_id, bot.token_id,
-            bot.lease_owner, bot.lease_until, bot.done_at, bot.created_at)
+            bot.lease_owner, bot.lease_until, bot.done_at, bot.created_at, bot.arena_id)
 
     async def lease_bots(self, worker: str, seconds: float, limit: int) -> list[tuple[BotSeat, str | None]]:
         # which bots and in what order: service.store.accounts, above `activity` (the same rule in Python).
@@ -189,7 +190,7 @@ class PostgresAccounts:
                     SELECT b.id, b.lease_owner AS before FROM bots b
                     LEFT JOIN LATERAL (
                         SELECT e.type, e.at FROM events e
-                        WHERE e.stream_id = coalesce(b.game_id, 'tournament-' || b.tournament_id)
+                        WHERE e.stream_id = coalesce(b.game_id, 'tournament-' || b.tournament_id, 'arena-' || b.arena_id)
                         ORDER BY e.version DESC LIMIT 1) last ON true
                     WHERE b.done_at IS NULL AND (b.lease_owner = $1 OR b.lease_until IS NULL OR b.lease_until < now())
                       AND (b.game_id IS NULL OR last.type <> ALL($4::text[])

@@ -67,3 +67,34 @@ def test_an_arena_is_organised_joined_paired_and_followed_live_in_the_browser(si
     finally:
         for c in contexts:
             c.close()
+
+
+def test_the_organiser_adds_bots_from_the_arena_page_and_sees_them_in_the_standings(site, browser):
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    try:
+        organiser = register(page, site, "Olga")
+        made = httpx.post(f"{site}/v1/arenas", headers={"Authorization": f"Bearer {organiser['token']}"},
+                          json={"kind": "coatl", "name": "Bot arena", "minutes": 20, "berserk": False})
+        assert made.status_code == 201, made.text
+        arena_id = made.json()["arena_id"]
+        page.goto(f"{site}/#/arena/{arena_id}")
+        page.wait_for_selector("#a-bots-add")
+        page.fill("#a-bots-count", "3")
+        page.select_option("#a-bots-strategy", "random")
+        page.fill("#a-bots-strength", "2")
+        page.click("#a-bots-add")
+        wait_until(page, lambda: len(rows(page)) == 3, "three bots in the standings")
+        server = httpx.get(f"{site}/v1/arenas/{arena_id}").json()
+        assert set(rows(page)) == {s["player_id"] for s in server["standings"]}
+        assert all(s["name"].startswith("Random bot ") for s in server["standings"]), server["standings"]
+
+        other = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        try:
+            register(other, site, "Pia")
+            other.goto(f"{site}/#/arena/{arena_id}")
+            other.wait_for_selector("#a-join")
+            assert other.locator("#a-bots-add").count() == 0  # only the organiser is offered the control
+        finally:
+            other.context.close()
+    finally:
+        page.context.close()

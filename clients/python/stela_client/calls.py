@@ -702,6 +702,13 @@ class Api(Core):
     def arena_events(self, arena_id: str, after: int = 0) -> Call[dict[str, Any]]:
         return _json_call("GET", _arena(arena_id, "events"), params={"after": after})
 
+    @op("addArenaBots")
+    def add_arena_bots(self, arena_id: str, count: int = 1, strategy: str = "greedy",
+                       strength: int = 3) -> Call[dict[str, Any]]:
+        """The arena's organiser enters `count` bots (the arena's own rule; they play every game it pairs them into)."""
+        return _json_call("POST", _arena(arena_id, "bots"),
+                          body={"count": count, "strategy": strategy, "strength": strength})
+
     @op("joinArena")
     def join_arena(self, /, arena_id: str, **fields: Any) -> Call[dict[str, Any]]:
         return _json_call("POST", _arena(arena_id, "join"), body=fields)

@@ -187,6 +187,8 @@ export declare class StelaClient {
     createArena(body: BodyOf<"createArena">): Promise<Arena>;
     arena(id: string): Promise<Arena>;
     arenaEvents(id: string, query?: QueryOf<"getArenaEvents">): Promise<ResultOf<"getArenaEvents">>;
+    /** The arena's organiser enters bots (the arena's own rule; they play every game it pairs them into). */
+    addArenaBots(id: string, body: BodyOf<"addArenaBots">): Promise<Arena>;
     joinArena(id: string, body?: BodyOf<"joinArena">): Promise<Arena>;
     leaveArena(id: string): Promise<Arena>;
     pauseArena(id: string): Promise<Arena>;

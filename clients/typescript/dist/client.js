@@ -338,6 +338,10 @@ export class StelaClient {
     arenaEvents(id, query = {}) {
         return this.get(`${arena(id)}/events`, query);
     }
+    /** The arena's organiser enters bots (the arena's own rule; they play every game it pairs them into). */
+    addArenaBots(id, body) {
+        return this.post(`${arena(id)}/bots`, body);
+    }
     joinArena(id, body = {}) {
         return this.post(`${arena(id)}/join`, body);
     }
@@ -409,6 +413,7 @@ export const OPERATIONS = {
     getArenaEvents: ["arenaEvents"],
     berserkInArena: ["berserk"],
     joinArena: ["joinArena"],
+    addArenaBots: ["addArenaBots"],
     leaveArena: ["leaveArena"],
     pauseArena: ["pauseArena"],
     streamArena: ["followArena"],

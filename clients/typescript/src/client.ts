@@ -470,6 +470,11 @@ export class StelaClient {
     return this.get(`${arena(id)}/events`, query);
   }
 
+  /** The arena's organiser enters bots (the arena's own rule; they play every game it pairs them into). */
+  addArenaBots(id: string, body: BodyOf<"addArenaBots">): Promise<Arena> {
+    return this.post(`${arena(id)}/bots`, body);
+  }
+
   joinArena(id: string, body: BodyOf<"joinArena"> = {}): Promise<Arena> {
     return this.post(`${arena(id)}/join`, body);
   }
@@ -561,6 +566,7 @@ export const OPERATIONS: { readonly [Op in keyof operations]: readonly MethodNam
   getArenaEvents: ["arenaEvents"],
   berserkInArena: ["berserk"],
   joinArena: ["joinArena"],
+  addArenaBots: ["addArenaBots"],
   leaveArena: ["leaveArena"],
   pauseArena: ["pauseArena"],
   streamArena: ["followArena"],

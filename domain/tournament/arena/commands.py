@@ -41,10 +41,12 @@ class CreateArena(Setup, tag="arena.CreateArena", kw_only=True):
 
 
 class Join(Order, tag="arena.Join"):
-    """Take part (or come back after a pause) under a display name and rating."""
+    """Take part (or come back after a pause) under a display name and rating; the organiser may enter
+    another player, `player_id` (a bot the organiser added), who then plays for themselves."""
 
     name: str
     rating: int = 1500
+    player_id: Optional[str] = None
 
 
 class Berserk(Order, tag="arena.Berserk"):

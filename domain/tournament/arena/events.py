@@ -28,12 +28,14 @@ class ArenaCreated(Opened, tag="arena.ArenaCreated", kw_only=True):
     berserk_moves: int = 0  # own moves a berserk needs for its bonus (0, as every earlier log reads: none)
 
 
-class PlayerJoined(Fact, tag="arena.PlayerJoined"):
-    """A player joined, or came back after a pause (their points kept)."""
+class PlayerJoined(Fact, tag="arena.PlayerJoined", omit_defaults=True):  # `by` only when set: stored logs read as written
+    """A player joined, or came back after a pause (their points kept); `by` the organiser who entered
+    them (None, as every earlier log reads: the player themselves)."""
 
     player_id: str
     name: str
     rating: int
+    by: Optional[str] = None
 
 
 class PlayerPaused(Fact, tag="arena.PlayerPaused"):

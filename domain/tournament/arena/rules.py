@@ -42,6 +42,7 @@ CODES: dict[str, str] = {
     "arena.game_over": "the game has ended",
     "arena.berserk_too_late": "berserk only before one's own first move in the game",
     "arena.not_yourself": "in an arena players pause and leave only for themselves",
+    "arena.not_organiser": "only the arena's organiser enters another player (a bot)",
 }
 MAX_BERSERK_MOVES = 1000
 MAX_MINUTES = 24 * 60
@@ -83,7 +84,7 @@ def decide(state: Optional[ArenaState], actor: Optional[str], command: ArenaComm
         raise _refuse("arena.finished", "the arena is over")
     match command:
         case Join():
-            return _join(state, _player(actor), command)
+            return _join(state, _player(actor), command)  # the organiser's entry: `_join` checks it
         case Pause():
             return _pause(state, _oneself(actor, command.player_id))
         case Leave():
@@ -121,6 +122,11 @@ def _platform(actor: Optional[str], admin: bool) -> None:
 
 
 def _join(state: ArenaState, actor: str, command: Join) -> list[Any]:
+    by = None
+    if command.player_id is not None and command.player_id != actor:
+        if actor != state.organiser:
+            raise _refuse("arena.not_organiser", "only the organiser enters another player")
+        actor, by = command.player_id, actor
     if state.closed:
         raise _refuse("arena.closed", "the arena's time is up")
     known = state.players.get(actor)
@@ -128,7 +134,7 @@ def _join(state: ArenaState, actor: str, command: Join) -> list[Any]:
         raise _refuse("arena.already_playing", f"{actor} is taking part already")
     if known is not None and known.presence == "left":
         raise _refuse("arena.left", f"{actor} has left the arena")
-    return [PlayerJoined(player_id=actor, name=command.name, rating=command.rating)]
+    return [PlayerJoined(player_id=actor, name=command.name, rating=command.rating, by=by)]
 
 
 def _pause(state: ArenaState, actor: str) -> list[Any]:

@@ -33,6 +33,8 @@ class VerifyReport(AuditReport, kw_only=True):
 def _cause(event: Any) -> tuple[Optional[ArenaCommand], Optional[str]]:
     """The command (and its actor; None: the platform) that produced `event` at the head of a decision."""
     match event:
+        case PlayerJoined() if event.by is not None:  # the organiser entered the player (a bot)
+            return Join(name=event.name, rating=event.rating, player_id=event.player_id), event.by
         case PlayerJoined():
             return Join(name=event.name, rating=event.rating), event.player_id
         case PlayerPaused():

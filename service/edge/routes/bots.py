@@ -1,5 +1,5 @@
-"""Bots on request (docs/accounts.md): an organiser adds bots to a tournament; bot workers lease the bots
-they play (admin token) and say when a bot is done. Bots in a game come with `createGame`'s `bots`."""
+"""Bots on request (docs/accounts.md): an organiser adds bots to a tournament or an arena; bot workers lease
+the bots they play (admin token) and say when a bot is done. Bots in a game come with `createGame`'s `bots`."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from litestar.params import JSONBody, PathParameter
 from msgspec import Meta
 
 import domain.tournament as T
+import domain.tournament.arena as A
 from service.commands.accounts_bots import BotSpec, Lease
 from service.commands.exceptions import Forbidden, Unauthorized
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
+from service.edge.routes.arenas import VIEW_RESPONSES, ArenaId
 from service.edge.schemas import NO_NUL, StrictBody
 
 TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id")]
@@ -24,7 +26,7 @@ BotId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description=
 
 
 class TournamentBots(BotSpec, kw_only=True, frozen=True, forbid_unknown_fields=True):
-    count: Annotated[int, Meta(ge=1, le=64, description="how many bots to register")] = 1
+    count: Annotated[int, Meta(ge=1, le=64, description="how many bots to register", examples=[3])] = 1
 
 
 class LeaseRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -58,6 +60,22 @@ class BotController(Controller):
         viewer.require_player()
         spec = BotSpec(strategy=data.strategy, strength=data.strength)
         return T.view(await services.bots.enter(viewer, tournament_id, spec, data.count))
+
+    @post("/arenas/{arena_id:str}/bots", dto=StrictBody[TournamentBots], return_dto=None,
+          operation_id="addArenaBots", status_code=200,
+          summary="Enter bots in an arena (organiser)", security=[{"bearer": []}],
+          responses={**VIEW_RESPONSES, **responses(400, 401, 403, 404, 409)},
+          description="The arena's organiser (its creator) enters `count` bots, for example "
+                      "`{\"count\": 3, \"strategy\": \"greedy\", \"strength\": 4}`: each a new player, entered "
+                      "by the arena's own rule (`arena.Join` for another player, recorded with `by`, so `stela verify` "
+                      "re-derives it) and paired like anyone; a bot worker plays every game the arena pairs it "
+                      "into until the arena ends. Anyone else is refused (403 `arena.not_organiser`) before any "
+                      "bot is made, as is a closed arena (409 `arena.closed`); an unknown arena is a 404.")
+    async def arena_bots(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+                         arena_id: ArenaId, data: JSONBody[TournamentBots]) -> A.ArenaView:
+        viewer.require_player()
+        spec = BotSpec(strategy=data.strategy, strength=data.strength)
+        return A.view(await services.bots.enter_arena(viewer, arena_id, spec, data.count))
 
     @post("/bots/leases", dto=StrictBody[LeaseRequest], return_dto=None,
           operation_id="leaseBots", status_code=200, summary="Lease bots to play (bot workers)",

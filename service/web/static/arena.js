@@ -1,12 +1,13 @@
 /* Arenas: the list and the create form, and one arena's countdown, live standings and join/pause/leave.
 
-Only the public API: /v1/arenas (list, create, get, join, pause, leave) and the arena's Server-Sent Events
+Only the public API: /v1/arenas (list, create, get, join, pause, leave; the organiser's bots) and the arena's Server-Sent Events
 stream, whose `snapshot` and `standings` frames carry the arena's view (the server does the scoring). */
 
 import { get, post, me } from "./api.js";
 import { h, status } from "./dom.js";
 import { kindFields } from "./options.js";
 import { registerForm, redraw } from "./lobby.js";
+import { addBots } from "./tournaments.js";
 
 /** The arenas page: the newest arenas and (signed in) a form to organise one. */
 export async function showArenas(root) {
@@ -74,9 +75,11 @@ export async function showArena(root, id) {
     else if (now < shown.starts_at_ms) countdown.textContent = `Starts in ${clockText(shown.starts_at_ms - now)}`;
     else countdown.textContent = `Ends in ${clockText(shown.ends_at_ms - now)}`;
   };
-  const act = async (what) => {
-    try { draw(await post(`/v1/arenas/${id}/${what}`, what === "join" ? {} : undefined)); }
-    catch (err) { status(err.message, true); }
+  const act = async (what, words, body) => {
+    try {
+      draw(await post(`/v1/arenas/${id}/${what}`, what === "join" ? {} : body));
+      if (words) status(words);
+    } catch (err) { status(err.message, true); }
   };
   const draw = (view) => {
     if (shown && view.version < shown.version) return;
@@ -113,6 +116,9 @@ function render(root, a, countdown, act) {
       buttons.push(h("button", { id: "a-leave", text: "Leave for good", onclick: () => act("leave") }));
     }
   }
+  const organiser = player && player.id === a.organiser && a.status === "open"
+    ? h("section", { id: "a-tools", "aria-labelledby": "a-tools-h" }, h("h2", { id: "a-tools-h", text: "Organiser's tools" }), addBots(act, "a"))
+    : null;
   const playing = mine && mine.playing ? h("p", {}, h("a", { id: "a-my-game", href: `#/game/${mine.playing}`, text: "Your game is on: play it" })) : null;
   const rows = a.standings.map((s) => h("tr", { "data-player": s.player_id },
     h("td", { class: "rank", text: String(s.rank) }), h("th", { scope: "row", text: s.name }),
@@ -122,7 +128,7 @@ function render(root, a, countdown, act) {
   root.replaceChildren(...[h("h1", { text: a.name || `${a.kind} arena` }),
     h("p", { text: `${a.kind}, ${a.seats} per game, ${a.players} players, ${a.games} games (${a.running} running)` +
       (a.berserk ? ", berserk allowed" : "") }),
-    countdown, playing, h("div", { class: "actions" }, ...buttons),
+    countdown, playing, h("div", { class: "actions" }, ...buttons), organiser,
     h("div", { class: "scroll" }, h("table", { id: "a-standings" }, h("caption", { text: "Standings: 2 a win, 1 a draw, doubled on a streak of two wins" }),
       h("thead", {}, h("tr", {}, ...["#", "Player", "Points", "Games", "Streak", "Last games", ""].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, ...rows))),

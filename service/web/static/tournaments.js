@@ -196,17 +196,18 @@ function entriesOpen(t) {
   return t.status === "registration" || (t.status === "running" && t.format === "swiss" && t.round < t.late_join_until);
 }
 
-/** The organiser registers bots (POST /v1/tournaments/{id}/bots): how many, which strategy, how strong. */
-function addBots(act) {
-  const count = h("input", { id: "t-bots-count", type: "number", min: 1, max: 64, value: 2, "aria-label": "bots to add" });
-  const strategy = h("select", { id: "t-bots-strategy", "aria-label": "bot strategy" },
+/** The organiser adds bots (POST /v1/tournaments/{id}/bots, or an arena's with prefix "a"): how many, which
+strategy, how strong; `act(what, words, body)` sends it. */
+export function addBots(act, prefix = "t") {
+  const count = h("input", { id: `${prefix}-bots-count`, type: "number", min: 1, max: 64, value: 2, "aria-label": "bots to add" });
+  const strategy = h("select", { id: `${prefix}-bots-strategy`, "aria-label": "bot strategy" },
     h("option", { value: "greedy", text: "Greedy (reads the board)" }), h("option", { value: "random", text: "Random" }));
-  const strength = h("input", { id: "t-bots-strength", type: "number", min: 1, max: 5, value: 3, "aria-label": "bot strength (1–5)" });
+  const strength = h("input", { id: `${prefix}-bots-strength`, type: "number", min: 1, max: 5, value: 3, "aria-label": "bot strength (1–5)" });
   const add = () => act("bots", `Bots added (${count.value})`,
     { count: Number(count.value), strategy: strategy.value, strength: Number(strength.value) });
-  return h("p", { class: "actions", id: "t-bots" }, h("label", { for: "t-bots-count", text: "Add bots: " }), count, strategy,
-    h("label", { for: "t-bots-strength", text: " strength " }), strength,
-    h("button", { type: "button", id: "t-bots-add", onclick: add, text: "Add bots" }));
+  return h("p", { class: "actions", id: `${prefix}-bots` }, h("label", { for: `${prefix}-bots-count`, text: "Add bots: " }), count, strategy,
+    h("label", { for: `${prefix}-bots-strength`, text: " strength " }), strength,
+    h("button", { type: "button", id: `${prefix}-bots-add`, onclick: add, text: "Add bots" }));
 }
 
 /** The organiser's tools: add bots; pause, resume or remove a player; forbid teammates to meet (Swiss). */

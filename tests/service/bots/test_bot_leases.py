@@ -1,7 +1,7 @@
 """Which bots a worker leases, on memory and PostgreSQL alike (service.store.accounts, above `activity`): a
 bot of a game waits unleased while its game has free seats, and is leased once the game is full or under
 way; of the leasable bots, those whose stream moved last go first, so 60 bots idling in open games nobody
-fills never hold a worker's lease of 50 against a new bot game."""
+fills never hold a worker's lease of 50 against a new bot game; a bot of an arena goes by its arena's stream."""
 
 from __future__ import annotations
 
@@ -47,11 +47,11 @@ async def game(store, seats: int, taken: int, *more: str) -> str:
     return game_id
 
 
-async def bot(store, game_id: str | None = None, tournament_id: str | None = None) -> str:
+async def bot(store, game_id: str | None = None, tournament_id: str | None = None, arena_id: str | None = None) -> str:
     bot_id = str(uuid.uuid4())
     await store.create_player(bot_id, "Bot", token_hash(bot_id))
     await store.accounts().add_bot(BotSeat(id=bot_id, player_id=bot_id, strategy="random", strength=3,
-                                           game_id=game_id, tournament_id=tournament_id))
+                                           game_id=game_id, tournament_id=tournament_id, arena_id=arena_id))
     return bot_id
 
 
@@ -93,3 +93,12 @@ async def test_the_bots_whose_game_moved_last_go_first(store):
     await store.append(busy_game, 4, [NewEvent("tally.Added", {"amount": 1})], Metadata(actor="p0"))
     assert await leased(store, "w", limit=1) == [busy]
     assert await leased(store, "other", limit=2) == [stale]  # the busy one is leased to "w" already
+
+
+async def test_a_bot_of_an_arena_goes_by_its_arenas_activity(store):
+    arena_id, tournament_id = str(uuid.uuid4()), str(uuid.uuid4())
+    in_arena = await bot(store, arena_id=arena_id)  # the older bot: only its arena's activity puts it first
+    await bot(store, tournament_id=tournament_id)
+    await store.append(f"tournament-{tournament_id}", 0, [NewEvent("tournament.Created", {})], Metadata(actor="o"))
+    await store.append(f"arena-{arena_id}", 0, [NewEvent("arena.ArenaCreated", {})], Metadata(actor="o"))
+    assert await leased(store, "w", limit=1) == [in_arena]

@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/arenas/{arena_id}/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter bots in an arena (organiser)
+         * @description The arena's organiser (its creator) enters `count` bots, for example `{"count": 3, "strategy": "greedy", "strength": 4}`: each a new player, entered by the arena's own rule (`arena.Join` for another player, recorded with `by`, so `stela verify` re-derives it) and paired like anyone; a bot worker plays every game the arena pairs it into until the arena ends. Anyone else is refused (403 `arena.not_organiser`) before any bot is made, as is a closed arena (409 `arena.closed`); an unknown arena is a 404.
+         */
+        post: operations["addArenaBots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/arenas/{arena_id}/events": {
         parameters: {
             query?: never;
@@ -3763,6 +3783,7 @@ export interface components {
         };
         /** Lease */
         Lease: {
+            arena_id?: string | null;
             bot_id: string;
             game_id: string | null;
             lease_seconds: number;
@@ -4211,7 +4232,10 @@ export interface components {
         };
         /** TournamentBots */
         TournamentBots: {
-            /** @description how many bots to register. Default: `1`. */
+            /**
+             * @description how many bots to register. Default: `1`.
+             * @example 3
+             */
             count?: number;
             /**
              * @description greedy: the kind's heuristic. Default: `"greedy"`.
@@ -7433,6 +7457,113 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    addArenaBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description arena id (a UUID) */
+                arena_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentBots"];
+            };
+        };
+        responses: {
+            /** @description the arena */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArenaView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 import domain.tournament.arena as A
+from tests.domain.tournament.arena import support
 from tests.domain.tournament.arena.support import random_arena
 
 
@@ -86,3 +87,20 @@ def test_an_unfinished_arena_does_not_verify():
     ended = next(i for i, e in enumerate(events) if isinstance(e, A.ArenaEnded))
     report = A.verify(events[:ended])
     assert not report.ok
+
+
+def test_verify_re_derives_a_bot_the_organiser_entered_and_refuses_one_entered_by_anyone_else():
+    state = support.given(*support.opened(minutes=1))
+    events = list(support.opened(minutes=1))
+    for actor, command in [(support.ORGANISER, A.Join(name="Bot", player_id="bot-1")), ("a", A.Join(name="A")),
+                           (None, A.Pair(at_ms=support.START))]:
+        decided = A.decide(state, actor, command)
+        state, events = A.fold(decided, state), events + decided
+    [game] = state.games.values()
+    for command in [A.RecordResult(game_id=game.game_id, outcome=support.outcome([1, 2])),
+                    A.Close(at_ms=support.START + 60_000)]:
+        decided = A.decide(state, None, command)
+        state, events = A.fold(decided, state), events + decided
+    assert state.finished and A.verify(events).ok
+    forged = [msgspec.structs.replace(e, by="a") if isinstance(e, A.PlayerJoined) and e.by else e for e in events]
+    assert not A.verify(forged).ok

@@ -226,3 +226,19 @@ def test_events_survive_the_wire_codec():
     _, events = apply(state, None, A.Pair(at_ms=START))
     for event in [*opened(), *events]:
         assert A.decode_event(A.event_type(event), A.event_data(event)) == event
+
+
+def test_the_organiser_enters_a_bot_who_then_plays_for_itself():
+    state, [entered] = apply(given(*opened()), ORGANISER, A.Join(name="Greedy bot Ada", player_id="bot-1"))
+    assert (entered.player_id, entered.by) == ("bot-1", ORGANISER)
+    state = joined(state, "a")
+    state, [paired] = apply(state, None, A.Pair(at_ms=START))
+    assert set(paired.games[0].players) == {"bot-1", "a"}
+    state, _ = apply(state, "bot-1", A.Pause())
+    assert state.players["bot-1"].presence == "paused"
+
+
+def test_only_the_organiser_enters_another_player():
+    state = joined(given(*opened()), "a")
+    refused(state, "a", A.Join(name="Bot", player_id="bot-1"), "arena.not_organiser")
+    refused(state, ORGANISER, A.Join(name="A", player_id="a"), "arena.already_playing")
