@@ -4692,9 +4692,12 @@ export interface components {
         };
         /**
          * PlayerJoined
-         * @description A player joined, or came back after a pause (their points kept).
+         * @description A player joined, or came back after a pause (their points kept); `by` the organiser who entered
+         *         them (None, as every earlier log reads: the player themselves).
          */
         "arena.PlayerJoined.data": {
+            /** @default null */
+            by: string | null;
             name: string;
             player_id: string;
             rating: number;
