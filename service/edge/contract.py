@@ -32,7 +32,11 @@ REF = "#/components/schemas/"
 DROPPED_BOUNDS = {("TournamentCreate", "bye_points"): {"minimum": 0, "multipleOf": 0.5}}
 # and the bounds of a list's items (`list[Annotated[int, Meta(...)]]`), which it leaves out too
 DROPPED_ITEM_BOUNDS = {("AdjudicateRequest", "ranks"): {"minimum": 1, "maximum": 6},
-                       ("ForbidRequest", "players"): {"maxLength": 64}}
+                       ("ForbidRequest", "players"): {"maxLength": 64},
+                       ("TournamentCreate", "points_per_place"): {"minimum": 0, "maximum": 1000},
+                       ("PairingsRequest", "byes"): {"maxLength": 64},
+                       ("PairingsRequest", "tables"): {"minItems": 1, "maxItems": 6,
+                                                       "items": {"type": "string", "maxLength": 64}}}
 
 
 def _named(types: list[Any], owner: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -202,9 +206,10 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
             if branch.get("type") == "number":
                 branch.update(bounds)
     for (component, name), bounds in DROPPED_ITEM_BOUNDS.items():
-        items = closed.get(component, {}).get("properties", {}).get(name, {}).get("items")
-        if items is not None:
-            items.update(bounds)
+        field = closed.get(component, {}).get("properties", {}).get(name, {})
+        for branch in [field, *field.get("oneOf", []), *field.get("anyOf", [])]:
+            if branch.get("type") == "array" and "items" in branch:
+                branch["items"].update(bounds)
     type_document(doc, games)
     return doc
 
