@@ -9,7 +9,7 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Stream
 from msgspec import Meta
 
@@ -21,7 +21,7 @@ from service.commands.exceptions import BadLastEventId, Unavailable
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
-from service.edge.schemas import NO_NUL, no_body, strictly
+from service.edge.schemas import NO_NUL, StrictBody, no_body
 from service.edge.routes.tournaments import TournamentEventOut, TournamentEvents
 from service.live.arena_stream import TOP, arena_stream
 
@@ -100,15 +100,15 @@ class ArenaController(Controller):
     tags = ["arenas"]
     dependencies = {"arenas": Provide(provide_arenas, sync_to_thread=False)}
 
-    @post("/", operation_id="createArena", summary="Create an arena (the caller organises it)", status_code=201,
+    @post("/", dto=StrictBody[ArenaCreate], return_dto=None,
+          operation_id="createArena", summary="Create an arena (the caller organises it)", status_code=201,
           description=VIEW_DOC, responses={201: ResponseSpec(
               data_container=A.ArenaView, generate_examples=False, description="the new arena",
               examples=[Example(summary="created", value=msgspec.to_builtins(msgspec.structs.replace(
                   _EXAMPLE, players=0, games=0, running=0, standings=[], version=1)))]),
               **responses(400, 401, 404, 409, 422)}, security=[{"bearer": []}])
-    async def create(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                     data: JSONBody[ArenaCreate]) -> A.ArenaView:
-        data = await strictly(request, ArenaCreate)
+    async def create(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                     data: ArenaCreate) -> A.ArenaView:
         clock = {k: v for k, v in msgspec.to_builtins(data.time_control).items() if v is not None} \
             if data.time_control is not None else {}
         berserk = data.berserk if data.berserk is not None else bool(clock.get("total_seconds"))
@@ -128,12 +128,12 @@ class ArenaController(Controller):
     async def get_one(self, arenas: NamedDependency[Arenas], arena_id: ArenaId) -> A.ArenaView:
         return A.view((await arenas.load(arena_id)).state)
 
-    @post("/{arena_id:str}/join", operation_id="joinArena", status_code=200,
+    @post("/{arena_id:str}/join", dto=StrictBody[ArenaJoin], return_dto=None,
+          operation_id="joinArena", status_code=200,
           summary="Join, or come back after a pause (paired as soon as enough players are free)",
           responses={**VIEW_RESPONSES, **responses(400, 401, 404, 409)}, security=[{"bearer": []}])
-    async def join(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                   arena_id: ArenaId, data: JSONBody[ArenaJoin]) -> A.ArenaView:
-        data = await strictly(request, ArenaJoin)
+    async def join(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                   arena_id: ArenaId, data: ArenaJoin) -> A.ArenaView:
         player = viewer.require_player()
         return A.view(await arenas.act(viewer, arena_id, A.Join(name=data.name or player.name, rating=data.rating)))
 

@@ -11,7 +11,7 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Response, Stream
 
 import domain.tournament as T
@@ -22,7 +22,7 @@ from service.edge.errors import PROBLEM, ProblemDetail, example, responses
 from domain.kernel import RuleViolation
 from service.commands.exceptions import BadCursor, BadLastEventId, Forbidden, Unavailable
 from service.commands.players import Viewer
-from service.edge.schemas import NO_NUL, no_body, strictly
+from service.edge.schemas import NO_NUL, StrictBody, no_body
 from service.live.tournament_stream import tournament_stream
 from service.commands.tournaments import Tournaments, redacted, report_csv
 
@@ -216,11 +216,11 @@ class TournamentController(Controller):
     tags = ["tournaments"]
     dependencies = {"tournaments": Provide(provide_tournaments, sync_to_thread=False)}
 
-    @post("/", operation_id="createTournament", summary="Create a tournament (the caller organises it)",
+    @post("/", dto=StrictBody[TournamentCreate], return_dto=None,
+          operation_id="createTournament", summary="Create a tournament (the caller organises it)",
           status_code=201, responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def create(self, request: Request, viewer: NamedDependency[Viewer],
-                     tournaments: NamedDependency[Tournaments], data: JSONBody[TournamentCreate]) -> T.TournamentView:
-        data = await strictly(request, TournamentCreate)
+    async def create(self, viewer: NamedDependency[Viewer],
+                     tournaments: NamedDependency[Tournaments], data: TournamentCreate) -> T.TournamentView:
         command = msgspec.convert(msgspec.to_builtins(data), T.CreateTournament)
         return T.view(await tournaments.create(viewer, command))
 
@@ -239,25 +239,25 @@ class TournamentController(Controller):
     async def get_one(self, tournaments: NamedDependency[Tournaments], tournament_id: TournamentId) -> T.TournamentView:
         return T.view((await tournaments.load(tournament_id)).state)
 
-    @post("/{tournament_id:str}/register", operation_id="registerForTournament", summary="Register",
+    @post("/{tournament_id:str}/register", dto=StrictBody[RegisterRequest], return_dto=None,
+          operation_id="registerForTournament", summary="Register",
           description=REGISTER_DOC, status_code=200, security=[{"bearer": []}],
           responses=tournament_responses(400, 401, 403, 404, conflicts=(
               "tournament.registration_closed", "tournament.not_invited", "tournament.rating_out_of_range",
               "tournament.too_few_rated_games", "tournament.already_registered", "tournament.full")))
-    async def register(self, request: Request, viewer: NamedDependency[Viewer],
+    async def register(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                       data: JSONBody[RegisterRequest]) -> T.TournamentView:
-        data = await strictly(request, RegisterRequest)
+                       data: RegisterRequest) -> T.TournamentView:
         name = data.name or (viewer.player.name if viewer.player is not None else "")
         command = T.Register(name=name, rating=data.rating, player_id=data.player_id, code=data.code)
         return T.view(await tournaments.register(viewer, tournament_id, command))
 
-    @post("/{tournament_id:str}/withdraw", operation_id="withdrawFromTournament", summary="Withdraw",
+    @post("/{tournament_id:str}/withdraw", dto=StrictBody[WithdrawRequest], return_dto=None,
+          operation_id="withdrawFromTournament", summary="Withdraw",
           status_code=200, responses=responses(400, 401, 403, 404, 409), security=[{"bearer": []}])
-    async def withdraw(self, request: Request, viewer: NamedDependency[Viewer],
+    async def withdraw(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                       data: JSONBody[WithdrawRequest]) -> T.TournamentView:
-        data = await strictly(request, WithdrawRequest)
+                       data: WithdrawRequest) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Withdraw(player_id=data.player_id)))
 
     @post("/{tournament_id:str}/start", operation_id="startTournament",
@@ -269,47 +269,48 @@ class TournamentController(Controller):
         await no_body(request)
         return T.view(await tournaments.act(viewer, tournament_id, T.Start()))
 
-    @post("/{tournament_id:str}/pause", operation_id="pauseTournamentPlayer",
+    @post("/{tournament_id:str}/pause", dto=StrictBody[PauseRequest], return_dto=None,
+          operation_id="pauseTournamentPlayer",
           summary="Swiss: leave a player out of the pairings from the next round (the player, or the organiser)",
           status_code=200, security=[{"bearer": []}], responses=tournament_responses(
               400, 401, 403, 404, conflicts=("tournament.already_paused", "tournament.not_in_format")))
-    async def pause(self, request: Request, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
-                    tournament_id: TournamentId, data: JSONBody[PauseRequest]) -> T.TournamentView:
-        data = await strictly(request, PauseRequest)
+    async def pause(self, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
+                    tournament_id: TournamentId, data: PauseRequest) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Pause(player_id=data.player_id)))
 
-    @post("/{tournament_id:str}/resume", operation_id="resumeTournamentPlayer",
+    @post("/{tournament_id:str}/resume", dto=StrictBody[PauseRequest], return_dto=None,
+          operation_id="resumeTournamentPlayer",
           summary="Pair a paused player again from the next round (the player, or the organiser)",
           status_code=200, security=[{"bearer": []}], responses=tournament_responses(
               400, 401, 403, 404, conflicts=("tournament.not_paused", "tournament.already_withdrawn")))
-    async def resume(self, request: Request, viewer: NamedDependency[Viewer],
+    async def resume(self, viewer: NamedDependency[Viewer],
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     data: JSONBody[PauseRequest]) -> T.TournamentView:
-        data = await strictly(request, PauseRequest)
+                     data: PauseRequest) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Resume(player_id=data.player_id)))
 
-    @post("/{tournament_id:str}/remove", operation_id="removeTournamentPlayer",
+    @post("/{tournament_id:str}/remove", dto=StrictBody[RemoveRequest], return_dto=None,
+          operation_id="removeTournamentPlayer",
           summary="Remove a player: no more pairings, ranked below everyone still in", description=ORGANISER_DOC,
           status_code=200, security=[{"bearer": []}], responses=tournament_responses(
               400, 401, 403, 404, conflicts=("tournament.not_registered", "tournament.already_withdrawn")))
-    async def remove(self, request: Request, viewer: NamedDependency[Viewer],
+    async def remove(self, viewer: NamedDependency[Viewer],
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     data: JSONBody[RemoveRequest]) -> T.TournamentView:
-        data = await strictly(request, RemoveRequest)
+                     data: RemoveRequest) -> T.TournamentView:
         command = T.RemovePlayer(player_id=data.player_id, reason=data.reason)
         return T.view(await tournaments.act(viewer, tournament_id, command))
 
-    @post("/{tournament_id:str}/forbidden-pairings", operation_id="forbidTournamentPairing",
+    @post("/{tournament_id:str}/forbidden-pairings", dto=StrictBody[ForbidRequest], return_dto=None,
+          operation_id="forbidTournamentPairing",
           summary="Swiss: these players (teammates) are not to meet whenever the pairing allows it",
           description=ORGANISER_DOC, status_code=200, security=[{"bearer": []}], responses=tournament_responses(
               400, 401, 403, 404, conflicts=("tournament.not_registered", "tournament.not_in_format")))
-    async def forbid(self, request: Request, viewer: NamedDependency[Viewer],
+    async def forbid(self, viewer: NamedDependency[Viewer],
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     data: JSONBody[ForbidRequest]) -> T.TournamentView:
-        data = await strictly(request, ForbidRequest)
+                     data: ForbidRequest) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.ForbidPairing(players=data.players)))
 
-    @post("/{tournament_id:str}/pairings", operation_id="setTournamentPairings",
+    @post("/{tournament_id:str}/pairings", dto=StrictBody[PairingsRequest], return_dto=None,
+          operation_id="setTournamentPairings",
           summary="Swiss: set the next round's tables by hand (used when the round comes, if its players are still "
                   "exactly those)",
           description=ORGANISER_DOC + " Logged as a `tournament.PairingsSet` event; `stela verify` re-derives that "
@@ -319,10 +320,9 @@ class TournamentController(Controller):
                                              "tournament.pairing_player_twice", "tournament.pairing_table_size",
                                              "tournament.pairing_incomplete", "tournament.not_in_format",
                                              "tournament.bad_request", "tournament.finished")))
-    async def set_pairings(self, request: Request, viewer: NamedDependency[Viewer],
+    async def set_pairings(self, viewer: NamedDependency[Viewer],
                            tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                           data: JSONBody[PairingsRequest]) -> T.TournamentView:
-        data = await strictly(request, PairingsRequest)
+                           data: PairingsRequest) -> T.TournamentView:
         command = T.SetPairings(round=data.round, tables=data.tables, byes=data.byes)
         return T.view(await tournaments.act(viewer, tournament_id, command))
 
@@ -336,15 +336,15 @@ class TournamentController(Controller):
         await no_body(request)
         return T.view(await tournaments.act(viewer, tournament_id, T.Annul(game_id=game_id)))
 
-    @post("/{tournament_id:str}/games/{game_id:str}/adjudicate", operation_id="adjudicateTournamentGame",
+    @post("/{tournament_id:str}/games/{game_id:str}/adjudicate", dto=StrictBody[AdjudicateRequest], return_dto=None,
+          operation_id="adjudicateTournamentGame",
           summary="Set a game's ranks, replacing any result (a running game's own result is then ignored)",
           description=ORGANISER_DOC, status_code=200, security=[{"bearer": []}], responses=tournament_responses(
               400, 401, 403, 404, conflicts=("tournament.unknown_game", "tournament.bad_outcome",
                                              "tournament.deal_sealed", "tournament.not_running")))
-    async def adjudicate(self, request: Request, viewer: NamedDependency[Viewer],
+    async def adjudicate(self, viewer: NamedDependency[Viewer],
                          tournaments: NamedDependency[Tournaments], tournament_id: TournamentId, game_id: GameId,
-                         data: JSONBody[AdjudicateRequest]) -> T.TournamentView:
-        data = await strictly(request, AdjudicateRequest)
+                         data: AdjudicateRequest) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Adjudicate(game_id=game_id, ranks=data.ranks)))
 
     @get("/{tournament_id:str}/report", operation_id="getTournamentReport",
