@@ -29,7 +29,8 @@ from service.edge.contract_typing import type_document
 REF = "#/components/schemas/"
 # bounds of request-body fields that the framework leaves out of the document (it skips a bound of 0
 # on an optional field), so a generator or fuzzer would send values the server refuses
-DROPPED_BOUNDS = {("TournamentCreate", "bye_points"): {"minimum": 0, "multipleOf": 0.5}}
+DROPPED_BOUNDS = {("TournamentCreate", "bye_points"): {"minimum": 0, "multipleOf": 0.5},
+                  ("ArenaCreate", "berserk_moves"): {"minimum": 0}}
 # and the bounds of a list's items (`list[Annotated[int, Meta(...)]]`), which it leaves out too
 DROPPED_ITEM_BOUNDS = {("AdjudicateRequest", "ranks"): {"minimum": 1, "maximum": 6},
                        ("ForbidRequest", "players"): {"maxLength": 64},
@@ -203,7 +204,7 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
     for (component, name), bounds in DROPPED_BOUNDS.items():
         field = closed.get(component, {}).get("properties", {}).get(name, {})
         for branch in [field, *field.get("oneOf", []), *field.get("anyOf", [])]:
-            if branch.get("type") == "number":
+            if branch.get("type") in ("number", "integer"):
                 branch.update(bounds)
     for (component, name), bounds in DROPPED_ITEM_BOUNDS.items():
         field = closed.get(component, {}).get("properties", {}).get(name, {})
