@@ -16,7 +16,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from domain.catalog import GAMES
 from domain.kernel import Game
-from service.edge.dependencies import DEPENDENCIES, scoped_security
+from service.edge.dependencies import DEPENDENCIES, authenticator, scoped_security
 from service.edge.middleware import MAX_BODY_BYTES, bounded, cross_origin, json_only, parse_networks
 from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
@@ -170,6 +170,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),
                    exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
+                   guards=[authenticator(lambda: state.services)],  # the caller, before the body
                    request_max_body_size=MAX_BODY_BYTES, debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
     scoped_security(app)  # each operation's scope into its security requirement (docs/accounts.md)

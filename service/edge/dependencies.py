@@ -2,7 +2,10 @@
 
 Every route takes the composition root's typed `Services` (built once at start-up by
 `service.container.open_services`) and, where it matters, the `viewer`, resolved from the
-`Authorization` header by the players' service. Routes never reach into application state.
+`Authorization` header by the players' service, in the app's guard (`authenticator`): Litestar runs guards
+before it decodes a body, so a caller without a valid token or scope is refused 401/403 before a bad
+body could be answered 400 (authentication first, as the OAuth bearer-token rules expect). Routes never
+reach into application state.
 Litestar resolves dependencies of the same depth concurrently in an anyio task group, a task
 each per request; one dependency per depth (`services`, then `viewer`) keeps that off the
 request path.
@@ -14,12 +17,14 @@ each operation's OpenAPI security requirement by `scoped_security`); the caller 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from litestar import Litestar, Request
+from litestar.connection import ASGIConnection
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
-from litestar.handlers import HTTPRouteHandler
+from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
 
 from service.container import Services
 from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Viewer
@@ -77,13 +82,36 @@ def authorization(scope: Any) -> str | None:
     return None
 
 
-async def provide_viewer(request: Request, services: NamedDependency[Services]) -> Viewer:
-    return await caller(services, authorization(request.scope), request.scope)
+VIEWER = "viewer"  # the dependency's name, and the key the guard leaves the caller under in the scope's state
+
+
+def authenticator(services: Callable[[], Services]) -> Callable[..., Awaitable[None]]:
+    """The app's one guard, answered with the process's `services()` (bound by the app factory): for a route
+    that reads the caller, resolve it (401 for a wrong token, 403 for a missing scope) before the framework
+    decodes the route's body. A route that takes no dependencies but reads the caller (the command route)
+    says so with `opt={"viewer": True}` and reads `viewer_of(scope)`."""
+
+    async def authenticate(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+        if handler.opt.get(VIEWER) or VIEWER in handler.parsed_fn_signature.parameters:
+            scope = connection.scope
+            scope.setdefault("state", {})[VIEWER] = await caller(services(), authorization(scope), scope)
+
+    return authenticate
+
+
+def viewer_of(scope: Any) -> Viewer:
+    """The caller the guard resolved for this request."""
+    return scope["state"][VIEWER]
+
+
+def provide_viewer(request: Request[Any, Any, Any], services: NamedDependency[Services]) -> Viewer:
+    """The caller the guard resolved (`services` only keeps this a depth below it: one dependency a depth)."""
+    return viewer_of(request.scope)
 
 
 DEPENDENCIES: dict[str, Provide] = {
     "services": Provide(provide_services, sync_to_thread=False),
-    "viewer": Provide(provide_viewer),
+    VIEWER: Provide(provide_viewer, sync_to_thread=False),
 }
 
 

@@ -15,7 +15,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.container import Services
 from service.commands.pipeline import Outcome
-from service.edge.dependencies import authorization, caller
+from service.edge.dependencies import VIEWER, authorization, caller, viewer_of
 from service.edge.errors import responses
 from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
@@ -154,8 +154,9 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
 
     The busiest route takes no dependencies: Litestar resolves each one through its dependency
     machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
-    the services are bound here by the app and the caller is found from the raw `Authorization`
-    header (`dependencies.caller`, the players' token cache). The body goes through `CommandBody`
+    the services are bound here by the app and the caller is the one the app's guard found from the raw
+    `Authorization` header before the body was decoded (`dependencies.authenticator`, the players' token
+    cache). The body goes through `CommandBody`
     (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
     """
 
@@ -165,7 +166,7 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
                       "`expected_version` a stale client gets 409 `version_conflict`; without it the "
                       "server retries on concurrent changes. `?dry_run=true` only validates.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}],
-          dto=CommandBody, return_dto=None)
+          dto=CommandBody, return_dto=None, opt={VIEWER: True})
     async def command(request: Request, game_id: GameId, data: JSONBody[CommandEnvelope],
                       idempotency_key: IdempotencyKey = None,
                       dry_run: Annotated[bool, QueryParameter(description=(
@@ -177,17 +178,17 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
                               "commands after the command, so a client's step is one request"))] = None,
                       ) -> Response[CommandResult]:
         scope = request.scope
-        body, replayed = await command_body(services(), scope, authorization(scope), game_id, data, idempotency_key,
-                                            dry_run, include)
+        body, replayed = await command_body(services(), viewer_of(scope), game_id, data, idempotency_key, dry_run,
+                                            include)
         return Encoded(body, _REPLAYED if replayed else [])
 
     return command
 
 
-async def command_body(services: Services, scope: Any, token: str | None, game_id: str, body: CommandEnvelope,
+async def command_body(services: Services, viewer: Viewer, game_id: str, body: CommandEnvelope,
                        idempotency_key: str | None, dry_run: bool, include: str | None) -> tuple[bytes, bool]:
-    """The command route's answer, encoded, and whether it is a resent key's first result."""
-    viewer = await caller(services, token, scope)
+    """The command route's answer, encoded, and whether it is a resent key's first result (the caller was
+    resolved by the app's guard, before the body was decoded)."""
     done, result = await send_command(services, viewer, game_id, body, idempotency_key, dry_run, include)
     return _encode.encode(result), done.replayed
 

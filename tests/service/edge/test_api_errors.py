@@ -23,6 +23,16 @@ async def test_creating_a_game_needs_a_valid_token(client):
                               headers={"Authorization": "Basic abc"}), 401, "unauthorized")
 
 
+async def test_a_wrong_token_is_refused_before_a_malformed_body_is_read(client):
+    ann = await player(client)
+    game = await client.post("/v1/games", json={"kind": "tally", "seats": 2}, headers=ann["headers"])
+    for path in ("/v1/games", f"/v1/games/{game.json()['id']}/commands", "/v1/tournaments"):
+        problem(await client.post(path, content=b"{not json", headers={"Authorization": "Bearer nope",
+                "content-type": "application/json"}), 401, "unauthorized")
+        problem(await client.post(path, json={"unknown": 1}, headers={"Authorization": "Bearer nope"}),
+                401, "unauthorized")
+
+
 async def test_malformed_bodies_are_400(client):
     ann = await player(client)
     problem(await client.post("/v1/games", content=b"{not json", headers={**ann["headers"],
