@@ -25,7 +25,6 @@ from service.ops.logging import request_logging
 from service.ops.metrics import Metrics
 from service.edge.ratelimit import Counters, rate_limit
 from service.edge.routes.accounts import AccountController
-from service.edge.routes.arenas import ArenaController
 from service.edge.routes.bots import BotController
 from service.edge.routes.oauth import OAUTH_HANDLERS, OAUTH_SCHEME, TOKEN_FORM_BYTES, form_route
 from service.edge.routes.games import GameController
@@ -36,7 +35,7 @@ from service.edge.routes.players import PlayerController
 from service.edge.routes.readmodels import ReadModelController
 from service.edge.routes.transparency import LogController
 from service.edge.routes.streams import StreamController
-from service.edge.routes.tournaments import TournamentController
+from service.edge.routes.tournaments import ArenaController, TournamentController
 from service.ops.settings import Settings
 
 API_VERSION = "1.0.0"

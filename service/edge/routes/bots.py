@@ -18,7 +18,7 @@ from service.commands.exceptions import Forbidden, Unauthorized
 from service.commands.players import Viewer
 from service.container import Services
 from service.edge.errors import responses
-from service.edge.routes.arenas import VIEW_RESPONSES, ArenaId
+from service.edge.routes.tournaments import ARENA_RESPONSES, ArenaId
 from service.edge.schemas import NO_NUL, StrictBody
 
 TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id")]
@@ -64,7 +64,7 @@ class BotController(Controller):
     @post("/arenas/{arena_id:str}/bots", dto=StrictBody[TournamentBots], return_dto=None,
           operation_id="addArenaBots", status_code=200,
           summary="Enter bots in an arena (organiser)", security=[{"bearer": []}],
-          responses={**VIEW_RESPONSES, **responses(400, 401, 403, 404, 409)},
+          responses={**ARENA_RESPONSES, **responses(400, 401, 403, 404, 409)},
           description="The arena's organiser (its creator) enters `count` bots, for example "
                       "`{\"count\": 3, \"strategy\": \"greedy\", \"strength\": 4}`: each a new player, entered "
                       "by the arena's own rule (`arena.Join` for another player, recorded with `by`, so `stela verify` "

@@ -1,8 +1,12 @@
-"""Tournaments: create, register, withdraw, start, read (standings, rounds, tables), list, events, stream."""
+"""Competitions, every format of the one competition model in one route module: the tournaments
+(`/v1/tournaments`: Swiss, round robin, single elimination, duplicate: create, register, withdraw, start, the
+organiser's tools, read, list, report, events, stream) and the arena (`/v1/arenas`: create, list, read with its
+live standings, join, pause, leave, berserk, events, stream). Both read their events and stream them live
+through the same helpers; what they publish besides the handlers is in `service.edge.competition_schemas`."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -15,14 +19,20 @@ from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Response, Stream
 
 import domain.tournament as T
-from domain.tournament.report import Report
-from projections.tournaments import TournamentItem, TournamentPage
+import domain.tournament.arena as A
+from projections.tournaments import TournamentPage
 from service.container import Services
-from service.edge.errors import PROBLEM, ProblemDetail, example, responses
-from domain.kernel import RuleViolation
-from service.commands.exceptions import BadCursor, BadLastEventId, Forbidden, Unavailable
+from service.edge.competition_schemas import (
+    ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, LIST_DOC, LIST_RESPONSES,
+    ORGANISER_DOC, REGISTER_DOC, REPORT_DOC, REPORT_EXAMPLE, STREAM_DOC, STREAM_RESPONSES, ArenaCreate, ArenaJoin, ArenaList,
+    TournamentCreate, TournamentEventOut, TournamentEvents, TournamentReport, tournament_responses)
+from service.edge.errors import responses
+from service.commands.arenas import Arenas
+from service.commands.competition import Competition
+from service.commands.exceptions import BadLastEventId, Unavailable
 from service.commands.players import Viewer
 from service.edge.schemas import NO_NUL, StrictBody, no_body
+from service.live.arena_stream import arena_stream
 from service.live.tournament_stream import tournament_stream
 from service.commands.tournaments import Tournaments, redacted, report_csv
 
@@ -30,97 +40,9 @@ GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description
 TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id (a UUID)")]
 LastEventId = Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, le=2**31 - 1, required=False,
                                                     description="resume after this version")]
-LIST_DOC = (
-    "Tournaments newest first, from the tournament read model (it follows the event log, so a change shows "
-    "within about a second). Filter by `status` and `kind` (each filter walks an index); page with "
-    "`?cursor=<next_cursor>` until `next_cursor` is null. A page never repeats or skips a tournament when new "
-    "ones are created meanwhile. A cursor this list did not issue is a 422 `bad_cursor`.")
-_LISTED = TournamentPage(items=[TournamentItem(
-    tournament_id="0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b", name="Sunday Swiss", kind="coatl", format="swiss",
-    organiser="5d0c1b7e-2a34-4f8e-9b61-0c3d2e1f4a5b", status="running", players=1000, round=2,
-    created_at=datetime(2026, 11, 26, 6, 0, tzinfo=UTC), updated_at=datetime(2026, 11, 26, 6, 12, 31, tzinfo=UTC))],
-    next_cursor="WzQyMTdd")
-LIST_RESPONSES = {
-    200: ResponseSpec(data_container=TournamentPage, generate_examples=False, description="one page",
-                      examples=[Example(summary="a page with more after it", value=msgspec.to_builtins(_LISTED))]),
-    **responses(400),
-    422: ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
-                      description="Unprocessable content",
-                      examples=[Example(summary="bad_cursor", value=example(BadCursor("")))])}
-STREAM_DOC = (
-    "`text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then "
-    "one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as "
-    "getTournamentEvents shows it (seeds hidden until the end). Comment lines (`: heartbeat`) keep the "
-    "connection alive; the stream closes after `tournament.TournamentEnded`. Reconnect with `Last-Event-ID` "
-    "to receive exactly the events after that version (no snapshot).")
-
-
-REGISTER_DOC = (
-    "Register the caller (or, for the organiser or an admin, `player_id`). Before the start, or in a Swiss "
-    "with `late_join_until` until that round is paired (the rounds missed score nothing). A player registering "
-    "themselves must meet the entry conditions: each unmet one is a 409 with its own code.")
-ORGANISER_DOC = "Organiser (or admin) only: anyone else is refused with 403 `forbidden`."
-REPORT_DOC = (
-    "Pairings with results and the standings with their tie-breaks. As JSON (`/report`): the report, and "
-    "once the tournament has ended its whole public log in `log`, so the file can be audited on its own "
-    "(`service.commands.tournaments.verify_report`: the log must verify and the report must be what it gives). "
-    "As CSV (`/report/csv`): `part=standings` (one line per player, the tie-breaks in the tournament's order) "
-    "or `part=pairings` (one line per seat of every table and per bye). A sealed duplicate deal shows no "
-    "results.")
-CSV_EXAMPLE = ("place,player_id,name,points,buchholz,rating,draw,games,byes,status\r\n"
-               "1,ana,Ana,2,1,1500,3,2,0,\r\n2,ben,Ben,1,2,1500,1,2,0,\r\n")
-
-
-def tournament_responses(*statuses: int, conflicts: tuple[str, ...] = ()) -> dict[int, Any]:
-    """`responses(...)` with a tournament's own examples: its 403 and each 409 code in `conflicts`."""
-    out = responses(*statuses, *((409,) if conflicts else ()))
-    if 403 in statuses:
-        out[403] = ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
-                                description="Forbidden", examples=[Example(
-                                    summary="not the organiser",
-                                    value=example(Forbidden("only the organiser may do this")))])
-    if conflicts:
-        out[409] = ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
-                                description="Refused by the tournament's rules", examples=[
-                                    Example(summary=code, value=example(RuleViolation(code, T.CODES[code])))
-                                    for code in conflicts])
-    return out
-
-
-class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    kind: Annotated[str, Meta(min_length=1, max_length=32, examples=["coatl"])]
-    name: Annotated[str, Meta(max_length=200, pattern=NO_NUL)] = ""
-    options: Annotated[dict[str, Any], Meta(description="the kind's options, passed on to every game")] = {}
-    time_control: Annotated[dict[str, Any], Meta(description="a game `time_control`, put on every game")] = {}
-    seats: Annotated[int, Meta(ge=2, le=6, description="players per table")] = 4
-    format: T.Format = "swiss"
-    rounds: Annotated[int, Meta(ge=0, le=100, description="Swiss rounds (round robin: 0 = every pair once)")] = 3
-    advance: Annotated[int, Meta(ge=1, le=5, description="single elimination: how many of a table go through")] = 1
-    duplicate: bool = False
-    min_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
-    max_players: Annotated[int, Meta(ge=0, le=100_000)] = 0
-    bye_points: Annotated[float, Meta(ge=0, le=5, description=(
-        "what a bye is worth, a multiple of 1/2 up to a win (`seats - 1`); default a win"))] | None = None
-    points_per_place: Annotated[list[Annotated[float, Meta(ge=0, le=1000)]], Meta(
-        min_length=2, max_length=6, description=(
-            "what each place of a table earns, best first: one value per seat, multiples of 1/2, never rising "
-            "(Board Game Arena's points per place); a short table offers the last places; default rank points "
-            "(`seats - 1` down to 0). A bye's default is then the first place's points"),
-        examples=[[3, 1, 0]])] | None = None
-    tiebreaks: Annotated[list[T.TieBreak], Meta(max_length=6, description=(
-        "tie-breaks after rank points, in order: buchholz, median_buchholz, sonneborn_berger (N-seat form), "
-        "head_to_head, rating, draw (the seeded draw, always last); default buchholz, rating"),
-        examples=[["sonneborn_berger", "buchholz", "head_to_head"]])] | None = None
-    late_join_until: Annotated[int, Meta(ge=0, le=100, description=(
-        "Swiss: players may still register after the start until this round is paired (0: no late join); "
-        "the rounds they missed score nothing"))] = 0
-    entry: Annotated[T.Entry, Meta(description=(
-        "entry conditions for players registering themselves (the organiser may register anyone): "
-        "`min_rated_games` and `rating_min`/`rating_max` against the player's leaderboard rating of the kind "
-        "(its ordinal, rounded down), `invited` player ids"),
-        examples=[{"min_rated_games": 5, "rating_min": 10, "rating_max": 30, "invited": []}])] | None = None
-    invitation_code: Annotated[str, Meta(min_length=4, max_length=64, pattern=NO_NUL, description=(
-        "a code that admits whoever gives it when registering (only its salted hash is recorded)"))] | None = None
+After = Annotated[int, QueryParameter(ge=0, le=10_000_000)]  # the events after this version
+ArenaId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="arena id (a UUID)")]
+ArenaGameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="one of the arena's games")]
 
 
 class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -170,38 +92,24 @@ class AdjudicateRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
         examples=[[2, 1]])]
 
 
-class TournamentEventOut(msgspec.Struct, kw_only=True):
-    """One stored event of a competition of any format (a tournament's, an arena's), as readers see it now."""
-
-    version: int
-    type: str
-    data: dict[str, Any]
-    at: str
+async def event_page(competitions: Competition[Any], competition_id: str, after: int) -> TournamentEvents:
+    """A competition's events after version `after`, as every reader sees them (seeds hidden until the end)."""
+    state, stored = await competitions.events(competition_id, after)
+    return TournamentEvents(version=state.version,
+                            events=[TournamentEventOut(**redacted(state, e)) for e in stored])
 
 
-class TournamentEvents(msgspec.Struct, kw_only=True):
-    version: int
-    events: list[TournamentEventOut]
-
-
-class TournamentReport(Report, frozen=True, kw_only=True):
-    """The report as getTournamentReport gives it: `log` is the whole public log once the tournament has ended."""
-
-    log: list[TournamentEventOut] | None = None
-
-
-REPORT_EXAMPLE = {
-    "tournament_id": "0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b", "name": "Sunday Swiss", "kind": "goldmine",
-    "format": "swiss", "status": "finished", "version": 9, "seed_commitment": "9f2c…", "seed": "51ab…",
-    "tiebreaks": ["buchholz", "rating", "draw"],
-    "standings": [{"place": 1, "player_id": "ana", "name": "Ana", "points": 1.0, "buchholz": 0.0, "rating": 1500,
-                   "games": 1, "byes": 0, "active": True, "reached": 1, "out": False, "tiebreaks": [0.0, 1500, 1],
-                   "paused": False, "removed": False}],
-    "rounds": [{"round": 1, "byes": [], "bye_points": 0.0, "tables": [
-        {"round": 1, "table": 1, "game_id": "5b0c…", "players": ["ana", "ben"], "status": "played",
-         "ranks": [1, 2], "scores": [7, 3], "points": [1.0, 0.0]}]}],
-    "log": [{"version": 1, "type": "tournament.TournamentCreated", "data": {"…": "…"},
-             "at": "2026-11-26T06:00:00+00:00"}]}
+async def event_stream(services: Services, competitions: Competition[Any], competition_id: str,
+                       last_event_id: int | None, follow: Callable[..., AsyncIterator[bytes]]) -> Stream:
+    """A competition's Server-Sent Events written by `follow` (its format's stream in `service.live`); an unknown
+    id (404) and a `Last-Event-ID` past its version (400) are answered before the stream starts."""
+    held = await competitions.load(competition_id)
+    if last_event_id is not None and last_event_id > held.state.version:
+        raise BadLastEventId(f"Last-Event-ID must be a version in 0..{held.state.version}")
+    body = follow(services, competitions, competition_id, last_event_id, services.settings.heartbeat_seconds,
+                  services.closing)
+    return Stream(body, media_type="text/event-stream",
+                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 def provide_tournaments(services: NamedDependency[Services]) -> Tournaments:
@@ -371,22 +279,96 @@ class TournamentController(Controller):
     @get("/{tournament_id:str}/events", operation_id="getTournamentEvents",
          summary="The tournament's events (seeds hidden until the end)", responses=responses(400, 404))
     async def events(self, tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0) -> TournamentEvents:
-        state, stored = await tournaments.events(tournament_id, after)
-        return TournamentEvents(version=state.version,
-                                events=[TournamentEventOut(**redacted(state, e)) for e in stored])
+                     after: After = 0) -> TournamentEvents:
+        return await event_page(tournaments, tournament_id, after)
 
     @get("/{tournament_id:str}/stream", operation_id="streamTournament",
          summary="Live tournament (Server-Sent Events): a snapshot, then each event; ends after the end",
-         description=STREAM_DOC,
-         responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="text/event-stream",
-                                      description="an event stream"), **responses(400, 404)})
+         description=STREAM_DOC, responses=STREAM_RESPONSES)
     async def stream(self, services: NamedDependency[Services], tournaments: NamedDependency[Tournaments],
                      tournament_id: TournamentId, last_event_id: LastEventId = None) -> Stream:
-        held = await tournaments.load(tournament_id)  # 404 before the stream starts
-        if last_event_id is not None and last_event_id > held.state.version:
-            raise BadLastEventId(f"Last-Event-ID must be a version in 0..{held.state.version}")
-        body = tournament_stream(services, tournaments, tournament_id, last_event_id,
-                                 services.settings.heartbeat_seconds, services.closing)
-        return Stream(body, media_type="text/event-stream",
-                      headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return await event_stream(services, tournaments, tournament_id, last_event_id, tournament_stream)
+
+
+def provide_arenas(services: NamedDependency[Services]) -> Arenas:
+    """The process's arena service (built by the composition root on PostgreSQL only)."""
+    if services.arenas is None:
+        raise Unavailable("arenas need the PostgreSQL store")
+    return services.arenas
+
+
+def _summary(state: A.ArenaState) -> A.ArenaView:
+    view = A.view(state)
+    return msgspec.structs.replace(view, standings=view.standings[:3])
+
+
+class ArenaController(Controller):
+    path = "/v1/arenas"
+    tags = ["arenas"]
+    dependencies = {"arenas": Provide(provide_arenas, sync_to_thread=False)}
+
+    @post("/", dto=StrictBody[ArenaCreate], return_dto=None,
+          operation_id="createArena", summary="Create an arena (the caller organises it)", status_code=201,
+          description=ARENA_DOC, responses={201: ResponseSpec(
+              data_container=A.ArenaView, generate_examples=False, description="the new arena",
+              examples=[Example(summary="created", value=msgspec.to_builtins(msgspec.structs.replace(
+                  ARENA_EXAMPLE, players=0, games=0, running=0, standings=[], version=1)))]),
+              **responses(400, 401, 404, 409, 422)}, security=[{"bearer": []}])
+    async def create(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                     data: ArenaCreate) -> A.ArenaView:
+        return A.view(await arenas.create(viewer, data.command(), data.starts_in_seconds))
+
+    @get("/", operation_id="listArenas", summary="The newest arenas, newest first (top three of each standings)",
+         responses=responses(400))
+    async def list_all(self, arenas: NamedDependency[Arenas],
+                       limit: Annotated[int, QueryParameter(ge=1, le=100)] = 20) -> ArenaList:
+        return ArenaList(items=[_summary(s) for s in await arenas.recent(limit)])
+
+    @get("/{arena_id:str}", operation_id="getArena", summary="Settings, times and live standings",
+         description=ARENA_DOC, responses={**ARENA_RESPONSES, **responses(400, 404)})
+    async def get_one(self, arenas: NamedDependency[Arenas], arena_id: ArenaId) -> A.ArenaView:
+        return A.view((await arenas.load(arena_id)).state)
+
+    @post("/{arena_id:str}/join", dto=StrictBody[ArenaJoin], return_dto=None,
+          operation_id="joinArena", status_code=200,
+          summary="Join, or come back after a pause (paired as soon as enough players are free)",
+          responses=ARENA_ACTS, security=[{"bearer": []}])
+    async def join(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                   arena_id: ArenaId, data: ArenaJoin) -> A.ArenaView:
+        player = viewer.require_player()
+        return A.view(await arenas.act(viewer, arena_id, A.Join(name=data.name or player.name, rating=data.rating)))
+
+    @post("/{arena_id:str}/pause", operation_id="pauseArena", status_code=200, security=[{"bearer": []}],
+          summary="Stop being paired (a running game is played out; join again to resume)", responses=ARENA_ACTS)
+    async def pause(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                    arena_id: ArenaId) -> A.ArenaView:
+        await no_body(request)
+        return A.view(await arenas.act(viewer, arena_id, A.Pause()))
+
+    @post("/{arena_id:str}/leave", operation_id="leaveArena", status_code=200, security=[{"bearer": []}],
+          summary="Leave for good (the points scored stay in the standings)", responses=ARENA_ACTS)
+    async def leave(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                    arena_id: ArenaId) -> A.ArenaView:
+        await no_body(request)
+        return A.view(await arenas.act(viewer, arena_id, A.Leave()))
+
+    @post("/{arena_id:str}/games/{game_id:str}/berserk", operation_id="berserkInArena", status_code=200,
+          summary="Halve your clock in one of your arena games, before your first move there, for +1 on a win",
+          responses={**ARENA_RESPONSES, **responses(400, 401, 403, 404, 409)}, security=[{"bearer": []}])
+    async def berserk(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
+                      arena_id: ArenaId, game_id: ArenaGameId) -> A.ArenaView:
+        await no_body(request)
+        return A.view(await arenas.berserk(viewer, arena_id, game_id))
+
+    @get("/{arena_id:str}/events", operation_id="getArenaEvents",
+         summary="The arena's events (seeds hidden until the end); `stela verify` reads them", responses=responses(400, 404))
+    async def events(self, arenas: NamedDependency[Arenas], arena_id: ArenaId,
+                     after: After = 0) -> TournamentEvents:
+        return await event_page(arenas, arena_id, after)
+
+    @get("/{arena_id:str}/stream", operation_id="streamArena",
+         summary="Live arena (Server-Sent Events): a snapshot, then each event and the standings after it",
+         description=ARENA_STREAM_DOC, responses=STREAM_RESPONSES)
+    async def stream(self, services: NamedDependency[Services], arenas: NamedDependency[Arenas], arena_id: ArenaId,
+                     last_event_id: LastEventId = None) -> Stream:
+        return await event_stream(services, arenas, arena_id, last_event_id, arena_stream)
