@@ -1,9 +1,10 @@
 """The reference web client: static files (plain ES modules, SVG boards) served at `/`.
 
-It uses only the public `/v1` API, stream tickets, the personal stream and the tournament stream, so it
+It uses only the public `/v1` API, stream tickets, the personal stream and the competitions' streams, so it
 doubles as an example for third-party front ends. No build step: `static/` is served as it is.
-Pages (hash routes): the lobby `#/`, a game `#/game/<id>`, its replay `#/replay/<id>`, the tournaments
-`#/tournaments` and one tournament `#/tournament/<id>`.
+Pages (hash routes): the lobby `#/`, a game `#/game/<id>`, its replay `#/replay/<id>`, the competitions
+`#/competitions` (`#/tournaments` and `#/arenas` too) and the one competition page of every format, reached as
+`#/tournament/<id>` or `#/arena/<id>`.
 
 The lowest of the service's sub-packages: it imports no other package of `service` (only litestar),
 and the app factory (`service.edge.app`) registers its routes. The OAuth consent page

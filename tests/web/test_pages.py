@@ -1,10 +1,10 @@
 """Every page besides the boards is drawn in the boards' language, readable on a desk and on a phone.
 
-At 1280x900 and 390x844: the welcome (register and sign in), the lobby with its account, the tournaments and one
-tournament with the organiser's tools, the arenas and one arena. On each: no text under 12 px, nothing wider than
-the screen, and no bare default form control (every visible input, select and button framed by the shared style:
-a border of the boards' colours and rounded corners). Each is screenshotted into docs/screenshots/. The OAuth
-consent page is checked alike in test_oauth_consent.py.
+At 1280x900 and 390x844: the welcome (register and sign in), the lobby with its account, the competitions (one
+list, one form) and the one competition page, for a tournament and an arena, each with the organiser's tools. On
+each: no text under 12 px, nothing wider than the screen, and no bare default form control (every visible input,
+select and button framed by the shared style: a border of the boards' colours and rounded corners). Each is
+screenshotted into docs/screenshots/. The OAuth consent page is checked alike in test_oauth_consent.py.
 """
 
 from __future__ import annotations
@@ -34,10 +34,9 @@ def test_every_page_is_drawn_like_the_boards_at_both_sizes(size, site, browser):
             "kind": "tikal", "name": "Autumn cup", "seats": 2, "format": "swiss", "rounds": 3}).json()
         arena = httpx.post(f"{site}/v1/arenas", headers=auth, json={
             "kind": "goldmine", "name": "Night arena", "seats": 2, "minutes": 30}).json()
-        for route, ready, name in (("#/tournaments", "#tournaments li[data-tournament]", "tournaments"),
+        for route, ready, name in (("#/competitions", "#competitions li[data-format=swiss]", "competitions"),
                                    (f"#/tournament/{tournament['tournament_id']}", "#t-bots", "tournament"),
-                                   ("#/arenas", "#arenas li[data-arena]", "arenas"),
-                                   (f"#/arena/{arena['arena_id']}", "#a-standings", "arena")):
+                                   (f"#/arena/{arena['arena_id']}", "#a-countdown", "arena")):
             page.goto(f"{site}/{route}")
             page.wait_for_selector(ready)
             check_page(page, name)

@@ -1,12 +1,13 @@
-/* The client's entry: a hash router over the lobby, a game, a replay and the tournaments. */
+/* The client's entry: a hash router over the lobby, a game, a replay, the competitions and one competition's page
+(the old tournament and arena routes reach the same pages). */
 
 import { me, explain } from "./api.js";
 import { status } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
-import { showTournaments, showTournament } from "./tournaments.js";
-import { showArenas, showArena } from "./arena.js";
+import { showCompetitions } from "./competitions.js";
+import { showCompetition } from "./competition.js";
 
 let stop = () => {};
 
@@ -21,10 +22,10 @@ async function route() {
   try {
     if (page === "game" && id) stop = (await showGame(root, id)) || stop;
     else if (page === "replay" && id) stop = (await showReplay(root, id)) || stop;
-    else if (page === "tournament" && id) stop = (await showTournament(root, id)) || stop;
-    else if (page === "tournaments") stop = (await showTournaments(root)) || stop;
-    else if (page === "arena" && id) stop = (await showArena(root, id)) || stop;
-    else if (page === "arenas") stop = (await showArenas(root)) || stop;
+    else if ((page === "tournament" || page === "arena") && id) stop = (await showCompetition(root, page, id)) || stop;
+    else if (["competitions", "tournaments", "arenas"].includes(page)) {
+      stop = (await showCompetitions(root, page === "arenas" ? "arena" : "swiss")) || stop;
+    }
     else stop = (await showLobby(root)) || stop;
     root.dataset.page = page || "lobby";
     if (document.activeElement === document.body) root.focus();  // screen readers start at the new page
