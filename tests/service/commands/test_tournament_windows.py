@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from domain.windows import Window, deadline
 from service.commands.tournaments import verify_report
+from service.commands.verify import parse_ndjson, verify_log
 from tests.service.commands.test_tournament_tools import wait_round
 from tests.service.commands.test_tournaments import api, play_round, player  # noqa: F401 - `api` is a fixture
 from testkit.api import auth
@@ -26,7 +27,7 @@ async def slow_tournament(api, per_move_seconds: int, entrants: int) -> tuple[di
     return organiser, tid, players
 
 
-async def test_a_player_sets_windows_and_their_games_deadline_counts_only_time_inside_them(api):  # noqa: F811
+async def test_a_player_sets_windows_and_their_games_deadline_counts_only_time_inside_them(api, games):  # noqa: F811
     organiser, tid, players = await slow_tournament(api, 86400, 2)
     night_owl, early_bird = list(players)
     url = f"/v1/tournaments/{tid}/windows"
@@ -59,6 +60,8 @@ async def test_a_player_sets_windows_and_their_games_deadline_counts_only_time_i
     assert view["status"] == "finished"
     report = (await api.get(f"/v1/tournaments/{tid}/report")).json()
     assert verify_report(report) == [] and any(e["type"] == "tournament.WindowsSet" for e in report["log"])
+    log = (await api.get(f"/v1/games/{table['game_id']}/export")).content  # the game's audit re-derives its deadlines
+    assert verify_log(parse_ndjson(log), games).ok
 
 
 async def test_windows_are_refused_in_a_tournament_that_is_not_slow(api):  # noqa: F811
