@@ -18,6 +18,9 @@ Rules (the same for every kind):
   when nothing can be played the seat forfeits. `abandon_after` consecutive timeouts abandon
   the seat: a game of two seats ends (the resignation rule ranks it last); in a game of three or
   more the seat has left, the timeout rule plays for it and the game goes on (domain/table).
+- `windows` (slow per-move controls only, `domain.windows`): per seat, the weekly hours (UTC) its
+  player is at the board; that seat's per-move time counts only inside them (`windows.deadline`), so
+  it never times out while asleep. A competition fills them from its players' windows when it pairs.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import msgspec
+
+from domain import windows as W
+from domain.windows import Window
 
 
 class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -39,12 +45,30 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     abandon_after: Annotated[int, msgspec.Meta(ge=1, le=100, description=(
         "consecutive timeouts after which the seat is abandoned: a two-seat game ends, a larger one goes "
         "on with the kind's timeout rule playing for the seat, ranked last"))] = 3
+    # left out (UNSET) when not set, so every game recorded before windows existed encodes as it was
+    windows: Annotated[list[list[Window]], msgspec.Meta(max_length=6, description=(
+            "per seat, in seat order: the weekly windows (UTC) in which that seat's per-move time runs ([]: any "
+            "time); only with per_move_seconds of 12 hours or more. A competition fills it from its players' "
+            "playing windows"))] | msgspec.UnsetType = msgspec.UNSET
 
     def problem(self) -> Optional[str]:
         """Why this time control is incomplete, or None."""
         if (self.per_move_seconds is None) == (self.total_seconds is None):
             return "give exactly one of per_move_seconds and total_seconds"
+        if self.windows is not msgspec.UNSET:
+            if not W.is_slow(self.per_move_seconds):
+                return f"windows need per_move_seconds of at least {W.SLOW_PER_MOVE_SECONDS}"
+            for seat in self.windows:
+                found = W.problem(seat) if seat else None
+                if found is not None:
+                    return f"windows: {found[1]}"
         return None
+
+    def seat_windows(self, seat: int) -> list[Window]:
+        """The windows `seat`'s per-move time runs in ([]: any time)."""
+        if self.windows is msgspec.UNSET or seat >= len(self.windows):
+            return []
+        return self.windows[seat]
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True):
@@ -125,7 +149,7 @@ def advance(control: TimeControl, clock: Clock, acted: Optional[int], acting: fr
         if start is None:
             deadlines.append(None)
         elif control.per_move_seconds is not None:
-            deadlines.append(start + 1000 * control.per_move_seconds)
+            deadlines.append(W.deadline(control.seat_windows(seat), start, 1000 * control.per_move_seconds))
         else:
             deadlines.append(start + remaining[seat])
     if (tuple(remaining), tuple(since), tuple(deadlines), tuple(timeouts)) == (

@@ -47,10 +47,11 @@ How the service drives it
   point or standing that differs (``VerifyReport``).
 
 Commands: CreateTournament, Register, Withdraw, Start, RecordResult; the organiser's tools
-(``organiser``): Pause, Resume, RemovePlayer, ForbidPairing, SetPairings, Annul, Adjudicate.
+(``organiser``): Pause, Resume, RemovePlayer, ForbidPairing, SetPairings, Annul, Adjudicate; a player's
+playing windows in a slow tournament: SetWindows.
 Events: TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted,
 RoundPaired, ResultRecorded, TournamentEnded, SeedRevealed; PlayerPaused, PlayerResumed,
-PlayerRemoved, PairingForbidden, PairingsSet, ResultAnnulled, ResultAdjudicated.
+PlayerRemoved, PairingForbidden, PairingsSet, ResultAnnulled, ResultAdjudicated, WindowsSet.
 Rules of pairing and scoring: see ``pairing`` (formats, byes, seat order),
 ``arrange`` (table sizes, game ids and seeds) and ``standings`` (rank points,
 tie-breaks).
@@ -60,17 +61,18 @@ from domain.kernel import fold as kernel_fold
 from domain.tournament.arrange import game_id, game_seed, table_sizes
 from domain.tournament.deals import deal_round, sealed_round, unrecorded, unsealed
 from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, Entry, ForbidPairing, Format, Pause,
-                                        RecordResult, Register, RemovePlayer, Resume, SetPairings, Start, TieBreak,
-                                        TournamentCommand, Withdraw)
+                                        RecordResult, Register, RemovePlayer, Resume, SetPairings, SetWindows, Start,
+                                        TieBreak, TournamentCommand, Withdraw)
 from domain.tournament.events import (PairedTable, PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
-                                      TournamentStarted)
+                                      TournamentStarted, WindowsSet)
 from domain.tournament.evolve import evolve
 from domain.tournament.pairing import next_round
 from domain.tournament.rules import CODES, create, decide
 from domain.tournament.standings import Standing, bye_points, rank_points, standings
 from domain.tournament.state import Entrant, TournamentState, rng_for
 from domain.tournament.verify import VerifyReport, verify
+from domain.windows import PlayingWindows
 from domain.tournament.view import (TournamentView, decode_command, decode_event, event_data, event_type, redact, shown,
                                     view)
 
@@ -81,7 +83,7 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 
 
 __all__ = [
-    "Adjudicate", "Annul", "Entry", "ForbidPairing", "SetPairings", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
+    "Adjudicate", "Annul", "Entry", "ForbidPairing", "PlayingWindows", "SetPairings", "SetWindows", "WindowsSet", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
     "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",

@@ -13,6 +13,7 @@ from typing import Literal, Union
 import msgspec
 
 from domain.kernel import Outcome
+from domain.windows import Window
 from domain.tournament.codec import Order, Setup
 
 Format = Literal["swiss", "round_robin", "single_elimination"]
@@ -125,6 +126,13 @@ class SetPairings(Order, tag="tournament.SetPairings"):
     byes: list[str] = []
 
 
+class SetWindows(Order, tag="tournament.SetWindows"):
+    """A player of a slow tournament states the weekly hours (UTC) they play in (`domain.windows`); their
+    per-move time in the games paired from then on counts only inside them. `[]`: any time again."""
+
+    windows: list[Window]
+
+
 class Annul(Order, tag="tournament.Annul"):
     """The organiser annuls a game: its table scores nothing for anyone, as if it was never played."""
 
@@ -150,4 +158,4 @@ class RecordResult(Order, tag="tournament.RecordResult"):
 
 
 TournamentCommand = Union[Register, Withdraw, Start, RecordResult, Pause, Resume, RemovePlayer, ForbidPairing, Annul,
-                          Adjudicate, SetPairings]
+                          Adjudicate, SetPairings, SetWindows]

@@ -16,6 +16,7 @@ import msgspec
 
 from domain.tournament.codec import Fact, Opened
 from domain.tournament.commands import Entry, Format, TieBreak
+from domain.windows import Window
 
 
 
@@ -96,6 +97,13 @@ class PairingsSet(Fact, tag="tournament.PairingsSet"):
     byes: list[str] = []
 
 
+class WindowsSet(Fact, tag="tournament.WindowsSet"):
+    """`player_id` plays in these weekly windows (UTC) from the next pairing on (`[]`: any time)."""
+
+    player_id: str
+    windows: list[Window]
+
+
 class ResultAnnulled(Fact, tag="tournament.ResultAnnulled"):
     """The organiser annulled a table: whatever it scored is taken back, and nothing it records counts."""
 
@@ -166,4 +174,4 @@ class SeedRevealed(Fact, tag="tournament.SeedRevealed"):
 
 TournamentEvent = Union[TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted, RoundPaired,
                         ResultRecorded, TournamentEnded, SeedRevealed, PlayerPaused, PlayerResumed, PlayerRemoved,
-                        PairingForbidden, ResultAnnulled, ResultAdjudicated, PairingsSet]
+                        PairingForbidden, ResultAnnulled, ResultAdjudicated, PairingsSet, WindowsSet]

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from domain.tournament.events import (PairingForbidden, PairingsSet, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
                                       PlayerWithdrew, ResultAdjudicated, ResultAnnulled, ResultRecorded, RoundPaired,
                                       SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
-                                      TournamentStarted)
+                                      TournamentStarted, WindowsSet)
 from domain.tournament.corrections import adjudicated, annulled
 from domain.tournament.state import Entrant, RoundRecord, TableRecord, TournamentState
 
@@ -36,6 +36,9 @@ def evolve(state: Optional[TournamentState], event: TournamentEvent) -> Tourname
             return replace(state, entrants=entrants, version=version)
         case PlayerPaused() | PlayerResumed():
             entrant = replace(state.entrants[event.player_id], paused=isinstance(event, PlayerPaused))
+            return replace(state, entrants={**state.entrants, event.player_id: entrant}, version=version)
+        case WindowsSet():
+            entrant = replace(state.entrants[event.player_id], windows=tuple(event.windows))
             return replace(state, entrants={**state.entrants, event.player_id: entrant}, version=version)
         case PairingForbidden():
             pairs = {tuple(sorted((a, b))) for i, a in enumerate(event.players) for b in event.players[i + 1:]}

@@ -9,6 +9,9 @@
   pair (active, not paused) exactly once, each table of `smallest_table` to `seats` players. `pairing.next_round`
   pairs the round with them if, when it comes, the players to pair are still exactly those (a later pause,
   withdrawal or late entry sends the round back to the automatic pairing); setting them again replaces them.
+- `SetWindows` (the player; a slow time control, `domain.windows`): the weekly hours the player plays in,
+  well formed, not overlapping, at least `windows.MIN_WEEKLY_MINUTES` a week; the games paired from then on
+  count the player's per-move time only inside them (`[]`: any time again).
 - `Annul` / `Adjudicate` (organiser; Swiss and round robin): any table of the tournament, its game
   still running or long over. A table of the current round that gets its result this way counts
   towards the round's end like a recorded one; its game's own result is then refused when it comes.
@@ -21,11 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
+from domain import windows as W
 from domain.kernel import RuleViolation
-from domain.tournament.commands import Adjudicate, Annul, ForbidPairing, Pause, RemovePlayer, Resume, SetPairings
+from domain.tournament.commands import (Adjudicate, Annul, ForbidPairing, Pause, RemovePlayer, Resume, SetPairings,
+                                        SetWindows)
 from domain.tournament.deals import sealed_round
 from domain.tournament.events import (PairingForbidden, PairingsSet, PlayerPaused, PlayerRemoved, PlayerResumed, ResultAdjudicated,
-                                      ResultAnnulled)
+                                      ResultAnnulled, WindowsSet)
 from domain.tournament.pairing import smallest_table
 from domain.tournament.standings import rank_points
 from domain.tournament.state import TournamentState
@@ -123,6 +128,23 @@ def set_pairings(state: TournamentState, actor: Optional[str], command: SetPairi
     if not command.tables:
         raise refuse("tournament.pairing_table_size", "a round needs at least one table")
     return [PairingsSet(round=number, tables=[list(t) for t in command.tables], byes=list(command.byes))]
+
+
+def set_windows(state: TournamentState, actor: Optional[str], command: SetWindows, refuse: Refuse) -> list[Any]:
+    """The actor's own playing windows: registered and still in, a slow time control, windows well formed."""
+    _open(state, refuse)
+    entrant = state.entrants.get(actor) if actor is not None else None
+    if entrant is None:
+        raise refuse("tournament.not_registered", "only a registered player sets their playing windows")
+    if not entrant.active:
+        raise refuse("tournament.already_withdrawn", f"{actor} has left the tournament")
+    if not W.is_slow(state.settings.time_control.get("per_move_seconds")):
+        raise refuse("tournament.windows_not_slow",
+                     f"playing windows need a per-move time of at least {W.SLOW_PER_MOVE_SECONDS // 3600} hours")
+    found = W.problem(command.windows) if command.windows else None
+    if found is not None:
+        raise refuse(f"tournament.windows_{found[0]}", found[1])
+    return [WindowsSet(player_id=entrant.player_id, windows=sorted(command.windows, key=lambda w: w.start))]
 
 
 def correct(state: TournamentState, actor: Optional[str], command: Annul | Adjudicate, admin: bool,

@@ -20,7 +20,8 @@ from domain.kernel import Emitter, Outcome, Rng, RuleViolation, seed_commitment
 from domain.tournament.arrange import is_uuid
 from domain.tournament import organiser
 from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, ForbidPairing, Pause, RecordResult, Register,
-                                        RemovePlayer, Resume, SetPairings, Start, TournamentCommand, Withdraw)
+                                        RemovePlayer, Resume, SetPairings, SetWindows, Start, TournamentCommand,
+                                        Withdraw)
 from domain.tournament.evolve import evolve
 from domain.tournament.events import (PlayerRegistered, PlayerWithdrew, ResultRecorded, SeedRevealed,
                                       TournamentCreated, TournamentEnded, TournamentStarted)
@@ -59,6 +60,11 @@ CODES: dict[str, str] = {
     "tournament.pairing_player_twice": "a player appears more than once in the pairings",
     "tournament.pairing_table_size": "a table of the pairings does not seat as many players as the tournament's",
     "tournament.pairing_incomplete": "the pairings do not hold every player to pair exactly once (and nobody else)",
+    "tournament.windows_not_slow": "playing windows are for slow time controls (a per-move time of 12 hours or more)",
+    "tournament.windows_malformed": "a playing window runs from a minute of the week to a later one (0 to 10080, "
+                                    "from Monday 00:00 UTC), at most 64 windows",
+    "tournament.windows_overlap": "playing windows may not overlap",
+    "tournament.windows_too_short": "playing windows add up to less than 28 hours a week",
 }
 
 
@@ -112,6 +118,8 @@ def _check_settings(tournament_id: str, c: CreateTournament) -> None:
         raise bad("a Swiss tournament needs at least one round")
     if c.rounds < 0:
         raise bad("rounds cannot be negative")
+    if "windows" in c.time_control:
+        raise bad("a game's windows come from its players' playing windows (SetWindows), not from the settings")
     if c.late_join_until and (c.format != "swiss" or not 1 <= c.late_join_until <= c.rounds):
         raise bad("late_join_until is a Swiss round, from 1 to rounds")
     if c.entry is not None and c.entry.rating_min is not None and c.entry.rating_max is not None \
@@ -173,6 +181,8 @@ def decide(state: Optional[TournamentState], actor: Optional[str], command: Tour
             return organiser.forbid(state, actor, command, admin, _refuse)
         case SetPairings():
             return organiser.set_pairings(state, actor, command, admin, _refuse)
+        case SetWindows():
+            return organiser.set_windows(state, actor, command, _refuse)
         case Annul() | Adjudicate():
             return _completing(state, organiser.correct(state, actor, command, admin, _refuse))
         case _:

@@ -13,6 +13,7 @@ from typing import Literal, Optional
 import msgspec
 
 from domain.kernel import Rng
+from domain.windows import Window
 from domain.tournament.events import PairingsSet, TournamentCreated
 
 Status = Literal["registration", "running", "finished"]
@@ -44,6 +45,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     out: bool = False
     paused: bool = False  # Swiss: not paired until resumed
     removed: bool = False  # removed by the organiser: ranks below everyone still in
+    windows: tuple[Window, ...] = ()  # slow formats: the weekly hours (UTC) the player plays in (none: any time)
 
     def balance(self) -> float:
         """How much later than average this player has sat (positive: should sit early next)."""

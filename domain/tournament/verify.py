@@ -3,7 +3,7 @@
 `verify(events)` takes the tournament's whole event list (as stored, or the
 public log after the end), checks the revealed seed against the commitment
 published at creation, then walks the log: each registration, withdrawal,
-start, result, pause, removal, forbidden pairing, manual pairing (`SetPairings`), annulment and adjudication is turned back into the command that caused it and decided
+start, result, pause, removal, forbidden pairing, manual pairing (`SetPairings`), playing windows (`SetWindows`), annulment and adjudication is turned back into the command that caused it and decided
 again from the state before it, with `rng_for(state)`. The events decided
 again (the seeded draw, every pairing with its game ids and game seeds, the
 rank points, the end and its standings) must equal the recorded ones exactly,
@@ -22,10 +22,10 @@ from typing import Any, Optional
 from domain.tournament.audit import AuditReport, audit, count
 from domain.kernel import Outcome
 from domain.tournament.commands import (Adjudicate, Annul, ForbidPairing, Pause, RecordResult, Register, RemovePlayer,
-                                        Resume, SetPairings, Start, TournamentCommand, Withdraw)
+                                        Resume, SetPairings, SetWindows, Start, TournamentCommand, Withdraw)
 from domain.tournament.events import (PairingForbidden, PairingsSet, PlayerPaused, PlayerRegistered, PlayerRemoved, PlayerResumed,
                                       PlayerWithdrew, ResultAdjudicated, ResultAnnulled, ResultRecorded, RoundPaired,
-                                      SeedRevealed, TournamentCreated, TournamentStarted)
+                                      SeedRevealed, TournamentCreated, TournamentStarted, WindowsSet)
 from domain.tournament.evolve import evolve
 from domain.tournament.pairing import equivalent
 from domain.tournament.rules import decide
@@ -55,6 +55,8 @@ def _cause(state: TournamentState, event: Any) -> tuple[Optional[TournamentComma
         case PairingsSet():
             return SetPairings(round=event.round, tables=[list(t) for t in event.tables],
                                byes=list(event.byes)), state.organiser
+        case WindowsSet():
+            return SetWindows(windows=list(event.windows)), event.player_id
         case ResultAnnulled():
             return Annul(game_id=event.game_id), state.organiser
         case ResultAdjudicated():

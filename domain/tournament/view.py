@@ -21,6 +21,7 @@ from domain.tournament.events import (PairingRule, PlayerRegistered, ResultRecor
                                       TournamentEvent)
 from domain.tournament.standings import Standing, places_of, standings, tiebreak_order
 from domain.tournament.state import RoundRecord, Status, TableRecord, TournamentState
+from domain.windows import Window
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,6 +59,8 @@ class TournamentView(Settings, frozen=True, kw_only=True):
     late_join_until: int = 0  # Swiss: registration stays open until this round is paired
     invitation: bool = False  # by invitation: a list of players or a code
     entry: Optional[Entry] = None
+    # slow formats: each player's playing windows (UTC, minutes from Monday 00:00), for players who set any
+    windows: dict[str, list[Window]] = {}
 
 
 def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
@@ -93,7 +96,8 @@ def view(state: TournamentState) -> TournamentView:
         seed_commitment=s.seed_commitment, seed=state.seed if state.revealed else None, pairing_rule=s.pairing,
         tiebreaks=list(tiebreak_order(s)), bye_points=s.bye_points if s.bye_points is not None else (s.seats - 1) / 2,
         points_per_place=places_of(s), min_players=s.min_players, late_join_until=s.late_join_until, entry=s.entry,
-        invitation=s.code_hash is not None or bool(s.entry is not None and s.entry.invited))
+        invitation=s.code_hash is not None or bool(s.entry is not None and s.entry.invited),
+        windows={pid: list(e.windows) for pid, e in state.entrants.items() if e.windows})
 
 
 def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:

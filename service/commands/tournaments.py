@@ -73,12 +73,14 @@ class Tournaments(Competition[T.TournamentState]):
         log.info("round_created", tournament_id=state.settings.tournament_id, round=state.round, games=games)
 
     def paired_games(self, state: T.TournamentState, events: list[Any], started: dict[str, Any]) -> list[NewGame]:
-        """Every game of the rounds paired among `events`, seated and started, as new streams (`new_games`)."""
+        """Every game of the rounds paired among `events`, seated and started, as new streams (`new_games`); a
+        table with a player who set playing windows gets them in its time control, per seat (`windowed`)."""
         s = state.settings
         names = {pid: e.name for pid, e in state.entrants.items()}
-        return self.new_games(s, s.tournament_id, "tournament", [
-            (table.game_id, table.seed, [(pid, names[pid]) for pid in table.players], paired.round)
-            for paired in events if isinstance(paired, T.RoundPaired) for table in paired.tables], started)
+        return [game for paired in events if isinstance(paired, T.RoundPaired) for table in paired.tables
+                for game in self.new_games(windowed(state, table.players), s.tournament_id, "tournament", [
+                    (table.game_id, table.seed, [(pid, names[pid]) for pid in table.players], paired.round)],
+                    started)]
 
     async def register(self, viewer: Viewer, tournament_id: str, command: T.Register) -> T.TournamentState:
         """Register as `command` says; a player registering themselves for a tournament with a rating
@@ -105,6 +107,16 @@ class Tournaments(Competition[T.TournamentState]):
         document = msgspec.to_builtins(report(state))
         document["log"] = [redacted(state, e) for e in stored] if state.status == "finished" else None
         return document
+
+
+def windowed(state: T.TournamentState, players: list[str]) -> Any:
+    """The settings a table of `players` is created with: the tournament's, and when one of them set playing
+    windows, its time control with every seat's windows in seat order (`domain.clock.TimeControl.windows`)."""
+    s = state.settings
+    seats = [[msgspec.to_builtins(w) for w in state.entrants[pid].windows] for pid in players]
+    if not any(seats):
+        return s
+    return msgspec.structs.replace(s, time_control={**s.time_control, "windows": seats})
 
 
 def report_csv(state: T.TournamentState, part: Literal["standings", "pairings"]) -> str:

@@ -670,6 +670,13 @@ class Api(Core):
     def resume_player(self, tournament_id: str, player_id: str | None = None) -> Call[dict[str, Any]]:
         return _json_call("POST", _tournament(tournament_id, "resume"), body={"player_id": player_id})
 
+    @op("setTournamentWindows")
+    def set_windows(self, tournament_id: str, windows: Iterable[tuple[int, int]]) -> Call[dict[str, Any]]:
+        """A slow tournament: the caller's weekly playing windows, each (start, end) in minutes from Monday
+        00:00 UTC; their per-move time counts only inside them (empty: any time)."""
+        return _json_call("PUT", _tournament(tournament_id, "windows"),
+                          body={"windows": [{"start": start, "end": end} for start, end in windows]})
+
     @op("removeTournamentPlayer")
     def remove_player(self, tournament_id: str, player_id: str, reason: str = "") -> Call[dict[str, Any]]:
         return _json_call("POST", _tournament(tournament_id, "remove"),

@@ -180,6 +180,8 @@ export declare class StelaClient {
     annul(id: string, gameId: string): Promise<Tournament>;
     pausePlayer(id: string, body?: BodyOf<"pauseTournamentPlayer">): Promise<Tournament>;
     resumePlayer(id: string, body?: BodyOf<"resumeTournamentPlayer">): Promise<Tournament>;
+    /** A slow tournament: the caller's weekly playing windows (minutes from Monday 00:00 UTC); [] = any time. */
+    setWindows(id: string, windows: BodyOf<"setTournamentWindows">["windows"]): Promise<Tournament>;
     removePlayer(id: string, body: BodyOf<"removeTournamentPlayer">): Promise<Tournament>;
     tournamentReport(id: string): Promise<ResultOf<"getTournamentReport">>;
     tournamentReportCsv(id: string, query?: QueryOf<"getTournamentReportCsv">): Promise<string>;

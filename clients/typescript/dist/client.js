@@ -316,6 +316,10 @@ export class StelaClient {
     resumePlayer(id, body = {}) {
         return this.post(`${tournament(id)}/resume`, body);
     }
+    /** A slow tournament: the caller's weekly playing windows (minutes from Monday 00:00 UTC); [] = any time. */
+    setWindows(id, windows) {
+        return this.post(`${tournament(id)}/windows`, { windows }, "PUT");
+    }
     removePlayer(id, body) {
         return this.post(`${tournament(id)}/remove`, body);
     }
@@ -481,6 +485,7 @@ export const OPERATIONS = {
     getTournamentReport: ["tournamentReport"],
     getTournamentReportCsv: ["tournamentReportCsv"],
     resumeTournamentPlayer: ["resumePlayer"],
+    setTournamentWindows: ["setWindows"],
     startTournament: ["startTournament"],
     streamTournament: ["followTournament"],
     withdrawFromTournament: ["withdrawFrom"],

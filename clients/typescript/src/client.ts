@@ -440,6 +440,11 @@ export class StelaClient {
     return this.post(`${tournament(id)}/resume`, body);
   }
 
+  /** A slow tournament: the caller's weekly playing windows (minutes from Monday 00:00 UTC); [] = any time. */
+  setWindows(id: string, windows: BodyOf<"setTournamentWindows">["windows"]): Promise<Tournament> {
+    return this.post(`${tournament(id)}/windows`, { windows }, "PUT");
+  }
+
   removePlayer(id: string, body: BodyOf<"removeTournamentPlayer">): Promise<Tournament> {
     return this.post(`${tournament(id)}/remove`, body);
   }
@@ -634,6 +639,7 @@ export const OPERATIONS: { readonly [Op in keyof operations]: readonly MethodNam
   getTournamentReport: ["tournamentReport"],
   getTournamentReportCsv: ["tournamentReportCsv"],
   resumeTournamentPlayer: ["resumePlayer"],
+  setTournamentWindows: ["setWindows"],
   startTournament: ["startTournament"],
   streamTournament: ["followTournament"],
   withdrawFromTournament: ["withdrawFrom"],

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, get, post, put
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
@@ -195,6 +195,14 @@ class TournamentController(Controller):
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
                      data: PauseRequest) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Resume(player_id=data.player_id)))
+
+    @put("/{tournament_id:str}/windows", dto=StrictBody[T.PlayingWindows], return_dto=None, status_code=200,
+         operation_id="setTournamentWindows", security=[{"bearer": []}], responses=tournament_responses(
+             400, 401, 404, conflicts=tuple(c for c in T.CODES if c.startswith("tournament.windows_"))),
+         summary="Slow formats: the caller's weekly playing windows (UTC); per-move time counts only inside them")
+    async def set_windows(self, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
+                          tournament_id: TournamentId, data: T.PlayingWindows) -> T.TournamentView:
+        return T.view(await tournaments.act(viewer, tournament_id, T.SetWindows(windows=data.windows)))
 
     @post("/{tournament_id:str}/remove", dto=StrictBody[RemoveRequest], return_dto=None,
           operation_id="removeTournamentPlayer",

@@ -1462,6 +1462,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Slow formats: the caller's weekly playing windows (UTC); per-move time counts only inside them */
+        put: operations["setTournamentWindows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/withdraw": {
         parameters: {
             query?: never;
@@ -3354,6 +3371,19 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
+        /** tournament.WindowsSet */
+        "Event.tournament.WindowsSet": {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["tournament.WindowsSet.data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament.WindowsSet";
+            /** @description the stream version */
+            version: number;
+        };
         /**
          * EventFrame
          * @description One event of a game as the viewer may see it (the game stream's event data).
@@ -3951,6 +3981,23 @@ export interface components {
             id: string;
             name: string;
         };
+        /** PlayingWindows */
+        PlayingWindows: {
+            /**
+             * @description the weekly hours (UTC) the player plays in, each [start, end) in minutes from Monday 00:00 UTC; not overlapping, at least 28 hours a week in all; [] = any time
+             * @example [
+             *       {
+             *         "end": 1440,
+             *         "start": 1080
+             *       },
+             *       {
+             *         "end": 2880,
+             *         "start": 2520
+             *       }
+             *     ]
+             */
+            windows: components["schemas"]["Window"][];
+        };
         /** ProblemDetail */
         ProblemDetail: {
             code: string;
@@ -4160,6 +4207,8 @@ export interface components {
             per_move_seconds?: number | null;
             /** @description each seat's total thinking time (a chess clock) */
             total_seconds?: number | null;
+            /** @description per seat, in seat order: the weekly windows (UTC) in which that seat's per-move time runs ([]: any time); only with per_move_seconds of 12 hours or more. A competition fills it from its players' playing windows */
+            windows?: components["schemas"]["Window"][][];
         };
         /** TokenCreate */
         TokenCreate: {
@@ -4511,7 +4560,7 @@ export interface components {
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** @description a competition's event (any format, the arena's too) as a reader receives it: {version, type, data, at} */
-        TournamentEvent: components["schemas"]["Event.arena.ArenaClosed"] | components["schemas"]["Event.arena.ArenaCreated"] | components["schemas"]["Event.arena.ArenaEnded"] | components["schemas"]["Event.arena.Berserked"] | components["schemas"]["Event.arena.GameScored"] | components["schemas"]["Event.arena.PlayerJoined"] | components["schemas"]["Event.arena.PlayerLeft"] | components["schemas"]["Event.arena.PlayerPaused"] | components["schemas"]["Event.arena.PlayersPaired"] | components["schemas"]["Event.arena.SeedRevealed"] | components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"];
+        TournamentEvent: components["schemas"]["Event.arena.ArenaClosed"] | components["schemas"]["Event.arena.ArenaCreated"] | components["schemas"]["Event.arena.ArenaEnded"] | components["schemas"]["Event.arena.Berserked"] | components["schemas"]["Event.arena.GameScored"] | components["schemas"]["Event.arena.PlayerJoined"] | components["schemas"]["Event.arena.PlayerLeft"] | components["schemas"]["Event.arena.PlayerPaused"] | components["schemas"]["Event.arena.PlayersPaired"] | components["schemas"]["Event.arena.SeedRevealed"] | components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"] | components["schemas"]["Event.tournament.WindowsSet"];
         /** TournamentEventOut */
         TournamentEventOut: {
             at: string;
@@ -4601,6 +4650,9 @@ export interface components {
                 [key: string]: unknown;
             };
             tournament_id: string;
+            windows?: {
+                [key: string]: components["schemas"]["Window"][];
+            };
         };
         /**
          * TurnFrame
@@ -4628,6 +4680,16 @@ export interface components {
         };
         /** @description the caller's view of a game, one envelope for every kind */
         View: components["schemas"]["coatl.CoatlView"] | components["schemas"]["goldmine.GoldmineView"] | components["schemas"]["tikal.TikalView"] | components["schemas"]["tobago.TobagoView"];
+        /**
+         * Window
+         * @description A weekly span in minutes from Monday 00:00 UTC: [start, end).
+         */
+        Window: {
+            /** @description minute the window ends, after its start (1 to 10080, 10080 = the next Monday 00:00 UTC) */
+            end: number;
+            /** @description first minute of the window, counted from Monday 00:00 UTC (0 to 10079) */
+            start: number;
+        };
         /** WithdrawRequest */
         WithdrawRequest: {
             player_id?: string | null;
@@ -5759,6 +5821,8 @@ export interface components {
             per_move_seconds: number | null;
             /** @default null */
             total_seconds: number | null;
+            /** @description per seat, in seat order: the weekly windows (UTC) in which that seat's per-move time runs ([]: any time); only with per_move_seconds of 12 hours or more. A competition fills it from its players' playing windows */
+            windows?: components["schemas"]["Window"][][];
         };
         /**
          * TimedOut
@@ -7070,6 +7134,24 @@ export interface components {
          */
         "tournament.TournamentStarted.data": {
             draw: string[];
+        };
+        /**
+         * Window
+         * @description A weekly span in minutes from Monday 00:00 UTC: [start, end).
+         */
+        "tournament.Window": {
+            /** @description minute the window ends, after its start (1 to 10080, 10080 = the next Monday 00:00 UTC) */
+            end: number;
+            /** @description first minute of the window, counted from Monday 00:00 UTC (0 to 10079) */
+            start: number;
+        };
+        /**
+         * WindowsSet
+         * @description `player_id` plays in these weekly windows (UTC) from the next pairing on (`[]`: any time).
+         */
+        "tournament.WindowsSet.data": {
+            player_id: string;
+            windows: components["schemas"]["tournament.Window"][];
         };
     };
     responses: never;
@@ -13683,6 +13765,102 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    setTournamentWindows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id (a UUID) */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayingWindows"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description Refused by the tournament's rules */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
