@@ -1,5 +1,5 @@
-"""Tournaments on the memory store, through the same Services as on PostgreSQL: the organiser's refusals
-over HTTP, and the result runner and timeout worker driving a tournament without HTTP (racing runners record
+"""Tournaments on the memory store, through the same Services as on PostgreSQL: a cup over HTTP finished by
+the app's own result runner, the organiser's refusals, and the result runner and timeout worker driving a tournament without HTTP (racing runners record
 a result once; an abandoned seat is timed out and scored; a result no retry can record is dropped). The
 read-model list, the live stream and the all-or-nothing write of a round on PostgreSQL: test_tournaments.py."""
 
@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 import domain.tournament as T
 from domain.kernel import Outcome
 from projections.deadlines import Deadlines
+from service.commands.competition import verify_competition
 from service.commands.exceptions import Forbidden
 from service.commands.pipeline import CommandPipeline, now_ms
 from service.commands.players import Players, Viewer
@@ -22,20 +24,58 @@ from service.live.fanout import Broker
 from service.store.memory import MemoryStore
 from service.workers.results import ResultRunner
 from service.workers.timeouts import TimeoutWorker
-from testkit.api import auth
+from testkit.api import auth, found
 from testkit.tally import TALLY
 
 
-async def player(api, name: str) -> dict[str, str]:
+async def player(api: Any, name: str) -> dict[str, str]:
     r = await api.post("/v1/players", json={"name": name})
     assert r.status_code == 201, r.text
     body = r.json()
     return {"id": body["id"], "auth": f"Bearer {body['token']}"}
 
 
+async def play_round(api: Any, view: dict[str, Any], players: dict[str, dict[str, str]]) -> None:
+    """Play every game of the current round of tally to its end (each seat adds 3 in turn)."""
+    for table in view["rounds"][-1]["tables"]:
+        while True:
+            game = (await api.get(f"/v1/games/{table['game_id']}")).json()
+            if game["status"] != "active":
+                break
+            seat = game["to_act"][0]
+            who = players[table["players"][seat]]
+            r = await api.post(f"/v1/games/{table['game_id']}/commands", headers=auth(who),
+                               json={"command": {"type": "tally.Add", "amount": 3}})
+            assert r.status_code in (200, 409), r.text
+
+
 @pytest.fixture
 def api(client):
     return client
+
+
+async def test_a_cup_over_http_is_paired_recorded_and_finished_by_the_services_own_workers(api):
+    """The app on the memory store starts the result runner itself: the round's result reaches the cup, which
+    ends with its standings, and its log verifies."""
+    organiser = await player(api, "Org")
+    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+        "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 1})
+    assert r.status_code == 201, r.text
+    tid = r.json()["tournament_id"]
+    players = {p["id"]: p for p in [await player(api, n) for n in ("Ann", "Ben")]}
+    for p in players.values():
+        assert (await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})).status_code == 200
+    view = (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))).json()
+    await play_round(api, view, players)
+
+    async def finished() -> Any:
+        v = (await api.get(f"/v1/tournaments/{tid}")).json()
+        return v if v["status"] == "finished" else None
+
+    view = await found(finished)
+    assert {s["player_id"] for s in view["standings"]} == set(players)
+    events = (await api.get(f"/v1/tournaments/{tid}/events")).json()["events"]
+    assert verify_competition([(e["type"], e["data"]) for e in events]).ok
 
 
 async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):

@@ -25,7 +25,7 @@ from service.commands.tournaments import Tournaments
 from service.commands.verify import parse_ndjson, verify_log
 from testkit.api import auth, found
 from testkit.readmodels import assert_equal_to_rebuild
-from tests.service.commands.test_tournament_service import started_cup
+from tests.service.commands.test_tournament_service import play_round, player, started_cup
 
 
 def with_tournaments(settings: Any, games: Any) -> Any:
@@ -37,27 +37,6 @@ def with_tournaments(settings: Any, games: Any) -> Any:
 async def api(settings, games) -> AsyncIterator[AsyncTestClient]:
     async with AsyncTestClient(with_tournaments(settings, games), timeout=30) as c:
         yield c
-
-
-async def player(api: AsyncTestClient, name: str) -> dict[str, str]:
-    r = await api.post("/v1/players", json={"name": name})
-    assert r.status_code == 201, r.text
-    body = r.json()
-    return {"id": body["id"], "auth": f"Bearer {body['token']}"}
-
-
-async def play_round(api: AsyncTestClient, view: dict[str, Any], players: dict[str, dict[str, str]]) -> None:
-    """Play every game of the current round of tally to its end (each seat adds 3 in turn)."""
-    for table in view["rounds"][-1]["tables"]:
-        while True:
-            game = (await api.get(f"/v1/games/{table['game_id']}")).json()
-            if game["status"] != "active":
-                break
-            seat = game["to_act"][0]
-            who = players[table["players"][seat]]
-            r = await api.post(f"/v1/games/{table['game_id']}/commands", headers=auth(who),
-                               json={"command": {"type": "tally.Add", "amount": 3}})
-            assert r.status_code in (200, 409), r.text
 
 
 async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairing_verifies(api, games):
