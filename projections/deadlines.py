@@ -39,6 +39,22 @@ def rows_after(current: list[Deadline] | None, event: LogEvent) -> list[Deadline
     return current
 
 
+def touched(events: list[LogEvent]) -> dict[str, list[Deadline]]:
+    """The deadline rows of every game `events` change (each replaces that game's rows): the one fold of this
+    model, for the PostgreSQL table and the memory store alike."""
+    out: dict[str, list[Deadline]] = {}
+    for event in events:
+        after = rows_after(out.get(event.stream_id), event)
+        if after is not None:
+            out[event.stream_id] = after
+    return out
+
+
+def due(rows: dict[str, list[Deadline]], at_ms: int, limit: int) -> list[Deadline]:
+    """The first `limit` rows due by `at_ms`, the earliest first (as the PostgreSQL store selects them)."""
+    return sorted((r for rs in rows.values() for r in rs if r.due_ms <= at_ms), key=lambda r: r.due_ms)[:limit]
+
+
 class Deadlines:
     name = "deadlines"
     tables = (TABLE,)
@@ -51,16 +67,12 @@ class Deadlines:
                 f"CREATE INDEX IF NOT EXISTS rm_deadlines_due ON {t} (due_ms)"]
 
     async def apply(self, conn: Any, schema: str, events: list[LogEvent]) -> None:
-        touched: dict[str, list[Deadline]] = {}
-        for event in events:
-            after = rows_after(touched.get(event.stream_id), event)
-            if after is not None:
-                touched[event.stream_id] = after
-        if not touched:
+        changed = touched(events)
+        if not changed:
             return
         table = f"{schema}.{TABLE}"
-        await conn.execute(f"DELETE FROM {table} WHERE game_id = ANY($1::text[])", list(touched))
-        rows = [msgspec.structs.astuple(r) for rs in touched.values() for r in rs]
+        await conn.execute(f"DELETE FROM {table} WHERE game_id = ANY($1::text[])", list(changed))
+        rows = [msgspec.structs.astuple(r) for rs in changed.values() for r in rs]
         if rows:
             await conn.executemany(f"INSERT INTO {table} (game_id, seat, due_ms, version) VALUES ($1, $2, $3, $4)",
                                    rows)

@@ -3,11 +3,12 @@ for the app and the CLI alike.
 
 `open_store` opens the store (PostgreSQL, embedded when no DATABASE_URL is set); `open_services`
 adds the fan-out and builds the players, the game repository, the command pipeline, the
-personal streams, stream tickets, the read models and, on PostgreSQL, the tournaments and the
-workers (the timeout worker, the tournament result runner and, with `STELA_PROJECTOR=embedded`,
-the projector), starts the workers and stops them again, each within a bound, before the store
-closes. `open_projector` is `stela projector`'s own process. The app builds its `Services` in
-its lifespan and hands them to routes by dependency injection; entry points alone import this.
+personal streams, stream tickets, the tournaments, the arenas, the read models and the workers
+(the timeout worker, the tournament result runner, the arena worker, the log's checkpoints and, on
+PostgreSQL with `STELA_PROJECTOR=embedded`, the projector), the same on either store; it starts
+the workers and stops them again, each within a bound, before the store closes. `open_projector`
+is `stela projector`'s own process. The app builds its `Services` in its lifespan and hands them to
+routes by dependency injection; entry points alone import this.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from service.commands.players import Players
 from service.commands.readmodels import NoReadModels, ReadModelQueries
 from service.commands.repository import Currency, GameRepository
 from service.commands.views import PerVersion
-from service.commands.sealing import DealSeals, Seals
+from service.commands.sealing import DealSeals
 from service.commands.tournaments import Tournaments
 from service.commands.transparency import Transparency, log_signer
 from service.live.fanout import Broker, RedisBroker
@@ -44,7 +45,7 @@ from service.ops.settings import Settings
 from service.ops.stopping import stop_bounded
 from service.store.embedded import EmbeddedPostgres
 from service.store.postgres import PostgresStore
-from service.store.protocol import EventStore
+from service.store.protocol import ReadSideStore
 from service.store.reaching import reach
 from service.workers.arenas import ArenaWorker
 from service.workers.projector import wake_on_appends
@@ -60,13 +61,14 @@ START_WAIT = 300.0
 
 
 class Services:
-    """Every collaborator of one process, built by `open_services`.
+    """Every collaborator of one process, built by `open_services`, the same on either store.
 
-    On the in-memory store there are no read models (`NoReadModels` refuses every query), no
-    tournaments and no workers: those need PostgreSQL.
+    Tournaments, arenas, the sealed deals and the workers run on the in-memory store as on PostgreSQL
+    (its read side, `service.store.readside_memory`); only the read-model tables and their projector are
+    PostgreSQL's (`NoReadModels` refuses every query on the in-memory store, a test store only).
     """
 
-    def __init__(self, settings: Settings, store: EventStore, broker: Broker, games: dict[str, Game],
+    def __init__(self, settings: Settings, store: ReadSideStore, broker: Broker, games: dict[str, Game],
                  metrics: Metrics | None = None) -> None:
         self.settings = settings
         self.metrics = metrics or Metrics()
@@ -88,18 +90,18 @@ class Services:
         # streams end with their token; each check that finds a token working refreshes its cached identity
         self.revocations = Revocations(store, broker, self.closing, confirmed=self.players.confirm)
         pg = store if isinstance(store, PostgresStore) else None
+        # the read-model tables and their projector are PostgreSQL's; the in-memory store keeps none
         self.read_models: ReadModelQueries = pg.read_models() if pg is not None else NoReadModels()
-        self.tournaments = Tournaments(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
-        # which games a sealed duplicate deal hides (the visibility rule asks): none without tournaments
-        self.seals = DealSeals(pg, self.repository, self.tournaments) if self.tournaments is not None else Seals()
+        self.tournaments = Tournaments(store, self.repository, broker, settings.snapshot_every)
+        # which games a sealed duplicate deal hides (the visibility rule asks)
+        self.seals = DealSeals(store, self.repository, self.tournaments)
         self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
-        self.tournament_results = (ResultRunner(pg, self.tournaments, seals=self.seals)
-                                   if self.tournaments is not None else None)
-        self.timeouts = TimeoutWorker(pg, self.pipeline) if pg is not None else None
+        self.tournament_results = ResultRunner(store, self.tournaments, seals=self.seals)
+        self.timeouts = TimeoutWorker(store, self.pipeline)
         # arenas (docs/arena.md): their own aggregate, and the process manager that pairs, records and closes
-        self.arenas = Arenas(pg, self.repository, broker, settings.snapshot_every) if pg is not None else None
-        self.arena_worker = ArenaWorker(pg, self.arenas) if self.arenas is not None else None
+        self.arenas = Arenas(store, self.repository, broker, settings.snapshot_every)
+        self.arena_worker = ArenaWorker(store, self.arenas)
         self.bots = Bots(store, self.accounts, self.pipeline, self.tournaments, self.arenas)  # played by bot workers
         self.projector: Projector | None = (
             pg.projector() if pg is not None and settings.projector == "embedded" else None)
@@ -108,31 +110,27 @@ class Services:
                             f"{urlsplit(settings.issuer).netloc}/stela", ephemeral=pg is None)
         self.transparency = Transparency(store.ledger(), signer,
                                          signer.name if signer else f"{urlsplit(settings.issuer).netloc}/stela", self.seals)
-        self.checkpoints = CheckpointWorker(self.transparency, settings.log_checkpoint_seconds) if pg is not None else None
+        self.checkpoints = CheckpointWorker(self.transparency, settings.log_checkpoint_seconds)
 
     @property
     def tables(self) -> dict[str, Any]:
         return self.repository.tables
 
     async def start_workers(self) -> None:
-        """Ensure the read-model tables, then start the projector, the result runner and the timeouts."""
-        if isinstance(self.read_models, NoReadModels):
-            return
-        await self.read_models.start()
+        """Ensure the read-model tables (on PostgreSQL), then start the projector (there), the result runner,
+        the timeouts, the arena worker and the log's checkpoints, on either store."""
+        if not isinstance(self.read_models, NoReadModels):
+            await self.read_models.start()
         if self.projector is not None:
             await self.projector.start()
             wake_on_appends(self.projector.wake, self.broker)
-        if self.tournament_results is not None:
-            await self.tournament_results.start()
-            # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint
-            wake_on_appends(self.tournament_results.wake, self.broker, WAKE_DELAY)
-        if self.timeouts is not None:
-            await self.timeouts.start()
-        if self.arena_worker is not None:
-            await self.arena_worker.start()
-            wake_on_appends(self.arena_worker.wake, self.broker, WAKE_DELAY)
-        if self.checkpoints is not None:
-            await self.checkpoints.start()
+        await self.tournament_results.start()
+        # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint
+        wake_on_appends(self.tournament_results.wake, self.broker, WAKE_DELAY)
+        await self.timeouts.start()
+        await self.arena_worker.start()
+        wake_on_appends(self.arena_worker.wake, self.broker, WAKE_DELAY)
+        await self.checkpoints.start()
 
     async def stop_workers(self) -> None:
         """Stop the workers in the reverse order, each within a bound (one stuck is logged and left)."""
@@ -169,7 +167,7 @@ def make_broker(settings: Settings) -> Broker:
 
 
 @contextlib.asynccontextmanager
-async def open_services(settings: Settings, games: dict[str, Game], store: EventStore | None = None,
+async def open_services(settings: Settings, games: dict[str, Game], store: ReadSideStore | None = None,
                         metrics: Metrics | None = None) -> AsyncIterator[Services]:
     """Every collaborator, opened and its workers started; `store` (a test's) is used as given and
     not closed here. On leaving, the workers stop before the personal streams, the fan-out and the store."""

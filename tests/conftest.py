@@ -1,4 +1,12 @@
-"""Shared fixtures: a fresh PostgreSQL database per test session (and xdist worker), apps and clients."""
+"""Shared fixtures: a fresh PostgreSQL database per test session (and xdist worker), apps and clients.
+
+`client` is an app on the memory store (its own `MemoryStore`, with the same `Services` as on PostgreSQL:
+tournaments, arenas and workers), so a test that uses it needs no database and lands in the fast tier;
+`pg_client` is the same app on the session's PostgreSQL database, for the tests of PostgreSQL itself and
+of the read models (the memory store keeps none). `settings` are PostgreSQL's, `memory_settings` the
+memory store's (no DATABASE_URL: an app built on them must be handed its store, else it would start an
+embedded PostgreSQL).
+"""
 
 from __future__ import annotations
 
@@ -58,19 +66,40 @@ def games():
 
 
 @pytest.fixture
-def settings(pg_dsn):
+def memory_settings():
+    """The service's settings for an app on a memory store the test hands it (no DATABASE_URL)."""
     from service.ops.settings import Settings
 
-    return Settings(database_url=pg_dsn, redis_url=None, rate_limit=0, heartbeat_seconds=0.5, db_pool_max=8,
+    return Settings(database_url=None, redis_url=None, rate_limit=0, heartbeat_seconds=0.5, db_pool_max=8,
                     admin_token="admin-secret", snapshot_every=5, log_level="warning", projector="embedded")
 
 
 @pytest.fixture
-async def client(settings, games) -> AsyncIterator:
+def settings(memory_settings, pg_dsn):
+    """The service's settings on the session's PostgreSQL database."""
+    import msgspec
+
+    return msgspec.structs.replace(memory_settings, database_url=pg_dsn)
+
+
+@pytest.fixture
+async def client(memory_settings, games) -> AsyncIterator:
+    """A client of the app on a memory store of its own."""
+    from litestar.testing import AsyncTestClient
+
+    from service.edge.app import create_app
+    from service.store.memory import MemoryStore
+
+    async with AsyncTestClient(create_app(memory_settings, games=games, store=MemoryStore()), timeout=30) as c:
+        yield c
+
+
+@pytest.fixture
+async def pg_client(settings, games) -> AsyncIterator:
+    """A client of the app on the session's PostgreSQL database (read models and projector included)."""
     from litestar.testing import AsyncTestClient
 
     from service.edge.app import create_app
 
-    app = create_app(settings, games=games)
-    async with AsyncTestClient(app, timeout=30) as c:
+    async with AsyncTestClient(create_app(settings, games=games), timeout=30) as c:
         yield c

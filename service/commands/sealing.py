@@ -28,7 +28,7 @@ class TournamentLoader(Protocol):
 
 
 class Seals:
-    """No tournaments (the in-memory store): nothing is ever sealed."""
+    """No tournaments (a result runner or pipeline built without them, as in some tests): nothing is ever sealed."""
 
     async def sealed(self, game_id: str, running: bool | None = None) -> bool:
         """Is `game_id`'s duplicate deal still sealed? `running`: whether the game itself is still going

@@ -1,7 +1,9 @@
-"""In-memory event store: the same contract as PostgreSQL, for fast tests.
+"""In-memory event store: the same contract as PostgreSQL, for fast tests (never for serving: nothing
+survives the process, and only one process sees it).
 
 Every append commits instantly, so the transaction id is simply a counter
-and the global order is the append order.
+and the global order is the append order. Its read side (`MemoryReadSide`: the log followers'
+checkpoints and the deadlines) lets the workers, tournaments and arenas run on it as on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -12,21 +14,21 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import msgspec
-
-from projections.log import LogEvent, decode_table
+from projections.log import LogEvent
 from service.store.accounts import MemoryAccounts
 from service.store.ledger import MemoryLedger, entries_of_rows
+from service.store.readside_memory import MemoryReadSide
 from service.store.protocol import (
     ENDINGS, GENESIS_HASH, SEAT_TAKEN, AppendResult, ConcurrencyError, Cursor, Metadata, NewEvent, NewGame, Player,
     SeatedGame, StoredEvent, chain, cursor_pair,
 )
 
 
-class MemoryStore:
+class MemoryStore(MemoryReadSide):
     """EventStore kept in process memory."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.streams: dict[str, list[StoredEvent]] = {}
         self.kinds: dict[str, str] = {}
         self.log: list[StoredEvent] = []
@@ -148,8 +150,7 @@ class MemoryStore:
         return out
 
     async def read_all(self, after: Cursor | tuple[int, int], limit: int = 1000) -> list[LogEvent]:
-        pair = cursor_pair(after)
-        return [_log_event(e) for e in self.log[pair[1]:] if (e.tx, e.position) > pair][:limit]
+        return self.after(cursor_pair(after), limit)
 
     async def save_snapshot(self, stream_id: str, version: int, fmt: str, state: bytes) -> None:
         current = self.snapshots.get(stream_id)
@@ -195,9 +196,3 @@ class MemoryStore:
     async def close(self) -> None:
         return None
 
-
-def _log_event(e: StoredEvent) -> LogEvent:
-    """`e` as the PostgreSQL store's `read_all` gives it: a platform event's data as JSON text, a game's none."""
-    data = msgspec.json.encode(e.data).decode() if e.type.startswith("table.") else None
-    return LogEvent(e.tx, e.position, e.stream_id, e.version, e.type, data, msgspec.json.encode(e.metadata).decode(),
-                    e.at, decode_table(e.type, data) if data else None)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import hashlib
 import random
 from datetime import datetime, timedelta
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Literal, Protocol
 
 import msgspec
 
 from domain.table import GameAborted, GameEnded, SeatTaken
+from projections.base import Projection
+from projections.deadlines import Deadline, Deadlines
 from projections.log import LogEvent
 from service.ops.background import Contended
 from service.store.accounts import AccountStore
@@ -246,3 +248,27 @@ class EventStore(Protocol):
 
     async def ping(self) -> None: ...
     async def close(self) -> None: ...
+
+
+class ReadSideStore(EventStore, Protocol):
+    """A store as the workers use it: the event store and its read side (`service.store.readside.ReadSide` on
+    PostgreSQL, `service.store.readside_memory.MemoryReadSide` in memory), so the result runners, the arena
+    worker and the timeout worker run on either."""
+
+    async def ensure_tables(self, projections: Iterable[Projection]) -> None:
+        """The tables of `projections` and the followers' checkpoints, created if missing."""
+        ...
+
+    async def follow(self, name: str, size: int, handle: Callable[[list[LogEvent]], Awaitable[None]],
+                     types: tuple[str, ...] = ()) -> int:
+        """One batch of at most `size` events of the global log after follower `name`'s checkpoint (of `types`
+        only, when given), handed to `handle`, and the checkpoint moved past it together; 0 (nothing read)
+        while another follower of `name` holds it. How many events were read."""
+        ...
+
+    async def fire_due(self, model: Deadlines, now: Callable[[], int], limit: int, key: Callable[[Deadline], int],
+                       fire: Callable[[Deadline, int], Awaitable[int]]) -> int:
+        """The deadlines model caught up with the log, then `fire(row, now())` for each of the first `limit` rows
+        due by then (the earliest first) that no other caller is firing (`key(row)`: its lock), each row dropped
+        from the model after its firing; how many `fire` reported."""
+        ...

@@ -3,7 +3,7 @@ its arena exactly once, and closes each arena at its end time.
 
 Results: it has the one worker shape of competitions (`service.workers.results.CompetitionResults`,
 as the tournament result runner has): it follows the global log from its checkpoint; a batch
-and its checkpoint commit together (`ReadSide.follow`, under a lock one process holds at a time), a
+and its checkpoint commit together (`ReadSideStore.follow`, under a lock one process holds at a time), a
 repeat after a crash is refused by the decider (`arena.result_already_recorded`) and dropped, and an
 aborted game is recorded as such (it scores nothing). After a result its arena is paired at once, so
 a player whose game ended waits for no tick.
@@ -24,7 +24,7 @@ import structlog
 import domain.tournament.arena as A
 from domain.kernel import Outcome, RuleViolation
 from service.commands.arenas import Arenas
-from service.store.readside import ReadSide
+from service.store.protocol import ReadSideStore
 from service.workers.results import CompetitionResults
 
 log = structlog.get_logger("stela.arenas.worker")
@@ -41,7 +41,7 @@ class ArenaWorker(CompetitionResults):
     NAME = name = "arena-results"
     UNRECORDABLE = frozenset({"arena.unknown_game", "arena.bad_outcome", "arena.finished"})
 
-    def __init__(self, store: ReadSide, arenas: Arenas, tick: float = 1.0, size: int = 500) -> None:
+    def __init__(self, store: ReadSideStore, arenas: Arenas, tick: float = 1.0, size: int = 500) -> None:
         super().__init__(store, arenas, tick, size)
         self.arenas = arenas
         self.finished: set[str] = set()  # arenas seen finished: never looked at again

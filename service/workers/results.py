@@ -6,7 +6,7 @@ competition of its family (`owners`) and sends the platform's `RecordResult` thr
 loop (`Competition.platform`), exactly once. `ResultRunner` does it for the formats of rounds;
 `service.workers.arenas.ArenaWorker` for the arena, which also pairs and closes on a clock.
 
-A batch and its checkpoint commit together (`ReadSide.follow`, under a lock one process holds at a
+A batch and its checkpoint commit together (`ReadSideStore.follow`, under a lock one process holds at a
 time); a repeat after a crash is refused by the decider (`tournament.result_already_recorded`) and
 dropped, and so is a result no retry can ever record. An aborted game counts as everyone level, so
 the round still ends. The games of a duplicate deal are recorded together when its last one ends
@@ -28,8 +28,7 @@ from service.commands.sealing import Seals
 from service.commands.competition import Competition
 from service.commands.tournaments import Tournaments
 from service.ops.background import Periodic
-from service.store.protocol import ENDINGS
-from service.store.readside import ReadSide
+from service.store.protocol import ENDINGS, ReadSideStore
 
 log = structlog.get_logger("stela.results")
 WAKE_DELAY = 0.5  # seconds the result runner lets appends gather before it looks (a round starts that much later)
@@ -45,7 +44,7 @@ class CompetitionResults(Periodic):
     NAME: ClassVar[str]
     UNRECORDABLE: ClassVar[frozenset[str]]
 
-    def __init__(self, store: ReadSide, competitions: Competition[Any], every: float, size: int) -> None:
+    def __init__(self, store: ReadSideStore, competitions: Competition[Any], every: float, size: int) -> None:
         super().__init__(every)
         self.store = store
         self.competitions = competitions
@@ -108,7 +107,7 @@ class ResultRunner(CompetitionResults):
     UNRECORDABLE = frozenset({"tournament.not_running", "tournament.finished", "tournament.unknown_game",
                               "tournament.bad_outcome"})
 
-    def __init__(self, store: ReadSide, tournaments: Tournaments, poll: float = 1.0, size: int = 500,
+    def __init__(self, store: ReadSideStore, tournaments: Tournaments, poll: float = 1.0, size: int = 500,
                  seals: Seals | None = None) -> None:
         super().__init__(store, tournaments, poll, size)
         self.tournaments = tournaments

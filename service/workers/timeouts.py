@@ -10,7 +10,8 @@ is still the row's, through the game pipeline's one command loop pinned to the
 version it read. The append's head check settles any remaining race: a
 `table.not_due` refusal or a version conflict means the deadline was already
 dealt with, and is dropped silently. The batch's metadata records the command,
-so `stela verify` re-decides it.
+so `stela verify` re-decides it. On the memory store (`ReadSideStore.fire_due` there) the same steps run
+in one process, a row being fired skipped by a second caller as the advisory lock skips it.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from domain.kernel import RuleViolation
 from projections.deadlines import Deadline, Deadlines
 from service.commands.pipeline import CommandPipeline, now_ms
 from service.ops.background import Periodic
-from service.store.protocol import ConcurrencyError
-from service.store.readside import ReadSide
+from service.store.protocol import ConcurrencyError, ReadSideStore
 
 log = structlog.get_logger("stela.timeouts")
 
@@ -41,7 +41,7 @@ class TimeoutWorker(Periodic):
 
     name = "timeouts"
 
-    def __init__(self, store: ReadSide, pipeline: CommandPipeline, every: float = 0.5,
+    def __init__(self, store: ReadSideStore, pipeline: CommandPipeline, every: float = 0.5,
                  clock: Callable[[], int] = now_ms, limit: int = 200) -> None:
         super().__init__(every)
         self.store = store

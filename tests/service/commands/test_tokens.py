@@ -243,17 +243,17 @@ async def test_a_fresh_session_changes_the_password_without_the_current_one_and_
     assert not await _works(client, who["token"]) and await _works(client, session["token"])
 
 
-async def test_an_old_session_cannot_change_the_password_without_the_current_one(client):
+async def test_an_old_session_cannot_change_the_password_without_the_current_one(pg_client):
     from service.commands import accounts
 
-    who, login = await _account(client)
-    session = (await client.post("/v1/sessions", json={"login": login, "password": "first password"})).json()
-    store = client.app.state.services.store.accounts()
-    credential = next(c for c in await _in_app(client, store.credentials, who["id"]) if c.id == session["id"])
+    who, login = await _account(pg_client)
+    session = (await pg_client.post("/v1/sessions", json={"login": login, "password": "first password"})).json()
+    store = pg_client.app.state.services.store.accounts()
+    credential = next(c for c in await _in_app(pg_client, store.credentials, who["id"]) if c.id == session["id"])
     aged = credential.created_at - timedelta(seconds=accounts.FRESH_SECONDS + 1)
-    await _in_app(client, store.pool.execute, "UPDATE credentials SET created_at = $2 WHERE id = $1",
+    await _in_app(pg_client, store.pool.execute, "UPDATE credentials SET created_at = $2 WHERE id = $1",
                   credential.id, aged)
-    stale = await client.post("/v1/players/me/password", headers=_bearer(session["token"]),
+    stale = await pg_client.post("/v1/players/me/password", headers=_bearer(session["token"]),
                               json={"password": "second password"})
     assert (stale.status_code, stale.json()["code"]) == (403, "reauthentication_required")
 

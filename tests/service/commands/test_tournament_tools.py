@@ -11,7 +11,7 @@ from typing import Any
 
 from service.cli.main import cmd_verify
 from service.commands.tournaments import verify_report
-from tests.service.commands.test_tournaments import api, play_round, player  # noqa: F401 - `api` is a fixture
+from tests.service.commands.test_tournament_service import api, play_round, player  # noqa: F401 - `api` is a fixture
 from testkit.api import auth, found
 
 
@@ -32,7 +32,8 @@ async def wait_round(api, tid: str, after: int) -> dict[str, Any]:  # noqa: F811
     return await found(advanced)
 
 
-async def test_the_organiser_runs_a_swiss_with_every_tool_and_publishes_a_report_the_audit_accepts(api, tmp_path):  # noqa: F811
+async def test_the_organiser_runs_a_swiss_with_every_tool_and_publishes_a_report_the_audit_accepts(pg_client, tmp_path):
+    api = pg_client  # on PostgreSQL: the tournament list it reads at the end is a read model
     organiser = await player(api, "Org")
     r = await api.post("/v1/tournaments", headers=auth(organiser), json={
         "kind": "tally", "name": "Club night", "options": {"target": 9}, "seats": 2, "rounds": 3,

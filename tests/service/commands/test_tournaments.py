@@ -1,4 +1,6 @@
-"""Tournaments over HTTP: the organiser's API, rounds created and advanced by themselves, the audit."""
+"""Tournaments over HTTP on PostgreSQL: rounds created and advanced by themselves to standings the audit
+re-derives and the list read model shows, the live stream, and a round's pairing and games written together
+or not at all. (On the memory store: test_tournament_service.py.)"""
 
 from __future__ import annotations
 
@@ -13,24 +15,17 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 import domain.tournament as T
-from domain.kernel import Outcome
-from projections.base import ensure_tables
-from projections.deadlines import Deadlines
 from projections.runner import lag
 from projections.tournaments import Tournaments as TournamentList
 from service.edge.app import create_app
-from service.commands.exceptions import Forbidden
 from service.store import bulk
 from service.live.fanout import Broker
-from service.commands.pipeline import CommandPipeline, now_ms
-from service.commands.players import Viewer
-from service.workers.timeouts import TimeoutWorker
 from service.commands.competition import verify_competition
 from service.commands.tournaments import Tournaments
-from service.workers.results import ResultRunner
 from service.commands.verify import parse_ndjson, verify_log
 from testkit.api import auth, found
 from testkit.readmodels import assert_equal_to_rebuild
+from tests.service.commands.test_tournament_service import play_round, player, started_cup
 
 
 def with_tournaments(settings: Any, games: Any) -> Any:
@@ -42,27 +37,6 @@ def with_tournaments(settings: Any, games: Any) -> Any:
 async def api(settings, games) -> AsyncIterator[AsyncTestClient]:
     async with AsyncTestClient(with_tournaments(settings, games), timeout=30) as c:
         yield c
-
-
-async def player(api: AsyncTestClient, name: str) -> dict[str, str]:
-    r = await api.post("/v1/players", json={"name": name})
-    assert r.status_code == 201, r.text
-    body = r.json()
-    return {"id": body["id"], "auth": f"Bearer {body['token']}"}
-
-
-async def play_round(api: AsyncTestClient, view: dict[str, Any], players: dict[str, dict[str, str]]) -> None:
-    """Play every game of the current round of tally to its end (each seat adds 3 in turn)."""
-    for table in view["rounds"][-1]["tables"]:
-        while True:
-            game = (await api.get(f"/v1/games/{table['game_id']}")).json()
-            if game["status"] != "active":
-                break
-            seat = game["to_act"][0]
-            who = players[table["players"][seat]]
-            r = await api.post(f"/v1/games/{table['game_id']}/commands", headers=auth(who),
-                               json={"command": {"type": "tally.Add", "amount": 3}})
-            assert r.status_code in (200, 409), r.text
 
 
 async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairing_verifies(api, games):
@@ -115,43 +89,14 @@ async def test_a_swiss_of_tally_runs_to_final_standings_and_every_game_and_pairi
             assert report.ok, report.problems
 
 
-async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
-    organiser = await player(api, "Org")
-    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "nope", "rounds": 1})
-    assert r.status_code == 404
-    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "options": {"target": 1},
-                                                                        "seats": 2, "rounds": 1})
-    assert r.status_code == 422 and r.json()["code"] == "tally.bad_options", r.text
-    r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "options": {"tagret": 5},
-                                                                        "seats": 2, "rounds": 1})
-    assert r.status_code == 400 and "tagret" in r.json()["detail"], r.text
-    assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
-
-
-async def test_the_organiser_chooses_the_tie_breaks_and_what_a_bye_is_worth(api):
-    organiser = await player(api, "Org")
-    r = await api.post("/v1/tournaments", headers=auth(organiser), json={
-        "kind": "tally", "seats": 2, "rounds": 2, "bye_points": 0.5, "tiebreaks": ["sonneborn_berger", "buchholz"]})
-    assert r.status_code == 201, r.text
-    shown = r.json()
-    assert shown["tiebreaks"] == ["sonneborn_berger", "buchholz", "draw"] and shown["bye_points"] == 0.5
-    assert shown["pairing_rule"] == 5
-    for body, status in (({"tiebreaks": ["coin_toss"]}, 400), ({"tiebreaks": ["rating", "rating"]}, 422),
-                         ({"bye_points": 0.3}, 422)):
-        r = await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "rounds": 2, **body})
-        assert r.status_code == status, (body, r.text)
-
-
 # -- the service side without HTTP: crash recovery and racing runners ------------------------------
 
 
 @pytest.fixture
 async def service(pg_dsn):
-    from service.live.fanout import Broker
     from service.commands.players import Players
     from service.commands.repository import GameRepository
     from service.store.postgres import PostgresStore
-    from service.commands.tournaments import Tournaments
     from testkit.tally import TALLY
 
     store = await PostgresStore.connect(pg_dsn, 8)
@@ -159,19 +104,6 @@ async def service(pg_dsn):
     tournaments_ = Tournaments(store, GameRepository(store, {"tally": TALLY}), Broker())
     yield tournaments_, Players(store)
     await store.close()
-
-
-async def started_cup(tournaments_, players, seats: int = 2) -> tuple[str, dict[str, Viewer]]:
-    viewers = {}
-    for i in range(4):
-        p = Viewer(player=(await players.register(f"P{i}"))[0])
-        viewers[p.player_id] = p
-    organiser = next(iter(viewers.values()))
-    cup = await tournaments_.create(organiser, T.CreateTournament(kind="tally", options={"target": 9}, seats=seats,
-                                                                  rounds=1))
-    for v in viewers.values():
-        await tournaments_.act(v, cup.settings.tournament_id, T.Register(name=v.player.name))
-    return cup.settings.tournament_id, viewers
 
 
 async def test_a_pairing_and_its_games_commit_together_or_not_at_all(service, monkeypatch):
@@ -194,60 +126,6 @@ async def test_a_pairing_and_its_games_commit_together_or_not_at_all(service, mo
     state = await tournaments_.act(organiser, tid, T.Start())
     tables = state.rounds[0].tables
     assert all([await tournaments_.store.stream_version(t.game_id) > 0 for t in tables])
-
-
-async def test_two_runners_racing_over_an_ended_game_record_its_result_once(service):
-    tournaments_, players = service
-    tid, viewers = await started_cup(tournaments_, players)
-    await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
-    table = (await tournaments_.load(tid)).state.rounds[0].tables[0]
-    pipeline = CommandPipeline(tournaments_.games, tournaments_.store, Broker())
-    await pipeline.command(viewers[table.players[0]], table.game_id, {"type": "table.Resign"}, None, None)
-
-    async def drain(runner: ResultRunner) -> None:
-        while await runner.step():
-            pass
-
-    runners = [ResultRunner(tournaments_.store, tournaments_) for _ in range(2)]
-    await asyncio.gather(*(drain(runner) for runner in runners))
-    events = await tournaments_.store.read_stream(Tournaments.stream_of(tid))
-    recorded = [e for e in events if e.type == "tournament.ResultRecorded" and e.data["game_id"] == table.game_id]
-    assert len(recorded) == 1
-
-
-async def test_a_tournament_game_whose_seat_never_moves_is_timed_out_abandoned_and_scored(service):
-    tournaments_, players = service
-    viewers = [Viewer(player=(await players.register(f"Q{i}"))[0]) for i in range(2)]
-    cup = await tournaments_.create(viewers[0], T.CreateTournament(
-        kind="tally", options={"target": 9}, seats=2, rounds=1,
-        time_control={"per_move_seconds": 30, "abandon_after": 1}))
-    tid = cup.settings.tournament_id
-    for v in viewers:
-        await tournaments_.act(v, tid, T.Register(name=v.player.name))
-    await tournaments_.act(viewers[0], tid, T.Start())
-    await tournaments_.store.ensure_tables([Deadlines()])
-    worker = TimeoutWorker(tournaments_.store, CommandPipeline(tournaments_.games, tournaments_.store, Broker()),
-                           clock=lambda: now_ms() + 3_600_000)
-    assert await worker.tick() >= 1  # (other tests' clocked games in this database may be due too)
-    while await ResultRunner(tournaments_.store, tournaments_).step():
-        pass
-    state = (await tournaments_.load(tid)).state
-    assert state.status == "finished"
-    table = state.rounds[0].tables[0]
-    loser = table.players[table.ranks.index(max(table.ranks))]
-    assert state.final[-1] == loser
-
-
-async def test_a_result_that_can_never_be_recorded_is_dropped_so_the_runner_moves_on(service):
-    tournaments_, players = service
-    tid, viewers = await started_cup(tournaments_, players)
-    await tournaments_.act(next(iter(viewers.values())), tid, T.Start())
-    outcome = Outcome(scores=[1, 0], ranks=[1, 2], winners=[0])
-    # a game that is not one of the round's (as after an admin ended the round, or a foreign game id)
-    runner = ResultRunner(tournaments_.store, tournaments_)
-    assert await runner.record(tid, "0f6f2c38-0000-4000-8000-00000000beef", outcome) is False
-    with pytest.raises(Forbidden):  # a player's RecordResult is still refused, not silently dropped
-        await tournaments_.act(viewers[next(iter(viewers))], tid, T.RecordResult(game_id="x", outcome=outcome))
 
 
 # -- the list read model and the live stream --------------------------------------------------------

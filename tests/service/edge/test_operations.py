@@ -31,12 +31,12 @@ async def test_too_many_requests_get_a_429_problem_with_retry_after(settings, ga
     assert limited.json()["code"] == "rate_limited" and "retry-after" in limited.headers
 
 
-async def test_a_lost_database_is_a_503_problem_not_a_500(client):
-    ann = await player(client)
-    client.app.state.services.store.pool.terminate()
-    resp = await client.get("/v1/games/some-game", headers=ann["headers"])
+async def test_a_lost_database_is_a_503_problem_not_a_500(pg_client):
+    ann = await player(pg_client)
+    pg_client.app.state.services.store.pool.terminate()
+    resp = await pg_client.get("/v1/games/some-game", headers=ann["headers"])
     assert resp.status_code == 503 and resp.json()["code"] == "database_unavailable"
-    ready = await client.get("/readyz")
+    ready = await pg_client.get("/readyz")
     assert ready.status_code == 503 and ready.json()["checks"]["postgres"].startswith("down")
 
 

@@ -270,14 +270,6 @@ async def test_players_are_found_by_id_and_token_digest(store):
     assert await store.player_by_token("nope") is None
 
 
-@pytest.fixture
-def own_dsn():
-    from tests.conftest import fresh_database
-
-    with fresh_database("stela_seats") as dsn:
-        yield dsn
-
-
 @pytest.fixture(params=["memory", "postgres"])
 async def own_store(request, own_dsn):
     """A store of its own: the platform events written below are not whole games, so they must not reach

@@ -1,84 +1,31 @@
-"""The timeout worker: each due deadline fires exactly once, however many processes race for it."""
+"""The timeout worker on the memory store: a timed-out seat has its turn played or is abandoned, a seat
+leaving a game of three or more leaves it to the others, and the log still verifies. (Replicas racing for
+each deadline on PostgreSQL: test_timeouts_postgres.py; a row being fired skipped by a second caller on
+either store: tests/service/store/test_read_side_contract.py.)"""
 
 from __future__ import annotations
 
-import asyncio
-from types import SimpleNamespace
-
 import pytest
 
-from projections.base import ensure_tables
-from projections.deadlines import Deadline, Deadlines
 from service.live.fanout import Broker
-from service.commands.pipeline import CommandPipeline, now_ms
+from service.commands.pipeline import CommandPipeline
 from service.commands.players import Players, Viewer
 from service.commands.repository import GameRepository
-from service.store.postgres import PostgresStore
+from service.store.memory import MemoryStore
 from service.store.protocol import GENESIS_HASH, event_hash
-from service.workers.timeouts import TimeoutWorker
 from service.commands.verify import verify_log
 from testkit.tally import TALLY
-
-LATER = 3_600_000  # the workers' clock runs an hour ahead, so every deadline is due without waiting
-
-
-async def process(pg_dsn: str) -> SimpleNamespace:
-    """One replica's collaborators: its own pool, repository cache and worker."""
-    store = await PostgresStore.connect(pg_dsn, 6)
-    repository = GameRepository(store, {"tally": TALLY})
-    pipeline = CommandPipeline(repository, store, Broker())
-    worker = TimeoutWorker(store, pipeline, clock=lambda: now_ms() + LATER)
-    async with store.pool.acquire() as conn:
-        await ensure_tables(conn, [Deadlines()])
-    return SimpleNamespace(store=store, repository=repository, worker=worker, pipeline=pipeline,
-                           players=Players(store))
+from tests.service.workers.support import clocked_game, process
 
 
 @pytest.fixture
-async def replicas(pg_dsn):
-    two = [await process(pg_dsn), await process(pg_dsn)]
-    yield two
-    for r in two:
-        await r.store.close()
+async def alone():
+    """The collaborators of one process on a memory store of its own."""
+    return await process(MemoryStore())
 
 
-async def clocked_game(r: SimpleNamespace, abandon_after: int = 3) -> tuple[str, list[Viewer]]:
-    viewers = [Viewer(player=(await r.players.register(f"P{i}"))[0]) for i in range(2)]
-    control = {"per_move_seconds": 30, "abandon_after": abandon_after}
-    game_id = (await r.pipeline.create(viewers[0], "tally", {"target": 1000}, 2, time_control=control)).game_id
-    await r.pipeline.join(viewers[1], game_id, None)
-    await r.pipeline.start(viewers[0], game_id)
-    return game_id, viewers
-
-
-async def types_of(r: SimpleNamespace, game_id: str) -> list[str]:
-    return [e.type for e in await r.store.read_stream(game_id)]
-
-
-async def test_two_workers_racing_on_one_due_deadline_record_exactly_one_timeout(replicas):
-    a, b = replicas
-    game_id, _ = await clocked_game(a)
-    fired = await asyncio.gather(a.worker.tick(), b.worker.tick(), a.worker.tick(), b.worker.tick())
-    assert (await types_of(a, game_id)).count("table.TimedOut") == 1
-    assert sum(fired) >= 1
-
-
-async def test_two_replicas_firing_the_same_row_bypassing_the_lock_still_record_one_timeout(replicas):
-    a, b = replicas
-    game_id, _ = await clocked_game(a)
-    await a.worker.tick()  # brings the read model up to date (and fires)
-    events = await a.store.read_stream(game_id)
-    clock = [e for e in events if e.type == "table.ClockSet"][-1]
-    seat = next(s for s, d in enumerate(clock.data["deadlines_ms"]) if d is not None)
-    row = Deadline(game_id, seat, clock.data["deadlines_ms"][seat], clock.version)
-    later = now_ms() + 2 * LATER
-    done = await asyncio.gather(a.worker._fire(row, later), b.worker._fire(row, later))
-    assert sum(done) == 1
-    assert (await types_of(a, game_id)).count("table.TimedOut") == 2
-
-
-async def test_a_timed_out_seat_has_its_turn_played_and_the_game_goes_on_verifiably(replicas):
-    a, _ = replicas
+async def test_a_timed_out_seat_has_its_turn_played_and_the_game_goes_on_verifiably(alone):
+    a = alone
     game_id, viewers = await clocked_game(a)
     await a.worker.tick()
     loaded = await a.repository.load(game_id)
@@ -92,8 +39,8 @@ async def test_a_timed_out_seat_has_its_turn_played_and_the_game_goes_on_verifia
     assert report.outcome is not None and report.outcome["winners"] == [0]  # a resignation's outcome is reported
 
 
-async def test_a_seat_that_keeps_timing_out_is_abandoned_and_the_game_ends(replicas):
-    a, _ = replicas
+async def test_a_seat_that_keeps_timing_out_is_abandoned_and_the_game_ends(alone):
+    a = alone
     game_id, _ = await clocked_game(a, abandon_after=1)
     await a.worker.tick()
     loaded = await a.repository.load(game_id)
@@ -139,41 +86,6 @@ async def test_a_decision_in_the_millisecond_its_seat_clock_started_records_no_t
     report = verify_log(await store.read_stream(game_id), GAMES)
     assert report.ok, report.problems
     assert report.decisions_checked > 40
-
-
-async def test_a_deadline_fires_while_an_unrelated_transaction_holds_the_horizon(replicas, pg_dsn):
-    """The read models wait for every open transaction of the database; a clock does not."""
-    import time
-
-    import asyncpg
-
-    a, b = replicas
-    for r in replicas:
-        r.worker.clock = now_ms
-    blocker = await asyncpg.connect(pg_dsn)
-    try:
-        await blocker.execute("BEGIN")
-        await blocker.fetchval("SELECT pg_current_xact_id()")  # idle in transaction from now on, with an xid
-        viewers = [Viewer(player=(await a.players.register(f"P{i}"))[0]) for i in range(2)]
-        game_id = (await a.pipeline.create(viewers[0], "tally", {"target": 1000}, 2,
-                                           time_control={"per_move_seconds": 1})).game_id
-        await a.pipeline.join(viewers[1], game_id, None)
-        await a.pipeline.start(viewers[0], game_id)
-        due = (await a.repository.load(game_id)).state.clock.deadlines_ms[0] / 1000
-        deadline = time.monotonic() + 60
-        while "table.TimedOut" not in await types_of(a, game_id):
-            assert time.monotonic() < deadline, "the deadline did not fire while the horizon was held"
-            await asyncio.gather(a.worker.tick(), b.worker.tick())
-            await asyncio.sleep(0.05)
-        late = time.time() - due
-        assert blocker.is_in_transaction() and not blocker.is_closed()  # it fired while the horizon stood
-        assert (await types_of(a, game_id)).count("table.TimedOut") == 1
-        print(f"fired {late:.2f} s after its deadline with the horizon held")
-    finally:
-        await blocker.close()
-    await asyncio.gather(a.worker.tick(), b.worker.tick())  # the read model catches up with what fired
-    timed_out = [e.data for e in await a.store.read_stream(game_id) if e.type == "table.TimedOut"]
-    assert len({(t["seat"], t["consecutive"]) for t in timed_out}) == len(timed_out)  # no deadline fired twice
 
 
 async def _random_game_with_a_leaver(kind: str, seats: int, seed: int, by_timeout: bool, monkeypatch=None) -> tuple:
