@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -20,12 +22,14 @@ from service.commands.competition import verify_competition
 from service.commands.repository import GameRepository
 from service.live.fanout import Broker
 from service.store.postgres import PostgresStore
+from service.store.protocol import Metadata, NewEvent
 from service.commands.verify import parse_ndjson, verify_log
 from testkit.api import auth, found
 from service.edge.app import create_app
 from service.workers import arenas as worker_module
 
 TC = {"total_seconds": 600}
+LOGS = Path(__file__).parents[2] / "domain" / "tournament" / "logs"  # competition logs recorded before issue 44
 
 
 @pytest.fixture
@@ -221,3 +225,27 @@ async def test_the_arena_stream_sends_a_snapshot_then_events_and_standings(setti
             assert {s["player_id"] for s in standings["standings"]} == {ann["id"], ben["id"]}
             listed = (await http.get("/v1/arenas")).json()["items"]
             assert any(a["arena_id"] == arena_id for a in listed)
+
+
+async def test_an_arena_recorded_before_the_shared_facts_reads_as_one_set_of_events(api, settings):
+    """An arena log of main 6ab2b7d (its pause, leave, end and seed as `arena.*` tags) appended as stored: the
+    store keeps its tags, its `/events` and `/stream` show the shared `tournament.*` tags, and it verifies."""
+    recorded = json.loads((LOGS / "arena.json").read_text())["events"]
+    arena_id = str(uuid.uuid4())  # a stream of its own per session; the log keeps the id it was recorded with
+    store = await PostgresStore.connect(settings.database_url, 1)
+    try:
+        await store.append(Arenas.stream_of(arena_id), 0, [NewEvent(e["type"], e["data"]) for e in recorded],
+                           Metadata(actor="organiser"))
+        stored = await store.read_stream(Arenas.stream_of(arena_id))
+    finally:
+        await store.close()
+    assert [e.type for e in stored] == [e["type"] for e in recorded]  # the stored bytes are never rewritten
+    shown = (await api.get(f"/v1/arenas/{arena_id}/events")).json()["events"]
+    renamed = [A.RENAMED.get(e["type"], e["type"]) for e in recorded]
+    assert [e["type"] for e in shown] == renamed and "tournament.PlayerWithdrew" in renamed
+    assert [e["data"] for e in shown] == [e["data"] for e in recorded]
+    report = verify_competition([(e["type"], e["data"]) for e in shown])
+    assert report.ok and report.finished, report.problems
+    streamed = await api.get(f"/v1/arenas/{arena_id}/stream", headers={"Last-Event-ID": "0"})
+    names = [line.removeprefix("event: ") for line in streamed.text.splitlines() if line.startswith("event: ")]
+    assert [n for n in names if n != "standings"] == renamed
