@@ -4,9 +4,9 @@ The replicas are `bench.tournament`'s (real serving processes on one database, R
 fan-out between them; each runs the arena process manager, which pairs, records and closes). The
 organiser creates the arena; every player follows its personal stream, joins, and plays whatever
 game the arena pairs it in when "your turn" comes (the load generator's `TurnPlayer`); the organiser
-follows the arena's stream until `arena.ArenaEnded`. Prints wall time, commands/s, command latency
-p50/p99, "your turn" delivery latency p50/p99 and CPU milliseconds per command of the servers, the
-bots and the database, then verifies the arena from its public log and every game's log.
+follows the arena's stream until its end (`tournament.TournamentEnded`). Prints wall time, commands/s,
+command latency p50/p99, "your turn" delivery latency p50/p99 and CPU milliseconds per command of the
+servers, the bots and the database, then verifies the arena from its public log and every game's log.
 `--short` (16 players, one minute) is the smoke run of `bench/run.py --short`.
 
     nice -n 10 python -m bench.arena --players 1000 --minutes 10 --replicas 2

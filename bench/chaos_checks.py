@@ -275,7 +275,7 @@ def clock_findings(rows: list[tuple[str, str, dict]], now_ms: int, grace_ms: int
 
 PAIRED = {"tournament.RoundPaired": "tables", "arena.PlayersPaired": "games"}
 RESULTS = ("tournament.ResultRecorded", "arena.GameScored")
-OVER = ("tournament.TournamentEnded", "arena.ArenaEnded")
+OVER = ("tournament.TournamentEnded", "arena.ArenaEnded")  # as stored: older arenas ended with the latter
 
 
 async def results(conn: asyncpg.Connection) -> dict[str, Any]:

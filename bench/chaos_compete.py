@@ -25,7 +25,7 @@ from typing import Any
 from bench.chaos_bots import Client, Pace, Player, drive, register
 
 CLOCK = {"per_move_seconds": 1, "abandon_after": 2}
-ENDED = {"tournament": "tournament.TournamentEnded", "arena": "arena.ArenaEnded"}
+ENDED = {"tournament": "tournament.TournamentEnded", "arena": "tournament.TournamentEnded"}  # a fact both share
 ENTERED = ("tournament.PlayerRegistered", "arena.PlayerJoined")
 
 

@@ -51,7 +51,8 @@ Commands: CreateTournament, Register, Withdraw, Start, RecordResult; the organis
 playing windows in a slow tournament: SetWindows.
 Events: TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted,
 RoundPaired, ResultRecorded, TournamentEnded, SeedRevealed; PlayerPaused, PlayerResumed,
-PlayerRemoved, PairingForbidden, PairingsSet, ResultAnnulled, ResultAdjudicated, WindowsSet.
+PlayerRemoved, PairingForbidden, PairingsSet, ResultAnnulled, ResultAdjudicated, WindowsSet. PlayerWithdrew,
+PlayerPaused, TournamentEnded and SeedRevealed are the facts every format shares, the arena's too (``facts``).
 Rules of pairing and scoring: see ``pairing`` (formats, byes, seat order),
 ``arrange`` (table sizes, game ids and seeds) and ``standings`` (rank points,
 tie-breaks).
@@ -63,8 +64,8 @@ from domain.tournament.deals import deal_round, sealed_round, unrecorded, unseal
 from domain.tournament.commands import (Adjudicate, Annul, CreateTournament, Entry, ForbidPairing, Format, Pause,
                                         RecordResult, Register, RemovePlayer, Resume, SetPairings, SetWindows, Start,
                                         TieBreak, TournamentCommand, Withdraw)
-from domain.tournament.events import (PairedTable, PlayerRegistered, PlayerWithdrew, ResultRecorded, RoundPaired,
-                                      SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
+from domain.tournament.events import (PairedTable, PlayerPaused, PlayerRegistered, PlayerWithdrew, ResultRecorded,
+                                      RoundPaired, SeedRevealed, TournamentCreated, TournamentEnded, TournamentEvent,
                                       TournamentStarted, WindowsSet)
 from domain.tournament.evolve import evolve
 from domain.tournament.pairing import next_round
@@ -83,7 +84,7 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 
 
 __all__ = [
-    "Adjudicate", "Annul", "Entry", "ForbidPairing", "PlayingWindows", "SetPairings", "SetWindows", "WindowsSet", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerRegistered", "PlayerWithdrew",
+    "Adjudicate", "Annul", "Entry", "ForbidPairing", "PlayingWindows", "SetPairings", "SetWindows", "WindowsSet", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerPaused", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
     "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",

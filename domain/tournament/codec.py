@@ -3,11 +3,15 @@ settings every creation records, and the codec of a tagged union of events.
 
 A competition's events are frozen structs tagged `"<family>.<Name>"` (`tournament.RoundPaired`,
 `arena.PlayersPaired`); the store keeps the tag apart from the data, so a stored event is read back by
-`Codec.decode_event(type, data)` and written by `event_type` and `event_data`.
+`Codec.decode_event(type, data)` and written by `event_type` and `event_data`. A tag that was renamed
+(a fact once declared by one format and now shared by all, `arena.PlayerLeft` read as
+`tournament.PlayerWithdrew`) is read through the codec's `renamed` map: an upcast on decode only, the
+stored bytes (and so the hash chain over them) never change.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Optional
 
 import msgspec
@@ -77,11 +81,13 @@ def event_data(event: Fact) -> dict[str, Any]:
 
 
 class Codec:
-    """Reads stored events of the tagged union `events` back (the decoder is built once)."""
+    """Reads stored events of the tagged union `events` back (the decoder is built once); `renamed` maps a tag
+    that older logs hold to the tag of the one class that now declares that fact (same fields)."""
 
-    def __init__(self, events: Any) -> None:
+    def __init__(self, events: Any, renamed: Mapping[str, str] | None = None) -> None:
         self._events = msgspec.json.Decoder(events)
+        self._renamed = dict(renamed or {})
 
     def decode_event(self, type_: str, data: dict[str, Any]) -> Any:
-        """The event stored as (`type_`, `data`); raises msgspec.ValidationError."""
-        return self._events.decode(msgspec.json.encode({**data, "type": type_}))
+        """The event stored as (`type_`, `data`), under its current tag; raises msgspec.ValidationError."""
+        return self._events.decode(msgspec.json.encode({**data, "type": self._renamed.get(type_, type_)}))

@@ -4,18 +4,21 @@ formats of one competition, read, decided, shown and audited through this one in
 A competition is a stream of events of one tagged union (`Event`), opened by an `Opened` creation
 that fixes its format for good. Formats come in two families behind the one interface (`Format`):
 
-- **rounds** (`tournament.*` events, `domain.tournament`): Swiss, round robin and single elimination,
+- **rounds** (`domain.tournament`): Swiss, round robin and single elimination,
   any of them `duplicate` (every table of a round plays one deal); pairing by round (`pairing`,
   `arrange`), rank points and tie-breaks (`standings`);
-- **arena** (`arena.*` events, `domain.tournament.arena`, lichess's arena as a folder of its tournament):
+- **arena** (`domain.tournament.arena`, lichess's arena as a folder of its tournament):
   continuous pairing of whoever is free (`arena.pairing`), points with streaks and berserk
   (`arena.scoring`).
 
 Everything else is the competition's, whatever its format: the creation's settings and the seed's
-commitment (`codec.Opened`), the wire codec (`codec`), the audit's walk (`audit`), and these entry
-points: `fold`, `evolve`, `decide`, `view`, `shown`, `verify`, `finished`, `format_of`. The event tags
-are the ones every stored log holds (`tournament.RoundPaired`, `arena.PlayersPaired`), so a log written
-before the formats were one model folds and verifies unchanged.
+commitment (`codec.Opened`), the facts every format writes and folds (`facts`: a pause, a withdrawal, the
+final order, the seed's reveal, tagged `tournament.*`), the wire codec (`codec`), the audit's walk
+(`audit`), and these entry points: `fold`, `evolve`, `decide`, `view`, `shown`, `verify`, `finished`,
+`format_of`. A format's own facts keep its family's tags (`tournament.RoundPaired`, `arena.PlayersPaired`).
+A log written before the formats were one model folds and verifies unchanged: its bytes are never
+rewritten, and the four arena tags of shared facts it may hold (`arena.PlayerLeft`, ...) are read as the
+shared classes (`facts.RENAMED`), so readers see one set of events.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from domain.tournament import arena as A
 from domain.tournament.audit import AuditReport
 from domain.tournament.codec import Codec, Opened, event_data, event_type
 from domain.tournament.events import TournamentCreated, TournamentEvent
+from domain.tournament.facts import RENAMED
 from domain.tournament.evolve import evolve as evolve_rounds
 from domain.tournament.rules import decide as decide_rounds
 from domain.tournament.state import TournamentState, rng_for
@@ -43,7 +47,7 @@ State = Union[TournamentState, A.ArenaState]
 class Format(msgspec.Struct, frozen=True, kw_only=True):
     """A family of formats behind the one interface: how its state folds, decides, shows and is audited.
 
-    `family` is its event tags' prefix and its streams' (`<family>-<uuid>`); `decide(state, actor,
+    `family` is its own event tags' prefix and its streams' (`<family>-<uuid>`); `decide(state, actor,
     command, admin)` the events a command causes (actor None: the platform); `shown(state, event)` an
     event as any reader may see it now; `finished(state)` whether it has ended (its seed revealed).
     """
@@ -70,13 +74,14 @@ ARENA = Format(
     finished=lambda state: state.finished)
 FORMATS: dict[str, Format] = {f.family: f for f in (ROUNDS, ARENA)}
 
-decode_event = Codec(Event).decode_event
+decode_event = Codec(Event, RENAMED).decode_event
 __all__ = ["ARENA", "FORMATS", "ROUNDS", "Event", "Format", "Opened", "State", "decide", "decode_event", "event_data",
            "event_type", "evolve", "finished", "fold", "format_name", "format_of", "shown", "verify", "view"]
 
 
 def format_of(item: Any) -> Format:
-    """The family of a competition's state, of its creation, or of any of its events (by tag)."""
+    """The family of a competition's state, of its creation, or of one of its format's own events (by tag; a
+    shared fact, tagged `tournament.*`, names no format)."""
     for f in FORMATS.values():
         if isinstance(item, (f.state, f.created)):
             return f

@@ -5,7 +5,8 @@ A stream reads `TournamentCreated` (settings and the seed's commitment),
 then per round one `RoundPaired` (tables with game ids, seats and game seeds,
 byes) and one `ResultRecorded` per table, and finally `TournamentEnded` (the
 final order) and `SeedRevealed`. Secrets (the tournament seed, the game seeds)
-sit in fields named `seed` and are stripped by `redact` until the end.
+sit in fields named `seed` and are stripped by `redact` until the end. `PlayerWithdrew`, `PlayerPaused`,
+`TournamentEnded` and `SeedRevealed` are the facts every format shares, declared once in `facts`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ import msgspec
 
 from domain.tournament.codec import Fact, Opened
 from domain.tournament.commands import Entry, Format, TieBreak
+from domain.tournament.facts import PlayerPaused, PlayerWithdrew, SeedRevealed, TournamentEnded
 from domain.windows import Window
 
-
-
+__all__ = ["PairedTable", "PairingForbidden", "PairingRule", "PairingsSet", "PlayerPaused", "PlayerRegistered",
+           "PlayerRemoved", "PlayerResumed", "PlayerWithdrew", "ResultAdjudicated", "ResultAnnulled", "ResultRecorded",
+           "RoundPaired", "SeedRevealed", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
+           "WindowsSet"]
 
 PairingRule = Annotated[int, msgspec.Meta(description=(
     "The Swiss pairing rule the tournament was created with; it keeps it for ever, so older logs still verify. "
@@ -64,14 +68,6 @@ class PlayerRegistered(Fact, tag="tournament.PlayerRegistered"):
     rated_games: int | None = None  # as the platform's ratings had it, when the entry conditions ask
     code: str | None = None  # the invitation code given (secret until the end, like the seeds)
     invited_by: str | None = None  # the organiser, when they registered the player (no entry conditions then)
-
-
-class PlayerWithdrew(Fact, tag="tournament.PlayerWithdrew"):
-    player_id: str
-
-
-class PlayerPaused(Fact, tag="tournament.PlayerPaused"):
-    player_id: str
 
 
 class PlayerResumed(Fact, tag="tournament.PlayerResumed"):
@@ -160,16 +156,6 @@ class ResultRecorded(Fact, tag="tournament.ResultRecorded"):
     scores: list[int]
     points: list[float]
     advancing: list[str] = []  # single elimination: who goes through to the next round
-
-
-class TournamentEnded(Fact, tag="tournament.TournamentEnded"):
-    """The final order, best first (every entrant, withdrawn ones included)."""
-
-    standings: list[str]
-
-
-class SeedRevealed(Fact, tag="tournament.SeedRevealed"):
-    seed: str
 
 
 TournamentEvent = Union[TournamentCreated, PlayerRegistered, PlayerWithdrew, TournamentStarted, RoundPaired,

@@ -212,9 +212,11 @@ class Competition(Generic[S]):
 
 def redacted(state: Any, event: StoredEvent) -> dict[str, Any]:
     """A stored competition event on the wire as any reader may see it now (`C.shown`: seeds hidden until the
-    end, a sealed duplicate deal's results until the deal is open)."""
+    end, a sealed duplicate deal's results until the deal is open), under its current tag: an older arena log's
+    `arena.PlayerLeft` reads as the shared `tournament.PlayerWithdrew` (the stored bytes stay as written)."""
     shown = C.shown(state, C.decode_event(event.type, event.data))
-    return {"version": event.version, "type": event.type, "data": C.event_data(shown), "at": event.at.isoformat()}
+    return {"version": event.version, "type": C.event_type(shown), "data": C.event_data(shown),
+            "at": event.at.isoformat()}
 
 
 def verify_competition(events: list[tuple[str, dict[str, Any]]]) -> AuditReport:

@@ -181,7 +181,10 @@ ARENA_STREAM_DOC = (
     "event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getArenaEvents shows it "
     f"(seeds hidden until the end), and after each batch an `event: standings` frame: the arena's view after it, "
     f"its standings cut to the first {TOP}. Comment lines (`: heartbeat`) keep the connection alive; the stream "
-    "closes after `arena.ArenaEnded`. Reconnect with `Last-Event-ID` to receive exactly the events after that "
+    "closes after `tournament.TournamentEnded` (the final order, a fact every format shares: a pause, a leave, the "
+    "end and the seed's reveal are `tournament.PlayerPaused`, `tournament.PlayerWithdrew`, "
+    "`tournament.TournamentEnded` and `tournament.SeedRevealed` in an arena too, older arenas' `arena.*` names "
+    "included). Reconnect with `Last-Event-ID` to receive exactly the events after that "
     "version (no snapshot).")
 
 

@@ -1,6 +1,6 @@
 """An arena's Server-Sent Events stream: live standings, through the one loop of an aggregate's stream
 (`service.live.aggregate_stream`: a `snapshot` or the events after `Last-Event-ID`, then each batch
-as it is appended, ending after `arena.ArenaEnded`).
+as it is appended, ending after `tournament.TournamentEnded`).
 
 What is the arena's own: the snapshot is its view (times and the live standings), and after each
 run of events comes a `standings` frame (the arena's view after it, its standings cut to the first
@@ -32,7 +32,8 @@ def _render(state: A.ArenaState, stored: list[StoredEvent]) -> bytes:
     """The frames of `stored` as the arena after them shows them, then its standings."""
     if not stored:
         return b""
-    out = [frame(e.type, _encode(redacted(state, e)), e.version) for e in stored]
+    shown = [redacted(state, e) for e in stored]  # each under its current tag, the frame named by it too
+    out = [frame(s["type"], _encode(s), s["version"]) for s in shown]
     view = A.view(state)
     out.append(frame("standings", _encode(msgspec.structs.replace(view, standings=view.standings[:TOP])),
                      stored[-1].version))

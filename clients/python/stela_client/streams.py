@@ -486,9 +486,9 @@ class TournamentStream(EventStream):
 
 
 class ArenaStream(EventStream):
-    """An arena's events; ends after `ArenaEnded`."""
+    """An arena's events; ends after `TournamentEnded` (the final order, a fact every format shares)."""
 
-    collection, last = "arenas", "arena.ArenaEnded"
+    collection, last = "arenas", "tournament.TournamentEnded"
 
 
 __all__ = ["ArenaStream", "EventStream", "Follower", "GameStream", "MultiStream", "PersonalStream", "StelaError",

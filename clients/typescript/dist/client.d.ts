@@ -161,7 +161,7 @@ export declare class StelaClient {
     }): PersonalStream;
     /** Follow a tournament (public): its state, then its events; ends after `TournamentEnded`. */
     followTournament(id: string, options?: Omit<StreamOptions, "transport">): LogStream;
-    /** Follow an arena (public): its state, then its events; ends after `ArenaEnded`. */
+    /** Follow an arena (public): its state, then its events; ends after `TournamentEnded` (every format's end). */
     followArena(id: string, options?: Omit<StreamOptions, "transport">): LogStream;
     tournaments(query?: QueryOf<"listTournaments">): Promise<ResultOf<"listTournaments">>;
     /** A tournament organised by this player. */

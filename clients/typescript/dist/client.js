@@ -265,9 +265,9 @@ export class StelaClient {
     followTournament(id, options = {}) {
         return new LogStream(this.http, `${tournament(id)}/stream`, "tournament.TournamentEnded", { ...options, transport: "fetch" }); // named events: EventSource would need each name
     }
-    /** Follow an arena (public): its state, then its events; ends after `ArenaEnded`. */
+    /** Follow an arena (public): its state, then its events; ends after `TournamentEnded` (every format's end). */
     followArena(id, options = {}) {
-        return new LogStream(this.http, `${arena(id)}/stream`, "arena.ArenaEnded", { ...options, transport: "fetch" });
+        return new LogStream(this.http, `${arena(id)}/stream`, "tournament.TournamentEnded", { ...options, transport: "fetch" });
     }
     // ------------------------------------------------------------------------------------------ tournaments
     // (the tournament and arena writes take no Idempotency-Key: they are retried on 429 only)

@@ -59,7 +59,7 @@ export declare class PersonalStream extends ResumableStream<PersonalNotice> {
     protected request(): Promise<SseRequest>;
     protected accept(message: SseMessage): PersonalNotice[];
 }
-/** An event of a tournament or an arena (its `type`: `tournament.*`, `arena.*`). */
+/** An event of a tournament or an arena (its `type`: `tournament.*`, and an arena's own `arena.*`). */
 export interface LogEvent {
     version: number;
     type: string;
@@ -77,7 +77,7 @@ export type LogFrame = {
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
  * connect, then each event once, in order; it closes itself when the server ends the connection after
- * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
+ * the last event (`tournament.TournamentEnded`, in every format, and what was appended with it).
  */
 export declare class LogStream extends ResumableStream<LogFrame> {
     private readonly path;

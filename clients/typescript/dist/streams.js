@@ -210,7 +210,7 @@ export class PersonalStream extends ResumableStream {
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
  * connect, then each event once, in order; it closes itself when the server ends the connection after
- * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
+ * the last event (`tournament.TournamentEnded`, in every format, and what was appended with it).
  */
 export class LogStream extends ResumableStream {
     path;

@@ -373,9 +373,10 @@ export class StelaClient {
                          { ...options, transport: "fetch" });  // named events: EventSource would need each name
   }
 
-  /** Follow an arena (public): its state, then its events; ends after `ArenaEnded`. */
+  /** Follow an arena (public): its state, then its events; ends after `TournamentEnded` (every format's end). */
   followArena(id: string, options: Omit<StreamOptions, "transport"> = {}): LogStream {
-    return new LogStream(this.http, `${arena(id)}/stream`, "arena.ArenaEnded", { ...options, transport: "fetch" });
+    return new LogStream(this.http, `${arena(id)}/stream`, "tournament.TournamentEnded",
+                         { ...options, transport: "fetch" });
   }
 
   // ------------------------------------------------------------------------------------------ tournaments

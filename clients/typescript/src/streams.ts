@@ -235,7 +235,7 @@ export class PersonalStream extends ResumableStream<PersonalNotice> {
   }
 }
 
-/** An event of a tournament or an arena (its `type`: `tournament.*`, `arena.*`). */
+/** An event of a tournament or an arena (its `type`: `tournament.*`, and an arena's own `arena.*`). */
 export interface LogEvent {
   version: number;
   type: string;
@@ -249,7 +249,7 @@ export type LogFrame = { type: "snapshot"; state: Record<string, unknown> } | { 
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
  * connect, then each event once, in order; it closes itself when the server ends the connection after
- * the last event (`TournamentEnded`, `ArenaEnded`, and what was appended with it).
+ * the last event (`tournament.TournamentEnded`, in every format, and what was appended with it).
  */
 export class LogStream extends ResumableStream<LogFrame> {
   private version: number | undefined;

@@ -25,8 +25,9 @@ How the service drives it
 """
 
 from domain.tournament.arena.commands import ArenaCommand, Berserk, Close, CreateArena, Join, Leave, Pair, Pause, RecordResult
-from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEvent, ArenaGame, Berserked, GameScored,
-                                 PlayerJoined, PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
+from domain.tournament.arena.events import (RENAMED, ArenaClosed, ArenaCreated, ArenaEvent, ArenaGame, Berserked, GameScored,
+                                            PlayerJoined, PlayerPaused, PlayersPaired, PlayerWithdrew, SeedRevealed,
+                                            TournamentEnded)
 from domain.tournament.arena.evolve import evolve
 from domain.tournament.arena.pairing import game_id, game_seed
 from domain.tournament.arena.rules import CODES, create, decide, final_order, pair
@@ -43,10 +44,10 @@ def fold(events: list[ArenaEvent], state: ArenaState | None = None) -> ArenaStat
 
 
 __all__ = [
-    "BERSERK_MOVES", "CODES", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEnded", "ArenaEvent", "ArenaGame", "ArenaState",
+    "BERSERK_MOVES", "CODES", "RENAMED", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEvent", "ArenaGame", "ArenaState",
     "ArenaView", "Berserk", "Berserked", "Close", "CreateArena", "GameRecord", "GameScored", "Join", "Leave", "Pair",
-    "Pause", "Player", "PlayerJoined", "PlayerLeft", "PlayerPaused", "PlayersPaired", "RecordResult", "SeedRevealed",
-    "ArenaStanding", "VerifyReport", "actions", "berserk_moves", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
+    "Pause", "Player", "PlayerJoined", "PlayerPaused", "PlayerWithdrew", "PlayersPaired", "RecordResult", "SeedRevealed",
+    "ArenaStanding", "TournamentEnded", "VerifyReport", "actions", "berserk_moves", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
     "final_order", "fold", "game_id", "game_points", "game_seed", "is_win", "pair", "place_points", "redact",
     "standings", "verify", "view",
 ]

@@ -1,10 +1,15 @@
 """Arena events: facts in the past tense, the only record of an arena.
 
 A stream reads `ArenaCreated` (settings, start and end times, the seed's commitment), then in any
-order `PlayerJoined` / `PlayerPaused` / `PlayerLeft`, `PlayersPaired` (games with ids, seats and
-secret seeds), `Berserked` and `GameScored`, then `ArenaClosed` at the end time, and, once the last
-running game has scored, `ArenaEnded` (the final order) and `SeedRevealed`. Secrets (the arena
-seed, the game seeds) sit in fields named `seed` and are stripped by `redact` until the end.
+order `PlayerJoined` / `PlayerPaused` / `PlayerWithdrew` (a leave), `PlayersPaired` (games with ids,
+seats and secret seeds), `Berserked` and `GameScored`, then `ArenaClosed` at the end time, and, once
+the last running game has scored, `TournamentEnded` (the final order) and `SeedRevealed`. Secrets (the
+arena seed, the game seeds) sit in fields named `seed` and are stripped by `redact` until the end.
+
+The pause, the leave, the final order and the seed's reveal are the competition's shared facts
+(`domain.tournament.facts`, tagged `tournament.*`), written and folded by every format; the rest here is
+the arena's own. Arena logs written before the facts were shared name them `arena.PlayerPaused`,
+`arena.PlayerLeft`, `arena.ArenaEnded` and `arena.SeedRevealed`, read as the shared classes (`RENAMED`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from typing import Optional, Union
 import msgspec
 
 from domain.tournament.codec import Fact, Opened
+from domain.tournament.facts import RENAMED, PlayerPaused, PlayerWithdrew, SeedRevealed, TournamentEnded
 
-
-
+__all__ = ["RENAMED", "ArenaClosed", "ArenaCreated", "ArenaEvent", "ArenaGame", "Berserked", "GameScored",
+           "PlayerJoined", "PlayerPaused", "PlayerWithdrew", "PlayersPaired", "SeedRevealed", "TournamentEnded"]
 
 class ArenaCreated(Opened, tag="arena.ArenaCreated", kw_only=True):
     """An arena: its settings (`Opened`'s, and its times and berserk), the seed's commitment."""
@@ -36,14 +42,6 @@ class PlayerJoined(Fact, tag="arena.PlayerJoined", omit_defaults=True):  # `by` 
     name: str
     rating: int
     by: Optional[str] = None
-
-
-class PlayerPaused(Fact, tag="arena.PlayerPaused"):
-    player_id: str
-
-
-class PlayerLeft(Fact, tag="arena.PlayerLeft"):
-    player_id: str
 
 
 class ArenaGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,15 +86,5 @@ class ArenaClosed(Fact, tag="arena.ArenaClosed"):
     at_ms: int
 
 
-class ArenaEnded(Fact, tag="arena.ArenaEnded"):
-    """The final order, best first (every player who joined, those who left included)."""
-
-    standings: list[str]
-
-
-class SeedRevealed(Fact, tag="arena.SeedRevealed"):
-    seed: str
-
-
-ArenaEvent = Union[ArenaCreated, PlayerJoined, PlayerPaused, PlayerLeft, PlayersPaired, Berserked, GameScored,
-                   ArenaClosed, ArenaEnded, SeedRevealed]
+ArenaEvent = Union[ArenaCreated, PlayerJoined, PlayerPaused, PlayerWithdrew, PlayersPaired, Berserked, GameScored,
+                   ArenaClosed, TournamentEnded, SeedRevealed]

@@ -6,8 +6,8 @@ from typing import Optional, assert_never
 
 from msgspec.structs import replace
 
-from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaEvent, Berserked, GameScored,
-                                 PlayerJoined, PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEvent, Berserked, GameScored, PlayerJoined,
+                                            PlayerPaused, PlayersPaired, PlayerWithdrew, SeedRevealed, TournamentEnded)
 from domain.tournament.arena.state import ArenaState, GameRecord, Player
 
 
@@ -23,7 +23,7 @@ def evolve(state: Optional[ArenaState], event: ArenaEvent) -> ArenaState:
             return _joined(state, event, version)
         case PlayerPaused():
             return _presence(state, event.player_id, "paused", version)
-        case PlayerLeft():
+        case PlayerWithdrew():
             return _presence(state, event.player_id, "left", version)
         case PlayersPaired():
             return _paired(state, event, version)
@@ -38,7 +38,7 @@ def evolve(state: Optional[ArenaState], event: ArenaEvent) -> ArenaState:
             return _scored(state, event, version)
         case ArenaClosed():
             return replace(state, closed=True, version=version)
-        case ArenaEnded():
+        case TournamentEnded():
             return replace(state, finished=True, final=tuple(event.standings), version=version)
         case SeedRevealed():
             return replace(state, seed=event.seed, revealed=True, version=version)

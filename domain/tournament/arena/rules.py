@@ -12,8 +12,8 @@ from typing import Any, Optional, assert_never
 
 from domain.tournament.arena.commands import ArenaCommand, Berserk, Close, CreateArena, Join, Leave, Pair, Pause, RecordResult
 from domain.tournament.arena.evolve import evolve
-from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaEnded, ArenaGame, Berserked, GameScored, PlayerJoined,
-                                 PlayerLeft, PlayerPaused, PlayersPaired, SeedRevealed)
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, ArenaGame, Berserked, GameScored, PlayerJoined,
+                                            PlayerPaused, PlayersPaired, PlayerWithdrew, SeedRevealed, TournamentEnded)
 from domain.tournament.arena.pairing import game_id, game_seed, order_key, tables
 from domain.tournament.arena.scoring import berserk_counts, berserk_moves, game_points, is_win
 from domain.tournament.arena.state import ArenaState
@@ -146,7 +146,7 @@ def _pause(state: ArenaState, actor: str) -> list[Any]:
 
 def _leave(state: ArenaState, actor: str) -> list[Any]:
     _known(state, actor)
-    return [PlayerLeft(player_id=actor)]
+    return [PlayerWithdrew(player_id=actor)]
 
 
 def _known(state: ArenaState, actor: str) -> Any:
@@ -231,7 +231,7 @@ def _ending(state: ArenaState) -> list[Any]:
     """The end once the arena is closed and its last game scored: final order, then the seed."""
     if not state.closed or state.running:
         return []
-    return [ArenaEnded(standings=final_order(state)), SeedRevealed(seed=state.seed)]
+    return [TournamentEnded(standings=final_order(state)), SeedRevealed(seed=state.seed)]
 
 
 def final_order(state: ArenaState) -> list[str]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from domain.tournament.arena.commands import ArenaCommand, Berserk, Close, Join, Leave, Pair, Pause, RecordResult
-from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, Berserked, GameScored, PlayerJoined, PlayerLeft,
-                                 PlayerPaused, PlayersPaired, SeedRevealed)
+from domain.tournament.arena.events import (ArenaClosed, ArenaCreated, Berserked, GameScored, PlayerJoined, PlayerPaused,
+                                            PlayersPaired, PlayerWithdrew, SeedRevealed)
 from domain.tournament.arena.evolve import evolve
 from domain.tournament.arena.rules import decide
 from domain.tournament.audit import AuditReport, audit, count
@@ -39,7 +39,7 @@ def _cause(event: Any) -> tuple[Optional[ArenaCommand], Optional[str]]:
             return Join(name=event.name, rating=event.rating), event.player_id
         case PlayerPaused():
             return Pause(), event.player_id
-        case PlayerLeft():
+        case PlayerWithdrew():
             return Leave(), event.player_id
         case Berserked():
             return Berserk(game_id=event.game_id), event.player_id

@@ -13,7 +13,7 @@ import msgspec
 
 from domain.tournament.codec import Codec, Settings, event_data, event_type, without_seeds
 from domain.tournament.arena.commands import ArenaCommand, Berserk, Join, Leave, Pause
-from domain.tournament.arena.events import ArenaEvent
+from domain.tournament.arena.events import RENAMED, ArenaEvent
 from domain.tournament.arena.rules import decide, final_order
 from domain.tournament.arena.state import ArenaState, Presence, Status
 from domain.kernel import RuleViolation
@@ -98,4 +98,4 @@ def redact(event: ArenaEvent, public: bool) -> ArenaEvent:
     return event if public else without_seeds(event)  # type: ignore[return-value]
 
 
-decode_event = Codec(ArenaEvent).decode_event
+decode_event = Codec(ArenaEvent, RENAMED).decode_event

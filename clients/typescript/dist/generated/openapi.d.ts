@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * Live arena (Server-Sent Events): a snapshot, then each event and the standings after it
-         * @description `text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getArenaEvents shows it (seeds hidden until the end), and after each batch an `event: standings` frame: the arena's view after it, its standings cut to the first 100. Comment lines (`: heartbeat`) keep the connection alive; the stream closes after `arena.ArenaEnded`. Reconnect with `Last-Event-ID` to receive exactly the events after that version (no snapshot).
+         * @description `text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getArenaEvents shows it (seeds hidden until the end), and after each batch an `event: standings` frame: the arena's view after it, its standings cut to the first 100. Comment lines (`: heartbeat`) keep the connection alive; the stream closes after `tournament.TournamentEnded` (the final order, a fact every format shares: a pause, a leave, the end and the seed's reveal are `tournament.PlayerPaused`, `tournament.PlayerWithdrew`, `tournament.TournamentEnded` and `tournament.SeedRevealed` in an arena too, older arenas' `arena.*` names included). Reconnect with `Last-Event-ID` to receive exactly the events after that version (no snapshot).
          */
         get: operations["streamArena"];
         put?: never;
@@ -1745,19 +1745,6 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
-        /** arena.ArenaEnded */
-        "Event.arena.ArenaEnded": {
-            /** Format: date-time */
-            at: string;
-            data: components["schemas"]["arena.ArenaEnded.data"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "arena.ArenaEnded";
-            /** @description the stream version */
-            version: number;
-        };
         /** arena.Berserked */
         "Event.arena.Berserked": {
             /** Format: date-time */
@@ -1797,32 +1784,6 @@ export interface components {
             /** @description the stream version */
             version: number;
         };
-        /** arena.PlayerLeft */
-        "Event.arena.PlayerLeft": {
-            /** Format: date-time */
-            at: string;
-            data: components["schemas"]["arena.PlayerLeft.data"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "arena.PlayerLeft";
-            /** @description the stream version */
-            version: number;
-        };
-        /** arena.PlayerPaused */
-        "Event.arena.PlayerPaused": {
-            /** Format: date-time */
-            at: string;
-            data: components["schemas"]["arena.PlayerPaused.data"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "arena.PlayerPaused";
-            /** @description the stream version */
-            version: number;
-        };
         /** arena.PlayersPaired */
         "Event.arena.PlayersPaired": {
             /** Format: date-time */
@@ -1833,19 +1794,6 @@ export interface components {
              * @enum {string}
              */
             type: "arena.PlayersPaired";
-            /** @description the stream version */
-            version: number;
-        };
-        /** arena.SeedRevealed */
-        "Event.arena.SeedRevealed": {
-            /** Format: date-time */
-            at: string;
-            data: components["schemas"]["arena.SeedRevealed.data"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "arena.SeedRevealed";
             /** @description the stream version */
             version: number;
         };
@@ -4559,7 +4507,7 @@ export interface components {
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
         /** @description a competition's event (any format, the arena's too) as a reader receives it: {version, type, data, at} */
-        TournamentEvent: components["schemas"]["Event.arena.ArenaClosed"] | components["schemas"]["Event.arena.ArenaCreated"] | components["schemas"]["Event.arena.ArenaEnded"] | components["schemas"]["Event.arena.Berserked"] | components["schemas"]["Event.arena.GameScored"] | components["schemas"]["Event.arena.PlayerJoined"] | components["schemas"]["Event.arena.PlayerLeft"] | components["schemas"]["Event.arena.PlayerPaused"] | components["schemas"]["Event.arena.PlayersPaired"] | components["schemas"]["Event.arena.SeedRevealed"] | components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"] | components["schemas"]["Event.tournament.WindowsSet"];
+        TournamentEvent: components["schemas"]["Event.arena.ArenaClosed"] | components["schemas"]["Event.arena.ArenaCreated"] | components["schemas"]["Event.arena.Berserked"] | components["schemas"]["Event.arena.GameScored"] | components["schemas"]["Event.arena.PlayerJoined"] | components["schemas"]["Event.arena.PlayersPaired"] | components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"] | components["schemas"]["Event.tournament.WindowsSet"];
         /** TournamentEventOut */
         TournamentEventOut: {
             at: string;
@@ -4722,13 +4670,6 @@ export interface components {
             time_control: Record<string, never>;
         };
         /**
-         * ArenaEnded
-         * @description The final order, best first (every player who joined, those who left included).
-         */
-        "arena.ArenaEnded.data": {
-            standings: string[];
-        };
-        /**
          * Berserked
          * @description `player_id` halved their clock in `game_id`.
          */
@@ -4764,14 +4705,6 @@ export interface components {
             player_id: string;
             rating: number;
         };
-        /** PlayerLeft */
-        "arena.PlayerLeft.data": {
-            player_id: string;
-        };
-        /** PlayerPaused */
-        "arena.PlayerPaused.data": {
-            player_id: string;
-        };
         /**
          * PlayersPaired
          * @description At `at_ms`, the free players listed in `games` were paired, each game starting now.
@@ -4779,10 +4712,6 @@ export interface components {
         "arena.PlayersPaired.data": {
             at_ms: number;
             games: components["schemas"]["tournament.ArenaGame"][];
-        };
-        /** SeedRevealed */
-        "arena.SeedRevealed.data": {
-            seed: string;
         };
         /** ActionBegun */
         "coatl.ActionBegun.data": {
@@ -6997,7 +6926,10 @@ export interface components {
             round: number;
             tables: string[][];
         };
-        /** PlayerPaused */
+        /**
+         * PlayerPaused
+         * @description `player_id` is not paired until they come back (a tournament's resume, an arena's join).
+         */
         "tournament.PlayerPaused.data": {
             player_id: string;
         };
@@ -7023,7 +6955,10 @@ export interface components {
         "tournament.PlayerResumed.data": {
             player_id: string;
         };
-        /** PlayerWithdrew */
+        /**
+         * PlayerWithdrew
+         * @description `player_id` left for good (a tournament's withdrawal, an arena's leave); what they scored stays.
+         */
         "tournament.PlayerWithdrew.data": {
             player_id: string;
         };
@@ -7076,7 +7011,10 @@ export interface components {
             round: number;
             tables: components["schemas"]["tournament.PairedTable"][];
         };
-        /** SeedRevealed */
+        /**
+         * SeedRevealed
+         * @description The competition's secret seed, revealed at its end (it matches the creation's commitment).
+         */
         "tournament.SeedRevealed.data": {
             seed: string;
         };
@@ -7122,7 +7060,7 @@ export interface components {
         };
         /**
          * TournamentEnded
-         * @description The final order, best first (every entrant, withdrawn ones included).
+         * @description The final order, best first (every entrant, those who withdrew included).
          */
         "tournament.TournamentEnded.data": {
             standings: string[];

@@ -84,7 +84,7 @@ def test_verify_catches_a_changed_pairing_result_or_seed():
 
 def test_an_unfinished_arena_does_not_verify():
     events = random_arena(random.Random(5), 2, 6, 100)
-    ended = next(i for i, e in enumerate(events) if isinstance(e, A.ArenaEnded))
+    ended = next(i for i, e in enumerate(events) if isinstance(e, A.TournamentEnded))
     report = A.verify(events[:ended])
     assert not report.ok
 

@@ -144,14 +144,14 @@ def test_a_paused_player_is_not_paired_until_they_join_again_with_their_points()
     assert "c" in again.games[0].players
 
 
-def test_pause_and_leave_are_the_competitions_own_commands_and_each_player_gives_them_for_themselves():
+def test_pause_and_leave_are_the_competitions_own_commands_and_facts_and_each_player_gives_them_for_themselves():
     state = joined(given(*opened()), "a", "b")
     assert A.Pause is T.Pause and A.Leave is T.Withdraw  # one command, whatever the format
     refused(state, "a", T.Pause(player_id="b"), "arena.not_yourself")
     refused(state, ORGANISER, T.Withdraw(player_id="b"), "arena.not_yourself")
     state, [paused] = apply(state, "a", T.Pause(player_id="a"))
     state, [left] = apply(state, "b", T.Withdraw())
-    assert (paused, left) == (A.PlayerPaused(player_id="a"), A.PlayerLeft(player_id="b"))
+    assert (paused, left) == (T.PlayerPaused(player_id="a"), T.PlayerWithdrew(player_id="b"))  # one fact, any format
 
 
 def test_a_player_who_left_plays_out_their_game_keeps_their_points_and_cannot_return():
@@ -181,7 +181,7 @@ def test_games_running_at_the_end_finish_and_count_then_the_arena_ends():
     refused(state, "e", A.Join(name="late"), "arena.closed")
     state, _ = apply(state, None, A.RecordResult(game_id=paired.games[0].game_id, outcome=outcome([1, 2])))
     state, ending = apply(state, None, A.RecordResult(game_id=paired.games[1].game_id, outcome=outcome([2, 1])))
-    assert [type(e) for e in ending] == [A.GameScored, A.ArenaEnded, A.SeedRevealed]
+    assert [type(e) for e in ending] == [A.GameScored, T.TournamentEnded, T.SeedRevealed]  # the shared end
     assert state.status == "finished" and A.view(state).seed == state.seed
     assert [s.points for s in A.standings(state)] == [2, 2, 0, 0]
     refused(state, "a", A.Pause(), "arena.finished")
