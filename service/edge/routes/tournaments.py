@@ -2,18 +2,16 @@
 (`/v1/tournaments`: Swiss, round robin, single elimination, duplicate: create, register, withdraw, start, the
 organiser's tools, read, list, report, events, stream) and the arena (`/v1/arenas`: create, list, read with its
 live standings, join, pause, leave, berserk, events, stream). Both read their events and stream them live
-through the same handlers (`log_routes`); what they publish besides is in `service.edge.competition_schemas`."""
+through the same helpers; what they publish besides the handlers is in `service.edge.competition_schemas`."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 from litestar import Controller, Request, get, post, put
-from litestar.handlers import HTTPRouteHandler
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
@@ -45,7 +43,6 @@ LastEventId = Annotated[int | None, HeaderParameter(name="Last-Event-ID", ge=0, 
 After = Annotated[int, QueryParameter(ge=0, le=10_000_000)]  # the events after this version
 ArenaId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="arena id (a UUID)")]
 ArenaGameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="one of the arena's games")]
-REQUIRED = inspect.Parameter.empty  # a handler parameter without a default
 
 
 class RegisterRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -111,35 +108,8 @@ async def event_stream(services: Services, competitions: Competition[Any], compe
         raise BadLastEventId(f"Last-Event-ID must be a version in 0..{held.state.version}")
     body = follow(services, competitions, competition_id, last_event_id, services.settings.heartbeat_seconds,
                   services.closing)
-    return Stream(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-def _method(fn: Callable[..., Any], params: list[tuple[str, Any, Any]], returns: Any) -> Callable[..., Any]:
-    """`fn(self, **kwargs)` as Litestar reads a controller method of keyword parameters `params` (name, annotation,
-    default or `REQUIRED`), their names the published ones."""
-    P = inspect.Parameter
-    fn.__signature__ = inspect.Signature([P("self", P.POSITIONAL_OR_KEYWORD), *(  # type: ignore[attr-defined]
-        P(n, P.KEYWORD_ONLY, annotation=a, default=d) for n, a, d in params)], return_annotation=returns)
-    fn.__annotations__ = {**{n: a for n, a, _ in params}, "return": returns}
-    return fn
-
-
-def log_routes(id_name: str, id_type: Any, service: str, service_type: type, follow: Callable[..., AsyncIterator[bytes]],
-               events: dict[str, Any], stream: dict[str, Any]) -> tuple[HTTPRouteHandler, HTTPRouteHandler]:
-    """The `/{id}/events` and `/{id}/stream` handlers of one format family, built alike for every family: `id_name`
-    the published path parameter (`tournament_id`) of type `id_type`, `service` the dependency (`tournaments`) of
-    `service_type`, `follow` its stream (`service.live`); `events`, `stream`: each route's published settings."""
-    async def page(self: Any, **given: Any) -> TournamentEvents:
-        return await event_page(given[service], given[id_name], given["after"])
-
-    async def live(self: Any, **given: Any) -> Stream:
-        return await event_stream(given["services"], given[service], given[id_name], given["last_event_id"], follow)
-
-    owner, path = (service, NamedDependency[service_type], REQUIRED), (id_name, id_type, REQUIRED)
-    page = _method(page, [owner, path, ("after", After, 0)], TournamentEvents)
-    live = _method(live, [("services", NamedDependency[Services], REQUIRED), owner, path,
-                          ("last_event_id", LastEventId, None)], Stream)
-    return get(f"/{{{id_name}:str}}/events", **events)(page), get(f"/{{{id_name}:str}}/stream", **stream)(live)
+    return Stream(body, media_type="text/event-stream",
+                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 def provide_tournaments(services: NamedDependency[Services]) -> Tournaments:
@@ -314,12 +284,18 @@ class TournamentController(Controller):
         return Response(report_csv(state, part), media_type="text/csv", headers={
             "Content-Disposition": f'attachment; filename="tournament-{tournament_id}-{part}.csv"'})
 
-    events, stream = log_routes(
-        "tournament_id", TournamentId, "tournaments", Tournaments, tournament_stream,
-        events={"operation_id": "getTournamentEvents", "summary": "The tournament's events (seeds hidden until the end)",
-                "responses": responses(400, 404)},
-        stream={"operation_id": "streamTournament", "description": STREAM_DOC, "responses": STREAM_RESPONSES,
-                "summary": "Live tournament (Server-Sent Events): a snapshot, then each event; ends after the end"})
+    @get("/{tournament_id:str}/events", operation_id="getTournamentEvents",
+         summary="The tournament's events (seeds hidden until the end)", responses=responses(400, 404))
+    async def events(self, tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
+                     after: After = 0) -> TournamentEvents:
+        return await event_page(tournaments, tournament_id, after)
+
+    @get("/{tournament_id:str}/stream", operation_id="streamTournament",
+         summary="Live tournament (Server-Sent Events): a snapshot, then each event; ends after the end",
+         description=STREAM_DOC, responses=STREAM_RESPONSES)
+    async def stream(self, services: NamedDependency[Services], tournaments: NamedDependency[Tournaments],
+                     tournament_id: TournamentId, last_event_id: LastEventId = None) -> Stream:
+        return await event_stream(services, tournaments, tournament_id, last_event_id, tournament_stream)
 
 
 def provide_arenas(services: NamedDependency[Services]) -> Arenas:
@@ -392,9 +368,15 @@ class ArenaController(Controller):
         await no_body(request)
         return A.view(await arenas.berserk(viewer, arena_id, game_id))
 
-    events, stream = log_routes(
-        "arena_id", ArenaId, "arenas", Arenas, arena_stream,
-        events={"operation_id": "getArenaEvents", "responses": responses(400, 404),
-                "summary": "The arena's events (seeds hidden until the end); `stela verify` reads them"},
-        stream={"operation_id": "streamArena", "description": ARENA_STREAM_DOC, "responses": STREAM_RESPONSES,
-                "summary": "Live arena (Server-Sent Events): a snapshot, then each event and the standings after it"})
+    @get("/{arena_id:str}/events", operation_id="getArenaEvents",
+         summary="The arena's events (seeds hidden until the end); `stela verify` reads them", responses=responses(400, 404))
+    async def events(self, arenas: NamedDependency[Arenas], arena_id: ArenaId,
+                     after: After = 0) -> TournamentEvents:
+        return await event_page(arenas, arena_id, after)
+
+    @get("/{arena_id:str}/stream", operation_id="streamArena",
+         summary="Live arena (Server-Sent Events): a snapshot, then each event and the standings after it",
+         description=ARENA_STREAM_DOC, responses=STREAM_RESPONSES)
+    async def stream(self, services: NamedDependency[Services], arenas: NamedDependency[Arenas], arena_id: ArenaId,
+                     last_event_id: LastEventId = None) -> Stream:
+        return await event_stream(services, arenas, arena_id, last_event_id, arena_stream)
