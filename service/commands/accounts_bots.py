@@ -24,7 +24,7 @@ from msgspec import Meta
 import domain.tournament as T
 import domain.tournament.arena as A
 from service.commands.accounts import Accounts
-from service.commands.exceptions import InvalidRequest, NotFound, Unavailable
+from service.commands.exceptions import InvalidRequest, NotFound
 from service.commands.players import PLAY, READ, Viewer
 from service.store.accounts import BotSeat
 from service.store.protocol import EventStore, Player
@@ -126,8 +126,6 @@ class Bots:
 
     async def enter_arena(self, organiser: Viewer, arena_id: str, spec: BotSpec, count: int) -> Any:
         """Enter `count` bots in the arena, by its organiser (the arena's own rule, `arena.Join`); its state."""
-        if self.arenas is None:
-            raise Unavailable("arenas need the PostgreSQL store")
         state = (await self.arenas.load(arena_id)).state
         return await self._enter(organiser, self.arenas, arena_id, A.Join, spec, count,
                                  {player.name for player in state.players.values()}, arena_id=arena_id)

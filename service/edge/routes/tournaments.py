@@ -29,7 +29,7 @@ from service.edge.competition_schemas import (
 from service.edge.errors import responses
 from service.commands.arenas import Arenas
 from service.commands.competition import Competition
-from service.commands.exceptions import BadLastEventId, Unavailable
+from service.commands.exceptions import BadLastEventId
 from service.commands.players import Viewer
 from service.edge.schemas import NO_NUL, StrictBody, no_body
 from service.live.arena_stream import arena_stream
@@ -113,9 +113,7 @@ async def event_stream(services: Services, competitions: Competition[Any], compe
 
 
 def provide_tournaments(services: NamedDependency[Services]) -> Tournaments:
-    """The process's tournament service (built by the composition root on PostgreSQL only)."""
-    if services.tournaments is None:
-        raise Unavailable("tournaments need the PostgreSQL store")
+    """The process's tournament service (built by the composition root on either store)."""
     return services.tournaments
 
 
@@ -299,9 +297,7 @@ class TournamentController(Controller):
 
 
 def provide_arenas(services: NamedDependency[Services]) -> Arenas:
-    """The process's arena service (built by the composition root on PostgreSQL only)."""
-    if services.arenas is None:
-        raise Unavailable("arenas need the PostgreSQL store")
+    """The process's arena service (built by the composition root on either store)."""
     return services.arenas
 
 
