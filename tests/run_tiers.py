@@ -7,9 +7,9 @@ lacks its marker fails there. The other tiers named run together in ONE xdist se
 more workers than cores (`STELA_TEST_WORKERS`, default 3; each worker holds up to about 30 PostgreSQL
 connections): most of their tests wait on sockets, subprocesses and browsers, and one session has no tail
 per tier that leaves a core idle. Its work units (an xdist group, else one test) are handed out longest first,
-by the seconds each test took in the last run that timed it (build/tiers/durations.json, kept across runs; a
-clean clone starts from tests/durations.json, checked in), so the long units start while short ones remain to
-fill in around them and the session ends without a tail. Each session writes a JUnit report to build/tiers/ in which every test
+by the seconds each test took in the last run that timed it (build/tiers/durations.json, kept across runs; on
+a clean clone each test counts by its tier, tests/tiers.py's GUESS), so the long units start while short ones
+remain to fill in around them and the session ends without a tail. Each session writes a JUnit report to build/tiers/ in which every test
 case carries its tier and the time it started (tests/tiers.py); at the end the 25 slowest tests and each
 tier's span (first start to last end), busy seconds and count are printed, then each session's wall time.
 A failed session, or a tier that selects no test at all, fails the run: a tier that stops matching cannot
@@ -39,15 +39,13 @@ WORKERS = os.environ.get("STELA_TEST_WORKERS", "3")  # 3 x ~30 PostgreSQL connec
 NOWHERE = {"TEST_ADMIN_DATABASE_URL": "postgresql://postgres@127.0.0.1:9/postgres",  # port 9: discard, closed
            "TEST_REDIS_URL": "redis://127.0.0.1:9/0"}
 SLOWEST = 25
-SHIPPED = ROOT / "tests" / "durations.json"  # the same, checked in: a clean clone's first run
 
 
 def run(session: str, tiers: list[str]) -> tuple[int, float]:
     """One pytest session over `tiers`: its exit code and wall seconds."""
     alone = tiers == ["check"]
-    known = durations() if durations().exists() else SHIPPED
     options = ["-n", "auto"] if alone else ["-n", WORKERS, "--dist", "loadgroup", "--no-loadscope-reorder",
-                                            f"--tier-durations={known}"]
+                                            f"--tier-durations={durations()}"]
     env = {**os.environ, **(NOWHERE if alone else {})}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tiers", ",".join(tiers), *options,
                f"--junitxml={REPORTS / session}.xml", "-o", "junit_family=xunit2", *PATHS]
