@@ -74,9 +74,11 @@ DEFAULTS = {"STELA_RATE_LIMIT": "100000000"}
 def process(args: list[str], env: dict[str, str], url: str) -> Iterator[tuple[str, int]]:
     """A server process, ready to answer `url`/healthz; yields (url, pid); stopped at the end."""
     log = tempfile.TemporaryFile()
+    # a metrics port of its own: servers of several benchmarks (or worktrees) at once never meet on the default
+    env = {"STELA_METRICS_PORT": str(free_port()), **env}
     proc = subprocess.Popen(args, env={**os.environ, **env}, stderr=log, stdout=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # generous: `bench/run.py --short` starts several servers at once
         while True:
             try:
                 if httpx.get(url + "/healthz", timeout=1).status_code == 200:
@@ -319,7 +321,7 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
 
 
 async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
-    seconds, warmup = (1.0, 0.2) if short else (4.0, 1.0)
+    seconds, warmup = (0.5, 0.1) if short else (4.0, 1.0)
     out: list[dict] = []
 
     async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
@@ -391,8 +393,11 @@ async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--games", type=int, nargs="*", default=[1, 16, 64])
+    parser.add_argument("--games", type=int, nargs="*",
+                        help="load levels in games (default 1 16 64; 16 alone with --short: the level every "
+                             "configuration and ratio runs at)")
     parser.add_argument("--repeat", type=int, help="turns each server takes at each level (default 5; 1 with --short)")
     args = parser.parse_args()
-    for line in run(main(args.short, args.games, args.repeat or (1 if args.short else 5))):
+    levels = args.games or ([16] if args.short else [1, 16, 64])
+    for line in run(main(args.short, levels, args.repeat or (1 if args.short else 5))):
         print(json.dumps({"bench": "http", **line}))

@@ -2,8 +2,8 @@
 
 Creates a scratch database (bench.common.scratch_database) and grows one log of
 random `tally` games to each size in turn (default about 16k and 160k events;
-`--short`: 1.6k and 16k). At each size a projector in this process catches up
-from zero (read models truncated), so the per-event speeds can be compared
+`--short`, a smoke run for CI: 400 and 1.6k, the list padded to 2k games). At each size a projector
+in this process catches up from zero (read models truncated), so the per-event speeds can be compared
 side by side (each catch-up is run three times and the median reported); `lag()` is timed while the projector is fully behind, and the
 `kind`+`status` and `player` filters of the game list are timed on the result
 and on a game list padded to 50k games. Without `--short`, a live run
@@ -287,7 +287,7 @@ async def main(args: argparse.Namespace) -> None:
                 report["catch_up_events_per_s_runs"] = [round(r["catch_up_events_per_s"]) for r in runs]
                 report.update(await list_filters(store))
                 print(json.dumps({"bench": "projections.catch_up", **rounded(report)}), flush=True)
-            await pad_games(store, 50_000)
+            await pad_games(store, args.pad)
             print(json.dumps({"bench": "projections.list_50k", **rounded(await list_filters(store))}), flush=True)
         finally:
             await store.close()
@@ -295,11 +295,12 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--short", action="store_true", help="a small run (1.6k and 16k events, no live run)")
+    parser.add_argument("--short", action="store_true", help="a smoke run (400 and 1.6k events, 2k games listed, no live run)")
     parser.add_argument("--sizes", help="comma-separated log sizes in events (default 16000,160000)")
     parser.add_argument("--writers", type=int, default=8, help="concurrent appending tasks in the live run")
     parser.add_argument("--repeat", type=int, help="catch-ups per size, the median reported (default 3; 1 with --short)")
     parsed = parser.parse_args()
     parsed.repeat = parsed.repeat or (1 if parsed.short else 3)
-    parsed.sizes = [int(s) for s in (parsed.sizes or ("1600,16000" if parsed.short else "16000,160000")).split(",")]
+    parsed.sizes = [int(s) for s in (parsed.sizes or ("400,1600" if parsed.short else "16000,160000")).split(",")]
+    parsed.pad = 2_000 if parsed.short else 50_000  # the padded game list (`games` in its line says how many)
     asyncio.run(main(parsed))

@@ -140,8 +140,8 @@ async def main(short: bool, total: int | None = None, rounds: int | None = None)
     store's own pool (one acquire per statement, as the store's append does). Each rate is the
     median of its rounds; each ratio the median of the per-round ratios. The pool is opened whole
     before the first round."""
-    total = total or (600 if short else 6000)
-    rounds = rounds or (3 if short else 5)
+    total = total or (120 if short else 6000)  # short: a smoke run (each writer count and series once), no figure
+    rounds = rounds or (1 if short else 5)
     out = []
     async with scratch_database() as dsn:
         store = await PostgresStore.connect(dsn, POOL)
@@ -331,8 +331,8 @@ async def log_cost(writers: int, appends: int, rounds: int) -> list[dict]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--events", type=int, help="events per writer count and round (default 600 short, 6000 full)")
-    parser.add_argument("--rounds", type=int, help="rounds per writer count (default 3 short, 5 full)")
+    parser.add_argument("--events", type=int, help="events per writer count and round (default 120 short, 6000 full)")
+    parser.add_argument("--rounds", type=int, help="rounds per writer count (default 1 short, 5 full)")
     parser.add_argument("--hold", type=float, metavar="SECONDS",
                         help="instead: unrelated appends' latency while one game's next version is held uncommitted")
     parser.add_argument("--writers", type=int, default=16, help="unrelated writers during --hold")

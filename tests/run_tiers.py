@@ -6,7 +6,10 @@ own pytest session against addresses where no PostgreSQL or Redis answers, so a 
 lacks its marker fails there. The other tiers named run together in ONE xdist session (`--tiers`), with
 more workers than cores (`STELA_TEST_WORKERS`, default 3; each worker holds up to about 30 PostgreSQL
 connections): most of their tests wait on sockets, subprocesses and browsers, and one session has no tail
-per tier that leaves a core idle. Each session writes a JUnit report to build/tiers/ in which every test
+per tier that leaves a core idle. Its work units (an xdist group, else one test) are handed out longest first,
+by the seconds each test took in the last run that timed it (build/tiers/durations.json, kept across runs; on
+a clean clone each test counts by its tier, tests/tiers.py's GUESS), so the long units start while short ones
+remain to fill in around them and the session ends without a tail. Each session writes a JUnit report to build/tiers/ in which every test
 case carries its tier and the time it started (tests/tiers.py); at the end the 25 slowest tests and each
 tier's span (first start to last end), busy seconds and count are printed, then each session's wall time.
 A failed session, or a tier that selects no test at all, fails the run: a tier that stops matching cannot
@@ -18,6 +21,7 @@ pass silently.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -27,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.tiers import TIERS  # noqa: E402  (run as a script: the repository root goes on the path first)
+from tests.tiers import TIERS, ungrouped  # noqa: E402  (run as a script: the repository root goes on the path first)
 
 REPORTS = ROOT / "build" / "tiers"
 PATHS = ["tests", "clients/python/tests"]
@@ -40,7 +44,8 @@ SLOWEST = 25
 def run(session: str, tiers: list[str]) -> tuple[int, float]:
     """One pytest session over `tiers`: its exit code and wall seconds."""
     alone = tiers == ["check"]
-    options = ["-n", "auto"] if alone else ["-n", WORKERS, "--dist", "loadgroup"]
+    options = ["-n", "auto"] if alone else ["-n", WORKERS, "--dist", "loadgroup", "--no-loadscope-reorder",
+                                            f"--tier-durations={durations()}"]
     env = {**os.environ, **(NOWHERE if alone else {})}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tiers", ",".join(tiers), *options,
                f"--junitxml={REPORTS / session}.xml", "-o", "junit_family=xunit2", *PATHS]
@@ -64,6 +69,20 @@ def cases(session: str) -> list[dict]:
                     "started": float(found.get("started", 0)), "seconds": float(case.get("time", 0)),
                     "failed": case.find("failure") is not None or case.find("error") is not None})
     return out
+
+
+def durations() -> Path:
+    """Each test's seconds when last timed, by its JUnit name (`classname::name`, as tests/tiers.py keys it)."""
+    return REPORTS / "durations.json"
+
+
+def keep_durations(sessions: list[str]) -> None:
+    """Merge the seconds of every test the sessions ran into durations() (the next run's order)."""
+    known = json.loads(durations().read_text()) if durations().exists() else {}
+    for case in (c for session in sessions for c in cases(session)):
+        if "::" in case["name"]:
+            known[ungrouped(case["name"])] = round(case["seconds"], 2)
+    durations().write_text(json.dumps(known, indent=0, sort_keys=True))
 
 
 def report(sessions: dict[str, tuple[list[str], int, float]]) -> bool:
@@ -105,6 +124,7 @@ def main(tiers: list[str]) -> int:
         name = "-".join(group)
         (REPORTS / f"{name}.xml").unlink(missing_ok=True)
         sessions[name] = (group, *run(name, group))
+    keep_durations(list(sessions))
     return 0 if report(sessions) else 1
 
 

@@ -600,6 +600,42 @@ def test_a_tier_that_selects_no_test_fails_the_run(monkeypatch, capsys, tmp_path
     assert run_tiers.main(["nonsense"]) == 2
 
 
+class _Item:
+    """What tiers.longest_first reads of a pytest item: its id and its xdist_group marker."""
+
+    def __init__(self, nodeid: str, group: str | None = None) -> None:
+        self.nodeid, self.marks = nodeid, [pytest.mark.xdist_group(group).mark] if group else []
+
+    def iter_markers(self, name: str) -> list:
+        return [m for m in self.marks if m.name == name]
+
+
+def test_a_test_is_keyed_by_its_junit_name_without_the_group_xdist_appends():
+    from tests import tiers
+
+    assert tiers.key(_Item("tests/service/live/test_sse.py::test_resume[2]@live")) == \
+        "tests.service.live.test_sse::test_resume[2]"
+    assert tiers.key(_Item("tests/web/test_hand.py::TestHand::test_drag")) == "tests.web.test_hand.TestHand::test_drag"
+    assert tiers.ungrouped("tests.a::test_b[x@y]") == "tests.a::test_b[x@y]"  # an @ inside the parameters stays
+
+
+def test_the_longest_unit_by_the_last_run_goes_first_and_an_untimed_test_counts_by_its_tier():
+    from tests import tiers
+
+    short, grouped_a, grouped_b, untimed_slow, timed = (
+        _Item("tests/a.py::test_short"), _Item("tests/b.py::test_one", "live"), _Item("tests/c.py::test_two", "live"),
+        _Item("tests/d.py::test_new"), _Item("tests/e.py::test_timed"))
+    items = [short, grouped_a, untimed_slow, timed, grouped_b]
+    tier_of = {short: "service", grouped_a: "service", grouped_b: "service", untimed_slow: "slow", timed: "browser"}
+    seconds = {"tests.a::test_short": 1.0, "tests.b::test_one": 2.0, "tests.c::test_two": 3.0,
+               "tests.e::test_timed": 12.0}
+    # the untimed slow test counts 30 s, the timed browser test 12, the group 2 + 3 together, the short one 1
+    assert tiers.longest_first(items, tier_of, seconds) == [untimed_slow, timed, grouped_a, grouped_b, short]
+    # with nothing timed, the tiers' guesses order them: slow, browser, then the group of two service tests
+    assert tiers.longest_first(items, tier_of, {}) == [untimed_slow, timed, grouped_a, grouped_b, short]
+    assert tiers.longest_first(items, tier_of, {"tests.a::test_short": 100.0})[0] is short
+
+
 def test_every_framework_module_listed_as_internal_says_so_itself_and_is_still_used_where_allowed():
     for module, allowed in INTERNAL_BY_WORD.items():
         found = _framework_module(module)

@@ -12,11 +12,13 @@ needs either and escaped its marker fails there at once rather than passing by l
 
 from __future__ import annotations
 
+import json
 import time
 import types
 from pathlib import Path
 
 import pytest
+from _pytest.junitxml import mangle_test_address
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKERS = {
@@ -67,6 +69,8 @@ FOLDERS = {
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--tiers", help=f"run only these tiers, comma-separated ({', '.join(TIERS)}); "
                                      "tests/run_tiers.py passes it")
+    parser.addoption("--tier-durations", help="a JSON file of each test's seconds in an earlier run (tests/run_tiers.py "
+                                              "keeps it): with --tiers, the longest work units are handed out first")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -147,11 +151,43 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if wanted := config.getoption("--tiers"):
         tiers = {item: tier(item) for item in items}
         config.hook.pytest_deselected(items=[item for item in items if tiers[item] not in wanted.split(",")])
-        # the longest first (slow, browser, then the rest), each tier in its own order: a session of several
-        # tiers hands its workers the long tests while there is still other work to fill around them
-        first = ["slow", "browser"]
-        items[:] = sorted((item for item in items if tiers[item] in wanted.split(",")),
-                          key=lambda item: first.index(tiers[item]) if tiers[item] in first else len(first))
+        kept = [item for item in items if tiers[item] in wanted.split(",")]
+        items[:] = longest_first(kept, tiers, _durations(config.getoption("--tier-durations")))
+
+
+# a test no earlier run timed counts as this many seconds by its tier: the slow and browser ones go early
+GUESS = {"slow": 30.0, "browser": 10.0, "service": 1.0, "check": 0.2}
+
+
+def key(item: pytest.Item) -> str:
+    """The test's name as the JUnit report writes it (`classname::name`), the key of --tier-durations."""
+    names = mangle_test_address(ungrouped(item.nodeid))
+    return f"{'.'.join(names[:-1])}::{names[-1]}"
+
+
+def ungrouped(name: str) -> str:
+    """`name` without the `@group` suffix xdist's loadgroup gives a grouped test's id (and its JUnit name)."""
+    return name[:name.rfind("@")] if name.rfind("@") > name.rfind("]") else name
+
+
+def _durations(path: str | None) -> dict[str, float]:
+    if not path or not Path(path).exists():
+        return {}
+    return {str(k): float(v) for k, v in json.loads(Path(path).read_text()).items()}
+
+
+def longest_first(items: list[pytest.Item], tiers: dict[pytest.Item, str], seconds: dict[str, float]) -> list[pytest.Item]:
+    """`items` by work unit (an xdist group, else the test alone), the longest unit first by the seconds an
+    earlier run took (a test it did not time: GUESS by its tier), so the session starts the long work while
+    there is still short work to fill in around it and ends without a tail. tests/run_tiers.py turns off
+    xdist's own order (units by their number of tests) so that this one holds."""
+    units: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})  # as xdist names the unit
+        units.setdefault("@" + "_".join(groups) if groups else item.nodeid, []).append(item)
+    cost = {name: sum(seconds.get(key(i), GUESS[tiers[i]]) for i in unit) for name, unit in units.items()}
+    return [item for name in sorted(units, key=lambda n: -cost[n]) for item in units[name]]
 
 
 @pytest.hookimpl(wrapper=True)
