@@ -30,7 +30,6 @@ from tests.conftest import fresh_database
 from testkit.api import until
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 @dataclass

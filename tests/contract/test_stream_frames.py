@@ -10,7 +10,6 @@ from typing import Any
 
 import httpx
 import jsonschema_rs
-import pytest
 
 from service.edge.app import create_app
 from tests.service.live.test_personal_stream import game_with
@@ -18,7 +17,6 @@ from tests.service.live.test_sse import add, wait_for
 from testkit.api import player
 from testkit.live import serving, sse_events
 
-pytestmark = pytest.mark.xdist_group("live")
 STREAMS = {"streamGame": "/v1/games/{game_id}/stream", "streamMyGames": "/v1/players/me/stream",
            "streamTournament": "/v1/tournaments/{tournament_id}/stream", "streamMany": "/v1/stream"}
 

@@ -13,7 +13,6 @@ from tests.e2e.sdk_support import play_out, seated
 from testkit.live import serving
 
 KINDS = sorted(GAMES)
-pytestmark = pytest.mark.xdist_group("live")
 
 
 @pytest.fixture

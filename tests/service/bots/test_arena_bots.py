@@ -17,7 +17,6 @@ from tests.service.commands.test_accounts import unique
 from testkit.api import player
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 ADMIN = "admin-secret"  # the tests' settings
 ARENA = {"kind": "tally", "name": "Bot arena", "seats": 2, "minutes": 1, "berserk": False, "options": {"target": 6}}
 

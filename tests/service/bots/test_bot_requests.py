@@ -24,7 +24,6 @@ from testkit.api import player
 from testkit.live import serving
 from testkit.tally import TALLY
 
-pytestmark = pytest.mark.xdist_group("live")
 ADMIN = "admin-secret"  # the tests' settings
 
 

@@ -22,7 +22,6 @@ from service.bots.play import TurnPlayer
 from service.bots.strategies import make_strategy
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 @pytest.fixture

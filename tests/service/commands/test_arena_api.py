@@ -9,7 +9,6 @@ import uuid
 from pathlib import Path
 
 import httpx
-import pytest
 
 import domain.tournament.arena as A
 from service.commands.arenas import Arenas
@@ -23,7 +22,6 @@ from tests.service.commands.test_arenas import player
 LOGS = Path(__file__).parents[2] / "domain" / "tournament" / "logs"  # competition logs recorded before issue 44
 
 
-@pytest.mark.xdist_group("live")
 async def test_the_arena_stream_sends_a_snapshot_then_events_and_standings(settings, games):
     from testkit.live import serving, sse_events
 

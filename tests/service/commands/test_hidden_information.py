@@ -10,14 +10,12 @@ import asyncio
 import json
 
 import httpx
-import pytest
 
 from service.edge.app import create_app
 from tests.service.live.test_sse import collect, wait_for
 from testkit.api import play_to_end, player, started_game
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 ADMIN = {"Authorization": "Bearer admin-secret"}
 
 

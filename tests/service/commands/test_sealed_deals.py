@@ -19,7 +19,6 @@ from service.edge.app import create_app
 from testkit.api import found
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 ADMIN = {"Authorization": "Bearer admin-secret"}
 
 

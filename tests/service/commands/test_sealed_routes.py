@@ -29,7 +29,6 @@ from tests.service.edge.test_log_routes import LOG_KEY
 from testkit.api import found
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 DOCUMENT = json.loads((Path(__file__).parents[3] / "openapi" / "openapi.json").read_text())
 GETS = sorted(path for path, ops in DOCUMENT["paths"].items() if "get" in ops)
 # answers about the process rather than the data (health, lag, the server's OAuth metadata): not walked

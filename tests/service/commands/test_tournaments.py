@@ -178,7 +178,6 @@ async def test_the_list_filters_by_status_and_kind_and_pages_newest_first_by_cur
     assert (await api.get("/v1/tournaments", params={"status": "paused"})).status_code == 400
 
 
-@pytest.mark.xdist_group("live")
 async def test_the_stream_delivers_registrations_live_and_a_reconnect_gets_exactly_what_it_missed(settings, games):
     from testkit.live import serving, sse_events
 

@@ -214,7 +214,6 @@ def test_the_discovery_document_is_valid_by_rfc_8414():
     AuthorizationServerMetadata(metadata("https://stela.example")).validate()
 
 
-@pytest.mark.xdist_group("live")
 async def test_streams_opened_with_a_revoked_apps_token_end(settings, games):
     import asyncio
 

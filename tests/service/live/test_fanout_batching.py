@@ -23,7 +23,6 @@ from tests.service.live.test_sse import wait_for
 from tests.service.live.test_stream_redis_faults import event
 from testkit.tally import TALLY
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 class Turns:

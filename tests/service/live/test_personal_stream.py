@@ -15,7 +15,6 @@ from tests.service.live.test_stream_live import CountingStore
 from testkit.api import player
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 ME = "/v1/players/me/stream"
 
 

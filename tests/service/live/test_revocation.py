@@ -15,7 +15,6 @@ from tests.service.live.test_stream_tickets import ticket_for
 from testkit.api import started_game
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from service.edge.app import create_app
 from testkit.api import started_game
 from testkit.live import serving, sse_events
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from tests.service.live.test_sse import add, collect, wait_for
 from testkit.api import started_game
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 class CountingStore(MemoryStore):

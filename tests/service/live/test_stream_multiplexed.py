@@ -24,7 +24,6 @@ from testkit.api import player, started_game
 from tests.conftest import fresh_database
 from testkit.live import free_port, sse_events, wait_healthy
 
-pytestmark = pytest.mark.xdist_group("live")
 MUX = "/v1/stream"
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-import pytest
 
 from service.edge.app import create_app
 from tests.service.live.test_personal_stream import game_with
@@ -16,7 +15,6 @@ from tests.service.live.test_stream_multiplexed import MUX, events_of, follow, f
 from testkit.api import player
 from testkit.live import serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 async def test_commands_on_one_replica_reach_a_multiplexed_stream_on_another(settings, games, redis_server):  # noqa: F811

@@ -20,7 +20,6 @@ from tests.service.live.test_sse import add, collect, wait_for
 from testkit.api import started_game
 from testkit.live import free_port, serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 class RedisProxy:

@@ -21,7 +21,6 @@ from tests.service.live.test_sse import add, collect, wait_for
 from testkit.api import player, started_game
 from testkit.live import free_port, serving
 
-pytestmark = pytest.mark.xdist_group("live")
 
 
 @pytest.fixture
