@@ -23,3 +23,9 @@ async def store(pg_dsn: str) -> AsyncIterator:
     store = await PostgresStore.connect(pg_dsn, 8)
     yield store
     await store.close()
+
+
+@pytest.fixture
+def client(pg_client):
+    """Here the app runs on PostgreSQL (this folder's fresh database): the read models are its tables."""
+    return pg_client

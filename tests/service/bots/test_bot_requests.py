@@ -150,7 +150,8 @@ async def test_a_player_plays_against_a_bot_that_starts_the_game_when_full(base)
         await worker.close()
 
 
-async def test_bad_bot_requests_are_refused_before_any_game_exists(client):
+async def test_bad_bot_requests_are_refused_before_any_game_exists(pg_client):
+    client = pg_client  # "no game exists" is read from the game list, a PostgreSQL read model
     who = await player(client, unique())
     for bots, status, code in (([{"strategy": "cunning"}], 400, "invalid_request"),
                                ([{"strength": 9}], 400, "invalid_request"), ([{}, {}], 422, "invalid_bot")):

@@ -20,7 +20,8 @@ async def step(client, game_id: str, players: list[dict], key: str):
                              json={"command": legal["commands"][0], "expected_version": legal["version"]})
 
 
-async def test_a_held_game_answers_503_stream_locked_and_other_games_play_on(client, pg_dsn):
+async def test_a_held_game_answers_503_stream_locked_and_other_games_play_on(pg_client, pg_dsn):
+    client = pg_client  # a PostgreSQL row lock holds the game
     held, held_players = await started_game(client, "tally", 2)
     others = [await started_game(client, "tally", 2) for _ in range(3)]
     version = (await client.get(f"/v1/games/{held}")).json()["version"]
