@@ -68,6 +68,12 @@ TOBAGO_JS = """() => {
 }"""
 
 
+COATL_ENDS_JS = """() => [...document.querySelectorAll('svg.board [data-key^="coatl:"]')].filter((el) => {
+  const box = el.getBBox(), view = el.ownerSVGElement.viewBox.baseVal;
+  return box.x < view.x - 1 || box.x + box.width > view.x + view.width + 1;
+}).map((el) => el.dataset.key)"""
+
+
 def look(kind: str, moment: str, page) -> None:
     """Sizes and layout at the page's width now (1280: side by side; 390: nothing wider than the screen)."""
     width = page.viewport_size["width"]
@@ -87,6 +93,9 @@ def look(kind: str, moment: str, page) -> None:
     if width < 600 and kind == "coatl":  # a phone's Cóatl is one column: it never pans sideways
         wide = page.evaluate("(() => { const v = document.querySelector('.viewport'); return v.scrollWidth - v.clientWidth; })()")
         assert wide <= 1, f"coatl {moment}: the board is {wide}px wider than its window"
+    if kind == "coatl":  # every coatl's ends lie inside the drawing, however long it grew: a tail cut off is unclickable
+        outside = page.evaluate(COATL_ENDS_JS)
+        assert not outside, f"coatl {moment} at {width}px: outside the drawing: {outside}"
 
 
 def start_bot_game(page, kind: str) -> str:

@@ -128,13 +128,14 @@ function playerArea(p, view, names, y0, width) {
   y += 40;
   p.coatls.forEach((c, ci) => {
     const len = Math.max(1, c.pieces.length);
+    const step = Math.min(24, (width - 86) / len);  // a long coatl packs closer so its tail stays on the board
     parts.push(s("g", { "data-key": `coatl:${ci}:head`, class: "slot" }, s("title", { text: `head end of coatl ${ci}` }),
       s("rect", { x: 8, y, width: 22, height: 30, rx: 4, class: "end" }), s("text", { x: 19, y: y + 20, class: "hex-label", text: "H" })));
     parts.push(s("g", { "data-key": `coatl:${ci}`, class: "slot" },
       s("title", { text: `coatl ${ci} (${c.status}, worth ${c.value}): ${c.pieces.map((q) => `${q.color} ${q.kind}`).join(", ") || "empty"}` }),
-      s("rect", { x: 34, y, width: 24 * len + 10, height: 30, rx: 14, class: `coatl ${c.status}` }),
-      ...c.pieces.map((q, k) => piece(q, 46 + k * 24, y + 15, null))));
-    const tailX = 48 + 24 * len;
+      s("rect", { x: 34, y, width: step * len + 10, height: 30, rx: 14, class: `coatl ${c.status}` }),
+      ...c.pieces.map((q, k) => piece(q, 46 + k * step, y + 15, null))));
+    const tailX = 48 + step * len;
     parts.push(s("g", { "data-key": `coatl:${ci}:tail`, class: "slot" }, s("title", { text: `tail end of coatl ${ci}` }),
       s("rect", { x: tailX, y, width: 22, height: 30, rx: 4, class: "end" }), s("text", { x: tailX + 11, y: y + 20, class: "hex-label", text: "T" })),
     s("text", { x: narrow ? 40 : tailX + 30, y: narrow ? y + 52 : y + 20, class: "caption", text: `${c.status}${c.value ? `, ${c.value} points` : ""}` }));
