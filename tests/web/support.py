@@ -196,8 +196,7 @@ def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = F
               return e.tagName === 'BUTTON' ? e.textContent.length > 0 : e.getAttribute('role') === 'button'
                 && e.querySelector(':scope > title').textContent.length > 0; }""")
             page.keyboard.press("Enter")
-        else:  # panned to the middle of the board window first, as a player would: Playwright's own scroll may
-            part.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")  # leave it under a scrollbar
+        else:
             part.click()
     choice = page.locator(".choice button")
     if choice.count():
