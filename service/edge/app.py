@@ -106,12 +106,13 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
     inner: ASGIApp = form_route(json_only(app.asgi_handler), bounded(app.asgi_handler,
                                                                       max_body_bytes=TOKEN_FORM_BYTES))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
-        counters = Counters()
+        counters = Counters(window=settings.rate_limit_window_seconds)
         if settings.redis_url:
             import redis.asyncio as aioredis
 
             redis = aioredis.from_url(settings.redis_url, socket_connect_timeout=0.25, socket_timeout=0.25)
-            counters = Counters(redis, state.get("rate_limit_prefix", "stela:"))  # tests keep their keys apart
+            counters = Counters(redis, state.get("rate_limit_prefix", "stela:"),  # tests keep their keys apart
+                                settings.rate_limit_window_seconds)
 
             async def close_counters(_app: Any) -> None:
                 await counters.close()  # the stream slots still held, then the connection

@@ -1,6 +1,7 @@
 """Fair request budgets: per bearer token when a request carries one, per client address otherwise.
 
-A fixed one-minute window per bucket. The bucket of a request with a bearer token is the token's own,
+A fixed window per bucket (one minute; `STELA_RATE_LIMIT_WINDOW_SECONDS` sets another, as tests do).
+The bucket of a request with a bearer token is the token's own,
 named by a keyed digest of it that every replica computes alike without a look-up, so a token's budget
 is the same one the first time any replica sees it (a replica that did not know a token yet used to
 count it against the address: a burst got twice the budget through, and anonymous traffic that spent
@@ -101,8 +102,9 @@ class Counters:
     """Fixed-window counters and open-stream slots: shared in Redis when given a client (see the module
     docstring), in this process's memory without one and while Redis fails."""
 
-    def __init__(self, redis: Any = None, prefix: str = "stela:") -> None:
+    def __init__(self, redis: Any = None, prefix: str = "stela:", window: int = WINDOW) -> None:
         self.redis = redis
+        self.window = window  # seconds
         self.prefix = prefix
         self._memory: dict[str, list[int]] = {}  # key -> [window, count]
         # key -> [window, leased (0: the budget is spent), used, counter after the last lease, its size asked]
@@ -122,7 +124,7 @@ class Counters:
         """Count one request for `key` in the current window against the budget `limit` (0: none);
         the window's count so far (every replica's; shared: what the replicas leased, less what this
         one leased and has not used yet), above `limit` when the request is refused."""
-        window = int(now // WINDOW)
+        window = int(now // self.window)
         while self._shared(now):
             lease = self._leased.get(key)
             if lease is not None and lease[0] == window:
@@ -154,7 +156,7 @@ class Counters:
         count to refuse with (the counter plus this request), else None."""
         size = 1 if lease is None or lease[0] != window else min(LEASE_MAX, lease[4] * 2)
         granted, counter = await self._scripts[0](keys=[f"{self.prefix}rl:{key}:{window}"],
-                                                  args=[WINDOW * 2, size, limit])
+                                                  args=[self.window * 2, size, limit])
         if key not in self._leased and len(self._leased) >= _MAX_BUCKETS:
             for stale in [k for k, v in self._leased.items() if v[0] != window]:
                 del self._leased[stale]
@@ -166,7 +168,7 @@ class Counters:
 
     def spent(self, key: str, now: float, limit: int) -> bool:
         """Whether `key`'s window count, as this process last saw it, has reached `limit` (no I/O)."""
-        window = int(now // WINDOW)
+        window = int(now // self.window)
         lease = self._leased.get(key) if self._shared(now) else None
         if lease is not None:
             return lease[0] == window and (lease[1] == 0 or lease[3] - (lease[1] - lease[2]) >= limit)
@@ -265,9 +267,9 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int) -> Send:
+def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int, window: int) -> Send:
     """`send`, with the RateLimit-Policy and RateLimit fields added to the response's head."""
-    fields = [(b"ratelimit-policy", f'"{policy}";q={quota};w={WINDOW}'.encode()),
+    fields = [(b"ratelimit-policy", f'"{policy}";q={quota};w={window}'.encode()),
               (b"ratelimit", f'"{policy}";r={remaining};t={reset}'.encode())]
 
     async def sending(message: Any) -> None:
@@ -278,9 +280,9 @@ def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int)
     return sending
 
 
-def _reset(now: float) -> int:
-    """Seconds until the window of `now` ends (at least 1)."""
-    return max(1, math.ceil((int(now // WINDOW) + 1) * WINDOW - now))
+def _reset(now: float, window: int) -> int:
+    """Seconds until the window (of `window` seconds) of `now` ends (at least 1)."""
+    return max(1, math.ceil((int(now // window) + 1) * window - now))
 
 
 def token_bucket(token: str) -> str:
@@ -300,10 +302,10 @@ def _status_seen(send: Send, seen: list[int]) -> Send:
     return sending
 
 
-async def _refuse_credentials(scope: Scope, send: Send, budget: int) -> None:
+async def _refuse_credentials(scope: Scope, send: Send, budget: int, window: int) -> None:
     """The 429 of a token from an address whose budget of refused credentials is spent."""
-    reset = _reset(time.time())
-    await send_problem(scope, _announcing(send, "credentials", budget, 0, reset), RateLimited(
+    reset = _reset(time.time(), window)
+    await send_problem(scope, _announcing(send, "credentials", budget, 0, reset, window), RateLimited(
         "too many refused credentials from this address; retry after Retry-After seconds", reset, budget))
 
 
@@ -329,7 +331,7 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
                 await admitted(scope, receive, send, bucket, path)
                 return
             if counters.spent(failed, time.time(), per_minute) and known_player(authorization) is None:
-                await _refuse_credentials(scope, send, per_minute)
+                await _refuse_credentials(scope, send, per_minute, counters.window)
                 return
             status: list[int] = []
             await admitted(scope, receive, _status_seen(send, status), bucket, path)
@@ -343,8 +345,9 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
             if budget > 0:
                 now = time.time()
                 count = await counters.hit(("s:" if stream else "r:") + bucket, now, budget)
-                reset = _reset(now)
-                send = _announcing(send, "streams" if stream else "api", budget, max(0, budget - count), reset)
+                reset = _reset(now, counters.window)
+                send = _announcing(send, "streams" if stream else "api", budget, max(0, budget - count), reset,
+                                   counters.window)
                 if count > budget:
                     await send_problem(scope, send, RateLimited(
                         "too many requests; retry after Retry-After seconds", reset, budget))

@@ -21,6 +21,7 @@
 | STELA_TRUSTED_PROXIES | (none) | addresses/networks of proxies whose `X-Forwarded-For` is believed (comma-separated; none: the peer is the client) |
 | STELA_CORS_ORIGINS | * | origins browsers may call the API from (comma-separated; `*` any) |
 | STELA_METRICS_PORT | 9100 | where `stela serve` serves `/metrics` (its own port, not the API's; 0 = off) |
+| STELA_RATE_LIMIT_WINDOW_SECONDS | 60 | the fixed window those budgets count in (the "minute" of STELA_RATE_LIMIT and STELA_STREAM_RATE_LIMIT; tests shorten it) |
 | STELA_STREAM_RATE_LIMIT | 120 | stream openings per minute per client (a budget apart from STELA_RATE_LIMIT; 0 = off) |
 | STELA_MAX_STREAMS_PER_CLIENT | 50 | open SSE streams per player or anonymous address in one process (0 = no cap) |
 | STELA_STREAM_MAX_GAMES | 32 | games one multiplexed stream (`GET /v1/stream`) may follow |
@@ -52,6 +53,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     snapshot_every: int = 50
     heartbeat_seconds: float = 15.0
     rate_limit: int = 600
+    rate_limit_window_seconds: int = 60
     projector: str = "embedded"
     bots: str = "embedded"
     log_level: str = "info"
@@ -105,6 +107,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             snapshot_every=int(get("STELA_SNAPSHOT_EVERY") or 50),
             heartbeat_seconds=float(get("STELA_HEARTBEAT_SECONDS") or 15),
             rate_limit=int(get("STELA_RATE_LIMIT") or 600),
+            rate_limit_window_seconds=int(get("STELA_RATE_LIMIT_WINDOW_SECONDS") or 60),
             projector=get("STELA_PROJECTOR") or "embedded",
             bots=get("STELA_BOTS") or "embedded",
             log_level=get("STELA_LOG_LEVEL") or "info",
@@ -138,4 +141,5 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_TRUSTED_PROXIES", "STELA_CORS_ORIGINS", "STELA_METRICS_PORT", "STELA_STREAM_RATE_LIMIT",
             "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
             "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS", "STELA_PG_LOCK_TIMEOUT_MS",
-            "STELA_PUBLIC_URL", "STELA_OAUTH_ISSUER", "STELA_LOG_KEY", "STELA_LOG_CHECKPOINT_SECONDS")
+            "STELA_PUBLIC_URL", "STELA_OAUTH_ISSUER", "STELA_LOG_KEY", "STELA_LOG_CHECKPOINT_SECONDS",
+            "STELA_RATE_LIMIT_WINDOW_SECONDS")
