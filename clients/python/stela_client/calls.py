@@ -216,7 +216,9 @@ class Core:
         if self.pacer is not None:
             self.pacer.told(self.rate_limit)
         told = retry_after(resp.headers.get("Retry-After"))
-        retryable = resp.status == 429 or (resp.status == 503 and prepared.safe)
+        # a Retry-After beyond `max_wait` (a sign-in throttle's 15 minutes) is the caller's to wait out or not
+        retryable = (resp.status == 429 or (resp.status == 503 and prepared.safe)) and \
+            (told is None or told <= self.backoff.max_wait)
         if attempt < max(self.backoff.attempts, 1) and retryable:
             self.counters.throttled += 1
             return self.backoff.delay(attempt, told, self.counters.rng)

@@ -1,7 +1,8 @@
 """When to try again, and how long to wait: `Backoff` and `retry_after`.
 
 What is retried (by `Client` and the streams), and what is not:
-- 429 `rate_limited`: always (the server refused before doing anything), after `Retry-After`.
+- 429 `rate_limited`: always (the server refused before doing anything), after `Retry-After`; a request
+  whose `Retry-After` is longer than `max_wait` (429 `sign_in_throttled`: its 15-minute window) is raised at once.
 - 503 (database down, shutting down): only a request that is safe to repeat, a read (GET) or a
   write carrying an `Idempotency-Key` (the server answers a resent key with the first result).
 - a transport failure (no answer at all): the same safe requests only; the same key is resent.
@@ -40,7 +41,7 @@ class Backoff:
     attempts: int = 8  # tries of one request, the first included
     base: float = 0.2  # first wait when the server names none
     cap: float = 10.0  # longest wait when the server names none
-    max_wait: float = 65.0  # longest `Retry-After` honoured (the rate limit's windows are one minute)
+    max_wait: float = 65.0  # longest `Retry-After` a request waits for (longer: raised at once); a stream's cap
     jitter: float = 0.25  # up to this fraction more, at random
 
     def delay(self, failures: int, told: float | None, rng: random.Random) -> float:

@@ -1,18 +1,20 @@
 """Accounts, personal access tokens and OAuth apps through both clients, against a real server.
 
-The synchronous client signs up and in with a password and makes a scoped token; an app (registered by
+The synchronous client signs up and in with a password and makes a scoped token (a stranger's guesses meet
+the sign-in throttle, raised at once); an app (registered by
 its developer) gets a player's consent with PKCE, exchanges the code, refreshes with rotation (the spent
 refresh token is refused after) and logs out with RFC 7009 revocation, which ends that grant only."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 
 import pytest
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from stela_client import (
-    Client, Forbidden, InvalidRequest, SyncClient, Unauthorized, authorization_request, s256,
+    Client, Forbidden, InvalidRequest, RateLimited, SyncClient, Unauthorized, authorization_request, s256,
 )
 from stela_client.oauth import OAuthDenied, StateMismatch
 
@@ -46,6 +48,13 @@ def test_sign_up_sign_in_and_a_scoped_token_with_the_synchronous_client(server):
         with SyncClient(server.url) as stranger, pytest.raises(Unauthorized) as wrong:
             stranger.sign_in(login, "not the password")
         assert wrong.value.code == "sign_in_failed"
+    with SyncClient(server.url) as stranger:  # the throttle's 15 minutes are raised at once, not waited for
+        with pytest.raises(RateLimited) as throttled:
+            for _ in range(20):
+                with contextlib.suppress(Unauthorized):
+                    stranger.sign_in(login, "still not the password")
+        assert throttled.value.code == "sign_in_throttled" and throttled.value.retry_after
+        assert throttled.value.retry_after > stranger.backoff.max_wait and stranger.counters.throttled == 0
 
 
 def test_the_authorization_request_carries_state_and_an_s256_challenge_and_checks_the_redirect():

@@ -67,6 +67,22 @@ async def test_when_the_attempts_are_spent_the_429_is_raised_with_its_retry_afte
     assert refused.value.retry_after == 0.0 and refused.value.code == "rate_limited" and len(sent.sent) == 3
 
 
+async def test_a_retry_after_longer_than_the_client_waits_is_raised_at_once_a_sign_in_throttle_among_them():
+    """A sign-in throttle answers Retry-After: 900 (its window): waiting 65 s and signing in again would only
+    spend another attempt of the spent window, and keep the caller waiting minutes. Raised at once instead,
+    as any Retry-After beyond `max_wait`."""
+    session = {"id": "c", "kind": "session", "name": "sign-in", "scopes": [], "client_id": None,
+               "created_at": "2026-11-29T00:00:00Z", "expires_at": None, "token": "s", "player_id": "p"}
+    api, sent = client(problem(429, "sign_in_throttled", "900"), ok(session), backoff=Backoff())
+    with pytest.raises(RateLimited) as refused:
+        await api.sign_in("ann", "a wrong passphrase")
+    assert refused.value.code == "sign_in_throttled" and refused.value.retry_after == 900 and len(sent.sent) == 1
+    api, sent = client(problem(429, "rate_limited", "70"), ok({"id": "p", "name": "A"}), backoff=Backoff(max_wait=65))
+    with pytest.raises(RateLimited):
+        await api.me()
+    assert len(sent.sent) == 1
+
+
 def test_retry_after_reads_seconds_and_http_dates():
     assert retry_after("2") == 2.0 and retry_after(None) is None and retry_after("soon") is None
     assert retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # a date in the past: now
