@@ -442,8 +442,9 @@ class MultiStream(Follower[m.AnyFrame]):
 
 
 class EventStream(Follower[m.Event]):
-    """A tournament's or an arena's events (public); its state on connect is kept in `snapshot`. Ends after
-    its last event (`last`)."""
+    """A tournament's or an arena's events (public); its state on connect is kept in `snapshot`, and so is
+    an arena's view after each run of events (its `standings` frame, which is no event). Ends after its
+    last event (`last`)."""
 
     collection = ""
     last = ""
@@ -460,7 +461,7 @@ class EventStream(Follower[m.Event]):
         return path_of("v1", self.collection, self.owner_id, "stream"), {}
 
     def accept(self, message: Message) -> m.Event | None:
-        if message.event == "snapshot":
+        if message.event in ("snapshot", "standings"):
             self.snapshot = decode(message.data, dict[str, Any])
             self.last_event_id = message.id
             return None
