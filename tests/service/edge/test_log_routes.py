@@ -1,9 +1,10 @@
 """The transparency log over HTTP: a finished game's creation, end and seed leaves, a signed checkpoint
 that verifies with the published key, inclusion and consistency proofs that verify against it, the
-leaves paged, and a witness's cosignature kept and served."""
+leaves paged, a witness's cosignature kept and served, and the checkpoint worker signing on its own."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import time
 
@@ -14,6 +15,7 @@ from litestar.testing import AsyncTestClient
 from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
 from service.edge.app import create_app
+from service.store.memory import MemoryStore
 from testkit.api import play_to_end, started_game
 from testkit.log import checkpointed
 
@@ -82,3 +84,36 @@ async def test_proofs_need_a_published_size(logged):
     assert (await logged.get("/v1/log/proofs/consistency", params={"first": 1, "second": size + 10})).status_code == 404
     assert (await logged.get("/v1/log/proofs/inclusion/no-such-game")).status_code == 404
     assert (await logged.get(f"/v1/log/checkpoints/{size + 10}")).status_code == 404
+
+
+async def test_the_worker_signs_a_checkpoint_at_its_interval_once_the_log_grew_and_not_otherwise(memory_settings, games):
+    """No POST here: the worker alone (STELA_LOG_CHECKPOINT_SECONDS) puts a finished game in a signed checkpoint,
+    and signs no other while nothing is written."""
+    settings = msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text(), log_checkpoint_seconds=0.05)
+    app = create_app(settings, games=games, store=MemoryStore())
+    async with AsyncTestClient(app, timeout=30) as client:
+        worker = app.state.services.checkpoints
+        cycles = 0
+        issue = worker.transparency.issue
+
+        async def counted():
+            nonlocal cycles
+            cycles += 1
+            return await issue()
+
+        worker.transparency.issue = counted
+        game_id, players = await started_game(client, "tally", 2)
+        await play_to_end(client, game_id, players)
+        deadline = time.monotonic() + 30
+        while (resp := await client.get(f"/v1/log/proofs/inclusion/{game_id}")).status_code != 200 \
+                or len(resp.json()["leaves"]) < 3:
+            assert time.monotonic() < deadline, "the worker signed no checkpoint holding the game"
+            await asyncio.sleep(0.05)
+        checkpoint = open_checkpoint((await client.get("/v1/log/checkpoint")).text, Verifier.parse(LOG_KEY.verifier()))
+        assert checkpoint.size == resp.json()["size"] and worker.issued >= 1
+        issued, seen = worker.issued, cycles
+        while cycles < seen + 5:  # five more rounds of the worker with nothing written: no new checkpoint
+            assert time.monotonic() < deadline, "the worker stopped running"
+            await asyncio.sleep(0.05)
+        assert worker.issued == issued
+        assert (await client.get("/v1/log/checkpoint")).text.startswith(f"test.example/stela\n{checkpoint.size}\n")
