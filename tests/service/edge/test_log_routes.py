@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import time
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -20,6 +22,7 @@ from testkit.api import play_to_end, started_game
 from testkit.log import checkpointed
 
 LOG_KEY = Signer.generate("test.example/stela")
+DOCUMENT = Path(__file__).resolve().parents[3] / "openapi" / "openapi.json"
 
 
 @pytest.fixture
@@ -117,3 +120,31 @@ async def test_the_worker_signs_a_checkpoint_at_its_interval_once_the_log_grew_a
             await asyncio.sleep(0.05)
         assert worker.issued == issued
         assert (await client.get("/v1/log/checkpoint")).text.startswith(f"test.example/stela\n{checkpoint.size}\n")
+
+
+def test_the_openapi_examples_are_one_log_whose_checkpoint_and_proofs_verify():
+    """What a reader of the OpenAPI document sees: the example key signs the example checkpoint, and the example
+    inclusion proofs verify against it."""
+    operations = {op["operationId"]: op for path in json.loads(DOCUMENT.read_text())["paths"].values()
+                  for op in path.values()}
+
+    def example(operation: str, media: str = "application/json"):
+        [found] = operations[operation]["responses"]["200"]["content"][media]["examples"].values()
+        return found["value"]
+
+    info = example("getLogInfo")
+    checkpoint = open_checkpoint(example("getCheckpoint", "text/plain; charset=utf-8"), Verifier.parse(info["public_key"]))
+    assert checkpoint.size == info["size"] and checkpoint.origin == info["origin"]
+    proof = example("getInclusionProof")
+    assert proof["size"] == checkpoint.size and base64.b64decode(proof["root"]) == checkpoint.root
+    assert [msgspec.json.decode(item["body"])["leaf"] for item in proof["leaves"]] == ["created", "ended", "seed"]
+    for item in proof["leaves"]:
+        leaf = merkle.leaf_hash(item["body"].encode())
+        assert base64.b64decode(item["leaf_hash"]) == leaf
+        assert merkle.verify_inclusion(item["index"], checkpoint.size, leaf, [base64.b64decode(h) for h in item["path"]],
+                                       checkpoint.root)
+    page = example("listLogLeaves")
+    assert page["leaves"][0]["body"] == proof["leaves"][0]["body"] and page["size"] == checkpoint.size
+    consistency = example("getConsistencyProof")
+    assert consistency["second"] == checkpoint.size
+    assert len(consistency["path"]) == len(merkle.consistency_ranges(consistency["first"], consistency["second"]))
