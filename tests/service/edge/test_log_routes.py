@@ -16,10 +16,12 @@ from litestar.testing import AsyncTestClient
 
 from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
+from service.commands.verify import logged_leaves
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from testkit.api import play_to_end, started_game
+from testkit.api import auth, found, play_to_end, started_game
 from testkit.log import checkpointed
+from tests.service.commands.test_tournament_service import play_round, player
 
 LOG_KEY = Signer.generate("test.example/stela")
 DOCUMENT = Path(__file__).resolve().parents[3] / "openapi" / "openapi.json"
@@ -148,3 +150,39 @@ def test_the_openapi_examples_are_one_log_whose_checkpoint_and_proofs_verify():
     consistency = example("getConsistencyProof")
     assert consistency["second"] == checkpoint.size
     assert len(consistency["path"]) == len(merkle.consistency_ranges(consistency["first"], consistency["second"]))
+
+
+async def test_a_tournaments_creation_end_and_seed_are_logged_as_its_stored_events_write_them(memory_settings, games):
+    """A competition as the service runs it: a cup of one round, ended by the app's own workers, has exactly its
+    creation, end and seed leaves in a signed checkpoint, each the leaf its stored event writes. Its log's stream
+    (what the log names and proves) is `tournament-<tournament_id>`."""
+    store = MemoryStore()
+    app = create_app(msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text()), games=games, store=store)
+    async with AsyncTestClient(app, timeout=30) as api:
+        organiser = await player(api, "Org")
+        r = await api.post("/v1/tournaments", headers=auth(organiser), json={
+            "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 1})
+        assert r.status_code == 201, r.text
+        tid = r.json()["tournament_id"]
+        players = {p["id"]: p for p in [await player(api, n) for n in ("Ann", "Ben")]}
+        for p in players.values():
+            assert (await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})).status_code == 200
+        await play_round(api, (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))).json(), players)
+
+        async def ended() -> bool:
+            return (await api.get(f"/v1/tournaments/{tid}")).json()["status"] == "finished"
+
+        await found(ended)
+        stream = f"tournament-{tid}"
+        checkpoint = open_checkpoint(await checkpointed(api, stream, 3), Verifier.parse(LOG_KEY.verifier()))
+        proof = (await api.get(f"/v1/log/proofs/inclusion/{stream}", params={"size": checkpoint.size})).json()
+    expected = logged_leaves(await store.read_stream(stream))
+    assert {item["version"]: item["body"].encode() for item in proof["leaves"]} == expected
+    records = [msgspec.json.decode(item["body"]) for item in proof["leaves"]]
+    assert [(r["leaf"], r["type"]) for r in records] == [
+        ("created", "tournament.TournamentCreated"), ("ended", "tournament.TournamentEnded"),
+        ("seed", "tournament.SeedRevealed")]
+    assert records[0]["kind"] == "tally" and records[0]["seats"] == 2 and len(records[0]["seed_commitment"]) == 64
+    for item in proof["leaves"]:
+        assert merkle.verify_inclusion(item["index"], checkpoint.size, merkle.leaf_hash(item["body"].encode()),
+                                       [base64.b64decode(h) for h in item["path"]], checkpoint.root)
