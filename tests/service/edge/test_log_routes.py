@@ -19,9 +19,9 @@ from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoin
 from service.commands.verify import logged_leaves
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from testkit.api import auth, found, play_to_end, started_game
+from testkit.api import play_to_end, started_game
 from testkit.log import checkpointed
-from tests.service.commands.test_tournament_service import play_round, player
+from tests.service.commands import test_tournament_service as cups
 
 LOG_KEY = Signer.generate("test.example/stela")
 DOCUMENT = Path(__file__).resolve().parents[3] / "openapi" / "openapi.json"
@@ -153,27 +153,14 @@ def test_the_openapi_examples_are_one_log_whose_checkpoint_and_proofs_verify():
 
 
 async def test_a_tournaments_creation_end_and_seed_are_logged_as_its_stored_events_write_them(memory_settings, games):
-    """A competition as the service runs it: a cup of one round, ended by the app's own workers, has exactly its
-    creation, end and seed leaves in a signed checkpoint, each the leaf its stored event writes. Its log's stream
-    (what the log names and proves) is `tournament-<tournament_id>`."""
+    """A competition as the service runs it (the cup of one round that test_tournament_service runs over HTTP to
+    its end, run here) has exactly its creation, end and seed leaves in a signed checkpoint, each the leaf its
+    stored event writes. Its log's stream (what the log names and proves) is `tournament-<tournament_id>`."""
     store = MemoryStore()
     app = create_app(msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text()), games=games, store=store)
     async with AsyncTestClient(app, timeout=30) as api:
-        organiser = await player(api, "Org")
-        r = await api.post("/v1/tournaments", headers=auth(organiser), json={
-            "kind": "tally", "options": {"target": 9}, "seats": 2, "rounds": 1})
-        assert r.status_code == 201, r.text
-        tid = r.json()["tournament_id"]
-        players = {p["id"]: p for p in [await player(api, n) for n in ("Ann", "Ben")]}
-        for p in players.values():
-            assert (await api.post(f"/v1/tournaments/{tid}/register", headers=auth(p), json={})).status_code == 200
-        await play_round(api, (await api.post(f"/v1/tournaments/{tid}/start", headers=auth(organiser))).json(), players)
-
-        async def ended() -> bool:
-            return (await api.get(f"/v1/tournaments/{tid}")).json()["status"] == "finished"
-
-        await found(ended)
-        stream = f"tournament-{tid}"
+        await cups.test_a_cup_over_http_is_paired_recorded_and_finished_by_the_services_own_workers(api)
+        [stream] = [s for s in store.streams if s.startswith("tournament-")]
         checkpoint = open_checkpoint(await checkpointed(api, stream, 3), Verifier.parse(LOG_KEY.verifier()))
         proof = (await api.get(f"/v1/log/proofs/inclusion/{stream}", params={"size": checkpoint.size})).json()
     expected = logged_leaves(await store.read_stream(stream))
