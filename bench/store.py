@@ -323,7 +323,8 @@ async def worker_cpu(dsn: str, every: float, seconds: float) -> dict:
 
 async def log_cost(writers: int, appends: int, rounds: int, every: float, seconds: float) -> list[dict]:
     """Appends a second and p99 with the transparency log's leaves written and not (`PostgresStore.logged`), in
-    alternating rounds (each round's figures and the load average beside them), for games of 18 moves (3
+    alternating rounds (each round's figures and the load average beside them; the CPU per append of this
+    process and of the pool's PostgreSQL backends, which a busy machine moves far less than the rate), for games of 18 moves (3
     leaves in 20 appends) and of none (every append a leaf, the worst case); what integrating and signing
     those leaves costs; the checkpoint worker's CPU while 16 writers write (a process of its own at the
     shipped interval); and proof sizes at a million leaves."""
@@ -335,17 +336,24 @@ async def log_cost(writers: int, appends: int, rounds: int, every: float, second
         store = await PostgresStore.connect(dsn, 8)  # 4 append slots and a group in flight at most
         for moves in (18, 0):
             found: dict[bool, list[tuple[float, float, float]]] = {True: [], False: []}
+            cpu: dict[bool, list[tuple[float, float]]] = {True: [], False: []}  # (client, backend) us per append
             for r in range(rounds):
                 for logged in ((True, False) if r % 2 == 0 else (False, True)):
                     store.logged = logged
-                    start = time.perf_counter()
+                    before, client, start = await backend_cpu(store.pool), time.process_time(), time.perf_counter()
                     took = await games_written(store, writers, appends, moves)
                     found[logged].append((len(took) / (time.perf_counter() - start), percentile(took, 0.99), loadavg()))
+                    client = time.process_time() - client
+                    after = await backend_cpu(store.pool)
+                    backend = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+                    cpu[logged].append((client / len(took) * 1e6, backend / len(took) * 1e6))
             out.append({"writers": writers, "appends_per_game": moves + 2, "rounds": rounds, "appends_per_round":
                         writers * appends, **{
                             f"log_{'on' if on else 'off'}_{name}": round(statistics.median(v[i] * k for v in found[on]), 1)
                             for on in (True, False) for i, name, k in ((0, "appends_per_s", 1), (1, "p99_ms", 1000))},
                         "on_vs_off": round(statistics.median(a[0] / b[0] for a, b in zip(found[True], found[False])), 2),
+                        **{f"log_{'on' if on else 'off'}_{side}_us_per_append": round(statistics.median(c[i] for c in cpu[on]), 1)
+                           for on in (True, False) for i, side in enumerate(("client", "backend"))},
                         **{f"log_{'on' if on else 'off'}_rounds": [[round(v[0], 1), round(v[1] * 1000, 1), v[2]]
                                                                     for v in found[on]] for on in (True, False)}})
         store.logged = True
