@@ -40,12 +40,16 @@ every 40 ms: 32.1 before (the held append happened to go alone, holding one slot
 The held game's tries were refused with `StreamLocked` (77-78 in 20 s) and its log stayed whole.
 
 `--log` measures the transparency log's price (issue 46): 16 writers write whole games (a creation, moves,
-the end and its seed), in alternating rounds with the leaves written (`PostgresStore.logged`) and not, then
-the checkpoint worker integrates and signs every leaf, and proof sizes at a million leaves are counted.
-Measured 2026-11-29 under a load of about 20 (docs/audit.md): games of 20 appends, 283.6/s p99 156.5 ms on,
-277.1/s p99 152.4 ms off; games of 2 appends (all leaves), 363.0/s p99 140.6 ms on, 324.9/s 157.2 ms off (the
-noise is larger than the difference); the worker 8.7 µs own CPU and 12.8 µs PostgreSQL's per leaf; at a million
-leaves an inclusion proof is 20 hashes (640 bytes), a consistency proof at most 21 of those sampled.
+the end and its seed), in alternating rounds with the leaves written (`PostgresStore.logged`) and not, each
+round's rate, p99 and load printed with the CPU per append (this process's and PostgreSQL's); then the
+checkpoint worker integrates and signs every leaf at once; then the worker as shipped runs in a process of
+its own for `--checkpoint-seconds` while the writers write; and proof sizes over a million leaves are
+counted. Measured 2026-11-29 (session h46) at a load of 21-23, 3 rounds of 4,800 appends (docs/audit.md):
+games of 20 appends 1,164.6/s p99 76.4 ms on, 909.0/s 78.5 ms off (the rounds moved 1.8x), CPU 63.9 + 60.3 µs
+an append on, 66.3 + 64.0 off; games of 2 (every append writes leaves) 966.1/s 49.5 ms on, 1,315.1/s
+36.0 ms off, CPU 75.6 + 86.3 µs on, 64.6 + 71.3 off (+19%); the worker 11.1 + 13.9 µs per leaf, 0.58% of a
+core every 10 s beside 1,205 appends/s; at a million leaves an inclusion proof is at most 20 hashes (640
+bytes, 941 as served JSON), a consistency proof at most 21 (672 bytes, 1,024 as served).
 """
 
 from __future__ import annotations
