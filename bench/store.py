@@ -40,12 +40,16 @@ every 40 ms: 32.1 before (the held append happened to go alone, holding one slot
 The held game's tries were refused with `StreamLocked` (77-78 in 20 s) and its log stayed whole.
 
 `--log` measures the transparency log's price (issue 46): 16 writers write whole games (a creation, moves,
-the end and its seed), in alternating rounds with the leaves written (`PostgresStore.logged`) and not, then
-the checkpoint worker integrates and signs every leaf, and proof sizes at a million leaves are counted.
-Measured 2026-11-29 under a load of about 20 (docs/audit.md): games of 20 appends, 283.6/s p99 156.5 ms on,
-277.1/s p99 152.4 ms off; games of 2 appends (all leaves), 363.0/s p99 140.6 ms on, 324.9/s 157.2 ms off (the
-noise is larger than the difference); the worker 8.7 µs own CPU and 12.8 µs PostgreSQL's per leaf; at a million
-leaves an inclusion proof is 20 hashes (640 bytes), a consistency proof at most 21 of those sampled.
+the end and its seed), in alternating rounds with the leaves written (`PostgresStore.logged`) and not, each
+round's rate, p99 and load printed with the CPU per append (this process's and PostgreSQL's); then the
+checkpoint worker integrates and signs every leaf at once; then the worker as shipped runs in a process of
+its own for `--checkpoint-seconds` while the writers write; and proof sizes over a million leaves are
+counted. Measured 2026-11-29 (session h46) at a load of 21-23, 3 rounds of 4,800 appends (docs/audit.md):
+games of 20 appends 1,164.6/s p99 76.4 ms on, 909.0/s 78.5 ms off (the rounds moved 1.8x), CPU 63.9 + 60.3 µs
+an append on, 66.3 + 64.0 off; games of 2 (every append writes leaves) 966.1/s 49.5 ms on, 1,315.1/s
+36.0 ms off, CPU 75.6 + 86.3 µs on, 64.6 + 71.3 off (+19%); the worker 11.1 + 13.9 µs per leaf, 0.58% of a
+core every 10 s beside 1,205 appends/s; at a million leaves an inclusion proof is at most 20 hashes (640
+bytes, 941 as served JSON), a consistency proof at most 21 (672 bytes, 1,024 as served).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -108,10 +113,12 @@ def median_of(values: list[float | None]) -> float | None:
     return None if None in values else round(statistics.median(values), 1)  # type: ignore[type-var]
 
 
-async def backend_cpu(pool: asyncpg.Pool) -> dict[int, float]:
-    """CPU seconds so far of each backend of this database (the pool's; the scratch database has no other)."""
+async def backend_cpu(pool: asyncpg.Pool, application: str | None = None) -> dict[int, float]:
+    """CPU seconds so far of each backend of this database (the pool's; the scratch database has no other),
+    or only of those whose application_name is `application`."""
     pids = await pool.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                            "AND backend_type = 'client backend'")
+                            "AND backend_type = 'client backend' AND ($1::text IS NULL OR application_name = $1)",
+                            application)
     seconds = {}
     for (pid,) in pids:
         try:  # only a PostgreSQL process on this machine (a remote server's pids mean nothing here)
@@ -264,16 +271,23 @@ async def lock_hold(seconds: float, writers: int, every: float, slots: int) -> d
 CREATED = {"kind": "bench", "options": {"variant": "basic"}, "seats": 2, "seed_commitment": "c" * 64, "seed": "5" * 64}
 ENDING = [NewEvent("table.GameEnded", {"outcome": {"scores": [3, 1], "ranks": [1, 2], "winners": [0]}}),
           NewEvent("table.SeedRevealed", {"seed": "5" * 64})]
+WORKER_APP = "bench_checkpoints"  # the checkpoint worker's connections, told apart by their application_name
 
 
-async def games_written(store: PostgresStore, writers: int, appends: int, moves: int) -> list[float]:
+def loadavg() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+async def games_written(store: PostgresStore, writers: int, appends: int, moves: int,
+                        until: float | None = None) -> list[float]:
     """Seconds each append took, `writers` writers each writing whole games one after the other: a creation
-    (a leaf), `moves` moves (none) and the end with its seed (two), until `appends` appends each."""
+    (a leaf), `moves` moves (none) and the end with its seed (two), until `appends` appends each (or, given
+    `until`, a `time.perf_counter()` moment, until then: no game is begun after it)."""
     took: list[float] = []
 
     async def writer() -> None:
         done = 0
-        while done < appends:
+        while done < appends if until is None else time.perf_counter() < until:
             stream, head, version = f"bench-{uuid.uuid4()}", None, 0
             for batch in [[NewEvent("table.GameCreated", CREATED)], *([event(i)] for i in range(moves)), ENDING]:
                 start = time.perf_counter()
@@ -285,12 +299,39 @@ async def games_written(store: PostgresStore, writers: int, appends: int, moves:
     return took
 
 
-async def log_cost(writers: int, appends: int, rounds: int) -> list[dict]:
+async def worker_cpu(dsn: str, every: float, seconds: float) -> dict:
+    """The checkpoint worker as the service runs it (`CheckpointWorker`, every `every` s) for `seconds`,
+    alone in this process with a pool of its own: its checkpoints, and the CPU it and its PostgreSQL
+    backends spent (by application_name)."""
+    from service.commands.notes import Signer
+    from service.commands.transparency import Transparency
+    from service.workers.checkpoints import CheckpointWorker
+
+    sep = "&" if "?" in dsn else "?"
+    store = await PostgresStore.connect(f"{dsn}{sep}application_name={WORKER_APP}", 2)
+    log = Transparency(store.ledger(), Signer.generate("bench.example/stela"), "bench.example/stela")
+    worker = CheckpointWorker(log, every)
+    before, cpu, size = await backend_cpu(store.pool, WORKER_APP), time.process_time(), await store.ledger().size()
+    await worker.start()
+    await asyncio.sleep(seconds)
+    await worker.stop()
+    client = time.process_time() - cpu
+    after = await backend_cpu(store.pool, WORKER_APP)
+    backend = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    leaves = await store.ledger().size() - size
+    await store.close()
+    return {"every_s": every, "seconds": seconds, "checkpoints": worker.issued, "leaves": leaves,
+            "client_cpu_s": round(client, 3), "backend_cpu_s": round(backend, 3),
+            "cpu_percent_of_a_core": round((client + backend) / seconds * 100, 2)}
+
+
+async def log_cost(writers: int, appends: int, rounds: int, every: float, seconds: float) -> list[dict]:
     """Appends a second and p99 with the transparency log's leaves written and not (`PostgresStore.logged`), in
-    alternating rounds, for games of 18 moves (3 leaves in 20 appends) and of none (every append a leaf,
-    the worst case); then what integrating and signing those leaves costs the checkpoint worker, and
-    proof sizes at a million leaves."""
-    from domain.transparency import merkle
+    alternating rounds (each round's figures and the load average beside them; the CPU per append of this
+    process and of the pool's PostgreSQL backends, which a busy machine moves far less than the rate), for games of 18 moves (3
+    leaves in 20 appends) and of none (every append a leaf, the worst case); what integrating and signing
+    those leaves costs; the checkpoint worker's CPU while 16 writers write (a process of its own at the
+    shipped interval); and proof sizes at a million leaves."""
     from service.commands.notes import Signer
     from service.commands.transparency import Transparency
 
@@ -298,16 +339,27 @@ async def log_cost(writers: int, appends: int, rounds: int) -> list[dict]:
     async with scratch_database() as dsn:
         store = await PostgresStore.connect(dsn, 8)  # 4 append slots and a group in flight at most
         for moves in (18, 0):
-            found: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+            found: dict[bool, list[tuple[float, float, float]]] = {True: [], False: []}
+            cpu: dict[bool, list[tuple[float, float]]] = {True: [], False: []}  # (client, backend) us per append
             for r in range(rounds):
                 for logged in ((True, False) if r % 2 == 0 else (False, True)):
                     store.logged = logged
-                    start = time.perf_counter()
+                    before, client, start = await backend_cpu(store.pool), time.process_time(), time.perf_counter()
                     took = await games_written(store, writers, appends, moves)
-                    found[logged].append((len(took) / (time.perf_counter() - start), percentile(took, 0.99)))
-            out.append({"writers": writers, "appends_per_game": moves + 2, "rounds": rounds, **{
-                f"log_{'on' if on else 'off'}_{name}": round(statistics.median(v[i] * k for v in found[on]), 1)
-                for on in (True, False) for i, name, k in ((0, "appends_per_s", 1), (1, "p99_ms", 1000))}})
+                    found[logged].append((len(took) / (time.perf_counter() - start), percentile(took, 0.99), loadavg()))
+                    client = time.process_time() - client
+                    after = await backend_cpu(store.pool)
+                    backend = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+                    cpu[logged].append((client / len(took) * 1e6, backend / len(took) * 1e6))
+            out.append({"writers": writers, "appends_per_game": moves + 2, "rounds": rounds, "appends_per_round":
+                        writers * appends, **{
+                            f"log_{'on' if on else 'off'}_{name}": round(statistics.median(v[i] * k for v in found[on]), 1)
+                            for on in (True, False) for i, name, k in ((0, "appends_per_s", 1), (1, "p99_ms", 1000))},
+                        "on_vs_off": round(statistics.median(a[0] / b[0] for a, b in zip(found[True], found[False])), 2),
+                        **{f"log_{'on' if on else 'off'}_{side}_us_per_append": round(statistics.median(c[i] for c in cpu[on]), 1)
+                           for on in (True, False) for i, side in enumerate(("client", "backend"))},
+                        **{f"log_{'on' if on else 'off'}_rounds": [[round(v[0], 1), round(v[1] * 1000, 1), v[2]]
+                                                                    for v in found[on]] for on in (True, False)}})
         store.logged = True
         log = Transparency(store.ledger(), Signer.generate("bench.example/stela"), "bench.example/stela")
         leaves = await store.pool.fetchval("SELECT count(*) FROM log_entries")
@@ -318,14 +370,67 @@ async def log_cost(writers: int, appends: int, rounds: int) -> list[dict]:
         backend = sum(t - before.get(pid, 0.0) for pid, t in after.items())
         out.append({"checkpoint_leaves": leaves, "checkpoint_wall_s": round(time.perf_counter() - wall, 2),
                     "checkpoint_client_us_per_leaf": round((time.process_time() - cpu) / leaves * 1e6, 1),
-                    "checkpoint_backend_us_per_leaf": round(backend / leaves * 1e6, 1)})
+                    "checkpoint_backend_us_per_leaf": round(backend / leaves * 1e6, 1), "load": loadavg()})
+        # the worker as shipped, in a process of its own, while the writers write games of 20 appends
+        worker = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bench.store", "--checkpoint-worker", dsn, "--checkpoint-every", str(every),
+            "--checkpoint-seconds", str(seconds), stdout=asyncio.subprocess.PIPE)
+        took = await games_written(store, writers, 0, 18, until=time.perf_counter() + seconds)
+        found_worker = json.loads((await worker.communicate())[0])
+        out.append({"worker": found_worker, "appends_meanwhile": len(took),
+                    "appends_per_s_meanwhile": round(len(took) / seconds, 1), "load": loadavg()})
         await store.close()
-    million = 1_000_000
-    inclusion = max(len(merkle.inclusion_ranges(i, million)) for i in (0, 1, million // 2, million - 2, million - 1))
-    consistency = max(len(merkle.consistency_ranges(m, million)) for m in (1, 3, 999_999, 524_288 + 1, 700_001))
-    out.append({"proof_leaves": million, "inclusion_hashes": inclusion, "inclusion_bytes": 32 * inclusion,
-                "consistency_hashes_max_of_samples": consistency, "consistency_bytes": 32 * consistency})
+    out.append(proof_sizes(1_000_000))
     return out
+
+
+def proof_sizes(n: int) -> dict:
+    """Inclusion proofs of every leaf and consistency proofs from every smaller size in a tree of `n` leaves:
+    the most hashes and bytes (32 a hash; as served, the JSON of the API's proof objects, base64 hashes), and
+    how many proofs are that long; the longest of each kind computed over leaves d(i) = "leaf i" and checked
+    with the RFC's verification algorithms."""
+    from domain.transparency import merkle
+    from service.commands.transparency import ConsistencyProof, Included, b64
+
+    inclusion = [len(merkle.inclusion_ranges(i, n)) for i in range(n)]
+    consistency = [len(merkle.consistency_ranges(m, n)) for m in range(1, n + 1)]
+    index, first = inclusion.index(max(inclusion)), consistency.index(max(consistency)) + 1
+    node = _virtual_tree(n)
+    root = node(0, n)
+    path = [node(lo, hi) for lo, hi in merkle.inclusion_ranges(index, n)]
+    body = f"leaf {index}".encode()
+    assert merkle.verify_inclusion(index, n, merkle.leaf_hash(body), path, root)
+    proof = [node(lo, hi) for lo, hi in merkle.consistency_ranges(first, n)]
+    assert merkle.verify_consistency(first, n, node(0, first), root, proof)
+    included = Included(index=index, version=1, body=body.decode(), leaf_hash=b64(merkle.leaf_hash(body)),
+                        path=[b64(h) for h in path])
+    consistent = ConsistencyProof(first=first, second=n, path=[b64(h) for h in proof])
+    return {"proof_leaves": n, "inclusion_hashes_max": max(inclusion), "inclusion_hashes_min": min(inclusion),
+            "inclusion_max_share": round(inclusion.count(max(inclusion)) / n, 3),
+            "inclusion_bytes": 32 * max(inclusion), "inclusion_path_json_bytes": len(msgspec.json.encode(included.path)),
+            "consistency_hashes_max": max(consistency), "consistency_max_share": round(consistency.count(max(consistency)) / n, 3),
+            "consistency_bytes": 32 * max(consistency), "consistency_json_bytes": len(msgspec.json.encode(consistent)),
+            "verified": True}
+
+
+def _virtual_tree(n: int) -> Callable[[int, int], bytes]:
+    """MTH of any range [lo, hi) of the tree over d(i) = "leaf i", the perfect pieces of 2^10 leaves and
+    more remembered (a million leaves' proofs in seconds, without keeping every node)."""
+    from domain.transparency import merkle
+
+    memo: dict[merkle.Node, bytes] = {}
+
+    def perfect(level: int, index: int) -> bytes:
+        if level == 0:
+            return merkle.leaf_hash(f"leaf {index}".encode())
+        if (level, index) in memo:
+            return memo[(level, index)]
+        h = merkle.node_hash(perfect(level - 1, 2 * index), perfect(level - 1, 2 * index + 1))
+        if level >= 10:
+            memo[(level, index)] = h
+        return h
+
+    return lambda lo, hi: merkle.fold([perfect(*p) for p in merkle.pieces(lo, hi)])
 
 
 if __name__ == "__main__":
@@ -339,9 +444,16 @@ if __name__ == "__main__":
     parser.add_argument("--slots", type=int, default=4, help="the store's append slots during --hold")
     parser.add_argument("--every", type=float, default=0.04, help="seconds between a --hold writer's appends")
     parser.add_argument("--log", action="store_true", help="instead: the transparency log's cost (on and off)")
+    parser.add_argument("--checkpoint-every", type=float, default=10.0, help="--log: the checkpoint worker's interval")
+    parser.add_argument("--checkpoint-seconds", type=float, default=30.0, help="--log: how long the worker is measured")
+    parser.add_argument("--checkpoint-worker", metavar="DSN", help=argparse.SUPPRESS)  # --log's worker process
     args = parser.parse_args()
+    if args.checkpoint_worker:
+        print(json.dumps(run(worker_cpu(args.checkpoint_worker, args.checkpoint_every, args.checkpoint_seconds))))
+        raise SystemExit
     if args.log:
-        for line in run(log_cost(args.writers, (args.events or 1200) // args.writers, args.rounds or 3)):
+        for line in run(log_cost(args.writers, (args.events or 4800) // args.writers, args.rounds or 3,
+                                 args.checkpoint_every, args.checkpoint_seconds)):
             print(json.dumps({"bench": "store_log", **line}))
         raise SystemExit
     if args.hold:

@@ -80,7 +80,7 @@ class LogInfo(msgspec.Struct, frozen=True, kw_only=True):
     checkpoint: str  # where the newest checkpoint is served
 
 
-def _leaf(e: Entry) -> Leaf:
+def as_leaf(e: Entry) -> Leaf:
     return Leaf(index=e.index, stream_id=e.stream_id, version=e.version, body=e.body.decode(), leaf_hash=b64(e.hash))
 
 
@@ -122,7 +122,7 @@ class Transparency:
         entries = await self.ledger.entries(start, limit)
         size = await self.ledger.size()
         after = start + len(entries)
-        return LeafPage(size=size, leaves=[_leaf(e) for e in entries], next=after if after < size else None)
+        return LeafPage(size=size, leaves=[as_leaf(e) for e in entries], next=after if after < size else None)
 
     async def inclusion(self, stream_id: str, size: int | None) -> InclusionProof:
         """Proofs that each of the stream's leaves is in the published tree of `size` (None: the newest)."""

@@ -1,20 +1,25 @@
 """Tampering an operator (or an intruder with database access) might try, each caught by what
 `stela verify --log` and `stela witness` run (`service.cli.transparency`): a finished game deleted, one
 event rewritten with its chain recomputed, a seed swapped before its reveal, and a log forked for one
-client. Each test first shows the honest case passes, so the catch is the tampering's."""
+client. Each test first shows the honest case passes, so the catch is the tampering's. The last runs the
+commands themselves against served logs: their exit codes are what a third party's script sees."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
+import httpx
 import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
 from domain.kernel import seed_commitment
+from service.cli.main import main
 from service.cli.transparency import SplitView, audit_log, verify_in_log, witness_round
 from service.commands.notes import COSIGNATURE, Signer, Verifier, cosigned_by
 from service.commands.verify import parse_ndjson, verify_log
@@ -22,6 +27,7 @@ from service.edge.app import create_app
 from service.store.memory import MemoryStore
 from service.store.protocol import event_hash
 from testkit.api import play_to_end, player, started_game
+from testkit.live import serving
 from testkit.log import checkpointed
 
 LOG_KEY = Signer.generate("test.example/stela")
@@ -145,3 +151,41 @@ async def test_a_log_forked_for_one_witness_is_refused_as_a_split_view(settings,
             await witness_round(client, witness, state)
         assert cosigned_by((await client.get("/v1/log/checkpoint")).text, Verifier.parse(witness.verifier())) is None
     assert state.read_text() == before  # the witness still holds the honest checkpoint
+
+
+async def finished_over_http(url: str, count: int = 1) -> list[str]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        return [await finished(client) for _ in range(count)]
+
+
+def test_stela_verify_and_stela_witness_exit_non_zero_on_a_deleted_game_and_a_forked_log(memory_settings, games,
+                                                                                          tmp_path, capsys):
+    settings = msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text())
+    honest, fork = MemoryStore(), MemoryStore()
+    state = tmp_path / "witness.json"
+
+    def witness(url: str) -> int:
+        return main(["witness", url, "--key", str(tmp_path / "witness.key"), "--name", "witness.example/w1",
+                     "--state", str(state), "--log-key", KEY.text()])
+
+    def audit(url: str) -> dict[str, Any]:
+        capsys.readouterr()
+        code = main(["verify", "--log", url, "--log-key", KEY.text()])
+        return {"exit": code, **json.loads(capsys.readouterr().out.strip().splitlines()[-1])}
+
+    with serving(create_app(settings, games=games, store=honest)) as url:
+        [game_id] = asyncio.run(finished_over_http(url))
+        assert audit(url) == {"exit": 0, "leaves": 3, "problems": []}
+        assert witness(url) == 0
+    seen = state.read_text()
+    for kept in (honest.streams, honest.snapshots, honest.created):  # the operator deletes the finished game
+        kept.pop(game_id, None)
+    with serving(create_app(settings, games=games, store=honest)) as url:
+        assert audit(url) == {"exit": 1, "leaves": 3, "problems": [
+            f"{game_id}: logged as finished, but the service has no log of it (404)"]}
+    with serving(create_app(settings, games=games, store=fork)) as url:  # the same key, another history
+        asyncio.run(finished_over_http(url, 2))
+        capsys.readouterr()
+        assert witness(url) == 3
+        assert "does not extend" in json.loads(capsys.readouterr().out)["split_view"]
+    assert state.read_text() == seen

@@ -1,11 +1,14 @@
 """The transparency log over HTTP: a finished game's creation, end and seed leaves, a signed checkpoint
 that verifies with the published key, inclusion and consistency proofs that verify against it, the
-leaves paged, and a witness's cosignature kept and served."""
+leaves paged, a witness's cosignature kept and served, and the checkpoint worker signing on its own."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import json
 import time
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -13,11 +16,15 @@ from litestar.testing import AsyncTestClient
 
 from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
+from service.commands.verify import logged_leaves
 from service.edge.app import create_app
+from service.store.memory import MemoryStore
 from testkit.api import play_to_end, started_game
 from testkit.log import checkpointed
+from tests.service.commands import test_tournament_service as cups
 
 LOG_KEY = Signer.generate("test.example/stela")
+DOCUMENT = Path(__file__).resolve().parents[3] / "openapi" / "openapi.json"
 
 
 @pytest.fixture
@@ -82,3 +89,87 @@ async def test_proofs_need_a_published_size(logged):
     assert (await logged.get("/v1/log/proofs/consistency", params={"first": 1, "second": size + 10})).status_code == 404
     assert (await logged.get("/v1/log/proofs/inclusion/no-such-game")).status_code == 404
     assert (await logged.get(f"/v1/log/checkpoints/{size + 10}")).status_code == 404
+
+
+async def test_the_worker_signs_a_checkpoint_at_its_interval_once_the_log_grew_and_not_otherwise(memory_settings, games):
+    """No POST here: the worker alone (STELA_LOG_CHECKPOINT_SECONDS) puts a finished game in a signed checkpoint,
+    and signs no other while nothing is written."""
+    settings = msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text(), log_checkpoint_seconds=0.05)
+    app = create_app(settings, games=games, store=MemoryStore())
+    async with AsyncTestClient(app, timeout=30) as client:
+        worker = app.state.services.checkpoints
+        cycles = 0
+        issue = worker.transparency.issue
+
+        async def counted():
+            nonlocal cycles
+            cycles += 1
+            return await issue()
+
+        worker.transparency.issue = counted
+        game_id, players = await started_game(client, "tally", 2)
+        await play_to_end(client, game_id, players)
+        deadline = time.monotonic() + 30
+        while (resp := await client.get(f"/v1/log/proofs/inclusion/{game_id}")).status_code != 200 \
+                or len(resp.json()["leaves"]) < 3:
+            assert time.monotonic() < deadline, "the worker signed no checkpoint holding the game"
+            await asyncio.sleep(0.05)
+        checkpoint = open_checkpoint((await client.get("/v1/log/checkpoint")).text, Verifier.parse(LOG_KEY.verifier()))
+        assert checkpoint.size == resp.json()["size"] and worker.issued >= 1
+        issued, seen = worker.issued, cycles
+        while cycles < seen + 5:  # five more rounds of the worker with nothing written: no new checkpoint
+            assert time.monotonic() < deadline, "the worker stopped running"
+            await asyncio.sleep(0.05)
+        assert worker.issued == issued
+        assert (await client.get("/v1/log/checkpoint")).text.startswith(f"test.example/stela\n{checkpoint.size}\n")
+
+
+def test_the_openapi_examples_are_one_log_whose_checkpoint_and_proofs_verify():
+    """What a reader of the OpenAPI document sees: the example key signs the example checkpoint, and the example
+    inclusion proofs verify against it."""
+    operations = {op["operationId"]: op for path in json.loads(DOCUMENT.read_text())["paths"].values()
+                  for op in path.values()}
+
+    def example(operation: str, media: str = "application/json"):
+        [found] = operations[operation]["responses"]["200"]["content"][media]["examples"].values()
+        return found["value"]
+
+    info = example("getLogInfo")
+    checkpoint = open_checkpoint(example("getCheckpoint", "text/plain; charset=utf-8"), Verifier.parse(info["public_key"]))
+    assert checkpoint.size == info["size"] and checkpoint.origin == info["origin"]
+    proof = example("getInclusionProof")
+    assert proof["size"] == checkpoint.size and base64.b64decode(proof["root"]) == checkpoint.root
+    assert [msgspec.json.decode(item["body"])["leaf"] for item in proof["leaves"]] == ["created", "ended", "seed"]
+    for item in proof["leaves"]:
+        leaf = merkle.leaf_hash(item["body"].encode())
+        assert base64.b64decode(item["leaf_hash"]) == leaf
+        assert merkle.verify_inclusion(item["index"], checkpoint.size, leaf, [base64.b64decode(h) for h in item["path"]],
+                                       checkpoint.root)
+    page = example("listLogLeaves")
+    assert page["leaves"][0]["body"] == proof["leaves"][0]["body"] and page["size"] == checkpoint.size
+    consistency = example("getConsistencyProof")
+    assert consistency["second"] == checkpoint.size
+    assert len(consistency["path"]) == len(merkle.consistency_ranges(consistency["first"], consistency["second"]))
+
+
+async def test_a_tournaments_creation_end_and_seed_are_logged_as_its_stored_events_write_them(memory_settings, games):
+    """A competition as the service runs it (the cup of one round that test_tournament_service runs over HTTP to
+    its end, run here) has exactly its creation, end and seed leaves in a signed checkpoint, each the leaf its
+    stored event writes. Its log's stream (what the log names and proves) is `tournament-<tournament_id>`."""
+    store = MemoryStore()
+    app = create_app(msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text()), games=games, store=store)
+    async with AsyncTestClient(app, timeout=30) as api:
+        await cups.test_a_cup_over_http_is_paired_recorded_and_finished_by_the_services_own_workers(api)
+        [stream] = [s for s in store.streams if s.startswith("tournament-")]
+        checkpoint = open_checkpoint(await checkpointed(api, stream, 3), Verifier.parse(LOG_KEY.verifier()))
+        proof = (await api.get(f"/v1/log/proofs/inclusion/{stream}", params={"size": checkpoint.size})).json()
+    expected = logged_leaves(await store.read_stream(stream))
+    assert {item["version"]: item["body"].encode() for item in proof["leaves"]} == expected
+    records = [msgspec.json.decode(item["body"]) for item in proof["leaves"]]
+    assert [(r["leaf"], r["type"]) for r in records] == [
+        ("created", "tournament.TournamentCreated"), ("ended", "tournament.TournamentEnded"),
+        ("seed", "tournament.SeedRevealed")]
+    assert records[0]["kind"] == "tally" and records[0]["seats"] == 2 and len(records[0]["seed_commitment"]) == 64
+    for item in proof["leaves"]:
+        assert merkle.verify_inclusion(item["index"], checkpoint.size, merkle.leaf_hash(item["body"].encode()),
+                                       [base64.b64decode(h) for h in item["path"]], checkpoint.root)
