@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import screenshot
 
@@ -302,8 +303,15 @@ def play_against_bots(page, site: str, game_id: str, kind: str, token: str, seed
             path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0)
             assert path is not None, f"{commands[choice]} cannot be sent from the board"
             sent[(way(path) + ("/keyboard" if n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
-            page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
-                                   " return m && Number(m[1]) > v; }", arg=state["version"], polling="raf", timeout=60_000)
+            try:
+                page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
+                                       " return m && Number(m[1]) > v; }", arg=state["version"], polling="raf", timeout=60_000)
+            except PlaywrightTimeout:  # say what the page and the game were at, not only that the wait ran out
+                game = api.get(f"/v1/games/{game_id}").json()
+                raise AssertionError(f"{kind}: no new version on the page 60 s after own command {n} "
+                                     f"({commands[choice]} by {path}) at version {state['version']}: the page shows "
+                                     f"version {version(page)}, status bar {page.inner_text('#status')!r}; the game is "
+                                     f"{game['status']} at version {game['version']}, to act {game['to_act']}") from None
             if n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
                 assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
         raise AssertionError("the game did not end")
