@@ -15,7 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import screenshot
 
-OPTIONS = {"goldmine": {"max_rounds": 10}}
+OPTIONS = {"goldmine": {"max_rounds": 6}}
 SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"  # the README shows them
 
 SIZES_JS = """() => {
