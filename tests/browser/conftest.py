@@ -5,13 +5,16 @@ A missing browser is a failure, never a skip: `.ci/run` installs Debian's `chrom
 
 from __future__ import annotations
 
+import concurrent.futures
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from testkit.live import static_files
+from tests.conftest import fresh_database
 
 PAGE = Path(__file__).parent / "page"
 ARTIFACTS = Path(__file__).parents[2] / "build" / "screenshots"
@@ -23,16 +26,48 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    from playwright.sync_api import sync_playwright
+_CHROMIUM: dict = {}  # the one Playwright and Chromium of this process, and how many fixtures hold them
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    """One Chromium per test session (per xdist worker); each test opens contexts of its own and closes them.
+
+    tests/web's conftest imports this fixture, which makes it a second fixture there; both hand out the one
+    Chromium (Playwright's sync API runs one instance per thread), closed when the last of them ends."""
+    if not _CHROMIUM:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        _CHROMIUM.update(playwright=playwright, users=0, browser=playwright.chromium.launch(
+            executable_path=chromium_path(), args=["--no-sandbox"]))
+    _CHROMIUM["users"] += 1
+    try:
+        yield _CHROMIUM["browser"]
+    finally:
+        _CHROMIUM["users"] -= 1
+        if not _CHROMIUM["users"]:
+            _CHROMIUM["browser"].close()
+            _CHROMIUM.pop("playwright").stop()
+            _CHROMIUM.clear()
+
+
+def in_thread(call):
+    """Run `call` on a fresh thread: Playwright's sync API keeps an event loop running on this one,
+    and the database helpers use asyncio.run."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+@contextmanager
+def database(prefix: str) -> Iterator[str]:
+    """`fresh_database(prefix)`, made and dropped on a thread of its own (see `in_thread`): the DSN."""
+    made = fresh_database(prefix)
+    dsn = in_thread(made.__enter__)
+    try:
+        yield dsn
+    finally:
+        in_thread(lambda: made.__exit__(None, None, None))
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ kind is Cóatl, whose hands are private: each seat's frames must hold its own ha
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import subprocess
 import sys
@@ -19,8 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.browser.conftest import screenshot_path
-from tests.conftest import fresh_database
+from tests.browser.conftest import database, screenshot_path
 from testkit.live import free_port
 
 KIND, SEATS = "coatl", 2  # private hands: a seat's stream must differ from the other's
@@ -57,18 +55,9 @@ class Server:
         self.proc.wait(30)
 
 
-def in_thread(call):
-    """Run `call` on a fresh thread: Playwright's sync API keeps an event loop running on this one,
-    and the database helpers use asyncio.run."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
-
-
 @pytest.fixture
 def server():
-    database = fresh_database("stela_browser")
-    dsn = in_thread(database.__enter__)
-    try:
+    with database("stela_browser") as dsn:
         s = Server(dsn)
         s.start()
         try:
@@ -76,8 +65,6 @@ def server():
         finally:
             if s.proc and s.proc.poll() is None:
                 s.stop()
-    finally:
-        in_thread(lambda: database.__exit__(None, None, None))
 
 
 def events_as_seat(api: str, game_id: str, after: int, seat: int) -> list[dict]:

@@ -1,6 +1,8 @@
 """Web client fixtures: the service (which serves the client at /) in-process; Debian's Chromium from tests/browser.
 
-A missing browser is a failure, never a skip.
+The sites and the browser are built once per test session (once per xdist worker) and shared by every module:
+each test registers players of its own and reads only the games, competitions and apps it made, so no test
+needs a database to itself. A missing browser is a failure, never a skip.
 """
 
 from __future__ import annotations
@@ -13,22 +15,24 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.browser.conftest import browser, chromium_path, screenshot_path  # noqa: F401  (Debian's Chromium)
-from tests.conftest import fresh_database
+from tests.browser.conftest import browser, chromium_path, database, screenshot_path  # noqa: F401  (Debian's Chromium)
 from testkit.live import free_port, serving
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site() -> Iterator[str]:
-    """The API and the web client on one origin, over a fresh database."""
+    """The API and the web client on one origin, over a fresh database, with no rate limit; it hosts the catalogue
+    and the test game Tally (which has no board drawer: test_generic_board.py)."""
+    from domain.catalog import GAMES
     from service.edge.app import create_app
     from service.ops.settings import Settings
+    from testkit.tally import TALLY
 
-    with fresh_database("stela_web") as dsn:
+    with database("stela_web") as dsn:
         port = free_port()  # known before the app, whose OAuth metadata names its public URL
         settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,
                             snapshot_every=20, log_level="warning", projector="embedded",
                             public_url=f"http://127.0.0.1:{port}")
-        app = create_app(settings)  # serves the client at / itself
+        app = create_app(settings, games={**GAMES, "tally": TALLY})  # serves the client at / itself
         with serving(app, port) as url:
             yield url
 
@@ -36,7 +40,7 @@ def site() -> Iterator[str]:
 ADMIN = "web-bot-worker-secret"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def bot_site() -> Iterator[str]:
     """The site at the default rate limits with an admin token, and a bot worker (over HTTP, in a thread)
     playing the bots its players ask for: a new bot game is leased within a second."""
@@ -44,7 +48,7 @@ def bot_site() -> Iterator[str]:
     from service.edge.app import create_app
     from service.ops.settings import Settings
 
-    with fresh_database("stela_web_bots") as dsn:
+    with database("stela_web_bots") as dsn:
         port = free_port()
         settings = Settings(database_url=dsn, redis_url=None, heartbeat_seconds=1, snapshot_every=20,
                             log_level="warning", projector="embedded", admin_token=ADMIN, env="development",

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import screenshot
 
-OPTIONS = {"goldmine": {"max_rounds": 10}}
+OPTIONS = {"goldmine": {"max_rounds": 6}}
 SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"  # the README shows them
 
 SIZES_JS = """() => {
@@ -232,44 +233,45 @@ def play_through(pages: list, site: str, game_id: str, kind: str, seed: int = 1,
     before the n-th command with the page about to send it."""
     rnd = random.Random(seed)
     sent: Counter = Counter()
-    while sum(sent.values()) < max_commands:
-        truth = httpx.get(f"{site}/v1/games/{game_id}").json()
-        if truth["status"] != "active":
-            return sent
-        if check and sum(sent.values()) in (3, 25):
-            check()
+    with httpx.Client(base_url=site) as api:  # one connection, kept (a client per request builds its TLS context each time)
+        while sum(sent.values()) < max_commands:
+            truth = api.get(f"/v1/games/{game_id}").json()
+            if truth["status"] != "active":
+                return sent
+            if check and sum(sent.values()) in (3, 25):
+                check()
 
-        def acting():
-            for p in pages:
-                state = p.evaluate(STATE_JS)
-                if state["version"] == truth["version"] and state["commands"]:
-                    return p, state["commands"], state["keys"]
-            return None
+            def acting():
+                for p in pages:
+                    state = p.evaluate(STATE_JS)
+                    if state["version"] == truth["version"] and state["commands"]:
+                        return p, state["commands"], state["keys"]
+                return None
 
-        page, commands, keys = wait_until(pages[0], acting, f"a page offering commands at version {truth['version']}")
-        if snap and sum(sent.values()) == 25:
-            screenshot(page, snap)
-        choice = pick(kind, truth["view"], commands, rnd)
-        clicked = {t for w, t in sent if w != "list"}
-        fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
-        # now and then the longest clicks not made yet (not in Tobago, which heads for its end)
-        if kind != "tobago" and fresh and rnd.random() < 0.5:
-            longest = max(len(keys[i]) for i in fresh)
-            choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
-        n = sum(sent.values())
-        if on_step:
-            on_step(n, page)
-        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0) if n % 4 or board_only else None
-        assert path is not None or not board_only, f"{commands[choice]} cannot be sent from the board"
-        if path is None:
-            click_in_list(page, choice)
-        sent[(way(path) + ("/keyboard" if path and n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
-        page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
-                               " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
-                               arg=truth["version"], polling="raf", timeout=60_000)
-        if path and n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
-            assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
-    raise AssertionError("the game did not end")
+            page, commands, keys = wait_until(pages[0], acting, f"a page offering commands at version {truth['version']}")
+            if snap and sum(sent.values()) == 25:
+                screenshot(page, snap)
+            choice = pick(kind, truth["view"], commands, rnd)
+            clicked = {t for w, t in sent if w != "list"}
+            fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
+            # now and then the longest clicks not made yet (not in Tobago, which heads for its end)
+            if kind != "tobago" and fresh and rnd.random() < 0.5:
+                longest = max(len(keys[i]) for i in fresh)
+                choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
+            n = sum(sent.values())
+            if on_step:
+                on_step(n, page)
+            path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0) if n % 4 or board_only else None
+            assert path is not None or not board_only, f"{commands[choice]} cannot be sent from the board"
+            if path is None:
+                click_in_list(page, choice)
+            sent[(way(path) + ("/keyboard" if path and n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
+            page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
+                                   " return (m && Number(m[1]) > v) || /conflict/.test(document.getElementById('status').textContent); }",
+                                   arg=truth["version"], polling="raf", timeout=60_000)
+            if path and n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
+                assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
+        raise AssertionError("the game did not end")
 
 
 def play_against_bots(page, site: str, game_id: str, kind: str, token: str, seed: int = 1, max_commands: int = 3000,
@@ -279,30 +281,37 @@ def play_against_bots(page, site: str, game_id: str, kind: str, token: str, seed
     called before the n-th command with the version the page shows."""
     rnd = random.Random(seed)
     sent: Counter = Counter()
-    auth = {"Authorization": f"Bearer {token}"}
-    while sum(sent.values()) < max_commands:
-        state = wait_until(page, lambda: (s := page.evaluate(STATE_JS))["commands"] and s
-                           or status_of(page) in ("finished", "aborted") and s, "the board offering a command, or the end", 120)
-        if not state["commands"]:
-            return sent
-        truth = httpx.get(f"{site}/v1/games/{game_id}", headers=auth).json()
-        if truth["version"] != state["version"]:
-            continue  # the page is about to show a newer turn
-        commands, keys = state["commands"], state["keys"]
-        choice = pick(kind, truth["view"], commands, rnd)
-        clicked = {t for w, t in sent}
-        fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
-        if kind != "tobago" and fresh and rnd.random() < 0.5:  # now and then the longest clicks not made yet
-            longest = max(len(keys[i]) for i in fresh)
-            choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
-        n = sum(sent.values())
-        if on_step:
-            on_step(n, state["version"])
-        path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0)
-        assert path is not None, f"{commands[choice]} cannot be sent from the board"
-        sent[(way(path) + ("/keyboard" if n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
-        page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
-                               " return m && Number(m[1]) > v; }", arg=state["version"], polling="raf", timeout=60_000)
-        if n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
-            assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
-    raise AssertionError("the game did not end")
+    with httpx.Client(base_url=site, headers={"Authorization": f"Bearer {token}"}) as api:  # one connection, kept
+        while sum(sent.values()) < max_commands:
+            state = wait_until(page, lambda: (s := page.evaluate(STATE_JS))["commands"] and s
+                               or status_of(page) in ("finished", "aborted") and s, "the board offering a command, or the end", 120)
+            if not state["commands"]:
+                return sent
+            truth = api.get(f"/v1/games/{game_id}").json()
+            if truth["version"] != state["version"]:
+                continue  # the page is about to show a newer turn
+            commands, keys = state["commands"], state["keys"]
+            choice = pick(kind, truth["view"], commands, rnd)
+            clicked = {t for w, t in sent}
+            fresh = [i for i, c in enumerate(commands) if keys[i] and c["type"].split(".")[1] not in clicked]
+            if kind != "tobago" and fresh and rnd.random() < 0.5:  # now and then the longest clicks not made yet
+                longest = max(len(keys[i]) for i in fresh)
+                choice = rnd.choice([i for i in fresh if len(keys[i]) == longest])
+            n = sum(sent.values())
+            if on_step:
+                on_step(n, state["version"])
+            path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0)
+            assert path is not None, f"{commands[choice]} cannot be sent from the board"
+            sent[(way(path) + ("/keyboard" if n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
+            try:
+                page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
+                                       " return m && Number(m[1]) > v; }", arg=state["version"], polling="raf", timeout=60_000)
+            except PlaywrightTimeout:  # say what the page and the game were at, not only that the wait ran out
+                game = api.get(f"/v1/games/{game_id}").json()
+                raise AssertionError(f"{kind}: no new version on the page 60 s after own command {n} "
+                                     f"({commands[choice]} by {path}) at version {state['version']}: the page shows "
+                                     f"version {version(page)}, status bar {page.inner_text('#status')!r}; the game is "
+                                     f"{game['status']} at version {game['version']}, to act {game['to_act']}") from None
+            if n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
+                assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
+        raise AssertionError("the game did not end")

@@ -136,6 +136,7 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
         mine = next(s["seat"] for s in seats if s["player_id"] == me["id"])
         bot = 1 - mine
         seen: list[tuple[int, str, str]] = []  # (version, the player's page, the spectator's page)
+        at_desk: list[int] = []
 
         def step(n: int, at: int) -> None:
             if n in (0, MIDDLE) or n % 15 == 7:
@@ -145,6 +146,7 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
                 look(kind, "start", page)
                 shoot(page, f"{kind}-1280.png")
             if n == MIDDLE:
+                at_desk.append(len(requests))  # the requests of the first MIDDLE own commands, made at 1280
                 look(kind, "middle", page)
                 page.set_viewport_size(PHONE)
                 look(kind, "middle", page)
@@ -160,6 +162,9 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
         per_command = len(requests) / own
         print(f"{kind}: {own} own commands, {len(requests)} requests ({per_command:.2f} per own command), "
               f"{len(refused)} responses 429; {sorted(sent.items())}")
+        print(f"{kind} per size: 1280x900 {at_desk[0]} requests for {MIDDLE} own commands "
+              f"({at_desk[0] / MIDDLE:.2f}), 390x844 {len(requests) - at_desk[0]} for {own - MIDDLE} "
+              f"({(len(requests) - at_desk[0]) / (own - MIDDLE):.2f})")
         print("requests", sorted({re.sub(r"[0-9a-f]{8,}|\d+", "N", r.split("?")[0]) for r in requests}))
         assert not refused, f"{kind}: 429 responses: {refused[:5]}"
         assert per_command <= 1.5, f"{kind}: {per_command:.2f} requests per own command"

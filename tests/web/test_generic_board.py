@@ -13,35 +13,18 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.conftest import fresh_database
-from testkit.live import serving
 from tests.web.conftest import screenshot
 from tests.web.support import click_in_lobby, create, play_through, register, status_of, version, wait_until
 
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-@pytest.fixture(scope="module")
-def tally_site() -> Iterator[str]:
-    """The API and the web client on one origin, hosting the catalogue and Tally (which has no drawer)."""
-    from domain.catalog import GAMES
-    from service.edge.app import create_app
-    from service.ops.settings import Settings
-    from testkit.tally import TALLY
-
-    with fresh_database("stela_web_generic") as dsn:
-        settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,
-                            snapshot_every=20, log_level="warning", projector="embedded")
-        with serving(create_app(settings, games={**GAMES, "tally": TALLY})) as url:
-            yield url
-
-
 @pytest.fixture
-def client_page(tally_site, browser) -> Iterator:
+def client_page(site, browser) -> Iterator:
     """A page of the web client at 1280x900, for running its board modules directly."""
     page = browser.new_page(viewport=VIEWPORT)
     try:
-        page.goto(tally_site + "/")
+        page.goto(site + "/")
         page.wait_for_selector("main")
         yield page
     finally:
@@ -65,20 +48,20 @@ SMALLEST_TEXT_JS = """() => {
 }"""
 
 
-def test_a_kind_without_a_drawer_is_drawn_and_played_from_its_board(tally_site, browser):
+def test_a_kind_without_a_drawer_is_drawn_and_played_from_its_board(site, browser):
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
     ann, bob = (c.new_page() for c in contexts)
     errors: list[str] = []
     for page in (ann, bob):
         page.on("pageerror", lambda err: errors.append(str(err)))
     try:
-        register(ann, tally_site, "Ann")
-        register(bob, tally_site, "Bob")
+        register(ann, site, "Ann")
+        register(bob, site, "Bob")
         game_id = create(ann, "tally", 2)
-        click_in_lobby(bob, tally_site, game_id, "join")
-        click_in_lobby(ann, tally_site, game_id, "start")
+        click_in_lobby(bob, site, game_id, "join")
+        click_in_lobby(ann, site, game_id, "start")
         for page in (ann, bob):
-            page.goto(f"{tally_site}/#/game/{game_id}")
+            page.goto(f"{site}/#/game/{game_id}")
         wait_until(ann, lambda: status_of(ann) == "active" and status_of(bob) == "active", "the started game")
         wait_until(ann, lambda: ann.locator("ol.commands button").count() == 4, "Ann's four legal commands")
 
@@ -102,16 +85,16 @@ def test_a_kind_without_a_drawer_is_drawn_and_played_from_its_board(tally_site, 
         wait_until(bob, lambda: bob.locator('.table [data-key="do:Roll"].target').count(), "Bob's turn, Roll offered")
         bob.locator('.table [data-key="do:Roll"]').click()
         wait_until(ann, lambda: version(ann) == version(bob) and ann.locator("ol.commands button").count(), "Ann's turn again")
-        sent = play_through([ann, bob], tally_site, game_id, "tally")
+        sent = play_through([ann, bob], site, game_id, "tally")
         assert {w for w, _ in sent} - {"list"}, f"no command sent from the board: {sent}"
 
-        final = httpx.get(f"{tally_site}/v1/games/{game_id}").json()
+        final = httpx.get(f"{site}/v1/games/{game_id}").json()
         assert final["status"] == "finished"
         assert final["view"]["added"][0] >= 2
         wait_until(ann, lambda: status_of(ann) == "finished", "the finished game on Ann's page")
         assert "phase over" in ann.locator("svg.board.generic").evaluate("svg => svg.textContent")
 
-        ann.goto(f"{tally_site}/#/replay/{game_id}")
+        ann.goto(f"{site}/#/replay/{game_id}")
         wait_until(ann, lambda: ann.locator("#verdict").count(), "the verification result")
         assert ann.inner_text("#verdict") == "Verified"
         assert ann.locator("svg.board.generic").count() == 1
@@ -179,10 +162,10 @@ def started_view(site: str, kind: str) -> dict:
 
 
 @pytest.mark.parametrize("kind", ["tikal", "coatl", "tobago", "goldmine"])
-def test_the_generic_board_draws_the_real_views_of_every_kind(kind, tally_site, client_page):
+def test_the_generic_board_draws_the_real_views_of_every_kind(kind, site, client_page):
     """Were a catalogue kind's drawer missing, its real views (nested boards, cards, maps) would still be drawn,
     readable, with the components they name by id looked up in its catalogue."""
-    view = started_view(tally_site, kind)
+    view = started_view(site, kind)
     drawn = client_page.evaluate("""async (view) => {
       const generic = await import("/boards/generic.js");
       await generic.load(view.kind);
