@@ -39,11 +39,48 @@ def _admin(sql: str) -> None:
     asyncio.run(run())
 
 
+_template: str | None = None  # this process's migrated database, the template of every fresh one
+
+
+def _migrated_template() -> str:
+    """The name of a database this process migrated once (made on first use, dropped at the session's end):
+    copying it (CREATE DATABASE ... TEMPLATE, ~0.1 s) spares each fresh database the migrations (~0.6 s)."""
+    global _template
+    if _template is None:
+        from service.store.migrations import migrate
+
+        name = f"stela_template_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        _admin(f'CREATE DATABASE "{name}"')
+
+        async def run() -> None:
+            conn = await asyncpg.connect(_dsn_for(name))
+            try:
+                await migrate(conn)
+            finally:
+                await conn.close()
+
+        try:
+            asyncio.run(run())
+        except BaseException:
+            _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            raise
+        _template = name
+    return _template
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _template
+    if _template is not None:
+        _admin(f'DROP DATABASE IF EXISTS "{_template}" WITH (FORCE)')
+        _template = None
+
+
 @contextmanager
-def fresh_database(prefix: str) -> Iterator[str]:
-    """A new, empty database (its DSN), dropped when the block ends."""
+def fresh_database(prefix: str, empty: bool = False) -> Iterator[str]:
+    """A new database (its DSN), dropped when the block ends: with the service's migrations applied (a copy
+    of this process's migrated template), or `empty` for a test of what migrating a new database does."""
     name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    _admin(f'CREATE DATABASE "{name}"')
+    _admin(f'CREATE DATABASE "{name}"' if empty else f'CREATE DATABASE "{name}" TEMPLATE "{_migrated_template()}"')
     try:
         yield _dsn_for(name)
     finally:
