@@ -19,9 +19,9 @@ ME = "/v1/players/me/stream"
 
 
 @pytest.fixture
-def base_url(settings, games):
-    with serving(create_app(settings, games=games)) as url:
-        yield url
+def base_url(server):
+    """The worker's shared server (tests/conftest.py)."""
+    return server
 
 
 async def game_with(client: httpx.AsyncClient, seats: list[dict], target: int = 100, start: bool = True) -> str:
