@@ -1,8 +1,9 @@
 """Shared fixtures: a fresh PostgreSQL database per test session (and xdist worker), apps and clients.
 
-`fresh_database` copies a template this process migrated once; `server` is one app served for the
-whole session (per worker) for the tests that need only a live server. `client` is an app on the memory store (its own `MemoryStore`, with the same `Services` as on PostgreSQL:
-tournaments, arenas and workers), so a test that uses it needs no database and lands in the fast tier;
+`fresh_database` copies a template this process migrated once; `server` is one app served for the whole
+session (per worker) for the tests that need only a live server. `client` is an app on the memory store
+(its own `MemoryStore`, with the same `Services` as on PostgreSQL: tournaments, arenas and workers), so a
+test that uses it needs no database and lands in the fast tier;
 `pg_client` is the same app on the session's PostgreSQL database, for the tests of PostgreSQL itself and
 of the read models (the memory store keeps none). `settings` are PostgreSQL's, `memory_settings` the
 memory store's (no DATABASE_URL: an app built on them must be handed its store, else it would start an
