@@ -41,7 +41,7 @@ TIERS = {
 # fixtures (anywhere in a test's closure) -> markers
 FIXTURES = {
     "pg_dsn": ("pg",), "redis_server": ("redis", "server"), "browser": ("browser",),
-    "site": ("server", "pg"), "static_origin": ("server",), "server": ("server",),
+    "site": ("server", "pg"), "static_origin": ("server",), "server": ("server", "pg"),
 }
 # what a module imports (its globals: modules by name, functions and classes by where they are defined)
 # -> markers; a module importing one of these is assumed to use it in each of its tests

@@ -8,17 +8,15 @@ import pytest
 
 from domain.catalog import GAMES
 from service.commands.verify import parse_ndjson, verify_log
-from service.edge.app import create_app
 from tests.e2e.sdk_support import play_out, seated
-from testkit.live import serving
 
 KINDS = sorted(GAMES)
 
 
 @pytest.fixture
-def url(settings, games):
-    with serving(create_app(settings, games=games)) as served:
-        yield served
+def url(server):
+    """The worker's shared server (tests/conftest.py)."""
+    return server
 
 
 @pytest.mark.parametrize("kind", KINDS)

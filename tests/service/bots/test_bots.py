@@ -25,9 +25,9 @@ from testkit.live import serving
 
 
 @pytest.fixture
-def base_url(settings, games):
-    with serving(create_app(settings, games=games)) as url:
-        yield url
+def base_url(server):
+    """The worker's shared server (tests/conftest.py)."""
+    return server
 
 
 @pytest.fixture

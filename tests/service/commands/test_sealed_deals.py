@@ -15,17 +15,15 @@ from typing import Any
 import httpx
 import pytest
 
-from service.edge.app import create_app
 from testkit.api import found
-from testkit.live import serving
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
 
 
 @pytest.fixture
-def base_url(settings, games):
-    with serving(create_app(settings, games=games)) as url:
-        yield url
+def base_url(server):
+    """The worker's shared server (tests/conftest.py)."""
+    return server
 
 
 async def register(c: httpx.AsyncClient, name: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from service.commands.pipeline import CommandPipeline
 from service.commands.players import Players
 from service.commands.repository import GameRepository
 from service.store.memory import MemoryStore
-from tests.service.commands.test_handling import seated_game
+from tests.service.commands.test_pipeline import seated_game
 from tests.service.live.test_redis_fanout import redis_server  # noqa: F401 - fixture
 from tests.service.live.test_sse import wait_for
 from tests.service.live.test_stream_redis_faults import event

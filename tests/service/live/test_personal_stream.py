@@ -19,9 +19,9 @@ ME = "/v1/players/me/stream"
 
 
 @pytest.fixture
-def base_url(settings, games):
-    with serving(create_app(settings, games=games)) as url:
-        yield url
+def base_url(server):
+    """The worker's shared server (tests/conftest.py)."""
+    return server
 
 
 async def game_with(client: httpx.AsyncClient, seats: list[dict], target: int = 100, start: bool = True) -> str:
@@ -176,7 +176,7 @@ async def test_a_turn_notice_sent_after_the_game_moved_on_takes_its_commands_fro
     from service.live.multiplex import with_commands
     from service.live.personal import PersonalHub
     from service.store.memory import MemoryStore
-    from tests.service.commands.test_handling import seated_game
+    from tests.service.commands.test_pipeline import seated_game
     from testkit.tally import TALLY
 
     store, broker = MemoryStore(), Broker()

@@ -8,16 +8,15 @@ import json
 import httpx
 import pytest
 
-from service.edge.app import create_app
 from testkit.api import started_game
-from testkit.live import serving, sse_events
+from testkit.live import sse_events
 
 
 
 @pytest.fixture
-def base_url(settings, games):
-    with serving(create_app(settings, games=games)) as url:
-        yield url
+def base_url(server):
+    """The worker's shared server (tests/conftest.py)."""
+    return server
 
 
 async def collect(client: httpx.AsyncClient, url: str, headers: dict, out: list, stop_after: int | None = None):

@@ -13,7 +13,7 @@ from tests.conftest import fresh_database
 
 @pytest.fixture
 def new_dsn():
-    with fresh_database("stela_startup") as dsn:
+    with fresh_database("stela_startup", empty=True) as dsn:
         yield dsn
 
 
