@@ -121,9 +121,21 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
         "a code that admits whoever gives it when registering (only its salted hash is recorded)"))] | None = None
 
 
-class TournamentEventOut(WireEvent, frozen=True, kw_only=True):
+class TournamentEventOut(WireEvent, frozen=True, kw_only=True, omit_defaults=True):
     """One stored event of a competition of any format (a tournament's, an arena's), as readers see it now: a
-    game's event shape under a name of its own in the document (a competition's events are no game's union)."""
+    game's event shape under a name of its own in the document (a competition's events are no game's union),
+    with the fields a game's export carries to recompute its chain and its transparency log leaves: the
+    `stream_id` the log names the competition by, and once the competition has ended, `prev_hash` and `hash`
+    (`service.commands.competition.redacted`; `stela verify report.json --log URL` checks them)."""
+
+    stream_id: Annotated[str, Meta(description=(
+        "the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`"),
+        examples=["tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b"])]
+    prev_hash: Annotated[str, Meta(description="the chain hash of the event before (64 zeros before the first); "
+                                               "shown once the competition has ended")] | None = None
+    hash: Annotated[str, Meta(description=(
+        "SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once "
+        "the competition has ended"))] | None = None
 
 
 class TournamentEvents(msgspec.Struct, kw_only=True):
@@ -150,7 +162,8 @@ REPORT_EXAMPLE = {
         {"round": 1, "table": 1, "game_id": "5b0c…", "players": ["ana", "ben"], "status": "played",
          "ranks": [1, 2], "scores": [7, 3], "points": [1.0, 0.0]}]}],
     "log": [{"version": 1, "type": "tournament.TournamentCreated", "data": {"…": "…"},
-             "at": "2026-11-26T06:00:00+00:00"}]}
+             "at": "2026-11-26T06:00:00+00:00", "stream_id": "tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b",
+             "prev_hash": "0" * 64, "hash": "5c1e…"}]}
 
 
 # ------------------------------------------------------------------------------------------------ the arena

@@ -4514,6 +4514,15 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             type: string;
             version: number;
         };
