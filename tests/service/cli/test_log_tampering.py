@@ -228,7 +228,8 @@ def test_stela_verify_report_proves_a_tournaments_leaves_and_catches_a_result_re
     """A finished tournament's report carries its chain (the stored events' hashes, under the stream id its log
     names) and `stela verify report.json --log URL` proves its creation, end and seed leaves. A result rewritten
     in the report, its chain recomputed and the report derived again, verifies on its own, but its end and seed
-    leaves are not in the log: exit 1 naming their versions."""
+    leaves are not in the log: exit 1 naming their versions. The whole-log audit checks the cup's leaves against its
+    published events too: the tournament deleted, its leaves name a competition the service no longer has."""
     settings = msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text())
     store = MemoryStore()
     path = tmp_path / "report.json"
@@ -249,6 +250,9 @@ def test_stela_verify_report_proves_a_tournaments_leaves_and_catches_a_result_re
         assert forged["rounds"] != honest["rounds"] and verify_report(forged) == []  # the file alone verifies
         assert V.chain_problems(V.published_events(forged["log"])) == []  # and so does its chain
         caught = verify(forged, url)
+        capsys.readouterr()
+        audited = main(["verify", "--log", url, "--log-key", KEY.text()])  # the whole log: the cup and its game
+        assert (audited, json.loads(capsys.readouterr().out)) == (0, {"leaves": 6, "problems": []})
     [stream] = {e["stream_id"] for e in honest["log"]}
     stored = asyncio.run(store.read_stream(stream))
     assert [(e["version"], e["prev_hash"], e["hash"]) for e in honest["log"]] == [
@@ -257,3 +261,10 @@ def test_stela_verify_report_proves_a_tournaments_leaves_and_catches_a_result_re
                    if e["type"] in ("tournament.TournamentEnded", "tournament.SeedRevealed"))
     assert caught["exit"] == 1 and [p.split(":")[0] for p in caught["problems"]] == [f"v{ended}", f"v{seed}"], caught
     assert all("the log holds no such leaf" in p for p in caught["problems"])
+    for kept in (store.streams, store.snapshots, store.created):  # the operator deletes the finished tournament
+        kept.pop(stream, None)
+    with serving(create_app(settings, games=games, store=store)) as url:
+        capsys.readouterr()
+        assert main(["verify", "--log", url, "--log-key", KEY.text()]) == 1
+    problems = json.loads(capsys.readouterr().out)["problems"]  # (its game's export, its tournament gone, 404s too)
+    assert f"{stream}: logged as finished, but the service has no log of it (404)" in problems, problems
