@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -20,17 +22,19 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 import domain.tournament as T
+import domain.tournament.competition as C
 from domain.kernel import seed_commitment
 from domain.tournament.report import report
 from service.cli.main import main
 from service.cli.transparency import SplitView, audit_log, verify_in_log, witness_round
 from service.commands import verify as V
+from service.commands.competition import redacted
 from service.commands.notes import COSIGNATURE, Signer, Verifier, cosigned_by
 from service.commands.tournaments import verify_report
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from service.store.protocol import event_hash
+from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
 from testkit.api import play_to_end, player, started_game
 from testkit.live import serving
 from testkit.log import checkpointed
@@ -268,3 +272,26 @@ def test_stela_verify_report_proves_a_tournaments_leaves_and_catches_a_result_re
         assert main(["verify", "--log", url, "--log-key", KEY.text()]) == 1
     problems = json.loads(capsys.readouterr().out)["problems"]  # (its game's export, its tournament gone, 404s too)
     assert f"{stream}: logged as finished, but the service has no log of it (404)" in problems, problems
+
+
+RECORDED = Path(__file__).parents[2] / "domain" / "tournament" / "logs"  # logs written by older code, every format
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in RECORDED.glob("*.json")))
+def test_a_recorded_competition_log_as_published_after_its_end_gives_back_its_chain_and_leaves(name):
+    """Every format's recorded log (the arenas' with the tags renamed since: `arena.PlayerLeft` shown as
+    `tournament.PlayerWithdrew`), stored with its chain and shown as every reader sees it once it has ended, is
+    turned back into the stored events: the chain recomputes and the leaves are the ones its events wrote."""
+    prev, stored = GENESIS_HASH, []
+    for version, row in enumerate(json.loads((RECORDED / f"{name}.json").read_text())["events"], start=1):
+        digest = event_hash(prev, f"x-{name}", version, row["type"], row["data"])
+        stored.append(StoredEvent(position=version, tx=version, stream_id=f"x-{name}", version=version,
+                                  type=row["type"], data=row["data"], metadata={}, at=datetime.now(UTC),
+                                  prev_hash=prev, hash=digest))
+        prev = digest
+    state = C.fold([C.decode_event(e.type, e.data) for e in stored])
+    published = json.loads(json.dumps([redacted(state, e) for e in stored]))
+    back = V.published_events(published)
+    assert C.finished(state) and V.chain_problems(back) == []
+    assert V.logged_leaves(back) == V.logged_leaves(stored) and len(V.logged_leaves(stored)) == 3
+    assert [e.type for e in back] == [e.type for e in stored]
