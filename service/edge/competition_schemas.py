@@ -47,8 +47,8 @@ LIST_RESPONSES = {
                       examples=[Example(summary="bad_cursor", value=example(BadCursor("")))])}
 STREAM_DOC = (
     "`text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then "
-    "one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as "
-    "getTournamentEvents shows it (seeds hidden until the end). Comment lines (`: heartbeat`) keep the "
+    "one frame per event, `event: <type>`, `id: <stream version>`, data the event as getTournamentEvents "
+    "shows it (seeds hidden until the end, the chain hashes shown from then on). Comment lines (`: heartbeat`) keep the "
     "connection alive; the stream closes after `tournament.TournamentEnded`. Reconnect with `Last-Event-ID` "
     "to receive exactly the events after that version (no snapshot).")
 
@@ -191,8 +191,8 @@ ARENA_RESPONSES = {200: ResponseSpec(data_container=A.ArenaView, generate_exampl
 ARENA_ACTS = {**ARENA_RESPONSES, **responses(400, 401, 404, 409)}  # what a player's own arena command answers
 ARENA_STREAM_DOC = (
     "`text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per "
-    "event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getArenaEvents shows it "
-    f"(seeds hidden until the end), and after each batch an `event: standings` frame: the arena's view after it, "
+    "event, `event: <type>`, `id: <stream version>`, data the event as getArenaEvents shows it "
+    f"(seeds hidden until the end, the chain hashes shown from then on), and after each batch an `event: standings` frame: the arena's view after it, "
     f"its standings cut to the first {TOP}. Comment lines (`: heartbeat`) keep the connection alive; the stream "
     "closes after `tournament.TournamentEnded` (the final order, a fact every format shares: a pause, a leave, the "
     "end and the seed's reveal are `tournament.PlayerPaused`, `tournament.PlayerWithdrew`, "
