@@ -76,10 +76,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from domain.tournament.competition import FORMATS
+    from service.commands import verify as V
     from service.commands.competition import verify_competition
     from service.commands.repository import platform_event
     from service.commands.tournaments import verify_report
-    from service.commands.verify import parse_ndjson, verify_log
 
     if args.all:
         async def run(store: Any) -> list[Any]:
@@ -91,7 +91,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                         if any(e.type.endswith(".SeedRevealed") for e in events):
                             reports.append(verify_competition([(e.type, e.data) for e in events]))
                     elif any(isinstance(platform_event(e), SeedRevealed) for e in events):
-                        reports.append(verify_log(events, GAMES))
+                        reports.append(V.verify_log(events, GAMES))
                 after = ids[-1]
             return reports
 
@@ -110,14 +110,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 2
     text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     document = _report_document(text)
+    checkpoint = Path(args.checkpoint).read_text() if args.checkpoint else None
     if document is not None:  # a tournament report (getTournamentReport): its log and what it claims
         problems = verify_report(document)
+        if args.log:  # and its chain, and its creation, end and seed leaves proven in the transparency log
+            try:
+                stored = V.published_events(document["log"] or [])
+            except ValueError as exc:
+                stored, problems = [], [*problems, f"the report's log: {exc}"]
+            if stored:
+                problems += V.chain_problems(stored) + log_problems(args.log, args.log_key, stored, checkpoint)["problems"]
         print(json.dumps({"ok": not problems, "problems": problems}))
         return 0 if not problems else 1
-    events = parse_ndjson(text)
-    report = verify_log(events, GAMES)
+    events = V.parse_ndjson(text)
+    report = V.verify_log(events, GAMES)
     if args.log:  # and its creation, end and seed leaves proven in the transparency log
-        checkpoint = Path(args.checkpoint).read_text() if args.checkpoint else None
         report.problems += log_problems(args.log, args.log_key, events, checkpoint)["problems"]
         report.ok = not report.problems
     print(msgspec.json.encode(report).decode())
@@ -167,8 +174,9 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("verify", help="check a log's hash chain, seed and every decision (or a tournament report)")
     s.add_argument("file", nargs="?", help="an NDJSON export, or - for stdin")
     s.add_argument("--all", action="store_true", help="verify every finished game in the database")
-    s.add_argument("--log", metavar="URL", help="prove the export's leaves in the service's transparency log "
-                                                "(without a file: audit the whole log against the service)")
+    s.add_argument("--log", metavar="URL", help="prove the export's (or the report's) leaves in the service's "
+                                                "transparency log (without a file: audit the whole log against the "
+                                                "service)")
     s.add_argument("--log-key", help="the log's verifier key (default: the one the service publishes)")
     s.add_argument("--checkpoint", metavar="FILE", help="a signed checkpoint to prove against (default: the newest)")
     s.set_defaults(fn=cmd_verify)

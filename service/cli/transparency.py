@@ -3,8 +3,8 @@ its HTTP API (docs/audit.md), with nothing but the log's public key to trust.
 
 `verify_in_log` proves that an export's creation, end and seed leaves are in a signed checkpoint;
 `audit_log` reads every leaf up to a checkpoint, recomputes its root, and asks the service for each
-logged game: one whose leaves are logged but that the service no longer has, or whose export writes
-other leaves, is reported. `witness_round` keeps the last checkpoint it saw in a state file, accepts a
+logged game and competition: one whose leaves are logged but that the service no longer has, or whose
+export (a competition's published events) writes other leaves, is reported. `witness_round` keeps the last checkpoint it saw in a state file, accepts a
 new one only with a consistency proof from it (or the same root for the same size), cosigns it with
 the witness's own key and submits the cosignature; anything else is a split view, refused
 (`SplitView`), the state left as it was.
@@ -20,8 +20,11 @@ from typing import Any
 
 from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, NoteError, Signer, Verifier, open_checkpoint, split
-from service.commands.verify import check_inclusion, logged_leaves, parse_ndjson
+from service.commands.verify import check_inclusion, logged_leaves, parse_ndjson, published_events
 from service.store.protocol import StoredEvent
+
+
+COMPETITIONS = {"tournament": "/v1/tournaments", "arena": "/v1/arenas"}  # a competition's stream family -> its routes
 
 
 class SplitView(Exception):
@@ -76,22 +79,31 @@ async def audit_log(client: Any, key: Verifier) -> tuple[int, list[str]]:
     streams: dict[str, dict[int, str]] = {}
     for item in leaves:
         record = json.loads(item["body"])
-        if record["type"].startswith("table."):
-            streams.setdefault(record["stream_id"], {})[record["version"]] = item["body"]
+        streams.setdefault(record["stream_id"], {})[record["version"]] = item["body"]
     for stream_id, logged in streams.items():
-        problems += await _game_against_log(client, stream_id, logged)
+        problems += await _stream_against_log(client, stream_id, logged)
     return len(leaves), problems
 
 
-async def _game_against_log(client: Any, stream_id: str, logged: dict[int, str]) -> list[str]:
+async def _stream_against_log(client: Any, stream_id: str, logged: dict[int, str]) -> list[str]:
+    """A logged stream against the service: a game's (its export) or a competition's (`tournament-<id>`,
+    `arena-<id>`: its published events, with their chain once it has ended)."""
+    family, _, competition_id = stream_id.partition("-")
+    competition = COMPETITIONS.get(family)
+    url = f"{competition}/{competition_id}" if competition else f"/v1/games/{stream_id}"
     records = [json.loads(body) for body in logged.values()]
-    if not any(r["leaf"] == "seed" for r in records):  # running: the game must exist; its log is not public yet
-        resp = await client.get(f"/v1/games/{stream_id}")
-        return [f"{stream_id}: logged, but the service has no such game"] if resp.status_code == 404 else []
-    resp = await client.get(f"/v1/games/{stream_id}/export")
+    if not any(r["leaf"] == "seed" for r in records):  # running: it must exist; its log is not public yet
+        resp = await client.get(url)
+        return [f"{stream_id}: logged, but the service has no such {family if competition else 'game'}"] \
+            if resp.status_code == 404 else []
+    resp = await client.get(f"{url}/events" if competition else f"{url}/export")
     if resp.status_code != 200:
         return [f"{stream_id}: logged as finished, but the service has no log of it ({resp.status_code})"]
-    exported = {v: body.decode() for v, body in logged_leaves(parse_ndjson(resp.content)).items()}
+    try:
+        events = published_events(resp.json()["events"]) if competition else parse_ndjson(resp.content)
+    except (ValueError, KeyError, TypeError) as exc:
+        return [f"{stream_id}: its published log: {exc!r}"]
+    exported = {v: body.decode() for v, body in logged_leaves(events).items()}
     if exported != logged:
         return [f"{stream_id}: its export writes other leaves than the log holds (v"
                 + ", v".join(str(v) for v in sorted(set(exported.items()) ^ set(logged.items()))) + ")"]

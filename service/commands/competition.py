@@ -213,10 +213,14 @@ class Competition(Generic[S]):
 def redacted(state: Any, event: StoredEvent) -> dict[str, Any]:
     """A stored competition event on the wire as any reader may see it now (`C.shown`: seeds hidden until the
     end, a sealed duplicate deal's results until the deal is open), under its current tag: an older arena log's
-    `arena.PlayerLeft` reads as the shared `tournament.PlayerWithdrew` (the stored bytes stay as written)."""
+    `arena.PlayerLeft` reads as the shared `tournament.PlayerWithdrew` (the stored bytes stay as written).
+    With its `stream_id` (what the transparency log names it by) and, once the competition has ended (nothing
+    hidden: a hash over a hidden small result could be guessed), its chain's `prev_hash` and `hash`, the
+    fields of a game's export, so a client recomputes the chain and its log's leaves (`stela verify --log`)."""
     shown = C.shown(state, C.decode_event(event.type, event.data))
-    return {"version": event.version, "type": C.event_type(shown), "data": C.event_data(shown),
-            "at": event.at.isoformat()}
+    out = {"version": event.version, "type": C.event_type(shown), "data": C.event_data(shown),
+           "at": event.at.isoformat(), "stream_id": event.stream_id}
+    return {**out, "prev_hash": event.prev_hash, "hash": event.hash} if C.finished(state) else out
 
 
 def verify_competition(events: list[tuple[str, dict[str, Any]]]) -> AuditReport:

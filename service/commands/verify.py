@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from datetime import datetime
 from typing import Any
 
 import msgspec
 
 from domain.kernel import Game, RuleViolation
 from domain.clock import ClockSet, TimeOut, unchanged_at
+from domain.table import GameCreated, GameEnded, GameStarted, SeatLeft, SeatTaken, SeedRevealed, Table, TableState
+from domain.tournament.facts import RENAMED
 from domain.transparency import merkle
 from domain.transparency.leaves import leaf
-from domain.table import GameCreated, GameEnded, GameStarted, SeatLeft, SeatTaken, SeedRevealed, Table, TableState
 from service.commands.repository import platform_event
 from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
 
@@ -68,18 +70,26 @@ def verify_log(events: list[StoredEvent], games: dict[str, Game]) -> Report:
 
 
 def _check_chain(events: list[StoredEvent], report: Report) -> None:
+    report.problems += chain_problems(events)
+
+
+def chain_problems(events: list[StoredEvent]) -> list[str]:
+    """Problems with a whole stream's hash chain (a game's export, a competition's published log): one
+    stream, versions 1.., each hash over its predecessor's and its own content."""
+    problems = []
     prev = GENESIS_HASH
     for expected_version, event in enumerate(events, start=1):
-        if event.stream_id != report.game_id:
-            report.problems.append(f"v{event.version}: belongs to another stream")
+        if event.stream_id != events[0].stream_id:
+            problems.append(f"v{event.version}: belongs to another stream")
         if event.version != expected_version:
-            report.problems.append(f"v{event.version}: expected version {expected_version}")
+            problems.append(f"v{event.version}: expected version {expected_version}")
         if event.prev_hash != prev:
-            report.problems.append(f"v{event.version}: prev_hash does not match the previous event")
+            problems.append(f"v{event.version}: prev_hash does not match the previous event")
         recomputed = event_hash(event.prev_hash, event.stream_id, event.version, event.type, event.data)
         if recomputed != event.hash:
-            report.problems.append(f"v{event.version}: hash mismatch (the event was altered)")
+            problems.append(f"v{event.version}: hash mismatch (the event was altered)")
         prev = event.hash
+    return problems
 
 
 def _batches(events: list[StoredEvent]) -> list[list[StoredEvent]]:
@@ -196,3 +206,21 @@ def check_inclusion(events: list[StoredEvent], proof: dict[str, Any], size: int,
         problems.append(f"v{version}: the log holds a leaf of this stream that the export does not write "
                         f"({found[version]['body']})")
     return problems
+
+
+def published_events(log: list[dict[str, Any]]) -> list[StoredEvent]:
+    """A competition's published log (a report's `log`, its `/events` once it has ended) as the stored events
+    it shows, for `chain_problems` and `check_inclusion`. An older arena log's event shown under its shared
+    tag (`tournament.PlayerWithdrew`) was stored, hashed and logged under its old one (`arena.PlayerLeft`):
+    the tag is the one of its names its hash was computed over. A ValueError when the log carries no chain."""
+    out = []
+    for e in log:
+        if not isinstance(e, dict) or not all(isinstance(e.get(k), str) for k in ("stream_id", "prev_hash", "hash")):
+            raise ValueError("the log carries no chain hashes (they are published once the competition has ended)")
+        names = [e["type"], *(old for old, new in RENAMED.items() if new == e["type"])]
+        stored = next((t for t in names if event_hash(e["prev_hash"], e["stream_id"], e["version"], t, e["data"])
+                       == e["hash"]), e["type"])
+        out.append(StoredEvent(position=0, tx=0, stream_id=e["stream_id"], version=e["version"], type=stored,
+                               data=e["data"], metadata={}, at=datetime.fromisoformat(e["at"]),
+                               prev_hash=e["prev_hash"], hash=e["hash"]))
+    return out

@@ -47,8 +47,8 @@ LIST_RESPONSES = {
                       examples=[Example(summary="bad_cursor", value=example(BadCursor("")))])}
 STREAM_DOC = (
     "`text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then "
-    "one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as "
-    "getTournamentEvents shows it (seeds hidden until the end). Comment lines (`: heartbeat`) keep the "
+    "one frame per event, `event: <type>`, `id: <stream version>`, data the event as getTournamentEvents "
+    "shows it (seeds hidden until the end, the chain hashes shown from then on). Comment lines (`: heartbeat`) keep the "
     "connection alive; the stream closes after `tournament.TournamentEnded`. Reconnect with `Last-Event-ID` "
     "to receive exactly the events after that version (no snapshot).")
 
@@ -121,9 +121,21 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
         "a code that admits whoever gives it when registering (only its salted hash is recorded)"))] | None = None
 
 
-class TournamentEventOut(WireEvent, frozen=True, kw_only=True):
+class TournamentEventOut(WireEvent, frozen=True, kw_only=True, omit_defaults=True):
     """One stored event of a competition of any format (a tournament's, an arena's), as readers see it now: a
-    game's event shape under a name of its own in the document (a competition's events are no game's union)."""
+    game's event shape under a name of its own in the document (a competition's events are no game's union),
+    with the fields a game's export carries to recompute its chain and its transparency log leaves: the
+    `stream_id` the log names the competition by, and once the competition has ended, `prev_hash` and `hash`
+    (`service.commands.competition.redacted`; `stela verify report.json --log URL` checks them)."""
+
+    stream_id: Annotated[str, Meta(description=(
+        "the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`"),
+        examples=["tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b"])]
+    prev_hash: Annotated[str, Meta(description="the chain hash of the event before (64 zeros before the first); "
+                                               "shown once the competition has ended")] | None = None
+    hash: Annotated[str, Meta(description=(
+        "SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once "
+        "the competition has ended"))] | None = None
 
 
 class TournamentEvents(msgspec.Struct, kw_only=True):
@@ -150,7 +162,8 @@ REPORT_EXAMPLE = {
         {"round": 1, "table": 1, "game_id": "5b0c…", "players": ["ana", "ben"], "status": "played",
          "ranks": [1, 2], "scores": [7, 3], "points": [1.0, 0.0]}]}],
     "log": [{"version": 1, "type": "tournament.TournamentCreated", "data": {"…": "…"},
-             "at": "2026-11-26T06:00:00+00:00"}]}
+             "at": "2026-11-26T06:00:00+00:00", "stream_id": "tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b",
+             "prev_hash": "0" * 64, "hash": "5c1e…"}]}
 
 
 # ------------------------------------------------------------------------------------------------ the arena
@@ -178,8 +191,8 @@ ARENA_RESPONSES = {200: ResponseSpec(data_container=A.ArenaView, generate_exampl
 ARENA_ACTS = {**ARENA_RESPONSES, **responses(400, 401, 404, 409)}  # what a player's own arena command answers
 ARENA_STREAM_DOC = (
     "`text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per "
-    "event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getArenaEvents shows it "
-    f"(seeds hidden until the end), and after each batch an `event: standings` frame: the arena's view after it, "
+    "event, `event: <type>`, `id: <stream version>`, data the event as getArenaEvents shows it "
+    f"(seeds hidden until the end, the chain hashes shown from then on), and after each batch an `event: standings` frame: the arena's view after it, "
     f"its standings cut to the first {TOP}. Comment lines (`: heartbeat`) keep the connection alive; the stream "
     "closes after `tournament.TournamentEnded` (the final order, a fact every format shares: a pause, a leave, the "
     "end and the seed's reveal are `tournament.PlayerPaused`, `tournament.PlayerWithdrew`, "

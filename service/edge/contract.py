@@ -159,8 +159,20 @@ def tournament_components() -> dict[str, dict[str, Any]]:
     for name, schema in components.items():
         schemas.setdefault(name, schema)
     schemas["TournamentEvent"] = _one_of("type", events, "a competition's event (any format, the arena's too) as "
-                                                        "a reader receives it: {version, type, data, at}")
+                                                        "a reader receives it: {version, type, data, at, stream_id}, "
+                                                        "and once it has ended its prev_hash and hash")
     return schemas
+
+
+def _chained(schemas: dict[str, Any]) -> None:
+    """Each envelope of `TournamentEvent` with the fields `TournamentEventOut` (the competition schemas) adds to a
+    game's event: the stream and, once ended, the chain hashes."""
+    out = schemas.get("TournamentEventOut", {})
+    extra = {k: v for k, v in out.get("properties", {}).items() if k not in ("version", "type", "data", "at")}
+    for ref in schemas["TournamentEvent"]["discriminator"]["mapping"].values():
+        envelope = schemas[ref[len(REF):]]
+        envelope["properties"].update(extra)
+        envelope["required"] += [name for name in out.get("required", []) if name in extra]
 
 
 def _one_of(field: str, mapping: dict[str, str], description: str) -> dict[str, Any]:
@@ -175,6 +187,7 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(typed_components(games))
     schemas.update(tournament_components())
+    _chained(schemas)
     command, event, view = ({"$ref": REF + n} for n in ("Command", "Event", "View"))
 
     def prop(component: str, name: str, schema: dict[str, Any]) -> None:

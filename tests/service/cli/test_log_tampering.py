@@ -1,8 +1,9 @@
 """Tampering an operator (or an intruder with database access) might try, each caught by what
 `stela verify --log` and `stela witness` run (`service.cli.transparency`): a finished game deleted, one
 event rewritten with its chain recomputed, a seed swapped before its reveal, and a log forked for one
-client. Each test first shows the honest case passes, so the catch is the tampering's. The last runs the
-commands themselves against served logs: their exit codes are what a third party's script sees."""
+client; and a tournament's report with one result rewritten and its chain recomputed. Each test first shows the
+honest case passes, so the catch is the tampering's. The last two run the commands themselves against served
+logs: their exit codes are what a third party's script sees."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -18,17 +21,24 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
+import domain.tournament as T
+import domain.tournament.competition as C
 from domain.kernel import seed_commitment
+from domain.tournament.report import report
 from service.cli.main import main
 from service.cli.transparency import SplitView, audit_log, verify_in_log, witness_round
+from service.commands import verify as V
+from service.commands.competition import redacted
 from service.commands.notes import COSIGNATURE, Signer, Verifier, cosigned_by
+from service.commands.tournaments import verify_report
 from service.commands.verify import parse_ndjson, verify_log
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from service.store.protocol import event_hash
+from service.store.protocol import GENESIS_HASH, StoredEvent, event_hash
 from testkit.api import play_to_end, player, started_game
 from testkit.live import serving
 from testkit.log import checkpointed
+from tests.service.commands import test_tournament_service as cups
 
 LOG_KEY = Signer.generate("test.example/stela")
 KEY = Verifier.parse(LOG_KEY.verifier())
@@ -189,3 +199,99 @@ def test_stela_verify_and_stela_witness_exit_non_zero_on_a_deleted_game_and_a_fo
         assert witness(url) == 3
         assert "does not extend" in json.loads(capsys.readouterr().out)["split_view"]
     assert state.read_text() == seen
+
+
+async def finished_cup(url: str, streams: Any) -> dict[str, Any]:
+    """test_tournament_service's cup of one round run to its end over HTTP, its three leaves checkpointed; its
+    report (getTournamentReport)."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        await cups.test_a_cup_over_http_is_paired_recorded_and_finished_by_the_services_own_workers(client)
+        [stream] = [s for s in list(streams) if s.startswith("tournament-")]
+        await checkpointed(client, stream, 3)
+        resp = await client.get(f"/v1/tournaments/{stream.removeprefix('tournament-')}/report")
+        assert resp.status_code == 200, resp.text
+        return resp.json()
+
+
+def rewritten(document: dict[str, Any], change: Any) -> dict[str, Any]:
+    """The report an operator would publish after `change(event)` rewrote its log (a new dict or None): every
+    hash from there on recomputed, and the report derived again from the rewritten log, so the file is
+    consistent on its own."""
+    log, prev = [], "0" * 64
+    for event in document["log"]:
+        event = change(event) or event
+        digest = event_hash(prev, event["stream_id"], event["version"], event["type"], event["data"])
+        log.append({**event, "prev_hash": prev, "hash": digest})
+        prev = digest
+    state = T.fold([T.decode_event(e["type"], e["data"]) for e in log])
+    return {**msgspec.to_builtins(report(state)), "log": log}
+
+
+def test_stela_verify_report_proves_a_tournaments_leaves_and_catches_a_result_rewritten_with_its_chain(
+        memory_settings, games, tmp_path, capsys):
+    """A finished tournament's report carries its chain (the stored events' hashes, under the stream id its log
+    names) and `stela verify report.json --log URL` proves its creation, end and seed leaves. A result rewritten
+    in the report, its chain recomputed and the report derived again, verifies on its own, but its end and seed
+    leaves are not in the log: exit 1 naming their versions. The whole-log audit checks the cup's leaves against its
+    published events too: the tournament deleted, its leaves name a competition the service no longer has."""
+    settings = msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text())
+    store = MemoryStore()
+    path = tmp_path / "report.json"
+
+    def verify(document: dict[str, Any], url: str) -> dict[str, Any]:
+        path.write_text(json.dumps(document))
+        capsys.readouterr()
+        code = main(["verify", str(path), "--log", url, "--log-key", KEY.text()])
+        return {"exit": code, **json.loads(capsys.readouterr().out.strip().splitlines()[-1])}
+
+    with serving(create_app(settings, games=games, store=store)) as url:
+        honest = asyncio.run(finished_cup(url, store.streams))
+        assert verify(honest, url) == {"exit": 0, "ok": True, "problems": []}
+        result = next(e for e in honest["log"] if e["type"] == "tournament.ResultRecorded")
+        scores = [result["data"]["scores"][0] + 5, *result["data"]["scores"][1:]]  # the first seat's score raised
+        forged = rewritten(honest, lambda e: {**e, "data": {**e["data"], "scores": scores}}
+                           if e["version"] == result["version"] else None)
+        assert forged["rounds"] != honest["rounds"] and verify_report(forged) == []  # the file alone verifies
+        assert V.chain_problems(V.published_events(forged["log"])) == []  # and so does its chain
+        caught = verify(forged, url)
+        capsys.readouterr()
+        audited = main(["verify", "--log", url, "--log-key", KEY.text()])  # the whole log: the cup and its game
+        assert (audited, json.loads(capsys.readouterr().out)) == (0, {"leaves": 6, "problems": []})
+    [stream] = {e["stream_id"] for e in honest["log"]}
+    stored = asyncio.run(store.read_stream(stream))
+    assert [(e["version"], e["prev_hash"], e["hash"]) for e in honest["log"]] == [
+        (e.version, e.prev_hash, e.hash) for e in stored]
+    ended, seed = (e["version"] for e in honest["log"]
+                   if e["type"] in ("tournament.TournamentEnded", "tournament.SeedRevealed"))
+    assert caught["exit"] == 1 and [p.split(":")[0] for p in caught["problems"]] == [f"v{ended}", f"v{seed}"], caught
+    assert all("the log holds no such leaf" in p for p in caught["problems"])
+    for kept in (store.streams, store.snapshots, store.created):  # the operator deletes the finished tournament
+        kept.pop(stream, None)
+    with serving(create_app(settings, games=games, store=store)) as url:
+        capsys.readouterr()
+        assert main(["verify", "--log", url, "--log-key", KEY.text()]) == 1
+    problems = json.loads(capsys.readouterr().out)["problems"]  # (its game's export, its tournament gone, 404s too)
+    assert f"{stream}: logged as finished, but the service has no log of it (404)" in problems, problems
+
+
+RECORDED = Path(__file__).parents[2] / "domain" / "tournament" / "logs"  # logs written by older code, every format
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in RECORDED.glob("*.json")))
+def test_a_recorded_competition_log_as_published_after_its_end_gives_back_its_chain_and_leaves(name):
+    """Every format's recorded log (the arenas' with the tags renamed since: `arena.PlayerLeft` shown as
+    `tournament.PlayerWithdrew`), stored with its chain and shown as every reader sees it once it has ended, is
+    turned back into the stored events: the chain recomputes and the leaves are the ones its events wrote."""
+    prev, stored = GENESIS_HASH, []
+    for version, row in enumerate(json.loads((RECORDED / f"{name}.json").read_text())["events"], start=1):
+        digest = event_hash(prev, f"x-{name}", version, row["type"], row["data"])
+        stored.append(StoredEvent(position=version, tx=version, stream_id=f"x-{name}", version=version,
+                                  type=row["type"], data=row["data"], metadata={}, at=datetime.now(UTC),
+                                  prev_hash=prev, hash=digest))
+        prev = digest
+    state = C.fold([C.decode_event(e.type, e.data) for e in stored])
+    published = json.loads(json.dumps([redacted(state, e) for e in stored]))
+    back = V.published_events(published)
+    assert C.finished(state) and V.chain_problems(back) == []
+    assert V.logged_leaves(back) == V.logged_leaves(stored) and len(V.logged_leaves(stored)) == 3
+    assert [e.type for e in back] == [e.type for e in stored]

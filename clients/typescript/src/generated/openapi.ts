@@ -256,7 +256,7 @@ export interface paths {
         };
         /**
          * Live arena (Server-Sent Events): a snapshot, then each event and the standings after it
-         * @description `text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getArenaEvents shows it (seeds hidden until the end), and after each batch an `event: standings` frame: the arena's view after it, its standings cut to the first 100. Comment lines (`: heartbeat`) keep the connection alive; the stream closes after `tournament.TournamentEnded` (the final order, a fact every format shares: a pause, a leave, the end and the seed's reveal are `tournament.PlayerPaused`, `tournament.PlayerWithdrew`, `tournament.TournamentEnded` and `tournament.SeedRevealed` in an arena too, older arenas' `arena.*` names included). Reconnect with `Last-Event-ID` to receive exactly the events after that version (no snapshot).
+         * @description `text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per event, `event: <type>`, `id: <stream version>`, data the event as getArenaEvents shows it (seeds hidden until the end, the chain hashes shown from then on), and after each batch an `event: standings` frame: the arena's view after it, its standings cut to the first 100. Comment lines (`: heartbeat`) keep the connection alive; the stream closes after `tournament.TournamentEnded` (the final order, a fact every format shares: a pause, a leave, the end and the seed's reveal are `tournament.PlayerPaused`, `tournament.PlayerWithdrew`, `tournament.TournamentEnded` and `tournament.SeedRevealed` in an arena too, older arenas' `arena.*` names included). Reconnect with `Last-Event-ID` to receive exactly the events after that version (no snapshot).
          */
         get: operations["streamArena"];
         put?: never;
@@ -1451,7 +1451,7 @@ export interface paths {
         };
         /**
          * Live tournament (Server-Sent Events): a snapshot, then each event; ends after the end
-         * @description `text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then one frame per event, `event: <type>`, `id: <stream version>`, data `{version, type, data, at}` as getTournamentEvents shows it (seeds hidden until the end). Comment lines (`: heartbeat`) keep the connection alive; the stream closes after `tournament.TournamentEnded`. Reconnect with `Last-Event-ID` to receive exactly the events after that version (no snapshot).
+         * @description `text/event-stream`. First the tournament as in getTournament (`event: snapshot`, id: its version), then one frame per event, `event: <type>`, `id: <stream version>`, data the event as getTournamentEvents shows it (seeds hidden until the end, the chain hashes shown from then on). Comment lines (`: heartbeat`) keep the connection alive; the stream closes after `tournament.TournamentEnded`. Reconnect with `Last-Event-ID` to receive exactly the events after that version (no snapshot).
          */
         get: operations["streamTournament"];
         put?: never;
@@ -1725,6 +1725,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["arena.ArenaClosed.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1738,6 +1747,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["arena.ArenaCreated.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1751,6 +1769,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["arena.Berserked.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1764,6 +1791,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["arena.GameScored.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1777,6 +1813,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["arena.PlayerJoined.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1790,6 +1835,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["arena.PlayersPaired.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3129,6 +3183,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PairingForbidden.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3142,6 +3205,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PairingsSet.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3155,6 +3227,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PlayerPaused.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3168,6 +3249,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PlayerRegistered.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3181,6 +3271,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PlayerRemoved.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3194,6 +3293,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PlayerResumed.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3207,6 +3315,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.PlayerWithdrew.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3220,6 +3337,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.ResultAdjudicated.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3233,6 +3359,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.ResultAnnulled.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3246,6 +3381,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.ResultRecorded.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3259,6 +3403,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.RoundPaired.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3272,6 +3425,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.SeedRevealed.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3285,6 +3447,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.TournamentCreated.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3298,6 +3469,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.TournamentEnded.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3311,6 +3491,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.TournamentStarted.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3324,6 +3513,15 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["tournament.WindowsSet.data"];
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4507,7 +4705,7 @@ export interface components {
             /** @description a game `time_control`, put on every game ({}: none) */
             time_control?: components["schemas"]["TimeControl"] | Record<string, never>;
         };
-        /** @description a competition's event (any format, the arena's too) as a reader receives it: {version, type, data, at} */
+        /** @description a competition's event (any format, the arena's too) as a reader receives it: {version, type, data, at, stream_id}, and once it has ended its prev_hash and hash */
         TournamentEvent: components["schemas"]["Event.arena.ArenaClosed"] | components["schemas"]["Event.arena.ArenaCreated"] | components["schemas"]["Event.arena.Berserked"] | components["schemas"]["Event.arena.GameScored"] | components["schemas"]["Event.arena.PlayerJoined"] | components["schemas"]["Event.arena.PlayersPaired"] | components["schemas"]["Event.tournament.PairingForbidden"] | components["schemas"]["Event.tournament.PairingsSet"] | components["schemas"]["Event.tournament.PlayerPaused"] | components["schemas"]["Event.tournament.PlayerRegistered"] | components["schemas"]["Event.tournament.PlayerRemoved"] | components["schemas"]["Event.tournament.PlayerResumed"] | components["schemas"]["Event.tournament.PlayerWithdrew"] | components["schemas"]["Event.tournament.ResultAdjudicated"] | components["schemas"]["Event.tournament.ResultAnnulled"] | components["schemas"]["Event.tournament.ResultRecorded"] | components["schemas"]["Event.tournament.RoundPaired"] | components["schemas"]["Event.tournament.SeedRevealed"] | components["schemas"]["Event.tournament.TournamentCreated"] | components["schemas"]["Event.tournament.TournamentEnded"] | components["schemas"]["Event.tournament.TournamentStarted"] | components["schemas"]["Event.tournament.WindowsSet"];
         /** TournamentEventOut */
         TournamentEventOut: {
@@ -4515,6 +4713,15 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once the competition has ended */
+            hash?: string | null;
+            /** @description the chain hash of the event before (64 zeros before the first); shown once the competition has ended */
+            prev_hash?: string | null;
+            /**
+             * @description the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`
+             * @example tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b
+             */
+            stream_id: string;
             type: string;
             version: number;
         };
