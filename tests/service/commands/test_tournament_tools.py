@@ -3,13 +3,12 @@ removal, and the report the audit accepts. Organiser-only actions refuse anyone 
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
 from typing import Any
 
-from service.cli.main import cmd_verify
+from service.cli.main import main
 from service.commands.tournaments import verify_report
 from tests.service.commands.test_tournament_service import api, play_round, player  # noqa: F401 - `api` is a fixture
 from testkit.api import auth, found
@@ -115,7 +114,7 @@ async def test_the_organiser_runs_a_swiss_with_every_tool_and_publishes_a_report
     for document, status in ((report, 0), (tampered, 1)):
         path = tmp_path / "report.json"
         path.write_text(json.dumps(document))
-        assert cmd_verify(argparse.Namespace(file=str(path), all=False)) == status
+        assert main(["verify", str(path)]) == status
     # the list (a read model) counts the players registered less the one removed: 6 of 7
 
     async def listed() -> dict[str, Any] | None:
@@ -181,7 +180,7 @@ async def test_the_organiser_sets_a_rounds_pairings_and_the_report_verifies_with
     assert verify_report(report) == [] and any(e["type"] == "tournament.PairingsSet" for e in report["log"])
     path = tmp_path / "report.json"
     path.write_text(json.dumps(report))
-    assert cmd_verify(argparse.Namespace(file=str(path), all=False)) == 0
+    assert main(["verify", str(path)]) == 0
 
 
 async def test_points_per_place_set_at_creation_score_the_games_and_the_report_verifies(api):  # noqa: F811
