@@ -10,11 +10,9 @@ another origin (both with a restart mid-game), and the README's API tour (exampl
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,12 +20,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import fresh_database
+from tests.sdk_typescript.npm import PACKAGE, node_modules
 
 # one xdist worker runs the module: its fixture installs node_modules in place, once
 pytestmark = pytest.mark.xdist_group("typescript-sdk")
-
-PACKAGE = Path(__file__).parents[2] / "clients" / "typescript"
-STAMP = PACKAGE / "node_modules" / ".stela-installed-lock"
 
 
 def npm(*args: str, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -37,16 +33,7 @@ def npm(*args: str, env: dict[str, str] | None = None, timeout: float = 600) -> 
 
 @pytest.fixture(scope="module")
 def package() -> Path:
-    assert shutil.which("npm"), "Node.js and npm are needed (this machine's kind has them)"
-    lock = (PACKAGE / "package-lock.json").read_text()
-    # one install at a time in this folder, whichever process asks (`npm ci` empties node_modules first:
-    # two at once fail with ENOTEMPTY, as they did in CI)
-    with open(PACKAGE / ".stela-install.lock", "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        if not STAMP.exists() or STAMP.read_text() != lock:
-            done = npm("ci", "--no-audit", "--no-fund")
-            assert done.returncode == 0, done.stdout + done.stderr
-            STAMP.write_text(lock)
+    node_modules()  # clients/typescript's, shared with tests/contract/test_typescript_client.py
     done = npm("test")  # type-check, drift checks of the generated types and of dist/, unit tests
     assert done.returncode == 0, done.stdout[-20000:] + done.stderr[-5000:]
     assert "# fail 0" in done.stdout or "ℹ fail 0" in done.stdout, done.stdout[-3000:]
