@@ -56,7 +56,7 @@ def live_command(package: Path) -> list[str]:
     """`npm run test:live` without its compile, which the `package` fixture's `npm test` has just done
     (the same `tsc -p tsconfig.test.json`): the script's second half, as argv."""
     scripts = json.loads((package / "package.json").read_text())["scripts"]
-    compile_, run = scripts["test:live"].split(" && ")
+    compile_, _, run = scripts["test:live"].rpartition(" && ")
     assert scripts["test"].startswith(compile_ + " && "), scripts
     return shlex.split(run)
 
