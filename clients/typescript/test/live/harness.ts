@@ -60,9 +60,23 @@ export class Server {
   private port = 0;
   private metricsPort = 0;
 
-  /** Start the server unless it is running (a restart is `stop()`, then `start()`). */
-  async start(): Promise<void> {
-    if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) return;
+  private starting: Promise<void> | undefined;
+  private launching = false;
+
+  /**
+   * Start the server unless it runs or is starting (a restart is `stop()`, then `start()`): whoever calls it,
+   * even while another caller's start is under way (the files' `before` hooks), one process, and each caller
+   * resolves once it answers.
+   */
+  start(): Promise<void> {
+    const alive = this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
+    if (this.starting && (this.launching || alive)) return this.starting;
+    this.launching = true;
+    this.starting = this.launch().finally(() => { this.launching = false; });
+    return this.starting;
+  }
+
+  private async launch(): Promise<void> {
     if (!this.port) {
       this.port = await freePort();
       this.metricsPort = await freePort();
