@@ -7,13 +7,12 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { StelaClient, type Event, type GameFrame } from "../../src/index.js";
 import { launch, staticOrigin } from "./browser.js";
-import { assertSeatsView, saysEnded, Server, until } from "./harness.js";
+import { assertSeatsView, saysEnded, server, until } from "./harness.js";
 
 interface Follower { frames: Array<GameFrame & { game_id: string }>; opens: number; connects: number; errors: unknown[];
                      positions: Record<string, number> }
 interface Report { games: string[]; commands: number; errors: string[]; followers: Record<string, Follower> }
 
-const server = new Server();
 let browser: Browser;
 let origin: Awaited<ReturnType<typeof staticOrigin>>;
 
@@ -25,7 +24,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
   origin?.server.close();
-  await server.stop();
 });
 
 async function openPage(): Promise<Page> {
@@ -103,7 +101,7 @@ test("per-game EventSource streams and the personal stream resume across a resta
 test("one multiplexed EventSource per viewer follows two games and the personal notices across a restart", { timeout: 600_000 }, async () => {
   // tickets live 1 s: after the restart EventSource's own reconnect is refused (401), and the SDK
   // must open a new connection with a fresh ticket and its positions (after=)
-  server.env = { STELA_TICKET_TTL_SECONDS: "1" };
+  server.env["STELA_TICKET_TTL_SECONDS"] = "1";
   await server.stop();
   await server.start();
   const page = await openPage();

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 // DATABASE_URL (an empty PostgreSQL database); tests/sdk_typescript/ sets both.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { after } from "node:test";
 import { StelaClient, VersionConflictError, type Event, type Game, type Kind } from "../../src/index.js";
 
 /** Streams a test opened: closed after it whatever happened, or they would keep the test process alive. */
@@ -59,7 +60,23 @@ export class Server {
   private port = 0;
   private metricsPort = 0;
 
-  async start(): Promise<void> {
+  private starting: Promise<void> | undefined;
+  private launching = false;
+
+  /**
+   * Start the server unless it runs or is starting (a restart is `stop()`, then `start()`): whoever calls it,
+   * even while another caller's start is under way (the files' `before` hooks), one process, and each caller
+   * resolves once it answers.
+   */
+  start(): Promise<void> {
+    const alive = this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
+    if (this.starting && (this.launching || alive)) return this.starting;
+    this.launching = true;
+    this.starting = this.launch().finally(() => { this.launching = false; });
+    return this.starting;
+  }
+
+  private async launch(): Promise<void> {
     if (!this.port) {
       this.port = await freePort();
       this.metricsPort = await freePort();
@@ -82,12 +99,20 @@ export class Server {
 
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
     const proc = this.proc;
-    if (!proc || proc.exitCode !== null) return;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((resolve) => proc.once("exit", resolve));
     proc.kill(signal);
     await exited;
   }
 }
+
+/**
+ * The one server of the live run: test/live/suite.ts runs every live file in one process, so they share it
+ * (and its database); run alone, a file has it to itself. A file starts it (a no-op if it runs) and may
+ * restart it or give it more environment for its next start; it is stopped when the run ends.
+ */
+export const server = new Server();
+after(() => server.stop());
 
 /** Two registered players at a started game of `kind`. */
 export async function twoPlayerGame(api: string, kind: Kind) {

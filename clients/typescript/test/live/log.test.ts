@@ -3,9 +3,9 @@
 // is served with the checkpoint from then on, and a later checkpoint is proven consistent with it.
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { StelaClient } from "../../src/index.js";
-import { Server } from "./harness.js";
+import { server } from "./harness.js";
 
 /** A C2SP signed-note key of `kind` (0x01 a log's Ed25519 key, 0x04 a witness's cosignature key). */
 function noteKey(name: string, kind: number) {
@@ -23,9 +23,8 @@ function noteKey(name: string, kind: number) {
 }
 
 const log = noteKey("sdk-ts.example/stela", 0x01);
-const server = new Server();
-server.env = { STELA_LOG_KEY: log.secret, STELA_LOG_CHECKPOINT_SECONDS: "3600" };
-after(() => server.stop());
+// the shared server signs with this key from its first start (test/live/suite.ts imports this file first)
+Object.assign(server.env, { STELA_LOG_KEY: log.secret, STELA_LOG_CHECKPOINT_SECONDS: "3600" });
 
 async function checkpointed(client: StelaClient, gameId: string): Promise<{ note: string; streamId: string }> {
   const deadline = Date.now() + 60_000;

@@ -5,13 +5,9 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 import { StelaClient, type Frame, type MultiStream } from "../../src/index.js";
-import { closeTracked, eventsAsSeat, play, saysEnded, seeded, Server, track, twoPlayerGame, until } from "./harness.js";
+import { closeTracked, eventsAsSeat, play, saysEnded, seeded, server, track, twoPlayerGame, until } from "./harness.js";
 
-const server = new Server();
-after(() => {
-  closeTracked();
-  return server.stop();
-});
+after(closeTracked);
 
 function record(stream: MultiStream): Frame[] {
   const frames: Frame[] = [];

@@ -3,13 +3,9 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { StelaClient, type GameFrame, type GameStream, type PersonalNotice } from "../../src/index.js";
-import { assertSeatsView, closeTracked, play, saysEnded, seeded, Server, track, twoPlayerGame, until } from "./harness.js";
+import { assertSeatsView, closeTracked, play, saysEnded, seeded, server, track, twoPlayerGame, until } from "./harness.js";
 
-const server = new Server();
-after(() => {
-  closeTracked();
-  return server.stop();
-});
+after(closeTracked);
 
 function record(stream: GameStream): GameFrame[] {
   const frames: GameFrame[] = [];

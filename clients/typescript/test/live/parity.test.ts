@@ -5,11 +5,10 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { authorizationRequest, codeFromRedirect, ForbiddenError, queryOf, StelaClient, UnauthorizedError,
          type Frame, type LogFrame } from "../../src/index.js";
-import { Server, closeTracked, track, until } from "./harness.js";
+import { server, closeTracked, track, until } from "./harness.js";
 
-const server = new Server();
 before(() => server.start());
-after(async () => { closeTracked(); await server.stop(); });
+after(closeTracked);
 const REDIRECT = "http://127.0.0.1:8765/back";
 
 test("accounts, scoped tokens and the PKCE flow of a public app", { timeout: 300_000 }, async () => {

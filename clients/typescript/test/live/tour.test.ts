@@ -1,14 +1,12 @@
 // The README's API tour, written with the SDK (examples/tour.ts), runs against a live server.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { Server } from "./harness.js";
+import { server } from "./harness.js";
 
 const TOUR = fileURLToPath(new URL("../../examples/tour.js", import.meta.url)); // build/examples/tour.js
-const server = new Server();
-after(() => server.stop());
 
 test("the README's API tour runs through the SDK", { timeout: 300_000 }, async () => {
   await server.start();
