@@ -43,7 +43,7 @@ chaos-short: $(STAMP)
 
 # schemathesis's long stateful run (tests/contract/test_stateful.py); `make test` runs its short mode
 fuzz: $(STAMP)
-	STELA_FUZZ=long $(BIN)/python -m pytest -p no:cacheprovider tests/contract/test_stateful.py
+	STELA_TEST_BUDGET=long $(BIN)/python -m pytest -p no:cacheprovider tests/contract/test_stateful.py
 
 openapi: $(STAMP)
 	$(BIN)/stela openapi

@@ -5,13 +5,12 @@ create -> join -> start -> legal -> command with the game's id and real legal co
 players take part: the creator creates and starts, a join is sent by a player not yet seated, and
 legal and command requests by the player of a seat to act (found from the game), so a scenario can
 go deep into a game instead of stopping at "not your seat". Every response must satisfy every
-check (no 5xx, conforming to the document). Short in CI (bounded to about a minute), long with
-STELA_FUZZ=long (`make fuzz`).
+check (no 5xx, conforming to the document). Sized by tests/budget.py: short in `make test` and CI, long
+(400 scenarios of 25 steps, not derandomised) on STELA_TEST_BUDGET=long (`make fuzz`, `make test-long`).
 """
 
 from __future__ import annotations
 
-import os
 import time
 import zlib
 from collections import Counter
@@ -26,14 +25,14 @@ import schemathesis
 from schemathesis.config import SchemathesisConfig
 
 from service.edge.app import create_app
+from tests.budget import LONG, sized
 from tests.conftest import fresh_database
 from tests.contract.stateful_links import with_links
 from testkit.live import serving
 
 pytestmark = [pytest.mark.xdist_group("live"), pytest.mark.slow]  # a fuzzer: slow tier
 HERE = Path(__file__).parent
-LONG = os.environ.get("STELA_FUZZ") == "long"
-SCENARIOS, STEPS = (400, 25) if LONG else (40, 20)
+SCENARIOS, STEPS = sized(40, 400), sized(20, 25)
 
 
 def seated_token(http: httpx.Client, game_id: str, players: dict[str, str], acting: bool) -> str | None:

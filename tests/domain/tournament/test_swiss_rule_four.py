@@ -23,7 +23,7 @@ from domain.tournament.matching import BLOCK, blocks, match
 from domain.tournament.pairing import next_round
 from domain.tournament.rules import PAIRING
 from domain.tournament.standings import order
-from tests.budget import sized
+from tests.budget import every, sized
 from tests.domain.tournament.support import (ORGANISER, given as fold, opened, play_out, play_round, player, started,
                                              when)
 
@@ -122,7 +122,7 @@ def test_two_seats_no_round_has_a_conflict_while_a_pairing_without_one_exists(pl
 def test_two_seats_a_field_of_2d_plus_2_or_more_never_repeats(players):
     """Fields whose last block of 48 is small (50, 98: rule 2 repeats there) and beyond, several rounds,
     forbidden teammates in half the runs: every round is free of conflict, as Dirac's theorem says."""
-    for trial in range(4 if players <= 100 else 1):
+    for trial in range(sized(2, 4) if players <= 100 else 1):  # short: one run with teammates, one without
         rnd = random.Random(f"{players}-{trial}")
         seen, _ = tournament(players, 2, 9, rnd, team=6 * (trial % 2), label=f"big{trial}", audit=trial < 2)
         for state, paired in seen:
@@ -222,7 +222,7 @@ def test_three_to_six_seats_a_field_past_the_bound_never_repeats(seats, players,
 def test_below_the_bound_a_round_keeps_a_conflict_only_when_every_grouping_has_one(seats, players, rounds):
     """Fields below the proved bound, where rule 3's bounded search and the swaps left a repeat that some
     grouping avoids (the oracle found such rounds in these runs): `conflicts.settle` finds that grouping."""
-    for trial in range(6):
+    for trial in every(range(6), 2, start=1):  # short budget: the runs with forbidden teammates (tests/budget.py)
         rnd = random.Random(f"m{players}-{trial}")
         seen, _ = tournament(players, seats, rounds, rnd, team=min(6, players // 3) if trial % 2 else 0,
                              seed=f"m{players}-{trial}", audit=trial < 2)

@@ -1,5 +1,11 @@
 """Bots in an arena: its organiser enters them (anyone else is refused before any bot exists), a bot worker
-plays every game the arena pairs them into until the arena ends, and the arena's log still verifies."""
+plays every game the arena pairs them into until the arena ends, and the arena's log still verifies.
+
+An arena lasts whole minutes (one at least); the test does not wait one out. The arena worker reads the time
+through `service.workers.arenas.now_ms` (the server runs in this process, `testkit.live.serving`), and once
+the bots have finished games the test moves that clock past the arena's end: the worker closes the arena
+on its next tick, the games still running finish and count, and the last one ends it, as at the real end.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import msgspec
 import pytest
 
 import domain.tournament.arena as A
+import service.workers.arenas as arena_worker
 from service.bots.runner import BotWorker
 from service.edge.app import create_app
 from tests.conftest import fresh_database
@@ -45,7 +52,10 @@ async def test_a_stranger_cannot_add_bots_to_an_arena_and_leaves_no_bot_behind(b
         assert await BotWorker(http, ADMIN, "orphans", lease_seconds=30).step() == []
 
 
-async def test_bots_the_organiser_adds_play_the_arena_until_it_ends(base):
+async def test_bots_the_organiser_adds_play_the_arena_until_it_ends(base, monkeypatch):
+    ahead = [0]  # ms the arena worker's clock runs ahead of the real one
+    real = arena_worker.now_ms
+    monkeypatch.setattr(arena_worker, "now_ms", lambda: real() + ahead[0])
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         organiser = await player(http, unique("Org"))
         made = await http.post("/v1/arenas", json=ARENA, headers=organiser["headers"])
@@ -61,6 +71,8 @@ async def test_bots_the_organiser_adds_play_the_arena_until_it_ends(base):
         deadline = asyncio.get_running_loop().time() + 240
         while (view := (await http.get(f"/v1/arenas/{aid}")).json())["status"] != "finished":
             assert asyncio.get_running_loop().time() < deadline, "the arena did not finish"
+            if not ahead[0] and sum(s["games"] for s in view["standings"]) >= 4:  # two games played out
+                ahead[0] = 60_000 * ARENA["minutes"]  # the arena's time is up: the worker closes it
             await asyncio.sleep(0.5)
         while len(worker.played) < 3:  # each bot sees the end on its next look and says it is done
             assert asyncio.get_running_loop().time() < deadline, f"bots done: {worker.played}"
