@@ -137,6 +137,45 @@ async def test_a_group_carrying_a_held_stream_lets_the_others_in_and_refuses_onl
     await check_log(pg, held, 1)
 
 
+async def test_a_group_gives_up_its_lock_wait_long_before_an_append_alone_would(pg_dsn):
+    """A group statement in a lock wait holds every append it carries and every one behind it, so it waits only
+    `GROUP_LOCK_TIMEOUT` (50 ms): here an append alone would wait a minute, yet the group's other appends go in while the
+    holder still holds, and the held append, sent again alone, waits for the holder and goes in once it lets go."""
+    store = await PostgresStore.connect(pg_dsn, 8, command_timeout=120, slots=1, lock_timeout=60)
+    try:
+        held, busy = f"g-{uuid.uuid4()}", f"g-{uuid.uuid4()}"
+        first = await store.append(held, 0, events(1, "first"), META, kind="x")
+        gate, alone = asyncio.Event(), store.group.alone
+
+        async def gated(item: Prepared) -> AppendResult:  # the one slot stays busy until the others wait
+            if item.stream_id == busy:
+                await gate.wait()
+            return await alone(item)
+
+        store.group.alone = gated
+        sent = groups_sent(store)
+        async with holding(pg_dsn, held, first) as holder:
+            blocker = asyncio.create_task(store.append(busy, 0, events(1, "b"), META))
+            await asyncio.sleep(0)
+            others = [f"g-{uuid.uuid4()}" for _ in range(5)]
+            mine = asyncio.create_task(store.append(held, 1, events(1, "mine"), META, prev_hash=first.head))
+            waiting = [asyncio.create_task(store.append(s, 0, events(2, s), META, kind="x")) for s in others]
+            async with asyncio.timeout(30):
+                while len(store.group.waiting) < 6:
+                    await asyncio.sleep(0.01)
+            gate.set()
+            # (a generous deadline on a busy machine, and half the minute an append alone waits)
+            results = await asyncio.wait_for(asyncio.gather(*waiting), 30)
+            await blocker
+            assert [r.last_version for r in results] == [2] * 5
+            assert sorted(sent[0]) == sorted([held, *others]) and not mine.done()  # it waits alone for the holder
+            await holder.execute("ROLLBACK")
+        assert (await asyncio.wait_for(mine, 30)).last_version == 2
+        await check_log(store, held, 2)
+    finally:
+        await store.close()
+
+
 async def test_once_the_holder_commits_the_held_streams_append_is_a_version_conflict(pg, pg_dsn):
     held = f"g-{uuid.uuid4()}"
     first = await pg.append(held, 0, events(1, "first"), META, kind="x")
