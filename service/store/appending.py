@@ -32,9 +32,12 @@ p99 19.8 s before, 119 ms after, the held stream's first append waiting out the 
 shipped four slots, every 25 ms: 9.9 s before, 85 ms after).
 Every append statement therefore sets a short `lock_timeout` for its own transaction (`STELA_PG_LOCK_TIMEOUT_MS`,
 `set_config(..., true)` in its head check, so no round trip more): the wait ends in `StreamLocked`, nothing
-written, answered 503 `stream_locked`. A group that fails so is sent again one append at a time, side by side
-and without holding the group, so only the held stream's append is refused. A stream found held is kept in
-`held`: its appends go alone at once, in no slot and no group, until one of them ends other than held.
+written, answered 503 `stream_locked`. A group statement waits less (`GROUP_LOCK_TIMEOUT` of
+`service.store.postgres`, 50 ms), since every append it carries and every one behind it waits with it; a group
+that fails so is sent again one append at a time, side by side and without holding the group, each answered as
+soon as it is in, so only the held stream's append waits again and is refused (it used to hold the others'
+answers until it had waited out its own lock timeout too: 200 ms of group wait plus 200 ms). A stream found held
+is kept in `held`: its appends go alone at once, in no slot and no group, until one of them ends other than held.
 """
 
 from __future__ import annotations
@@ -316,21 +319,28 @@ class GroupCommit:
             if grouped:
                 self.grouped = False
                 self._freed()
-        if locked:  # side by side, holding no slot and no group: only the held one waits again
-            try:
-                outcomes = list(await asyncio.gather(*(outcome(self._tried(item)) for item, _ in batch)))
+        if locked:  # side by side, holding no slot and no group: only the held one waits again, and each is
+            try:    # answered as soon as it is in (not once the held one has waited out its lock timeout too)
+                await asyncio.gather(*(self._settled(item, future) for item, future in batch))
             except asyncio.CancelledError:
                 for _, future in batch:
                     future.cancel()
                 raise
+            return
         for (item, future), result in zip(batch, outcomes):
-            self._note(item.stream_id, isinstance(result, StreamLocked))  # (`together`'s own retries too)
-            if future.done():
-                continue
-            if isinstance(result, BaseException):
-                future.set_exception(result)
-            else:
-                future.set_result(result)
+            self._settle(item, future, result)
+
+    async def _settled(self, item: Prepared, future: asyncio.Future[AppendResult]) -> None:
+        self._settle(item, future, await outcome(self._tried(item)))
+
+    def _settle(self, item: Prepared, future: asyncio.Future[AppendResult], result: Outcome) -> None:
+        self._note(item.stream_id, isinstance(result, StreamLocked))  # (`together`'s own retries too)
+        if future.done():
+            return
+        if isinstance(result, BaseException):
+            future.set_exception(result)
+        else:
+            future.set_result(result)
 
 
 async def outcome(sent: Awaitable[AppendResult]) -> Outcome:

@@ -113,6 +113,12 @@ _KEY_TABLE = """CREATE TABLE IF NOT EXISTS stela_ticket_keys (
     name text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"""
 
 
+# seconds a group statement waits for a lock (at most the store's `lock_timeout`): while it waits, so does every
+# append it carries and every one that arrives (one group at a time), so it gives up early and its appends go
+# again alone, side by side, each waiting up to `lock_timeout` (`service.store.appending`; `bench.store --hold`)
+GROUP_LOCK_TIMEOUT = 0.05
+
+
 class PostgresStore(ReadSide):
     """EventStore on a PostgreSQL pool."""
 
@@ -125,8 +131,10 @@ class PostgresStore(ReadSide):
         self.notify = notify
         # appends that arrive while `slots` append statements are in flight go together (group commit)
         self.group = GroupCommit(self._alone, self._together, slots)
-        # an append waits no longer for a lock another transaction holds (0: as long as it takes)
+        # an append waits no longer for a lock another transaction holds (0: as long as it takes); a group
+        # statement less long (GROUP_LOCK_TIMEOUT), since every append of the group and behind it waits with it
         self.lock_timeout = f"{round(lock_timeout * 1000)}ms"
+        self.group_lock_timeout = f"{round(min(lock_timeout, GROUP_LOCK_TIMEOUT) * 1000)}ms" if lock_timeout > 0 else "0ms"
 
     @classmethod
     async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
@@ -246,7 +254,7 @@ class PostgresStore(ReadSide):
         """Several appends (one per stream) in one statement; each one's result, or its refusal."""
         try:
             columns = many_arguments(items, _json)
-            records = await self.pool.fetch(MANY, *columns[:17], self.lock_timeout, *columns[17:])
+            records = await self.pool.fetch(MANY, *columns[:17], self.group_lock_timeout, *columns[17:])
         except asyncpg.LockNotAvailableError as exc:
             raise StreamLocked("another transaction holds one of the group's streams") from exc
         except (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError):

@@ -105,27 +105,34 @@ async def test_other_streams_append_while_one_is_held_and_the_held_one_goes_in_o
     await check_log(pg, held, 2)
 
 
-async def test_a_group_carrying_a_held_stream_lets_the_others_in_and_refuses_only_it(pg, pg_dsn):
-    held, busy = f"g-{uuid.uuid4()}", f"g-{uuid.uuid4()}"
-    first = await pg.append(held, 0, events(1, "first"), META, kind="x")
-    gate, alone = asyncio.Event(), pg.group.alone
+async def one_group(store: PostgresStore, appends: list) -> tuple[asyncio.Task, list[asyncio.Task], asyncio.Event]:
+    """`appends` (coroutines of `store.append`, a store of one slot) queued behind an append that keeps the slot
+    busy until the event returned is set, so that they then go as one group: that append's task, theirs, the event."""
+    busy, gate, alone = f"g-{uuid.uuid4()}", asyncio.Event(), store.group.alone
 
-    async def gated(item: Prepared) -> AppendResult:  # the one slot stays busy until the others wait
+    async def gated(item: Prepared) -> AppendResult:
         if item.stream_id == busy:
             await gate.wait()
         return await alone(item)
 
-    pg.group.alone = gated
+    store.group.alone = gated
+    blocker = asyncio.create_task(store.append(busy, 0, events(1, "b"), META))
+    await asyncio.sleep(0)
+    tasks = [asyncio.create_task(a) for a in appends]
+    async with asyncio.timeout(30):
+        while len(store.group.waiting) < len(tasks):
+            await asyncio.sleep(0.01)
+    return blocker, tasks, gate
+
+
+async def test_a_group_carrying_a_held_stream_lets_the_others_in_and_refuses_only_it(pg, pg_dsn):
+    held = f"g-{uuid.uuid4()}"
+    first = await pg.append(held, 0, events(1, "first"), META, kind="x")
     sent = groups_sent(pg)
     async with holding(pg_dsn, held, first):
-        blocker = asyncio.create_task(pg.append(busy, 0, events(1, "b"), META))
-        await asyncio.sleep(0)
         others = [f"g-{uuid.uuid4()}" for _ in range(5)]
-        waiting = [asyncio.create_task(pg.append(held, 1, events(1, "mine"), META, prev_hash=first.head)),
-                   *(asyncio.create_task(pg.append(s, 0, events(2, s), META, kind="x")) for s in others)]
-        async with asyncio.timeout(30):
-            while len(pg.group.waiting) < 6:
-                await asyncio.sleep(0.01)
+        blocker, waiting, gate = await one_group(pg, [pg.append(held, 1, events(1, "mine"), META, prev_hash=first.head),
+                                                      *(pg.append(s, 0, events(2, s), META, kind="x") for s in others)])
         gate.set()
         results = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 60)
         await blocker
@@ -135,6 +142,33 @@ async def test_a_group_carrying_a_held_stream_lets_the_others_in_and_refuses_onl
     for stream in others:
         await check_log(pg, stream, 2)
     await check_log(pg, held, 1)
+
+
+async def test_a_group_gives_up_its_lock_wait_long_before_an_append_alone_would(pg_dsn):
+    """A group statement in a lock wait holds every append it carries and every one behind it, so it waits only
+    `GROUP_LOCK_TIMEOUT` (50 ms): here an append alone would wait a minute, yet the group's other appends go in while the
+    holder still holds, and the held append, sent again alone, waits for the holder and goes in once it lets go."""
+    store = await PostgresStore.connect(pg_dsn, 8, command_timeout=120, slots=1, lock_timeout=60)
+    try:
+        held = f"g-{uuid.uuid4()}"
+        first = await store.append(held, 0, events(1, "first"), META, kind="x")
+        sent = groups_sent(store)
+        async with holding(pg_dsn, held, first) as holder:
+            others = [f"g-{uuid.uuid4()}" for _ in range(5)]
+            blocker, (mine, *waiting), gate = await one_group(
+                store, [store.append(held, 1, events(1, "mine"), META, prev_hash=first.head),
+                        *(store.append(s, 0, events(2, s), META, kind="x") for s in others)])
+            gate.set()
+            # (a generous deadline on a busy machine, and half the minute an append alone waits)
+            results = await asyncio.wait_for(asyncio.gather(*waiting), 30)
+            await blocker
+            assert [r.last_version for r in results] == [2] * 5
+            assert sorted(sent[0]) == sorted([held, *others]) and not mine.done()  # it waits alone for the holder
+            await holder.execute("ROLLBACK")
+        assert (await asyncio.wait_for(mine, 30)).last_version == 2
+        await check_log(store, held, 2)
+    finally:
+        await store.close()
 
 
 async def test_once_the_holder_commits_the_held_streams_append_is_a_version_conflict(pg, pg_dsn):
