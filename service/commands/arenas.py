@@ -31,7 +31,7 @@ from domain.clock import ClockSet
 from domain.kernel import RuleViolation
 from domain.table import Table, TableState
 from domain.tournament.competition import ARENA
-from service.commands.competition import Competition
+from service.commands.competition import Competition, named
 from service.commands.exceptions import InvalidOptions
 from service.commands.loop import Command, CommandLoop, Policy
 from service.commands.pipeline import GAMES, now_ms
@@ -61,6 +61,7 @@ class Arenas(Competition[A.ArenaState]):
 
     async def create(self, viewer: Viewer, command: A.CreateArena, starts_in_seconds: int = 0) -> A.ArenaState:
         """Open an arena organised by the caller, starting `starts_in_seconds` from now."""
+        command = named(command)
         player = viewer.require_player()
         table = self.games.table(command.kind)
         try:

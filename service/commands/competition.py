@@ -30,7 +30,7 @@ from domain.tournament.audit import AuditReport
 from service.commands.exceptions import Forbidden, NotFound, Unauthorized
 from service.commands.loop import Command, CommandLoop, Policy, fingerprint
 from service.commands.pipeline import now_ms
-from service.commands.players import Viewer
+from service.commands.players import Viewer, display_name
 from service.commands.publishing import Publisher
 from service.commands.repository import Codec, GameRepository, Loaded, Repository
 from service.store.protocol import EventStore, Metadata, NewEvent, NewGame, Player, StoredEvent, new_command_id
@@ -58,6 +58,14 @@ class DeciderCodec(Generic[S]):
     def load_state(self, data: bytes) -> S:
         return self._state.decode(data)
 
+
+
+def named(command: Any) -> Any:
+    """`command` with the name it gives (a competition's, an entrant's display name) checked and normalised as
+    a player's name is (`players.display_name`: NFC, no control, bidi or zero-width character, something
+    visible; InvalidName, 422, otherwise); an empty name stays empty (the format's own default then)."""
+    name = getattr(command, "name", None)
+    return msgspec.structs.replace(command, name=display_name(name)) if isinstance(name, str) and name else command
 
 class CompetitionRepository(Repository):
     """The competitions of one kind: every stream of it has the kind's codec."""
@@ -130,6 +138,7 @@ class Competition(Generic[S]):
         """Decide `command` for the caller (None: the platform) through the competition's format and append
         it, with the games of any pairing it makes (`paired_games`); retried on a stale state. `key`: an
         idempotency key, as for game commands."""
+        command = named(command)
         return await self.run(viewer, competition_id, command,
                               lambda state, actor, admin: self.format.decide(state, actor, command, admin),
                               self.paired_games, key)

@@ -32,7 +32,7 @@ import domain.tournament as T
 from domain.tournament.report import checked, report, report_rows
 from domain.kernel import RuleViolation
 from domain.tournament.competition import ROUNDS
-from service.commands.competition import CODECS, Competition, redacted
+from service.commands.competition import CODECS, Competition, named, redacted
 from service.commands.exceptions import InvalidOptions, InvalidRequest, unknown_field
 from service.commands.loop import Policy
 from service.commands.players import Viewer
@@ -53,6 +53,7 @@ class Tournaments(Competition[T.TournamentState]):
 
     async def create(self, viewer: Viewer, command: T.CreateTournament) -> T.TournamentState:
         """Open a tournament organised by the caller; kind, options and time control checked first."""
+        command = named(command)
         player = viewer.require_player()
         table = self.games.table(command.kind)
         try:

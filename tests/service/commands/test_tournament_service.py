@@ -91,6 +91,32 @@ async def test_a_tournament_of_an_unknown_kind_or_bad_options_is_refused(api):
     assert (await api.get("/v1/tournaments/0f6f2c38-0000-4000-8000-000000000000")).status_code == 404
 
 
+@pytest.mark.parametrize("name", ["Cup\u202e evil", "Bo\u202eevil\u2028x", "\u200b", " \u2060 ", "\u2066Bob\u2069"])
+async def test_competition_and_entrant_names_are_checked_as_player_names_are(api, name):
+    """A tournament's or an arena's name and the display name an entrant gives meet the player-name rules
+    (players.display_name): a bidi override, a line separator, a name of nothing visible is 422 invalid_name."""
+    organiser, ann = await player(api, "Org"), await player(api, "Ann")
+    for path, body in (("/v1/tournaments", {"rounds": 1}), ("/v1/arenas", {"minutes": 5})):
+        r = await api.post(path, headers=auth(organiser), json={"kind": "tally", "name": name, **body})
+        assert r.status_code == 422 and r.json()["code"] == "invalid_name", r.text
+    tid = (await api.post("/v1/tournaments", headers=auth(organiser), json={"kind": "tally", "rounds": 1})).json()
+    r = await api.post(f"/v1/tournaments/{tid['tournament_id']}/register", headers=auth(ann), json={"name": name})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_name", r.text
+    aid = (await api.post("/v1/arenas", headers=auth(organiser), json={"kind": "tally", "minutes": 5})).json()
+    r = await api.post(f"/v1/arenas/{aid['arena_id']}/join", headers=auth(ann), json={"name": name})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_name", r.text
+
+
+async def test_competition_and_entrant_names_are_kept_in_nfc(api):
+    organiser, ann = await player(api, "Org"), await player(api, "Ann")
+    r = await api.post("/v1/tournaments", headers=auth(organiser),
+                       json={"kind": "tally", "name": " Cafe\u0301 Cup ", "rounds": 1})
+    assert r.status_code == 201 and r.json()["name"] == "Caf\u00e9 Cup", r.text
+    r = await api.post(f"/v1/tournaments/{r.json()['tournament_id']}/register", headers=auth(ann),
+                       json={"name": "Zoe\u0308"})
+    assert r.status_code == 200 and [e["name"] for e in r.json()["standings"]] == ["Zo\u00eb"], r.text
+
+
 async def test_the_organiser_chooses_the_tie_breaks_and_what_a_bye_is_worth(api):
     organiser = await player(api, "Org")
     r = await api.post("/v1/tournaments", headers=auth(organiser), json={
