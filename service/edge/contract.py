@@ -25,6 +25,8 @@ from domain.kernel import Game
 from domain.table import Resign, TableEvent
 from domain.tournament.competition import Event as CompetitionEvent
 from service.edge.contract_typing import type_document
+from service.edge.errors import TITLES, TYPE_BASE
+from service.edge.middleware import MAX_BODY_BYTES
 
 REF = "#/components/schemas/"
 # bounds of request-body fields that the framework leaves out of the document (it skips a bound of 0
@@ -214,6 +216,8 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
             ref = body.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
             if ref.startswith(REF):
                 _close(closed, ref[len(REF):])
+            if body:
+                _refusals_of_a_body(operation)
     for (component, name), bounds in DROPPED_BOUNDS.items():
         field = closed.get(component, {}).get("properties", {}).get(name, {})
         for branch in [field, *field.get("oneOf", []), *field.get("anyOf", [])]:
@@ -226,6 +230,24 @@ def enrich(document: dict[str, Any], games: Mapping[str, Game]) -> dict[str, Any
                 branch["items"].update(bounds)
     type_document(doc, games)
     return doc
+
+
+def _refusals_of_a_body(operation: dict[str, Any]) -> None:
+    """Document on an operation that takes a body the front door's refusals of any body
+    (`service.edge.middleware`), met before the route reads it: 413 past the size limit, and for a JSON body
+    415 when it is sent as anything else."""
+    json_body = "application/json" in operation["requestBody"].get("content", {})
+    refusals = [(413, "payload_too_large", f"the request's body takes {MAX_BODY_BYTES} bytes or more; at most "
+                                           f"{MAX_BODY_BYTES} are read" if json_body else "the form is over its limit")]
+    if json_body:
+        refusals.append((415, "unsupported_media_type", "send the body as application/json (with that Content-Type)"))
+    for status, code, detail in refusals:
+        title = TITLES[status]
+        example = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code}
+        operation.setdefault("responses", {}).setdefault(str(status), {
+            "description": title,
+            "content": {"application/problem+json": {"schema": {"$ref": REF + "ProblemDetail"},
+                                                     "examples": {code: {"summary": code, "value": example}}}}})
 
 
 def _close(schemas: dict[str, Any], name: str) -> None:

@@ -179,7 +179,7 @@ class Outage:
 
 OUTAGE = Outage()  # this process's view of the database
 
-_TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
            409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
            431: "Request header fields too large",
            429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}  # the generic title of a status
@@ -216,7 +216,7 @@ def problem(exc: BaseException, instance: str | None, status: int | None = None,
     """
     rule = rule_for(exc)
     if status is not None and status != rule.status:
-        rule = Rule(status, ERRORS[HTTPException].code, _TITLES.get(status, "Error"))
+        rule = Rule(status, ERRORS[HTTPException].code, TITLES.get(status, "Error"))
     status = rule.status
     code = rule.code or getattr(exc, "code", "error")
     detail = detail or rule.detail or getattr(exc, "detail", None) or getattr(exc, "message", None) or str(exc)
@@ -283,7 +283,7 @@ def _http(request: Request, exc: HTTPException) -> Response:
         return _response(request, ClientDisconnected(DISCONNECTED))
     if status >= 500:
         return _internal(request, exc)
-    return _response(request, exc, status=status, detail=exc.detail or _TITLES.get(status, "Error"))
+    return _response(request, exc, status=status, detail=exc.detail or TITLES.get(status, "Error"))
 
 
 def _internal(request: Request, exc: Exception) -> Response:
@@ -314,10 +314,10 @@ def responses(*statuses: int) -> dict[int, Any]:
     out = {}
     for status in sorted({*statuses, 429, 503}):
         code, detail = examples[status]
-        example = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=_TITLES[status], status=status,
+        example = ProblemDetail(type=TYPE_BASE + code.replace(".", "/"), title=TITLES[status], status=status,
                                 detail=detail, code=code)
         out[status] = ResponseSpec(generate_examples=False, data_container=ProblemDetail, media_type=PROBLEM,
-                                   description=_TITLES[status],
+                                   description=TITLES[status],
                                    examples=[Example(summary=code, value=msgspec.to_builtins(example))])
     return out
 
