@@ -29,9 +29,12 @@ def chromium_path() -> str:
 _CHROMIUM: dict = {}  # the one Playwright and Chromium of this process, and how many fixtures hold them
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
-    """One Chromium per test session (per xdist worker); each test opens contexts of its own and closes them.
+    """One Chromium per test module; each test opens contexts of its own and closes them. Not one per session:
+    Playwright's sync API keeps an event loop running on the test thread while it is started, and every
+    later test on that worker that runs a loop of its own (pytest-asyncio, `asyncio.run`) would fail with
+    "cannot be called from a running event loop" (the sites are per session: they run in threads).
 
     tests/web's conftest imports this fixture, which makes it a second fixture there; both hand out the one
     Chromium (Playwright's sync API runs one instance per thread), closed when the last of them ends."""
