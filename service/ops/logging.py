@@ -52,10 +52,15 @@ class JsonFormatter(logging.Formatter):
 
 
 class _OrderedHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """A standard-library line goes out after the access lines kept before it."""
+    """A standard-library line goes out after the access lines kept before it, to the stderr it was given or,
+    once that is closed (a test's captured stderr, after the test), to the process's stderr as it is now (as
+    structlog's lines do, `_output`): a line written to a closed stream is lost and its handler prints a
+    traceback from whichever thread logged."""
 
     def emit(self, record: logging.LogRecord) -> None:
         flush_access_lines()
+        if self.stream.closed:
+            self.stream = sys.stderr  # not setStream: it would flush the closed one
         super().emit(record)
 
 

@@ -39,3 +39,30 @@ async def test_the_access_line_is_the_structlog_line_it_replaces(settings, games
 def test_request_ids_are_24_hex_digits_and_differ():
     ids = {stela_logging._new_request_id() for _ in range(1000)}
     assert len(ids) == 1000 and all(len(i) == 24 and int(i, 16) >= 0 for i in ids)
+
+
+def test_a_library_line_logged_after_its_stderr_closed_goes_to_the_stderr_of_now(monkeypatch):
+    """A test's captured stderr closes when the test ends while a thread of the session (a served site, a bot
+    worker) still logs: its lines go to the stderr of now, never to the closed stream (which printed a
+    traceback from that thread; on CPython 3.11.7 one racing pytest's own ast.parse crashed an xdist worker)."""
+    import io
+    import logging
+    import sys
+
+    root = logging.getLogger()
+    kept = (root.handlers[:], root.level)
+    then, now = io.TextIOWrapper(io.BytesIO()), io.TextIOWrapper(io.BytesIO())
+    try:
+        monkeypatch.setattr(sys, "stderr", then)
+        stela_logging.configure("info")
+        then.close()
+        monkeypatch.setattr(sys, "stderr", now)
+        logging.getLogger("httpx").info("HTTP Request: POST /v1/bots/leases")
+        now.flush()
+        written = now.buffer.getvalue().decode()
+        assert "Logging error" not in written, written
+        assert any("/v1/bots/leases" in json.dumps(json.loads(line)) for line in written.splitlines()), written
+    finally:
+        root.handlers[:], _ = kept
+        root.setLevel(kept[1])
+        now.close()
