@@ -135,14 +135,16 @@ def server() -> Iterator[str]:
     per xdist worker, for the tests that need only a live server: building and starting one per test cost
     0.5-0.7 s quiet, 2-4 s on a busy machine. Its database is its own, so its projector leads there and
     never stands by for the app of a test on the session's database (`pg_dsn`); a test that counts the
-    server's work, changes its settings or stops it serves an app of its own."""
+    server's work, changes its settings or stops it serves an app of its own. Its pool is small (5): it lives
+    the whole session beside the tests' own apps, and every worker's connections stay bounded."""
     import msgspec
 
     from service.edge.app import create_app
     from testkit.live import serving
 
     with fresh_database("stela_served") as dsn, \
-            serving(create_app(msgspec.structs.replace(_memory_settings(), database_url=dsn), games=_games())) as url:
+            serving(create_app(msgspec.structs.replace(_memory_settings(), database_url=dsn, db_pool_max=5),
+                               games=_games())) as url:
         yield url
 
 

@@ -18,6 +18,11 @@ import pytest
 from tests.browser.conftest import browser, chromium_path, database, screenshot_path  # noqa: F401  (Debian's Chromium)
 from testkit.live import free_port, serving
 
+# each site lives the whole session (per xdist worker) beside the tests' own apps: a small pool keeps every
+# worker's PostgreSQL connections bounded (3 workers under the server's 100; the default of 20 each was not)
+POOL = 5
+
+
 @pytest.fixture(scope="session")
 def site() -> Iterator[str]:
     """The API and the web client on one origin, over a fresh database, with no rate limit; it hosts the catalogue
@@ -29,7 +34,7 @@ def site() -> Iterator[str]:
 
     with database("stela_web") as dsn:
         port = free_port()  # known before the app, whose OAuth metadata names its public URL
-        settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1,
+        settings = Settings(database_url=dsn, redis_url=None, rate_limit=0, heartbeat_seconds=1, db_pool_max=POOL,
                             snapshot_every=20, log_level="warning", projector="embedded",
                             public_url=f"http://127.0.0.1:{port}")
         app = create_app(settings, games={**GAMES, "tally": TALLY})  # serves the client at / itself
@@ -50,7 +55,7 @@ def bot_site() -> Iterator[str]:
 
     with database("stela_web_bots") as dsn:
         port = free_port()
-        settings = Settings(database_url=dsn, redis_url=None, heartbeat_seconds=1, snapshot_every=20,
+        settings = Settings(database_url=dsn, redis_url=None, heartbeat_seconds=1, snapshot_every=20, db_pool_max=POOL,
                             log_level="warning", projector="embedded", admin_token=ADMIN, env="development",
                             public_url=f"http://127.0.0.1:{port}")
         with serving(create_app(settings), port) as url:
