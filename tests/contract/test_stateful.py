@@ -37,7 +37,7 @@ from tests.contract.stateful_links import with_links
 
 pytestmark = [pytest.mark.xdist_group("live"), pytest.mark.slow]  # a fuzzer: slow tier
 HERE = Path(__file__).parent
-SCENARIOS, STEPS = sized(40, 400), sized(20, 25)
+SCENARIOS, STEPS = sized(30, 400), sized(20, 25)
 # commands the server must accept (200) in a run: the scenarios reach the command path, not only its refusals
 ACCEPTED = sized(20, 200)
 CREATE = normalize_name("RANDOM -> POST /v1/games")  # schemathesis's rule that starts a scenario with a create
