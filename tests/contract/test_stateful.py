@@ -12,6 +12,7 @@ check (no 5xx, conforming to the document). Sized by tests/budget.py: short in `
 from __future__ import annotations
 
 import time
+import uuid
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -19,20 +20,42 @@ from pathlib import Path
 import httpx
 import hypothesis
 import msgspec
-from schemathesis.specs.openapi.checks import ignored_auth
 import pytest
 import schemathesis
 from schemathesis.config import SchemathesisConfig
+from schemathesis.engine.link_calibration import LinkCalibrationState
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.generation.stateful.state_machine import normalize_name
+from schemathesis.python._constants.orchestrator import make_constants_value_source
+from schemathesis.specs.openapi.checks import ignored_auth
 
 from service.edge.app import create_app
+from testkit.live import serving
 from tests.budget import LONG, sized
 from tests.conftest import fresh_database
 from tests.contract.stateful_links import with_links
-from testkit.live import serving
 
 pytestmark = [pytest.mark.xdist_group("live"), pytest.mark.slow]  # a fuzzer: slow tier
 HERE = Path(__file__).parent
-SCENARIOS, STEPS = sized(40, 400), sized(20, 25)
+SCENARIOS, STEPS = sized(30, 400), sized(20, 25)
+# commands the server must accept (200) in a run: the scenarios reach the command path, not only its refusals
+ACCEPTED = sized(20, 200)
+CREATE = normalize_name("RANDOM -> POST /v1/games")  # schemathesis's rule that starts a scenario with a create
+
+
+class FollowedLinks(LinkCalibrationState):
+    """Every link's extracted values are used (schemathesis's own link-calibration hook, always at 1).
+
+    Left alone, schemathesis tosses a coin per link value with true randomness (85 % use; the rest explore a
+    generated value), outside hypothesis's control: the same scenario drew a different case when replayed,
+    and hypothesis stopped the run with "Inconsistent data generation" after about 270 calls. Fuzzed
+    values are the stateless phase's job (test_schemathesis.py)."""
+
+    def use_probability(self, transition_id: str) -> float:
+        return 1.0
+
+    def is_calibrated(self, transition_id: str) -> bool:
+        return True
 
 
 def seated_token(http: httpx.Client, game_id: str, players: dict[str, str], acting: bool) -> str | None:
@@ -72,12 +95,14 @@ def test_stateful_scenarios_through_create_join_start_and_commands_find_no_serve
     reached through their links)."""
     findings: list[tuple[str, int, str]] = []
     answered: Counter = Counter()
+    reached: list[int] = []  # the version each accepted command left its game at
     try:
-        _scenarios_find_no_server_error(settings, games, findings, answered)
+        _scenarios_find_no_server_error(settings, games, findings, answered, reached)
     except hypothesis.errors.FlakyStrategyDefinition as flaky:
         print(f"stateful: exploration ended early by hypothesis ({str(flaky).splitlines()[0]})")
     played = answered[("POST /v1/games/{game_id}/commands", 200)]
-    print(f"stateful: {sum(answered.values())} calls, {played} commands accepted; "
+    print(f"stateful: {sum(answered.values())} calls, {played} commands accepted (games up to version "
+          f"{max(reached, default=None)}); "
           f"{sorted((k[0], k[1], v) for k, v in answered.items())}")
     assert not findings, findings
     assert not [k for k in answered if k[1] >= 500]
@@ -85,9 +110,11 @@ def test_stateful_scenarios_through_create_join_start_and_commands_find_no_serve
     # first depends on the scenarios hypothesis draws)
     linked = [label for label, status in answered if "{game_id}" in label and 200 <= status < 300]
     assert answered[("POST /v1/games", 201)] > 0 and linked, sorted(answered.items())
+    # and games were played: the links carried legal commands that the server accepted
+    assert played >= ACCEPTED, f"{played} commands accepted, fewer than {ACCEPTED}: {sorted(answered.items())}"
 
 
-def _scenarios_find_no_server_error(settings, games, findings: list, answered: Counter) -> None:
+def _scenarios_find_no_server_error(settings, games, findings: list, answered: Counter, reached: list) -> None:
     # a database of its own: hypothesis replays a scenario's prefix and needs the same answers, so the lobby and
     # the listings must hold only what these scenarios made, not what the worker's earlier tests left (and
     # their runners and clocks still change); on a busy machine that history answered a replay differently
@@ -102,6 +129,9 @@ def _scenarios_find_no_server_error(settings, games, findings: list, answered: C
         document = with_links(http.get("/schema/openapi.json").json())
         config = SchemathesisConfig.from_path(HERE / "schemathesis.toml")
         config.projects.default.update(base_url=url)
+        # only the links of stateful_links.py: the links schemathesis infers (some hundred, among tournaments and
+        # players) drew most steps into random ids' 404s, and no scenario went past a game's start
+        config.projects.default.phases.stateful.inference.algorithms = []
         # (arenas left out: an arena runs on the clock, from one minute, and its answers changed between a
         # scenario and hypothesis's replay of it, "flaky strategy definition" in CI; tests/service/commands/test_arena_api.py
         # and the stateless phase (test_schemathesis.py) cover their operations)
@@ -109,11 +139,22 @@ def _scenarios_find_no_server_error(settings, games, findings: list, answered: C
             .exclude(path_regex="^/v1/arenas")
         KINDS = sorted(games)
 
-        class Scenarios(schema.as_state_machine()):  # type: ignore[misc]
+        # schema.as_state_machine() with the links always followed (FollowedLinks)
+        machine = schema.build_state_machine(
+            feedback=FeedbackSources(constants_value_source=make_constants_value_source(schema)),
+            link_calibration=FollowedLinks())
+
+        # a scenario starts by creating a game: schemathesis also starts scenarios at every other operation a
+        # link leaves (join, start, legal, a command) with a generated id, and those 404s took half the steps;
+        # unknown ids are the stateless phase's (test_schemathesis.py)
+        assert CREATE in machine.root_rules, sorted(machine.root_rules)
+
+        class Scenarios(machine):  # type: ignore[misc, valid-type]
+            root_rules = frozenset({CREATE})
+            _root_labels = frozenset({"POST /v1/games"})
             def before_call(self, case):
                 # three creates in four and half of the joins are steered to a valid body (a fuzzed body is
-                # almost never a valid game: with some sixty operations to choose among, a scenario reaches
-                # few creates), so scenarios get past them; the others stay as generated
+                # almost never a valid game), so scenarios get past them; the others stay as generated
                 # (decided from the generated case alone: hypothesis replays a scenario and needs the same run)
                 digest = zlib.crc32(repr(case.body).encode())
                 steer = digest % 2 == 0
@@ -128,6 +169,13 @@ def _scenarios_find_no_server_error(settings, games, findings: list, answered: C
                 elif isinstance(game_id, str) and case.operation.path.endswith(("/legal", "/commands")):
                     token = seated_token(http, game_id, players, acting=True) or host
                 case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+                key = case.headers.get("Idempotency-Key")
+                if isinstance(key, str) and len(key) <= 128:
+                    # a key of its own: the server keeps keys from one scenario to the next, so a key that
+                    # hypothesis draws again (a replay, another scenario) met its first request's answer or
+                    # 422 idempotency_key_reused, and a replay was answered otherwise ("Inconsistent data
+                    # generation"); resending a key is tested in tests/service
+                    case.headers["Idempotency-Key"] = str(uuid.uuid4())
 
             def validate_response(self, response, case, additional_checks=None, **kwargs):
                 # every check but `ignored_auth`: the scenarios put a real player's token on every call
@@ -143,9 +191,13 @@ def _scenarios_find_no_server_error(settings, games, findings: list, answered: C
 
             def after_call(self, response, case):
                 answered[(case.operation.label, response.status_code)] += 1
+                if case.operation.label == "POST /v1/games/{game_id}/commands" and response.status_code == 200:
+                    reached.append(response.json()["version"])
                 if case.method.upper() != "GET":
                     projected(http)
 
+        for name in machine.root_rules - {CREATE}:
+            setattr(Scenarios, name, None)  # no longer a rule
         Scenarios.run(settings=hypothesis.settings(
             max_examples=SCENARIOS, stateful_step_count=STEPS, deadline=None, derandomize=not LONG,
             suppress_health_check=list(hypothesis.HealthCheck), database=None))
