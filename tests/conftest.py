@@ -23,6 +23,10 @@ import pytest
 
 ADMIN_DSN = os.environ.get("TEST_ADMIN_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+# every `stela serve` a test starts inherits this environment: a pool of 8, not the shipped 20, keeps the
+# suite's PostgreSQL connections bounded when three replicas of one test run beside other workers' servers
+# (a clean-clone run peaked at 96 of the server's 100)
+os.environ.setdefault("STELA_DB_POOL_MAX", "8")
 
 
 def _dsn_for(name: str) -> str:
