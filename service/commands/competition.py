@@ -59,13 +59,13 @@ class DeciderCodec(Generic[S]):
         return self._state.decode(data)
 
 
-
 def named(command: Any) -> Any:
     """`command` with the name it gives (a competition's, an entrant's display name) checked and normalised as
     a player's name is (`players.display_name`: NFC, no control, bidi or zero-width character, something
     visible; InvalidName, 422, otherwise); an empty name stays empty (the format's own default then)."""
     name = getattr(command, "name", None)
     return msgspec.structs.replace(command, name=display_name(name)) if isinstance(name, str) and name else command
+
 
 class CompetitionRepository(Repository):
     """The competitions of one kind: every stream of it has the kind's codec."""
