@@ -19,14 +19,15 @@ from typing import Any
 
 import msgspec
 
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.kernel import Game
 from domain.table import Resign, TableEvent
 from domain.tournament.competition import Event as CompetitionEvent
 from service.edge.contract_typing import type_document
-from service.edge.errors import TITLES, TYPE_BASE
-from service.edge.middleware import MAX_BODY_BYTES
+from service.edge.errors import ERRORS, TITLES, TYPE_BASE, UnsupportedMediaType
+from service.edge.middleware import MAX_BODY_BYTES, NOT_JSON, too_large
 
 REF = "#/components/schemas/"
 # bounds of request-body fields that the framework leaves out of the document (it skips a bound of 0
@@ -237,11 +238,12 @@ def _refusals_of_a_body(operation: dict[str, Any]) -> None:
     (`service.edge.middleware`), met before the route reads it: 413 past the size limit, and for a JSON body
     415 when it is sent as anything else."""
     json_body = "application/json" in operation["requestBody"].get("content", {})
-    refusals = [(413, "payload_too_large", f"the request's body takes {MAX_BODY_BYTES} bytes or more; at most "
-                                           f"{MAX_BODY_BYTES} are read" if json_body else "the form is over its limit")]
+    refusals = [(RequestEntityTooLarge, too_large(MAX_BODY_BYTES, MAX_BODY_BYTES).detail if json_body
+                 else "the form is over its limit")]
     if json_body:
-        refusals.append((415, "unsupported_media_type", "send the body as application/json (with that Content-Type)"))
-    for status, code, detail in refusals:
+        refusals.append((UnsupportedMediaType, NOT_JSON))
+    for refused, detail in refusals:
+        status, code = ERRORS[refused].status, ERRORS[refused].code
         title = TITLES[status]
         example = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code}
         operation.setdefault("responses", {}).setdefault(str(status), {

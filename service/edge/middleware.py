@@ -107,7 +107,10 @@ class _Head:
                 self.has_body, self.length = True, None
 
 
-def _too_large(size: int, limit: int) -> RequestEntityTooLarge:
+NOT_JSON = "send the body as application/json (with that Content-Type)"  # the 415's detail
+
+
+def too_large(size: int, limit: int) -> RequestEntityTooLarge:
     return RequestEntityTooLarge(detail=f"the request's body takes {size} bytes or more; at most {limit} are read")
 
 
@@ -118,7 +121,7 @@ async def _refused_head(scope: Scope, send: Send, head: _Head, max_header_bytes:
             f"the request's headers take {head.size} bytes; at most {max_header_bytes} are read"))
         return True
     if head.length is not None and head.length > max_body_bytes:
-        await send_problem(scope, send, _too_large(head.length, max_body_bytes))
+        await send_problem(scope, send, too_large(head.length, max_body_bytes))
         return True
     return False
 
@@ -146,8 +149,7 @@ def bounded(app: ASGIApp, max_header_bytes: int = MAX_HEADER_BYTES, max_body_byt
             await app(scope, _counted(receive, max_body_bytes), send)
         elif scope["method"].encode() in _BODY_METHODS and (
                 head.content_type is None or not _is_json(head.content_type)):
-            await send_problem(scope, send, UnsupportedMediaType(
-                "send the body as application/json (with that Content-Type)"))
+            await send_problem(scope, send, UnsupportedMediaType(NOT_JSON))
         elif head.length is not None:  # announced, so within the limit: read here, at once
             await app(scope, await _read_ahead(scope, receive), send)
         else:
@@ -196,7 +198,7 @@ def _counted(receive: Receive, limit: int) -> Receive:
         if message["type"] == "http.request":
             size += len(message.get("body", b""))
             if size > limit:
-                raise _too_large(size, limit)
+                raise too_large(size, limit)
         return message
 
     return receiving
