@@ -59,6 +59,8 @@ def check(settings: Settings) -> None:
         raise ConfigError("STELA_PG_APPEND_SLOTS must be at least 1")
     if settings.pg_lock_timeout_ms < 0:
         raise ConfigError("STELA_PG_LOCK_TIMEOUT_MS must be at least 0")
+    if settings.rate_limit_window_seconds < 1:  # the budgets count in whole windows (`now // window`)
+        raise ConfigError("STELA_RATE_LIMIT_WINDOW_SECONDS must be at least 1")
     if settings.workers > 1 and not settings.redis_url:
         raise ConfigError("STELA_WORKERS > 1 needs REDIS_URL: each worker has its own fan-out, and only "
                           "Redis carries one worker's appends to another's SSE streams")

@@ -21,7 +21,7 @@
 | STELA_TRUSTED_PROXIES | (none) | addresses/networks of proxies whose `X-Forwarded-For` is believed (comma-separated; none: the peer is the client) |
 | STELA_CORS_ORIGINS | * | origins browsers may call the API from (comma-separated; `*` any) |
 | STELA_METRICS_PORT | 9100 | where `stela serve` serves `/metrics` (its own port, not the API's; 0 = off) |
-| STELA_RATE_LIMIT_WINDOW_SECONDS | 60 | the fixed window those budgets count in (the "minute" of STELA_RATE_LIMIT and STELA_STREAM_RATE_LIMIT; tests shorten it) |
+| STELA_RATE_LIMIT_WINDOW_SECONDS | 60 | the fixed window (at least 1 s) those budgets count in (the "minute" of STELA_RATE_LIMIT and STELA_STREAM_RATE_LIMIT; tests shorten it) |
 | STELA_STREAM_RATE_LIMIT | 120 | stream openings per minute per client (a budget apart from STELA_RATE_LIMIT; 0 = off) |
 | STELA_MAX_STREAMS_PER_CLIENT | 50 | open SSE streams per player or anonymous address in one process (0 = no cap) |
 | STELA_STREAM_MAX_GAMES | 32 | games one multiplexed stream (`GET /v1/stream`) may follow |

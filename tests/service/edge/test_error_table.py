@@ -147,6 +147,7 @@ def test_one_worker_or_several_with_redis_and_a_database_are_accepted():
 @pytest.mark.parametrize("name, field, default, least", [
     ("STELA_PG_APPEND_SLOTS", "pg_append_slots", 4, 1),  # fewer than one slot refused
     ("STELA_PG_LOCK_TIMEOUT_MS", "pg_lock_timeout_ms", 200, 0),  # 0: no limit; a negative one refused
+    ("STELA_RATE_LIMIT_WINDOW_SECONDS", "rate_limit_window_seconds", 60, 1),  # a window of 0 s refused
 ])
 def test_store_settings_are_read_from_the_environment_and_out_of_range_refused(name, field, default, least):
     assert getattr(Settings.from_env({}), field) == default
