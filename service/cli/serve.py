@@ -4,8 +4,8 @@ uvicorn with uvloop and httptools is the shipped stack (`STELA_SERVER=uvicorn`, 
 against granian in bench.http). With `STELA_WORKERS=N` the parent binds the port once and N
 processes accept on it, each with its own app, pool and fan-out; they see each other's
 appends only through Redis, so more than one worker needs REDIS_URL, and an external
-DATABASE_URL (an embedded PostgreSQL belongs to one process). On SIGTERM each worker tells
-its SSE streams to close at once, then finishes the requests in flight.
+DATABASE_URL (an embedded PostgreSQL belongs to one process). On SIGTERM each worker stops
+accepting, tells its SSE streams to close at once, then finishes the requests in flight.
 
 Unless `STELA_BOTS=off` (or `--no-bots`), each worker process also runs a bot worker against its own
 port once it serves (`service.bots.embedded`), under a name stable across restarts (so a restart
@@ -142,18 +142,23 @@ class Server(uvicorn.Server):
                 self.bots.start(own_url(self))
 
     async def shutdown(self, sockets: Any = None) -> None:
-        if self.bots is not None:  # first: its requests would meet a closing server
-            await self.bots.stop()
-        await super().shutdown(sockets)
-
-    def handle_exit(self, sig: int, frame: Any) -> None:
-        # SIGTERM: stop accepting, end SSE streams at once (uvicorn would wait for them), finish requests
+        # SIGTERM: stop accepting (new connections and new requests on idle ones) first, then end the SSE
+        # streams at once (uvicorn would wait for them), then stop the bots, then finish the requests in
+        # flight. In this order a stream told `closing` that reconnects meets a refused connection and backs
+        # off, never a new stream that this closing server would end at once, again and again until it
+        # stopped listening (up to the bots' stop, 5 s).
         from service.edge.lifespan import begin_shutdown
 
+        for server in self.servers:
+            server.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()  # an idle keep-alive connection closes now, a busy one after its response
         app = _litestar(getattr(self.config, "loaded_app", None))
         if app is not None and hasattr(app, "state"):
             begin_shutdown(app)
-        super().handle_exit(sig, frame)
+        if self.bots is not None:
+            await self.bots.stop()
+        await super().shutdown(sockets)
 
 
 def _uvicorn(settings: Settings, factory: str, host: str, port: int, listening: Any) -> None:

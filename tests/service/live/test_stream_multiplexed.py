@@ -322,6 +322,9 @@ async def _follow_until_stopped(url: str, server: subprocess.Popen) -> tuple[lis
         await wait_for(lambda: any(m.get("comment") == "heartbeat" for m in got), timeout=5)
         server.send_signal(signal.SIGTERM)
         await asyncio.wait_for(task, 20)
+        # told `closing`, a client that reconnects at once finds the port closed, not a new stream ended again
+        with pytest.raises(httpx.ConnectError):
+            await client.get(f"{MUX}?games={games[0]}", headers=players[0]["headers"])
     return got, games, players
 
 
