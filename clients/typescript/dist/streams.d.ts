@@ -67,12 +67,17 @@ export interface LogEvent {
     at: string;
 }
 /** A frame of a tournament's or an arena's stream: its state on connect, then its events. */
+/** A competition stream's frames: its state on connect, each event, and an arena's view after each run of
+ *  events (`standings`: the live standings, cut to the first 100; no event, it moves no position). */
 export type LogFrame = {
     type: "snapshot";
     state: Record<string, unknown>;
 } | {
     type: "event";
     event: LogEvent;
+} | {
+    type: "standings";
+    state: Record<string, unknown>;
 };
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on

@@ -233,6 +233,8 @@ export class LogStream extends ResumableStream {
         const data = JSON.parse(message.data);
         if (message.event === "snapshot")
             return [{ type: "snapshot", state: data }];
+        if (message.event === "standings")
+            return [{ type: "standings", state: data }];
         const event = data;
         if (this.version !== undefined && event.version <= this.version)
             return [];

@@ -244,7 +244,10 @@ export interface LogEvent {
 }
 
 /** A frame of a tournament's or an arena's stream: its state on connect, then its events. */
-export type LogFrame = { type: "snapshot"; state: Record<string, unknown> } | { type: "event"; event: LogEvent };
+/** A competition stream's frames: its state on connect, each event, and an arena's view after each run of
+ *  events (`standings`: the live standings, cut to the first 100; no event, it moves no position). */
+export type LogFrame = { type: "snapshot"; state: Record<string, unknown> } | { type: "event"; event: LogEvent }
+  | { type: "standings"; state: Record<string, unknown> };
 
 /**
  * A tournament's or an arena's public stream (`GET /v1/{tournaments|arenas}/{id}/stream`): the state on
@@ -270,6 +273,7 @@ export class LogStream extends ResumableStream<LogFrame> {
   protected accept(message: SseMessage): LogFrame[] {
     const data = JSON.parse(message.data) as Record<string, unknown>;
     if (message.event === "snapshot") return [{ type: "snapshot", state: data }];
+    if (message.event === "standings") return [{ type: "standings", state: data }];
     const event = data as unknown as LogEvent;
     if (this.version !== undefined && event.version <= this.version) return [];
     this.version = event.version;

@@ -181,3 +181,32 @@ test("a fetch stream silent past its idle timeout is dropped and resumed from it
   assert.equal(server.seen[1]!.url.searchParams.get("after"), "g1:1");
   assert.match(errors[0]!, /no bytes for 300 ms/);
 });
+
+test("an arena's standings frames reach the listener and leave the resume position at the last event", async () => {
+  const named = (res: ServerResponse, frames: Array<[string, number | null, unknown]>) => {
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    for (const [name, id, data] of frames) res.write(`event: ${name}\n${id === null ? "" : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`);
+    res.end();
+  };
+  const arenaEvent = (version: number, type = "arena.GamePaired") => ({ version, type, data: {}, at: "2026-11-29T14:00:00Z" });
+  const { server, client } = await serve((req, res, i) => {
+    if (i === 0) return named(res, [
+      ["snapshot", 3, { id: "a1", version: 3, standings: [] }],
+      ["arena.GamePaired", 4, arenaEvent(4)],
+      ["standings", 4, { id: "a1", version: 4, standings: [{ rank: 1, points: 2 }] }],
+    ]);
+    named(res, [
+      ["arena.GamePaired", 4, arenaEvent(4)], // already delivered: dropped
+      ["tournament.TournamentEnded", 5, arenaEvent(5, "tournament.TournamentEnded")],
+      ["standings", 5, { id: "a1", version: 5, standings: [{ rank: 1, points: 4 }] }],
+    ]);
+  });
+  const stream = client.followArena("a1", { retry: FAST });
+  const frames: string[] = [];
+  stream.on("frame", (f) => frames.push(f.type === "event" ? `${f.event.type}@${f.event.version}`
+    : `${f.type}:${JSON.stringify((f.state as { standings: unknown }).standings)}`));
+  await until(() => stream.state === "closed", "the arena's end");
+  assert.deepEqual(frames, ["snapshot:[]", "arena.GamePaired@4", 'standings:[{"rank":1,"points":2}]',
+                            "tournament.TournamentEnded@5", 'standings:[{"rank":1,"points":4}]']);
+  assert.equal(server.seen[1]!.headers["last-event-id"], "4");  // the standings frame moved no position
+});
