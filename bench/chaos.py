@@ -65,13 +65,22 @@ class Chaos:
 
     def __init__(self, root: Path, replicas: int, rnd: random.Random, outage: float) -> None:
         self.root, self.rnd, self.outage = root, rnd, outage
-        self.pg = Postgres(root)
-        self.pg.start()
-        self.redis = Redis(root)
-        self.redis.start()
-        self.fleet = Fleet(self.pg.dsn, self.redis.url, replicas)
-        self.projector = Projector(self.pg.dsn, root / "projector.log")
-        self.projector.start()
+        started: list[Any] = []  # what to stop, last first, should a later start fail
+        try:
+            self.pg = Postgres(root)
+            self.pg.start()
+            started.append(lambda: self.pg.stop("fast"))
+            self.redis = Redis(root)
+            self.redis.start()
+            started.append(self.redis.stop)
+            self.fleet = Fleet(self.pg.dsn, self.redis.url, replicas)
+            started.append(lambda: [r.stop() for r in self.fleet.replicas])
+            self.projector = Projector(self.pg.dsn, root / "projector.log")
+            self.projector.start()
+        except BaseException:
+            for stop in reversed(started):
+                _tried(stop)
+            raise
         self.projector_exits: list[str] = []  # a projector that ended by itself (it must wait out any fault)
 
     def inject(self, fault: str) -> dict[str, Any]:
@@ -216,7 +225,11 @@ async def run(short: bool, replicas: int, games_per_kind: int, rounds: int, seed
     rnd = random.Random(seed)
     root = workdir()
     began = time.monotonic()
-    chaos = await asyncio.to_thread(Chaos, root, replicas, rnd, outage)
+    try:
+        chaos = await asyncio.to_thread(Chaos, root, replicas, rnd, outage)
+    except BaseException:  # its own PostgreSQL, Redis or a replica did not start: their logs are in `root`
+        print(json.dumps({"bench": "chaos", "failed": "start", "logs": str(root)}), file=sys.stderr, flush=True)
+        raise
     phases = {"start_s": round(time.monotonic() - began)}  # wall-clock seconds per phase (printed only)
     ledger = Ledger()
     stop = asyncio.Event()

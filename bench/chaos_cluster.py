@@ -12,6 +12,8 @@ SIGKILL and a new one started in its place.
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 import random
 import shutil
@@ -178,8 +180,14 @@ class Fleet:
                     "STELA_DB_COMMAND_TIMEOUT": "5"}
         self.replicas = [Replica(dsn, redis_url, **self.env) for _ in range(count)]
         self.retired: list[str] = []  # the logs of the replicas killed
-        for replica in self.replicas:
-            replica.wait_ready(120)
+        try:
+            for replica in self.replicas:
+                replica.wait_ready(120)
+        except BaseException:  # one did not come up: none is left running
+            for replica in self.replicas:
+                with contextlib.suppress(Exception):
+                    replica.stop()
+            raise
 
     def urls(self) -> list[str]:
         return [r.url for r in self.replicas]
