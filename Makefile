@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run check test test-long install bench chaos chaos-short fuzz openapi sdk-ts simulate cert clean
+.PHONY: run check test test-long install bench chaos chaos-short fuzz openapi sdk-ts simulate screenshots cert clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ openapi: $(STAMP)
 # the TypeScript SDK's generated types and its checked-in dist/ (`make openapi` runs it; its tests fail until then)
 sdk-ts:
 	cd clients/typescript && (test -d node_modules || npm ci --no-audit --no-fund) && npm run generate && npm run build
+
+# the README's screenshots (docs/screenshots/), taken anew by the browser tests that draw them; other runs write
+# theirs to build/screenshots/ and leave the tree as it was
+screenshots: $(STAMP)
+	STELA_SCREENSHOTS=docs $(BIN)/python -m pytest -p no:cacheprovider -q tests/web/test_bot_games.py \
+		tests/web/test_pages.py tests/web/test_oauth_consent.py
 
 simulate: $(STAMP)
 	for g in tikal coatl tobago goldmine; do $(BIN)/stela simulate --game $$g --games 100 --seed 1 --fast; done

@@ -12,7 +12,7 @@ seat. The player's page is 1280x900 until the middle of the game, then 390x844; 
 end: no text under 12 px and no piece under 16 px, the board beside the side column at 1280 and nothing wider
 than the phone at 390; Tobago's maps and clue cards beside the island at 1280 and under it at 390, never
 clipped; Cóatl at 390 never pans sideways; Tikal, fitted, fits its pane. No console error on any page. Each size
-is screenshotted into docs/screenshots/ (the README shows them).
+is screenshotted (into docs/screenshots/, which the README shows, under `make screenshots`).
 
 What each check catches, planted: a turn frame ignored or a full re-read per event (requests per own command
 over 1.5); the bot's hand or a seat's cards in a page (the secrets); a page that stops following (the final

@@ -4,7 +4,7 @@ At 1280x900 and 390x844: the welcome (register and sign in), the lobby with its 
 list, one form) and the one competition page, for a tournament and an arena, each with the organiser's tools. On
 each: no text under 12 px, nothing wider than the screen, and no bare default form control (every visible input,
 select and button framed by the shared style: a border of the boards' colours and rounded corners). Each is
-screenshotted into docs/screenshots/. The OAuth consent page is checked alike in test_oauth_consent.py.
+screenshotted (into docs/screenshots/ under `make screenshots`). The OAuth consent page is checked alike in test_oauth_consent.py.
 """
 
 from __future__ import annotations
