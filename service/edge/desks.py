@@ -5,7 +5,7 @@ that bundle several for the routes that use several, each named for what it serv
 has opened it (`service.edge.app`), and the routes receive its fields by dependency injection: none of them
 sees the root's object. The command and legal routes take no dependencies and read `Desks.play` directly.
 
-The bundles are plain classes with slots, not dataclasses: Litestar checks each argument of a handler with
+The bundles (`Bundle`) are plain classes with slots, not dataclasses: Litestar checks each argument of a handler with
 msgspec, which looks into a dataclass's field types (and refuses some, such as a union of two classes) but
 takes any other class by `isinstance` alone.
 """
@@ -36,49 +36,54 @@ from service.ops.metrics import Metrics
 from service.store.protocol import EventStore
 
 
-class Lobby:
+class Bundle:
+    """Collaborators given once by keyword, each kept under its name: a subclass names them in `__slots__` and
+    types them by annotation."""
+
+    __slots__ = ()
+
+    def __init__(self, **collaborators: Any) -> None:
+        names = {name for cls in type(self).__mro__ for name in getattr(cls, "__slots__", ())}
+        if set(collaborators) != names:
+            raise TypeError(f"{type(self).__name__} takes {sorted(names)}, given {sorted(collaborators)}")
+        for name, value in collaborators.items():
+            setattr(self, name, value)
+
+
+class Lobby(Bundle):
     """Where games are created (with bots in their seats), joined, left and started."""
 
     __slots__ = ("pipeline", "bots")
-
-    def __init__(self, *, pipeline: CommandPipeline, bots: Bots) -> None:
-        self.pipeline = pipeline
-        self.bots = bots
+    pipeline: CommandPipeline
+    bots: Bots
 
 
-class Play:
+class Play(Bundle):
     """The step of a client: the caller (players), its commands (pipeline), its legal list (queries) and the
     commands counted (metrics)."""
 
     __slots__ = ("players", "pipeline", "queries", "metrics")
-
-    def __init__(self, *,
-                 players: Players, pipeline: CommandPipeline, queries: GameQueries, metrics: Metrics) -> None:
-        self.players = players
-        self.pipeline = pipeline
-        self.queries = queries
-        self.metrics = metrics
+    players: Players
+    pipeline: CommandPipeline
+    queries: GameQueries
+    metrics: Metrics
 
 
-class Credentials:
+class Credentials(Bundle):
     """Who may act and how a token proves it: the players and their first tokens, accounts (passwords,
     sessions, personal tokens), the OAuth server (apps' tokens), the revocations that end a changed token's
     streams on every replica, the proxies whose X-Forwarded-For is trusted and the OAuth issuer."""
 
     __slots__ = ("players", "accounts", "oauth", "revocations", "trusted_proxies", "issuer")
-
-    def __init__(self, *,
-                 players: Players, accounts: Accounts, oauth: OAuthServer, revocations: Revocations,
-                 trusted_proxies: tuple[Network, ...], issuer: str) -> None:
-        self.players = players
-        self.accounts = accounts
-        self.oauth = oauth
-        self.revocations = revocations
-        self.trusted_proxies = trusted_proxies
-        self.issuer = issuer
+    players: Players
+    accounts: Accounts
+    oauth: OAuthServer
+    revocations: Revocations
+    trusted_proxies: tuple[Network, ...]
+    issuer: str
 
 
-class Live:
+class Live(Bundle):
     """What the streams read and who may open them (`service.live.sse.Sources` and more): the fan-out, the
     store, the game repository, the sealed deals, the stream tickets, the players, the revocations, the
     personal streams, the competitions followed, the moment the process begins to close, the heartbeat and
@@ -86,40 +91,31 @@ class Live:
 
     __slots__ = ("broker", "store", "repository", "seals", "tickets", "players", "revocations", "personal",
                  "tournaments", "arenas", "closing", "heartbeat_seconds", "stream_max_games")
-
-    def __init__(self, *,
-                 broker: Broker, store: EventStore, repository: GameRepository, seals: DealSeals,
-                 tickets: CredentialTickets, players: Players, revocations: Revocations, personal: PersonalHub,
-                 tournaments: Tournaments, arenas: Arenas, closing: asyncio.Event, heartbeat_seconds: float,
-                 stream_max_games: int) -> None:
-        self.broker = broker
-        self.store = store
-        self.repository = repository
-        self.seals = seals
-        self.tickets = tickets
-        self.players = players
-        self.revocations = revocations
-        self.personal = personal
-        self.tournaments = tournaments
-        self.arenas = arenas
-        self.closing = closing
-        self.heartbeat_seconds = heartbeat_seconds
-        self.stream_max_games = stream_max_games
+    broker: Broker
+    store: EventStore
+    repository: GameRepository
+    seals: DealSeals
+    tickets: CredentialTickets
+    players: Players
+    revocations: Revocations
+    personal: PersonalHub
+    tournaments: Tournaments
+    arenas: Arenas
+    closing: asyncio.Event
+    heartbeat_seconds: float
+    stream_max_games: int
 
 
-class Probes:
+class Probes(Bundle):
     """What readiness and the metrics read: the store, the fan-out, the projector (None where none runs
     here), the metrics and whether Redis is configured."""
 
     __slots__ = ("store", "broker", "projector", "metrics", "redis_url")
-
-    def __init__(self, *,
-                 store: EventStore, broker: Broker, projector: Any, metrics: Metrics, redis_url: str | None) -> None:
-        self.store = store
-        self.broker = broker
-        self.projector = projector
-        self.metrics = metrics
-        self.redis_url = redis_url
+    store: EventStore
+    broker: Broker
+    projector: Any
+    metrics: Metrics
+    redis_url: str | None
 
 
 @dataclass(frozen=True, slots=True)
