@@ -7,8 +7,9 @@ personal streams, stream tickets, the tournaments, the arenas, the read models a
 (the timeout worker, the tournament result runner, the arena worker, the log's checkpoints and, on
 PostgreSQL with `STELA_PROJECTOR=embedded`, the projector), the same on either store; it starts
 the workers and stops them again, each within a bound, before the store closes. `open_projector`
-is `stela projector`'s own process. The app builds its `Services` in its lifespan and hands them to
-routes by dependency injection; entry points alone import this.
+is `stela projector`'s own process. The app factory alone in the edge imports this: its lifespan opens the
+`Services` and the factory hands each route the collaborators it names (`service.edge.desks`); the CLI's
+entry points import it too.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from domain.kernel import Game
 from projections.base import Projection
 from projections.runner import Projector
 from service.commands.arenas import Arenas
+from service.commands.game_queries import GameQueries
+from service.commands.listings import Listings
 from service.commands.pipeline import CommandPipeline
 from service.commands.accounts import Accounts
 from service.commands.accounts_bots import Bots
@@ -96,6 +99,10 @@ class Services:
         # which games a sealed duplicate deal hides (the visibility rule asks)
         self.seals = DealSeals(store, self.repository, self.tournaments)
         self.pipeline = CommandPipeline(self.repository, store, broker, self.seals)
+        # a game's reads and the read models' lists, as the routes answer them (their query functions take these)
+        self.queries = GameQueries(repository=self.repository, seals=self.seals, store=store, answers=self.answers)
+        self.listings = Listings(read_models=self.read_models, seals=self.seals, players=self.players,
+                                 repository=self.repository)
         # the result runner, a process manager: the read side's log follower feeding the tournaments' loop
         self.tournament_results = ResultRunner(store, self.tournaments, seals=self.seals)
         self.timeouts = TimeoutWorker(store, self.pipeline)

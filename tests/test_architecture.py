@@ -33,6 +33,8 @@ SERVICE_ALLOWED_BELOW = {"bots": {"bots", "ops"}}  # the server's clients know n
 # imports nothing of the project (a third party's client knows the API, not the server)
 SDK, SDK_DIR, SDK_USERS = "stela_client", Path("clients/python/stela_client"), ("service.bots",)
 APP_STATE_READERS = {"service/container.py", "service/edge/app.py", "service/edge/lifespan.py"}
+# the composition root is known to the edge's app factory alone: routes receive the collaborators they name
+ROOT_IMPORTERS_IN_THE_EDGE = {"service/edge/app.py"}
 # who may hold a pool or a connection: the store, and the read side's SQL it hands one to (projections
 # run on the pool or connection `service.store` gives them and never open one); nobody else names one
 POOL_HOLDERS = ("service.store", "projections")
@@ -300,6 +302,19 @@ def app_state_readers(root: Path) -> list[str]:
     return bad
 
 
+def composition_root_importers(root: Path) -> list[str]:
+    """Imports of the composition root (`service.container`, or a name from it) by a module of the edge other
+    than the app factory."""
+    bad = []
+    for name, path in modules(root, ("service",)).items():
+        where = str(path.relative_to(root))
+        if layer_of(name) != "edge" or where in ROOT_IMPORTERS_IN_THE_EDGE:
+            continue
+        bad += [f"{where}:{line} imports {target}" for target, line in imported(name, path, members=True)
+                if target == "service.container" or target.startswith("service.container.")]
+    return bad
+
+
 def database_handles(root: Path) -> list[str]:
     """Outside `POOL_HOLDERS`: imports of a database driver, any attribute named `pool` (read, written, or
     by `getattr`/`hasattr`/`setattr`) and any call of an `acquire()`: only the store touches the database."""
@@ -390,7 +405,7 @@ RULES = {
     "games_importing_each_other": games_importing_each_other,
     "projections_importing_the_service": projections_importing_the_service, "app_state_readers": app_state_readers,
     "sdk_imports": sdk_imports, "database_handles": database_handles, "misplaced_tests": misplaced_tests,
-    "imports_of_tests": imports_of_tests,
+    "imports_of_tests": imports_of_tests, "composition_root_importers": composition_root_importers,
 }
 
 
@@ -443,6 +458,8 @@ PLANTED = {
     "games_importing_each_other": {**GAME, "domain/coatl/rules.py": "from domain.tikal import game\n"},
     "projections_importing_the_service": {"projections/runner.py": "from service.store import postgres\n"},
     "app_state_readers": {"service/edge/routes.py": "def f(request):\n    return request.app.state.services\n"},
+    "composition_root_importers": {"service/container.py": "", "service/edge/routes/games.py":
+                                   "from service.container import Services\n"},
     "sdk_imports": {"service/edge/app.py": "from stela_client import Client\n",
                     "clients/python/stela_client/client.py": "from service.ops import settings\n"},
     "database_handles": {"service/commands/arenas.py": "async def f(self):\n    return await self.store.pool.fetch()\n",
@@ -504,7 +521,8 @@ def test_the_sdk_rule_sees_each_side_and_lets_the_bots_use_the_sdk(tmp_path):
 
 
 def test_the_rules_accept_a_clean_tree(tmp_path):
-    root = _tree(tmp_path, {**GAME, "service/ops/a.py": "import json\n", "service/edge/app.py": "from service.ops import a\n",
+    root = _tree(tmp_path, {**GAME, "service/ops/a.py": "import json\n", "service/container.py": "",
+                            "service/edge/app.py": "from service.ops import a\nfrom service.container import Services\n",
                             "domain/tikal/rules.py": "from domain.tikal import game\n",
                             "service/commands/p.py": "from domain.table import game\n",
                             "bench/http.py": "from testkit.api import player\n", "testkit/api.py": "import httpx\n"})

@@ -1,4 +1,9 @@
-"""The Litestar application: routes, errors, OpenAPI, middleware and dependencies, wired in one place."""
+"""The Litestar application: routes, errors, OpenAPI, middleware and dependencies, wired in one place.
+
+The app factory is the one module of the edge that knows the composition root (`service.container`): its
+lifespan opens the root's `Services`, and `desks` builds from them the collaborators each route names
+(`service.edge.desks.Desks`), which the app's dependencies provide (`service.edge.dependencies.provided`).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,9 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from domain.catalog import GAMES
 from domain.kernel import Game
-from service.edge.dependencies import DEPENDENCIES, authenticator, scoped_security
+from service.container import Services, open_services
+from service.edge.dependencies import authenticator, provided, scoped_security
+from service.edge.desks import Credentials, Desks, Live, Lobby, Play, Probes
 from service.edge.middleware import MAX_BODY_BYTES, bounded, cross_origin, json_only, parse_networks
 from service.edge.errors import exception_handlers, shutting_down
 from service.edge.lifespan import lifespan
@@ -121,8 +128,8 @@ def edge(app: Litestar, settings: Settings) -> ASGIApp:
             app.state.on_stop.append(close_counters)
 
         def known_player(authorization: str | None) -> str | None:
-            services = state.get("services")
-            return services.players.known(authorization) if services is not None else None
+            desks = state.get("desks")
+            return desks.players.known(authorization) if desks is not None else None
 
         inner = rate_limit(settings.rate_limit, settings.stream_rate_limit, settings.max_streams_per_client,
                            parse_networks(settings.trusted_proxies), counters, known_player)(inner)
@@ -147,11 +154,33 @@ def sdk_routes() -> list:
     return [create_static_files_router(path="/sdk", directories=[SDK_CHECKOUT], include_in_schema=False, name="sdk")]
 
 
+def desks(services: Services) -> Desks:
+    """What the routes name, built once from the composition root's object."""
+    settings = services.settings
+    live = Live(broker=services.broker, store=services.store, repository=services.repository, seals=services.seals,
+                tickets=services.tickets, players=services.players, revocations=services.revocations,
+                personal=services.personal, tournaments=services.tournaments, arenas=services.arenas,
+                closing=services.closing, heartbeat_seconds=settings.heartbeat_seconds,
+                stream_max_games=settings.stream_max_games)
+    credentials = Credentials(players=services.players, accounts=services.accounts, oauth=services.oauth,
+                              revocations=services.revocations, issuer=settings.issuer,
+                              trusted_proxies=parse_networks(settings.trusted_proxies))
+    return Desks(queries=services.queries, lobby=Lobby(pipeline=services.pipeline, bots=services.bots),
+                 listings=services.listings, players=services.players, credentials=credentials,
+                 tournaments=services.tournaments, arenas=services.arenas, bots=services.bots,
+                 repository=services.repository, transparency=services.transparency, live=live,
+                 probes=Probes(store=services.store, broker=services.broker, projector=services.projector,
+                               metrics=services.metrics, redis_url=settings.redis_url),
+                 play=Play(players=services.players, pipeline=services.pipeline, queries=services.queries,
+                           metrics=services.metrics))
+
+
 def create_app(settings: Settings | None = None, games: dict[str, Game] | None = None, store: Any = None,
                extra: dict[str, Any] | None = None) -> Litestar:
     """The app; `games` defaults to the catalogue, `store` to PostgreSQL (embedded without DATABASE_URL).
 
-    The collaborators themselves are built at start-up by `service.container.open_services`.
+    The collaborators themselves are built at start-up by `service.container.open_services` and handed to
+    the routes as `desks` names them.
     """
     from service.web import routes as web_routes
     from service.ops import logging as stela_logging
@@ -163,14 +192,16 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers: list[Any] = [PlayerController, AccountController, *OAUTH_HANDLERS, BotController, KindController,
                            GameController, PlayController, StreamController, TournamentController, ArenaController,
                            healthz, readyz, ReadModelController, LogController,
-                           command_route(lambda: state.services), legal_route(lambda: state.services)]  # (started by the lifespan)
+                           command_route(lambda: state.desks.play),  # `desks` are built by the lifespan
+                           legal_route(lambda: state.desks.play)]
     handlers.append(docs.assets_router())
     handlers.append(favicon)
     handlers += sdk_routes()  # the TypeScript SDK the reference client imports, at /sdk/
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
-    app = Litestar(route_handlers=handlers, lifespan=[lifespan], state=state, openapi_config=openapi_config(state.games),
-                   exception_handlers=exception_handlers, middleware=[allow_fix], dependencies=DEPENDENCIES,
-                   guards=[authenticator(lambda: state.services)],  # the caller, before the body
+    app = Litestar(route_handlers=handlers, lifespan=[lifespan(open_services, desks)], state=state,
+                   openapi_config=openapi_config(state.games), exception_handlers=exception_handlers,
+                   middleware=[allow_fix], dependencies=provided(lambda: state.desks),
+                   guards=[authenticator(lambda: state.desks.players)],  # the caller, before the body
                    request_max_body_size=MAX_BODY_BYTES, debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
     scoped_security(app)  # each operation's scope into its security requirement (docs/accounts.md)

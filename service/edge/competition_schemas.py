@@ -21,7 +21,7 @@ from domain.kernel import RuleViolation
 from domain.tournament.report import Report
 from projections.tournaments import TournamentItem, TournamentPage
 from service.commands.exceptions import BadCursor, Forbidden
-from service.commands.visibility import WireEvent
+from service.commands.competition_queries import TournamentEventOut
 from service.edge.errors import PROBLEM, ProblemDetail, example, responses
 from service.edge.schemas import NO_NUL
 from service.live.arena_stream import TOP
@@ -119,28 +119,6 @@ class TournamentCreate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
         examples=[{"min_rated_games": 5, "rating_min": 10, "rating_max": 30, "invited": []}])] | None = None
     invitation_code: Annotated[str, Meta(min_length=4, max_length=64, pattern=NO_NUL, description=(
         "a code that admits whoever gives it when registering (only its salted hash is recorded)"))] | None = None
-
-
-class TournamentEventOut(WireEvent, frozen=True, kw_only=True, omit_defaults=True):
-    """One stored event of a competition of any format (a tournament's, an arena's), as readers see it now: a
-    game's event shape under a name of its own in the document (a competition's events are no game's union),
-    with the fields a game's export carries to recompute its chain and its transparency log leaves: the
-    `stream_id` the log names the competition by, and once the competition has ended, `prev_hash` and `hash`
-    (`service.commands.competition.redacted`; `stela verify report.json --log URL` checks them)."""
-
-    stream_id: Annotated[str, Meta(description=(
-        "the competition's stream, as the transparency log names it: `tournament-<id>` or `arena-<id>`"),
-        examples=["tournament-0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b"])]
-    prev_hash: Annotated[str, Meta(description="the chain hash of the event before (64 zeros before the first); "
-                                               "shown once the competition has ended")] | None = None
-    hash: Annotated[str, Meta(description=(
-        "SHA-256 of the canonical JSON of [prev_hash, stream_id, version, type as stored, data]; shown once "
-        "the competition has ended"))] | None = None
-
-
-class TournamentEvents(msgspec.Struct, kw_only=True):
-    version: int
-    events: list[TournamentEventOut]
 
 
 class TournamentReport(Report, frozen=True, kw_only=True):

@@ -1,14 +1,20 @@
-"""What routes receive by dependency injection: the process's `Services` and the caller.
+"""What routes receive by dependency injection: the collaborators each one uses, named for what they are,
+and the caller.
 
-Every route takes the composition root's typed `Services` (built once at start-up by
-`service.container.open_services`) and, where it matters, the `viewer`, resolved from the
-`Authorization` header by the players' service, in the app's guard (`authenticator`): Litestar runs guards
-before it decodes a body, so a caller without a valid token or scope is refused 401/403 before a bad
-body could be answered 400 (authentication first, as the OAuth bearer-token rules expect). Routes never
-reach into application state.
-Litestar resolves dependencies of the same depth concurrently in an anyio task group, a task
-each per request; one dependency per depth (`services`, then `viewer`) keeps that off the
-request path.
+A route names the one collaborator it uses (`queries`, `lobby`, `listings`, `players`, `credentials`,
+`tournaments`, `arenas`, `bots`, `repository`, `transparency`, `live`, `probes`: `COLLABORATORS`), each
+provided from the composition root's object by the app factory (`provided`, once the lifespan has built
+it), and, where it matters, the `viewer`, resolved from the `Authorization` header by the players' service
+in the app's guard (`authenticator`): Litestar runs guards before it decodes a body, so a caller without a
+valid token or scope is refused 401/403 before a bad body could be answered 400 (authentication first, as
+the OAuth bearer-token rules expect). Routes never see the composition root's object nor reach into
+application state.
+
+Litestar resolves dependencies of the same depth concurrently in an anyio task group, a task each per
+request; one dependency a depth keeps that off the request path. A collaborator has no dependency of its
+own (depth one), so a route that takes one and the `viewer` declares the viewer a depth below it
+(`viewer_after(name)`, on its controller or handler); a route with several collaborators takes the one small
+struct that bundles them (`service.edge.desks`, `GameQueries`, `Listings`).
 
 Every operation that reads the caller needs one scope of the caller's token (`SCOPES`, documented in
 each operation's OpenAPI security requirement by `scoped_security`); the caller is refused 403
@@ -17,17 +23,16 @@ each operation's OpenAPI security requirement by `scoped_security`); the caller 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from litestar import Litestar, Request
 from litestar.connection import ASGIConnection
-from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
 
-from service.container import Services
-from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Viewer
+from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Players, Viewer
 
 ANY_TOKEN = ""  # the operation takes any valid token, whatever its scopes (a token revoking itself)
 SCOPES: dict[str, str] = {
@@ -57,16 +62,12 @@ def required_scope(scope: Any) -> str:
     return SCOPES.get(operation, ACCOUNT) if isinstance(operation, str) else ACCOUNT
 
 
-def provide_services(state: State) -> Services:
-    return state.services
-
-
-async def caller(services: Services, authorization: str | None, scope: Any) -> Viewer:
+async def caller(players: Players, authorization: str | None, scope: Any) -> Viewer:
     """The caller from `Authorization: Bearer <token>`; anonymous without the header, 401 if it is wrong.
 
     Its player id goes into the scope's state for the request's log line.
     """
-    viewer = await services.players.viewer(authorization)
+    viewer = await players.viewer(authorization)
     if viewer.player is not None:
         scope.setdefault("state", {})["player_id"] = viewer.player.id
         needed = required_scope(scope)
@@ -86,8 +87,8 @@ def authorization(scope: Any) -> str | None:
 VIEWER = "viewer"  # the dependency's name, and the key the guard leaves the caller under in the scope's state
 
 
-def authenticator(services: Callable[[], Services]) -> Callable[..., Awaitable[None]]:
-    """The app's one guard, answered with the process's `services()` (bound by the app factory): for a route
+def authenticator(players: Callable[[], Players]) -> Callable[..., Awaitable[None]]:
+    """The app's one guard, answered with the process's `players()` (bound by the app factory): for a route
     that reads the caller, resolve it (401 for a wrong token, 403 for a missing scope) before the framework
     decodes the route's body. A route that takes no dependencies but reads the caller (the command route)
     says so with `opt={"viewer": True}` and reads `viewer_of(scope)`."""
@@ -95,7 +96,7 @@ def authenticator(services: Callable[[], Services]) -> Callable[..., Awaitable[N
     async def authenticate(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
         if handler.opt.get(VIEWER) or VIEWER in handler.parsed_fn_signature.parameters:
             scope = connection.scope
-            scope.setdefault("state", {})[VIEWER] = await caller(services(), authorization(scope), scope)
+            scope.setdefault("state", {})[VIEWER] = await caller(players(), authorization(scope), scope)
 
     return authenticate
 
@@ -105,15 +106,42 @@ def viewer_of(scope: Any) -> Viewer:
     return scope["state"][VIEWER]
 
 
-def provide_viewer(request: Request[Any, Any, Any], services: NamedDependency[Services]) -> Viewer:
-    """The caller the guard resolved (`services` only keeps this a depth below it: one dependency a depth)."""
+def provide_viewer(request: Request[Any, Any, Any]) -> Viewer:
+    """The caller the guard resolved (for a route that takes no collaborator)."""
     return viewer_of(request.scope)
 
 
-DEPENDENCIES: dict[str, Provide] = {
-    "services": Provide(provide_services, sync_to_thread=False),
-    VIEWER: Provide(provide_viewer, sync_to_thread=False),
-}
+def viewer_after(name: str) -> dict[str, Provide]:
+    """The `viewer` resolved a depth below the collaborator `name` (which its route takes too), so the two are
+    not resolved side by side in a task group: the provider's signature names `name` as its dependency."""
+
+    def provide(request: Request[Any, Any, Any], **_: Any) -> Viewer:
+        return viewer_of(request.scope)
+
+    provide.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request[Any, Any, Any]),
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=NamedDependency[Any])],
+        return_annotation=Viewer)
+    provide.__annotations__ = {"request": Request[Any, Any, Any], name: NamedDependency[Any], "return": Viewer}
+    return {VIEWER: Provide(provide, sync_to_thread=False)}
+
+
+# the collaborators a route may name, each an attribute of the app's collaborators (`service.edge.desks.Desks`)
+COLLABORATORS = ("queries", "lobby", "listings", "players", "credentials", "tournaments", "arenas", "bots",
+                 "repository", "transparency", "live", "probes")
+
+
+def provided(collaborators: Callable[[], Any]) -> dict[str, Provide]:
+    """The app's dependencies: each of `COLLABORATORS` read from `collaborators()` (the object the lifespan
+    built), with no dependency of its own, and the `viewer` for a route that takes no collaborator."""
+
+    def provider(name: str) -> Provide:
+        def provide() -> Any:
+            return getattr(collaborators(), name)
+
+        return Provide(provide, sync_to_thread=False)
+
+    return {**{name: provider(name) for name in COLLABORATORS}, VIEWER: Provide(provide_viewer, sync_to_thread=False)}
 
 
 def scoped_security(app: Litestar) -> None:

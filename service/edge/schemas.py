@@ -228,11 +228,6 @@ class LegalOut(msgspec.Struct, kw_only=True):
     commands: list[dict[str, Any]]
 
 
-class EventPage(msgspec.Struct, kw_only=True):
-    version: int
-    events: list[WireEvent]
-
-
 class Health(msgspec.Struct, kw_only=True):
     status: Literal["ok", "degraded", "unavailable"]
     checks: dict[str, str] = {}

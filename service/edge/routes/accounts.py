@@ -14,9 +14,10 @@ from msgspec import Meta
 
 from service.commands.accounts import MAX_PASSWORD, MIN_PASSWORD, login_given
 from service.commands.players import Viewer
-from service.container import Services
+from service.edge.dependencies import viewer_after
+from service.edge.desks import Credentials
 from service.edge.errors import responses
-from service.edge.middleware import client_address, parse_networks
+from service.edge.middleware import client_address
 from service.edge.schemas import NO_NUL, StrictBody
 from service.store.accounts import Credential
 
@@ -79,11 +80,10 @@ class SessionOut(TokenCreated, kw_only=True):
     player_id: str
 
 
-def _address(request: Request, services: Services) -> str:
+def _address(request: Request, credentials: Credentials) -> str:
     """The client's address as the rate limiter sees it (X-Forwarded-For only from a trusted proxy)."""
-    trusted = parse_networks(services.settings.trusted_proxies)
     return client_address(request.client.host if request.client else None,
-                          request.headers.get("x-forwarded-for"), trusted)
+                          request.headers.get("x-forwarded-for"), credentials.trusted_proxies)
 
 
 def token_out(c: Credential) -> TokenOut:
@@ -99,6 +99,7 @@ def created(c: Credential, token: str) -> TokenCreated:
 class AccountController(Controller):
     path = "/v1"
     tags = ["accounts"]
+    dependencies = viewer_after("credentials")
 
     @post("/players/me/password", dto=StrictBody[PasswordSet], return_dto=None,
           operation_id="setPassword", summary="Set or change the caller's password",
@@ -109,12 +110,12 @@ class AccountController(Controller):
                       "`login` another account has is refused (409 `login_taken`); without one, a new "
                       "account gets its name's login if free, else the name with a suffix (never a 409).")
     async def set_password(self, request: Request, viewer: NamedDependency[Viewer],
-                           services: NamedDependency[Services], data: JSONBody[PasswordSet]) -> LoginOut:
-        login, ended = await services.accounts.set_password(
-            viewer.require_player(), data.password, _address(request, services), viewer.digest, login=data.login,
+                           credentials: NamedDependency[Credentials], data: JSONBody[PasswordSet]) -> LoginOut:
+        login, ended = await credentials.accounts.set_password(
+            viewer.require_player(), data.password, _address(request, credentials), viewer.digest, login=data.login,
             current=data.current_password, keep_tokens=data.keep_tokens)
         if ended:
-            services.revocations.revoked()
+            credentials.revocations.revoked()
         return LoginOut(login=login, ended_tokens=ended)
 
     @post("/sessions", dto=StrictBody[SignIn], return_dto=None,
@@ -125,10 +126,11 @@ class AccountController(Controller):
                       "password are refused alike (401 `sign_in_failed`) after the same work; attempts are "
                       "counted before any work, per login and address, per login and per address, and past a "
                       "limit refused for a while (429 `sign_in_throttled` with Retry-After).")
-    async def sign_in(self, request: Request, services: NamedDependency[Services],
+    async def sign_in(self, request: Request, credentials: NamedDependency[Credentials],
                       data: JSONBody[SignIn]) -> SessionOut:
-        player, credential, token = await services.accounts.sign_in(login_given(data.login, data.name), data.password,
-                                                                    _address(request, services))
+        login = login_given(data.login, data.name)
+        player, credential, token = await credentials.accounts.sign_in(login, data.password,
+                                                                       _address(request, credentials))
         return SessionOut(**msgspec.structs.asdict(created(credential, token)), player_id=player.id)
 
     @post("/players/me/tokens", dto=StrictBody[TokenCreate], return_dto=None,
@@ -137,8 +139,8 @@ class AccountController(Controller):
           description="Scopes: `read` (views, events, streams), `play` (create, join, start games and send "
                       "commands), `tournaments:organise` (create and run tournaments). Shown once.")
     async def create_token(self, viewer: NamedDependency[Viewer],
-                           services: NamedDependency[Services], data: JSONBody[TokenCreate]) -> TokenCreated:
-        credential, token = await services.accounts.create_token(viewer.require_player(), data.name, data.scopes,
+                           credentials: NamedDependency[Credentials], data: JSONBody[TokenCreate]) -> TokenCreated:
+        credential, token = await credentials.accounts.create_token(viewer.require_player(), data.name, data.scopes,
                                                                  data.expires_in_days)
         return created(credential, token)
 
@@ -146,14 +148,15 @@ class AccountController(Controller):
          security=[{"bearer": []}], responses=responses(401, 403),
          description="Every live token but the player's first: sign-ins, personal access tokens and apps' "
                      "tokens (never the tokens themselves).")
-    async def list_tokens(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services]) -> list[TokenOut]:
-        return [token_out(c) for c in await services.accounts.tokens(viewer.require_player())]
+    async def list_tokens(self, viewer: NamedDependency[Viewer],
+                          credentials: NamedDependency[Credentials]) -> list[TokenOut]:
+        return [token_out(c) for c in await credentials.accounts.tokens(viewer.require_player())]
 
     @delete("/players/me/tokens/{token_id:str}", operation_id="revokeAccessToken", summary="Revoke one token",
             status_code=204, security=[{"bearer": []}], responses=responses(400, 401, 403, 404),
             description="The token stops working (at once here, within seconds everywhere); its stream tickets "
                         "are refused at once and the streams opened with it or them end within a second.")
-    async def revoke_token(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def revoke_token(self, viewer: NamedDependency[Viewer], credentials: NamedDependency[Credentials],
                            token_id: TokenId) -> None:
-        await services.accounts.revoke_token(viewer.require_player(), token_id)
-        services.revocations.revoked()
+        await credentials.accounts.revoke_token(viewer.require_player(), token_id)
+        credentials.revocations.revoked()

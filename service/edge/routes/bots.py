@@ -13,10 +13,10 @@ from msgspec import Meta
 
 import domain.tournament as T
 import domain.tournament.arena as A
-from service.commands.accounts_bots import BotSpec, Lease
+from service.commands.accounts_bots import BotSpec, Bots, Lease
 from service.commands.exceptions import Forbidden, Unauthorized
 from service.commands.players import Viewer
-from service.container import Services
+from service.edge.dependencies import viewer_after
 from service.edge.errors import responses
 from service.edge.routes.tournaments import ARENA_RESPONSES, ArenaId
 from service.edge.schemas import NO_NUL, StrictBody
@@ -47,6 +47,7 @@ def require_admin(viewer: Viewer) -> None:
 class BotController(Controller):
     path = "/v1"
     tags = ["bots"]
+    dependencies = viewer_after("bots")
 
     @post("/tournaments/{tournament_id:str}/bots", dto=StrictBody[TournamentBots], return_dto=None,
           operation_id="addTournamentBots", status_code=200,
@@ -55,11 +56,11 @@ class BotController(Controller):
           description="Each bot is a new player, registered by the organiser like anyone it registers; a bot "
                       "worker plays its games through the API.")
     async def tournament_bots(self, viewer: NamedDependency[Viewer],
-                              services: NamedDependency[Services], tournament_id: TournamentId,
+                              bots: NamedDependency[Bots], tournament_id: TournamentId,
                               data: JSONBody[TournamentBots]) -> T.TournamentView:
         viewer.require_player()
         spec = BotSpec(strategy=data.strategy, strength=data.strength)
-        return T.view(await services.bots.enter(viewer, tournament_id, spec, data.count))
+        return T.view(await bots.enter(viewer, tournament_id, spec, data.count))
 
     @post("/arenas/{arena_id:str}/bots", dto=StrictBody[TournamentBots], return_dto=None,
           operation_id="addArenaBots", status_code=200,
@@ -71,11 +72,11 @@ class BotController(Controller):
                       "re-derives it) and paired like anyone; a bot worker plays every game the arena pairs it "
                       "into until the arena ends. Anyone else is refused (403 `arena.not_organiser`) before any "
                       "bot is made, as is a closed arena (409 `arena.closed`); an unknown arena is a 404.")
-    async def arena_bots(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def arena_bots(self, viewer: NamedDependency[Viewer], bots: NamedDependency[Bots],
                          arena_id: ArenaId, data: JSONBody[TournamentBots]) -> A.ArenaView:
         viewer.require_player()
         spec = BotSpec(strategy=data.strategy, strength=data.strength)
-        return A.view(await services.bots.enter_arena(viewer, arena_id, spec, data.count))
+        return A.view(await bots.enter_arena(viewer, arena_id, spec, data.count))
 
     @post("/bots/leases", dto=StrictBody[LeaseRequest], return_dto=None,
           operation_id="leaseBots", status_code=200, summary="Lease bots to play (bot workers)",
@@ -86,15 +87,15 @@ class BotController(Controller):
                       "moved last first, at most `max`, leased for `lease_seconds` (ask again well before it "
                       "ends). A bot the worker holds no token for comes with a fresh one; any older token of the "
                       "bot stops working.")
-    async def lease(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def lease(self, viewer: NamedDependency[Viewer], bots: NamedDependency[Bots],
                     data: JSONBody[LeaseRequest]) -> list[Lease]:
         require_admin(viewer)
-        return await services.bots.lease(data.worker, data.have, data.lease_seconds, data.max)
+        return await bots.lease(data.worker, data.have, data.lease_seconds, data.max)
 
     @post("/bots/{bot_id:str}/done", operation_id="finishBot", status_code=204,
           summary="A bot's game or tournament is over (bot workers)", security=[{"bearer": []}],
           responses=responses(400, 401, 403, 404))
-    async def done(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def done(self, request: Request, viewer: NamedDependency[Viewer], bots: NamedDependency[Bots],
                    bot_id: BotId) -> None:
         require_admin(viewer)
-        await services.bots.finish(bot_id)
+        await bots.finish(bot_id)

@@ -14,15 +14,18 @@ from litestar import Controller, Request, Response, get, post
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from projections.queries import GameList
-from service.container import Services
+from service.commands.game_queries import GameQueries, current, past_game
+from service.commands.listings import Listings, games_page
+from service.edge.dependencies import viewer_after
+from service.edge.desks import Lobby
 from service.edge.errors import responses
-from service.edge.routes.play import Encoded, MinVersion, current
+from service.edge.routes.play import Encoded, MinVersion
 from service.commands.pipeline import Outcome
 from service.commands.players import Viewer
 from service.commands.views import GameOut
 from service.edge.schemas import GameCreate, JoinRequest, NO_NUL, no_body, StrictBody
 from service.commands.views import game_out
-from service.commands.visibility import look, require_seat
+from service.commands.visibility import look
 
 _encode = msgspec.json.Encoder()
 
@@ -42,6 +45,7 @@ Key = Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=1
 class GameController(Controller):
     path = "/v1/games"
     tags = ["games"]
+    dependencies = viewer_after("lobby")  # the reads take the viewer after their `queries` (viewer_after)
 
     @post("/", dto=StrictBody[GameCreate], return_dto=None,
           operation_id="createGame", summary="Create a game", status_code=201,
@@ -49,14 +53,14 @@ class GameController(Controller):
                       "`options_schema`). The creator takes the first seat unless `join` is false; `bots` "
                       "fill the next seats with bots. The response carries `Location`.",
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def create(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def create(self, viewer: NamedDependency[Viewer], lobby: NamedDependency[Lobby],
                      data: JSONBody[GameCreate], idempotency_key: Key = None) -> Response[GameOut]:
-        services.bots.fits(data.bots, data.seats - data.join)
-        done = await services.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
-                                              data.time_control, idempotency_key)
+        lobby.bots.fits(data.bots, data.seats - data.join)
+        done = await lobby.pipeline.create(viewer, data.kind, data.options, data.seats, data.join,
+                                           data.time_control, idempotency_key)
         game_id = done.game_id
         if data.bots and not done.replayed:
-            done = await services.bots.seat(game_id, data.bots) or done
+            done = await lobby.bots.seat(game_id, data.bots) or done
         out = game_out(game_id, done.table, done.state, viewer)
         return Response(out, status_code=201, headers={"Location": f"/v1/games/{game_id}", **(replayed(done) or {})})
 
@@ -64,7 +68,7 @@ class GameController(Controller):
          description="Backed by the game-list read model, which follows the event log within moments.",
          responses=responses(400, 422))
     async def list_games(
-        self, services: NamedDependency[Services],
+        self, listings: NamedDependency[Listings],
         kind: Annotated[str | None, QueryParameter(max_length=32, pattern=NO_NUL)] = None,
         status: Annotated[Literal["open", "active", "finished", "aborted"] | None, QueryParameter()] = None,
         player: Annotated[str | None, QueryParameter(max_length=64, pattern=NO_NUL)] = None,
@@ -72,10 +76,7 @@ class GameController(Controller):
         cursor: Annotated[str | None, QueryParameter(max_length=200, pattern=NO_NUL)] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
     ) -> GameList:
-        page = await services.read_models.list_games(kind=kind, status=status, player=player, open_seats=open_seats,
-                                                     cursor=cursor, limit=limit)
-        sealed = await services.seals.among([item.id for item in page.items])  # a sealed duplicate deal is not listed
-        return msgspec.structs.replace(page, items=[i for i in page.items if i.id not in sealed]) if sealed else page
+        return await games_page(listings, kind, status, player, open_seats, cursor, limit)
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game as the caller sees it",
          description="Seated players get their seat's view, everyone else the spectator view. "
@@ -83,56 +84,48 @@ class GameController(Controller):
                      "played at another table is shown only to its own seats (403 `deal_sealed`). Answered "
                      "from this replica's cache when it knows the game is current there; `min_version` asks "
                      "for a state at least that new.",
-         responses=responses(400, 401, 403, 404))
-    async def get_game(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+         responses=responses(400, 401, 403, 404), dependencies=viewer_after("queries"))
+    async def get_game(self, viewer: NamedDependency[Viewer], queries: NamedDependency[GameQueries], game_id: GameId,
                        min_version: MinVersion = None) -> Response[GameOut]:
-        loaded = await current(services, game_id, min_version)
-        seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
-        shown = services.answers.get(game_id, loaded.state.version, ("game", seat),
-                                     lambda: _encode.encode(game_out(game_id, loaded.table, loaded.state, viewer)))
+        loaded = await current(queries, game_id, min_version)
+        seat = (await look(queries.seals, game_id, loaded.table, loaded.state, viewer)).seat
+        shown = queries.answers.get(game_id, loaded.state.version, ("game", seat),
+                                    lambda: _encode.encode(game_out(game_id, loaded.table, loaded.state, viewer)))
         return Encoded(shown, [])
 
     @post("/{game_id:str}/join", dto=StrictBody[JoinRequest], return_dto=None,
           operation_id="joinGame", summary="Take a seat", status_code=200,
           responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
-    async def join(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+    async def join(self, viewer: NamedDependency[Viewer], lobby: NamedDependency[Lobby], game_id: GameId,
                    data: JSONBody[JoinRequest], idempotency_key: Key = None) -> Response[GameOut]:
-        done = await services.pipeline.join(viewer, game_id, data.seat, idempotency_key)
+        done = await lobby.pipeline.join(viewer, game_id, data.seat, idempotency_key)
         return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 
     @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up one's seat before the start",
           status_code=200, description="Only before the start (409 `table.not_open` after it); 403 "
           "`not_seated` without a seat. A running game is left with the `table.Resign` command.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
-    async def leave(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def leave(self, request: Request, viewer: NamedDependency[Viewer], lobby: NamedDependency[Lobby],
                     game_id: GameId, idempotency_key: Key = None) -> Response[GameOut]:
         await no_body(request)
-        done = await services.pipeline.leave(viewer, game_id, idempotency_key)
+        done = await lobby.pipeline.leave(viewer, game_id, idempotency_key)
         return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 
     @post("/{game_id:str}/start", operation_id="startGame", summary="Start a full game", status_code=200,
           description="By a seated player or the creator; anyone else gets 403 `not_seated`.",
           responses=responses(400, 401, 403, 404, 409, 422), security=[{"bearer": []}])
-    async def start(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def start(self, request: Request, viewer: NamedDependency[Viewer], lobby: NamedDependency[Lobby],
                     game_id: GameId, idempotency_key: Key = None) -> Response[GameOut]:
         await no_body(request)
-        done = await services.pipeline.start(viewer, game_id, idempotency_key)
+        done = await lobby.pipeline.start(viewer, game_id, idempotency_key)
         return Response(game_out(game_id, done.table, done.state, viewer), headers=replayed(done))
 
     @get("/{game_id:str}/versions/{version:int}", operation_id="getGameAtVersion",
          summary="The game at a past version",
          description="While the game runs, the caller's own view; after the end anyone may pass `seat` "
                      "to see exactly what that seat saw.",
-         responses=responses(400, 401, 403, 404))
-    async def at_version(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+         responses=responses(400, 401, 403, 404), dependencies=viewer_after("queries"))
+    async def at_version(self, viewer: NamedDependency[Viewer], queries: NamedDependency[GameQueries], game_id: GameId,
                          version: Annotated[int, PathParameter(ge=1, le=10_000_000)],
                          seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None) -> GameOut:
-        # the seal first: a non-seat of a sealed deal learns nothing, not even how many versions there are
-        loaded = await services.repository.load(game_id)
-        seen = await look(services.seals, game_id, loaded.table, loaded.state, viewer)
-        current, past = await services.repository.state_at(game_id, version)
-        table = current.table
-        if seat is not None:
-            require_seat(seen, current.state, seat)
-            return game_out(game_id, table, past, viewer, seat=seat, as_seat=True)
-        return game_out(game_id, table, past, viewer, seat=seen.seat, as_seat=True)
+        return await past_game(queries, viewer, game_id, version, seat)

@@ -13,7 +13,7 @@ from litestar.params import PathParameter
 
 from domain.clock import TimeControl
 from domain.table import TABLE_CODES, Table
-from service.container import Services
+from service.commands.repository import GameRepository
 from service.edge.errors import responses
 from service.edge.schemas import KindOut, NO_NUL
 
@@ -42,18 +42,19 @@ class KindController(Controller):
     tags = ["kinds"]
 
     @get("/", operation_id="listKinds", summary="Every hosted game kind with its schemas", responses=responses())
-    async def list_kinds(self, services: NamedDependency[Services]) -> list[KindOut]:
-        return [kind_out(table) for table in services.repository.tables.values()]
+    async def list_kinds(self, repository: NamedDependency[GameRepository]) -> list[KindOut]:
+        return [kind_out(table) for table in repository.tables.values()]
 
     @get("/{kind:str}", operation_id="getKind", summary="One game kind", responses=responses(400, 404))
-    async def get_kind(self, services: NamedDependency[Services], kind: Annotated[str, PathParameter(max_length=32, pattern=NO_NUL)]) -> KindOut:
-        return kind_out(services.repository.table(kind))
+    async def get_kind(self, repository: NamedDependency[GameRepository],
+                       kind: Annotated[str, PathParameter(max_length=32, pattern=NO_NUL)]) -> KindOut:
+        return kind_out(repository.table(kind))
 
     @get("/{kind:str}/components", operation_id="getKindComponents", responses=responses(400, 404),
          summary="The kind's whole catalogue of printed components",
          description="Every component of the kind with its printed data (tiles, cards, tokens), the same objects "
                      "that views show inline for face-up components; static, cacheable.",
          cache_control=CacheControlHeader(public=True, max_age=3600))
-    async def get_components(self, services: NamedDependency[Services],
+    async def get_components(self, repository: NamedDependency[GameRepository],
                              kind: Annotated[str, PathParameter(max_length=32, pattern=NO_NUL)]) -> dict[str, Any]:
-        return components_of(services.repository.table(kind))
+        return components_of(repository.table(kind))

@@ -29,7 +29,8 @@ from msgspec import Meta
 
 from service.commands.oauth import Wire
 from service.commands.players import GRANTABLE, Viewer
-from service.container import Services
+from service.edge.dependencies import viewer_after
+from service.edge.desks import Credentials
 from service.edge.errors import responses
 from service.edge.routes.accounts import Scope
 from service.edge.schemas import NO_NUL, StrictBody
@@ -144,22 +145,23 @@ def metadata(issuer: str) -> dict[str, Any]:
 @get("/.well-known/oauth-authorization-server", operation_id="getAuthorizationServerMetadata", tags=["oauth"],
      summary="OAuth 2.0 authorization server metadata (RFC 8414)", responses=responses(),
      description="`issuer` is STELA_OAUTH_ISSUER (default STELA_PUBLIC_URL), whatever Host the request names.")
-async def discovery(services: NamedDependency[Services]) -> dict[str, Any]:
-    return metadata(services.settings.issuer)
+async def discovery(credentials: NamedDependency[Credentials]) -> dict[str, Any]:
+    return metadata(credentials.issuer)
 
 
 class OAuthController(Controller):
     path = "/v1"
     tags = ["oauth"]
+    dependencies = viewer_after("credentials")
 
     @post("/oauth/apps", dto=StrictBody[AppCreate], return_dto=None,
           operation_id="registerApp", summary="Register an app (a public OAuth client)",
           status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Its redirect URIs must match exactly when used; each is https, or http on a loopback "
                       "host. The app uses PKCE (S256) and no secret.")
-    async def register(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def register(self, viewer: NamedDependency[Viewer], credentials: NamedDependency[Credentials],
                        data: JSONBody[AppCreate]) -> AppOut:
-        client = await services.oauth.register(viewer.require_player(), data.name, data.redirect_uris, data.scopes)
+        client = await credentials.oauth.register(viewer.require_player(), data.name, data.redirect_uris, data.scopes)
         return AppOut(client_id=client.client_id, name=client.name, redirect_uris=client.redirect_uris,
                       scopes=client.scopes)
 
@@ -169,8 +171,8 @@ class OAuthController(Controller):
                      "(response_type=code, client_id, redirect_uri, scope, state, code_challenge, "
                      "code_challenge_method=S256). An invalid request is a 422 `oauth.<RFC 6749 error>`.")
     async def describe(self, request: Request, viewer: NamedDependency[Viewer],
-                       services: NamedDependency[Services]) -> Consent:
-        app, scopes = await services.oauth.describe(_query(request), viewer.require_player())
+                       credentials: NamedDependency[Credentials]) -> Consent:
+        app, scopes = await credentials.oauth.describe(_query(request), viewer.require_player())
         return Consent(client_id=app.client.client_id, name=app.client.name, scopes=scopes,
                        redirect_uri=request.query_params.get("redirect_uri") or app.get_default_redirect_uri() or "")
 
@@ -179,25 +181,26 @@ class OAuthController(Controller):
           status_code=200, security=[{"bearer": []}], responses=responses(400, 401, 403, 422),
           description="Answers where to send the browser: the app's redirect URI with `code` and `state` when "
                       "allowed, with `error=access_denied` when denied.")
-    async def decide(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def decide(self, request: Request, viewer: NamedDependency[Viewer], credentials: NamedDependency[Credentials],
                      data: JSONBody[Decision]) -> Redirect:
-        target = await services.oauth.decide(_query(request, data.request), viewer.require_player(), data.allow)
+        target = await credentials.oauth.decide(_query(request, data.request), viewer.require_player(), data.allow)
         return Redirect(redirect_to=target)
 
     @get("/players/me/apps", operation_id="listAuthorizedApps", summary="The apps acting for the caller",
          security=[{"bearer": []}], responses=responses(401, 403))
-    async def apps(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services]) -> list[AuthorizedApp]:
+    async def apps(self, viewer: NamedDependency[Viewer],
+                   credentials: NamedDependency[Credentials]) -> list[AuthorizedApp]:
         return [AuthorizedApp(client_id=c.client_id, name=c.name, scopes=scopes, since=since.isoformat())
-                for c, scopes, since in await services.oauth.apps(viewer.require_player())]
+                for c, scopes, since in await credentials.oauth.apps(viewer.require_player())]
 
     @delete("/players/me/apps/{client_id:str}", operation_id="revokeAuthorizedApp", status_code=204,
             summary="End an app's access", security=[{"bearer": []}], responses=responses(400, 401, 403, 404),
             description="Every token of the app for the caller stops working; their stream tickets are refused "
                         "at once and the streams opened with them end within a second.")
-    async def revoke(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def revoke(self, viewer: NamedDependency[Viewer], credentials: NamedDependency[Credentials],
                      client_id: ClientId) -> None:
-        await services.oauth.revoke_app(viewer.require_player(), client_id)
-        services.revocations.revoked()
+        await credentials.oauth.revoke_app(viewer.require_player(), client_id)
+        credentials.revocations.revoked()
 
 
 class TokenResponse(msgspec.Struct, kw_only=True):
@@ -226,9 +229,9 @@ PROTOCOL_ERRORS = {
       description="`grant_type=authorization_code` (with `code`, `redirect_uri`, `client_id`, `code_verifier`) "
                       "or `grant_type=refresh_token` (with `refresh_token`, `client_id`; the refresh token is "
                   "rotated). Errors are RFC 6749 5.2 JSON (`error`, `error_description`).")
-async def token(request: Request, services: NamedDependency[Services],
+async def token(request: Request, credentials: NamedDependency[Credentials],
                 data: Annotated[TokenForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[TokenResponse]:
-    status, body, headers = await services.oauth.token(await _form(request))
+    status, body, headers = await credentials.oauth.token(await _form(request))
     return Response(content=body, status_code=status, headers=headers, media_type="application/json")
 
 
@@ -252,11 +255,11 @@ class Revoked(msgspec.Struct):
                   "with their tickets and streams; the app's other grants (other devices) do not. An unknown "
                   "or already revoked token is answered 200 too (RFC 7009 2.2); another app's token is "
                   "`invalid_grant`.")
-async def revoke(request: Request, services: NamedDependency[Services],
+async def revoke(request: Request, credentials: NamedDependency[Credentials],
                  data: Annotated[RevokeForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[Revoked]:
-    status, body, headers = await services.oauth.revocation(await _form(request))
+    status, body, headers = await credentials.oauth.revocation(await _form(request))
     if status == 200:
-        services.revocations.revoked()
+        credentials.revocations.revoked()
     return Response(content=body, status_code=status, headers=headers, media_type="application/json")
 
 

@@ -13,7 +13,7 @@ from litestar import Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import generate_latest
 
-from service.container import Services
+from service.edge.desks import Probes
 from service.edge.schemas import Health
 from service.store.readside import ReadSide
 
@@ -33,38 +33,38 @@ async def healthz() -> Health:
                  "`details.horizon_blocked_seconds` says how long its transaction has been open; where a "
                  "projector runs, `details.projections` gives each model's lag in events and seconds.",
      responses={503: ResponseSpec(generate_examples=False, data_container=Health, description="a dependency is down")})
-async def readyz(services: NamedDependency[Services]) -> Response[Health]:
+async def readyz(probes: NamedDependency[Probes]) -> Response[Health]:
     checks: dict[str, str] = {}
     status = "ok"
     try:
-        await services.store.ping()
+        await probes.store.ping()
         checks["postgres"] = "ok"
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
         checks["postgres"] = f"down: {type(exc).__name__}"
         status = "unavailable"
-    if not services.settings.redis_url:
+    if not probes.redis_url:
         checks["redis"] = "in-process"
-    elif services.broker.healthy:
+    elif probes.broker.healthy:
         checks["redis"] = "ok"
     else:
-        checks["redis"] = f"down: {getattr(services.broker, 'reason', 'unavailable')}"
+        checks["redis"] = f"down: {getattr(probes.broker, 'reason', 'unavailable')}"
         status = "degraded" if status == "ok" else status
     details: dict[str, Any] = {}
-    if status != "unavailable" and await _horizon(services, checks, details):
+    if status != "unavailable" and await _horizon(probes, checks, details):
         status = "degraded" if status == "ok" else status
-    projector = services.projector
+    projector = probes.projector
     if projector is not None and status != "unavailable":
         details["projections"] = await projector.lag()
     body = Health(status=status, checks=checks, details=details)
     return Response(body, status_code=503 if status == "unavailable" else 200)
 
 
-async def blocked_seconds(services: Services) -> tuple[float, str | None]:
+async def blocked_seconds(probes: Probes) -> tuple[float, str | None]:
     """How long an open transaction has held this database's horizon (0: nobody past a commit's moment),
     and who it is; (0, None) for a store without one."""
-    if not isinstance(services.store, ReadSide):
+    if not isinstance(probes.store, ReadSide):
         return 0.0, None
-    found = await asyncio.wait_for(services.store.horizon_blocker(), 2)
+    found = await asyncio.wait_for(probes.store.horizon_blocker(), 2)
     if found is None or (found.seconds or 0.0) < HORIZON_BLOCKED_AFTER:
         return 0.0, None
     return float(found.seconds or 0.0), (f"blocked: transaction {found.xid} of backend {found.pid} "
@@ -72,10 +72,10 @@ async def blocked_seconds(services: Services) -> tuple[float, str | None]:
                                          f"holds every read model back")
 
 
-async def _horizon(services: Services, checks: dict[str, str], details: dict[str, Any]) -> bool:
+async def _horizon(probes: Probes, checks: dict[str, str], details: dict[str, Any]) -> bool:
     """Report the horizon into `checks` and `details`; whether it is blocked."""
     try:
-        seconds, why = await blocked_seconds(services)
+        seconds, why = await blocked_seconds(probes)
     except Exception as exc:  # noqa: BLE001 - the database answered the ping; say so, and stay ready
         checks["horizon"] = f"unknown: {type(exc).__name__}"
         return False
@@ -84,20 +84,20 @@ async def _horizon(services: Services, checks: dict[str, str], details: dict[str
     return why is not None
 
 
-async def exposition(services: Services) -> bytes:
+async def exposition(probes: Probes) -> bytes:
     """The Prometheus exposition of this process (projection lag only when the database answers)."""
-    if services.projector is not None:
+    if probes.projector is not None:
         try:
-            lags = await asyncio.wait_for(services.projector.lag(), 2)
+            lags = await asyncio.wait_for(probes.projector.lag(), 2)
         except Exception:  # noqa: BLE001 - the database is down or slow: the rest is still worth scraping
             lags = {}
         for name, lag in lags.items():
-            services.metrics.lag_events.labels(name).set(lag["events"])
-            services.metrics.lag_seconds.labels(name).set(lag["seconds"])
+            probes.metrics.lag_events.labels(name).set(lag["events"])
+            probes.metrics.lag_seconds.labels(name).set(lag["seconds"])
     try:
-        services.metrics.horizon_held.set((await blocked_seconds(services))[0])
+        probes.metrics.horizon_held.set((await blocked_seconds(probes))[0])
     except Exception:  # noqa: BLE001 - the database is down or slow: the rest is still worth scraping
         pass
-    services.metrics.fanout_degraded.set(0 if services.broker.healthy else 1)
-    services.metrics.sse.set(services.broker.connections)
-    return generate_latest(services.metrics.registry)
+    probes.metrics.fanout_degraded.set(0 if probes.broker.healthy else 1)
+    probes.metrics.sse.set(probes.broker.connections)
+    return generate_latest(probes.metrics.registry)

@@ -13,15 +13,15 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from service.container import Services
+from service.commands.game_queries import EventPage, GameQueries, board_picture, current, event_page, export
 from service.commands.pipeline import Outcome
-from service.edge.dependencies import VIEWER, authorization, caller, viewer_of
+from service.edge.dependencies import VIEWER, authorization, caller, viewer_after, viewer_of
+from service.edge.desks import Play
 from service.edge.errors import responses
-from service.commands.exceptions import NoPicture
 from service.commands.players import Viewer
-from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, EventPage, LegalOut, NO_NUL
+from service.edge.schemas import CommandBody, CommandEnvelope, CommandResult, LegalOut, NO_NUL
 from service.commands.views import legal_list
-from service.commands.visibility import look, require_public, require_seat, seat_of, visible, wire
+from service.commands.visibility import look, seat_of
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="game id")]
 MinVersion = Annotated[int | None, QueryParameter(ge=1, le=10_000_000, required=False, description=(
@@ -33,6 +33,7 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", m
 class PlayController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["play"]
+    dependencies = viewer_after("queries")
 
     @get("/events", operation_id="getEvents", summary="The game's events as the caller may see them",
          description="Redacted for the caller while the game runs; the full log after the end. With "
@@ -40,56 +41,32 @@ class PlayController(Controller):
                      "A duplicate deal stays sealed until its last table ends: until then only the game's own "
                      "seats read it, as their seat and without the revealed seed; others get 403 `deal_sealed`.",
          responses=responses(400, 401, 403, 404))
-    async def events(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId,
+    async def events(self, viewer: NamedDependency[Viewer], queries: NamedDependency[GameQueries], game_id: GameId,
                      after: Annotated[int, QueryParameter(ge=0, le=10_000_000)] = 0,
                      limit: Annotated[int, QueryParameter(ge=1, le=5000)] = 1000,
                      as_seat: Annotated[int | None, QueryParameter(description="replay as this seat")] = None,
                      ) -> EventPage:
-        loaded = await services.repository.load(game_id)
-        seen = await look(services.seals, game_id, loaded.table, loaded.state, viewer)
-        stored = await services.store.read_stream(game_id, after=after, upto=after + limit)
-        if as_seat is None:
-            return EventPage(version=loaded.state.version, events=visible(loaded.table, stored, seen))
-        require_seat(seen, loaded.state, as_seat)
-        shown = [wire(loaded.table, e, as_seat, False, seen.sealed) for e in stored]
-        return EventPage(version=loaded.state.version, events=[e for e in shown if e is not None])
+        return await event_page(queries, viewer, game_id, after, limit, as_seat)
 
     @get("/export", operation_id="exportGame", summary="The full log as NDJSON (after the end)",
          description="One JSON object per line with every stored field, including the hash chain and "
                      "metadata; verifiable offline with `stela verify`.",
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="application/x-ndjson",
                                       description="the log"), **responses(400, 401, 403, 404)})
-    async def export(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def export(self, viewer: NamedDependency[Viewer], queries: NamedDependency[GameQueries],
                      game_id: GameId) -> Response[bytes]:
-        loaded = await services.repository.load(game_id)
-        require_public(await look(services.seals, game_id, loaded.table, loaded.state, viewer))
-        stored = await services.store.read_stream(game_id)
-        body = b"".join(msgspec.json.encode(e) + b"\n" for e in stored)
-        return Response(body, media_type="application/x-ndjson",
+        return Response(await export(queries, viewer, game_id), media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})
 
     @get("/board.svg", operation_id="getBoardPicture", summary="A picture of the board (kinds that draw one)",
          responses={200: ResponseSpec(generate_examples=False, data_container=str, media_type="image/svg+xml", description="SVG"),
                     **responses(400, 401, 403, 404)})
-    async def board(self, viewer: NamedDependency[Viewer], services: NamedDependency[Services], game_id: GameId) -> Response[str]:
-        loaded = await services.repository.load(game_id)
-        seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
-        draw = loaded.table.game.board_svg
-        if draw is None or loaded.state.game is None:
-            raise NoPicture("this game has no board picture (yet)")
-        return Response(draw(loaded.state.game, seat), media_type="image/svg+xml")
+    async def board(self, viewer: NamedDependency[Viewer], queries: NamedDependency[GameQueries],
+                    game_id: GameId) -> Response[str]:
+        return Response(await board_picture(queries, viewer, game_id), media_type="image/svg+xml")
 
 
 _encode = msgspec.json.Encoder()
-
-
-async def current(services: Services, game_id: str, min_version: int | None = None) -> Any:
-    """The game's current state: the cached one when this replica knows it is current (and at least
-    `min_version`), else read from the store."""
-    loaded = await services.repository.current(game_id)
-    if min_version is not None and loaded.state.version < min_version:
-        loaded = await services.repository.load(game_id)
-    return loaded
 
 
 class Encoded(Response[bytes]):
@@ -116,8 +93,8 @@ _JSON = (b"content-type", b"application/json")
 _REPLAYED = [(b"idempotent-replayed", b"true")]
 
 
-def legal_route(services: Callable[[], Services]) -> HTTPRouteHandler:
-    """`GET /v1/games/{game_id}/legal`, answered with the process's `services()`: like the command
+def legal_route(play: Callable[[], Play]) -> HTTPRouteHandler:
+    """`GET /v1/games/{game_id}/legal`, answered with the process's `play()`: like the command
     route (see `command_route`) it takes no dependencies, for it is half of every client's step."""
 
     @get("/v1/games/{game_id:str}/legal", operation_id="getLegalCommands", summary="The caller's legal commands now",
@@ -129,32 +106,32 @@ def legal_route(services: Callable[[], Services]) -> HTTPRouteHandler:
          responses=responses(400, 401, 403, 404))
     async def legal(request: Request, game_id: GameId, min_version: MinVersion = None) -> Response[LegalOut]:
         scope = request.scope
-        return Encoded(await legal_body(services(), scope, authorization(scope), game_id, min_version), [])
+        return Encoded(await legal_body(play(), scope, authorization(scope), game_id, min_version), [])
 
     return legal
 
 
-async def legal_body(services: Services, scope: Any, token: str | None, game_id: str, min_version: int | None
-                     ) -> bytes:
-    """The legal route's answer, encoded (once per seat and version: `services.answers`)."""
-    viewer = await caller(services, token, scope)
-    loaded = await current(services, game_id, min_version)
-    seat = (await look(services.seals, game_id, loaded.table, loaded.state, viewer)).seat
+async def legal_body(play: Play, scope: Any, token: str | None, game_id: str, min_version: int | None) -> bytes:
+    """The legal route's answer, encoded (once per seat and version: the queries' `answers`)."""
+    viewer = await caller(play.players, token, scope)
+    queries = play.queries
+    loaded = await current(queries, game_id, min_version)
+    seat = (await look(queries.seals, game_id, loaded.table, loaded.state, viewer)).seat
     version = loaded.state.version
 
     def listed() -> bytes:
-        commands = legal_list(services.answers, game_id, loaded.table, loaded.state, seat)
+        commands = legal_list(queries.answers, game_id, loaded.table, loaded.state, seat)
         return _encode.encode(LegalOut(seat=seat, version=version, commands=commands))
 
-    return services.answers.get(game_id, version, ("legal", seat), listed)
+    return queries.answers.get(game_id, version, ("legal", seat), listed)
 
 
-def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
-    """`POST /v1/games/{game_id}/commands`, answered with the process's `services()`.
+def command_route(play: Callable[[], Play]) -> HTTPRouteHandler:
+    """`POST /v1/games/{game_id}/commands`, answered with the process's `play()`.
 
     The busiest route takes no dependencies: Litestar resolves each one through its dependency
     machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
-    the services are bound here by the app and the caller is the one the app's guard found from the raw
+    what it uses is bound here by the app and the caller is the one the app's guard found from the raw
     `Authorization` header before the body was decoded (`dependencies.authenticator`, the players' token
     cache). The body goes through `CommandBody`
     (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
@@ -178,36 +155,35 @@ def command_route(services: Callable[[], Services]) -> HTTPRouteHandler:
                               "commands after the command, so a client's step is one request"))] = None,
                       ) -> Response[CommandResult]:
         scope = request.scope
-        body, replayed = await command_body(services(), viewer_of(scope), game_id, data, idempotency_key, dry_run,
-                                            include)
+        body, replayed = await command_body(play(), viewer_of(scope), game_id, data, idempotency_key, dry_run, include)
         return Encoded(body, _REPLAYED if replayed else [])
 
     return command
 
 
-async def command_body(services: Services, viewer: Viewer, game_id: str, body: CommandEnvelope,
+async def command_body(play: Play, viewer: Viewer, game_id: str, body: CommandEnvelope,
                        idempotency_key: str | None, dry_run: bool, include: str | None) -> tuple[bytes, bool]:
     """The command route's answer, encoded, and whether it is a resent key's first result (the caller was
     resolved by the app's guard, before the body was decoded)."""
-    done, result = await send_command(services, viewer, game_id, body, idempotency_key, dry_run, include)
+    done, result = await send_command(play, viewer, game_id, body, idempotency_key, dry_run, include)
     return _encode.encode(result), done.replayed
 
 
-async def send_command(services: Services, viewer: Viewer, game_id: str, body: CommandEnvelope,
+async def send_command(play: Play, viewer: Viewer, game_id: str, body: CommandEnvelope,
                        idempotency_key: str | None, dry_run: bool, include: str | None
                        ) -> tuple[Outcome, CommandResult]:
     """One command through the pipeline: its outcome and the answer, `CommandResult`."""
     try:
-        done = await services.pipeline.command(viewer, game_id, body.command, body.expected_version, idempotency_key,
-                                               dry_run)
+        done = await play.pipeline.command(viewer, game_id, body.command, body.expected_version, idempotency_key,
+                                           dry_run)
     except Exception as exc:
-        services.metrics.command(services.pipeline.repository.kind_of(game_id), type(exc).__name__)
+        play.metrics.command(play.pipeline.repository.kind_of(game_id), type(exc).__name__)
         raise
     state = done.state
-    services.metrics.command(state.kind, "dry_run" if dry_run else "accepted")
+    play.metrics.command(state.kind, "dry_run" if dry_run else "accepted")
     wanted = set(include.split(",")) if include else set()
     seat = seat_of(done.table, state, viewer) if wanted else None
     return done, CommandResult(
         version=state.version, events=done.shown_to(viewer), status=state.status, to_act=done.table.to_act(state),
         dry_run=dry_run, view=done.table.view(state, seat) if "view" in wanted else None,
-        legal=legal_list(services.answers, game_id, done.table, state, seat) if "legal" in wanted else None)
+        legal=legal_list(play.queries.answers, game_id, done.table, state, seat) if "legal" in wanted else None)

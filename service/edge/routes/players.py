@@ -8,9 +8,10 @@ from litestar.di import NamedDependency
 from litestar import Controller, Request, delete, get, post
 from litestar.params import JSONBody, PathParameter
 
-from service.container import Services
+from service.commands.players import Players, Viewer, bearer
+from service.edge.dependencies import viewer_after
+from service.edge.desks import Credentials
 from service.edge.errors import responses
-from service.commands.players import Viewer, bearer
 from service.edge.schemas import Me, NO_NUL, PlayerCreate, PlayerCreated, PlayerOut, no_body, StrictBody
 
 PlayerId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")]
@@ -19,6 +20,7 @@ PlayerId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, descripti
 class PlayerController(Controller):
     path = "/v1/players"
     tags = ["players"]
+    dependencies = viewer_after("credentials")
 
     @post("/", dto=StrictBody[PlayerCreate], return_dto=None,
           operation_id="createPlayer", summary="Register a player", status_code=201,
@@ -27,8 +29,8 @@ class PlayerController(Controller):
                       "name (not unique), kept NFC-normalised and trimmed; one with nothing visible, a control, "
                       "bidi, zero-width or line-separator character is refused (422 `invalid_name`).",
           responses=responses(400, 422))
-    async def create(self, services: NamedDependency[Services], data: JSONBody[PlayerCreate]) -> PlayerCreated:
-        player, token = await services.players.register(data.name)
+    async def create(self, players: NamedDependency[Players], data: JSONBody[PlayerCreate]) -> PlayerCreated:
+        player, token = await players.register(data.name)
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @get("/me", operation_id="getMe", summary="The caller's player", responses=responses(401),
@@ -43,11 +45,11 @@ class PlayerController(Controller):
           "are refused at once and the streams opened with it or them end within a second, everywhere.",
           responses=responses(401), security=[{"bearer": []}])
     async def rotate(self, request: Request, viewer: NamedDependency[Viewer],
-                     services: NamedDependency[Services]) -> PlayerCreated:
+                     credentials: NamedDependency[Credentials]) -> PlayerCreated:
         await no_body(request)
         player = viewer.require_player()
-        token = await services.players.rotate(player, bearer(request.headers.get("authorization")) or "")
-        services.revocations.revoked()
+        token = await credentials.players.rotate(player, bearer(request.headers.get("authorization")) or "")
+        credentials.revocations.revoked()
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @delete("/me/token", operation_id="revokeToken", summary="Revoke the caller's token", status_code=204,
@@ -57,13 +59,13 @@ class PlayerController(Controller):
                         "refused at once and its open streams end within a second.",
             responses=responses(401), security=[{"bearer": []}])
     async def revoke(self, request: Request, viewer: NamedDependency[Viewer],
-                     services: NamedDependency[Services]) -> None:
+                     credentials: NamedDependency[Credentials]) -> None:
         player = viewer.require_player()
-        await services.players.revoke(player, bearer(request.headers.get("authorization")) or "")
-        services.revocations.revoked()
+        await credentials.players.revoke(player, bearer(request.headers.get("authorization")) or "")
+        credentials.revocations.revoked()
 
     @get("/{player_id:str}", operation_id="getPlayer", summary="A player's public profile",
          responses=responses(400, 404))
-    async def get_one(self, services: NamedDependency[Services], player_id: PlayerId) -> PlayerOut:
-        player = await services.players.get(player_id)
+    async def get_one(self, players: NamedDependency[Players], player_id: PlayerId) -> PlayerOut:
+        player = await players.get(player_id)
         return PlayerOut(id=player.id, name=player.name, created_at=player.created_at.isoformat())

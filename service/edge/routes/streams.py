@@ -23,7 +23,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Stream
 
-from service.container import Services
+from service.edge.dependencies import viewer_after
+from service.edge.desks import Live
 from service.edge.errors import responses
 from service.commands.exceptions import BadLastEventId, InvalidRequest, PlayerNotFound
 from service.commands.players import Viewer, bearer
@@ -106,6 +107,7 @@ class TicketOut(msgspec.Struct, kw_only=True):
 
 class StreamController(Controller):
     path = "/v1"
+    dependencies = viewer_after("live")
 
     @post("/games/{game_id:str}/stream-tickets", operation_id="createGameStreamTicket", status_code=201,
           summary="A ticket to follow a game with EventSource", tags=["play"], security=[{"bearer": []}],
@@ -115,11 +117,11 @@ class StreamController(Controller):
                       "deal gets a ticket only for its own seats (403 `deal_sealed`).",
           responses=responses(400, 401, 403, 404))
     async def game_ticket(self, request: Request, viewer: NamedDependency[Viewer],
-                          services: NamedDependency[Services], game_id: GameId) -> TicketOut:
+                          live: NamedDependency[Live], game_id: GameId) -> TicketOut:
         await no_body(request)
         player = viewer.require_player()
-        await _may_follow(services, game_id, viewer, None, BadLastEventId)  # 404 unknown, 403 a sealed deal's
-        return await _issue(services, player.id, game_id, request)
+        await _may_follow(live, game_id, viewer, None, BadLastEventId)  # 404 unknown, 403 a sealed deal's
+        return await _issue(live, player.id, game_id, request)
 
     @post("/players/me/stream-tickets", operation_id="createPersonalStreamTicket", status_code=201,
           summary="A ticket to follow the personal stream with EventSource", tags=["players"],
@@ -127,8 +129,8 @@ class StreamController(Controller):
                                                  "`GET /v1/players/me/stream?ticket=…`.",
           responses=responses(400, 401))
     async def personal_ticket(self, request: Request, viewer: NamedDependency[Viewer],
-                              services: NamedDependency[Services]) -> TicketOut:
-        return await _players_ticket(services, viewer, None, request)
+                              live: NamedDependency[Live]) -> TicketOut:
+        return await _players_ticket(live, viewer, None, request)
 
     @post("/stream-tickets", operation_id="createStreamTicket", status_code=201,
           summary="A ticket to follow the multiplexed stream with EventSource", tags=["play"],
@@ -136,19 +138,19 @@ class StreamController(Controller):
                                                  "(any set of games, seen as the caller sees them).",
           responses=responses(400, 401))
     async def multiplexed_ticket(self, request: Request, viewer: NamedDependency[Viewer],
-                                 services: NamedDependency[Services]) -> TicketOut:
-        return await _players_ticket(services, viewer, MULTIPLEXED, request)
+                                 live: NamedDependency[Live]) -> TicketOut:
+        return await _players_ticket(live, viewer, MULTIPLEXED, request)
 
     @get("/stream", operation_id="streamMany", summary="Several games and the personal notices on one connection "
                                                        "(Server-Sent Events)",
          description=MULTIPLEXED_SSE_DOC, tags=["play"],
          responses={200: SSE_RESPONSE, **responses(400, 401, 403, 404)})
     async def multiplexed(self, request: Request, viewer: NamedDependency[Viewer],
-                          services: NamedDependency[Services], games: GamesParam = None, personal: PersonalParam = False,
+                          live: NamedDependency[Live], games: GamesParam = None, personal: PersonalParam = False,
                           legal: LegalParam = False, ticket: Ticket = None, after: AfterParam = None,
                           personal_after: PersonalAfter = None, last_event_id: PositionsId = None) -> Stream:
-        viewer, end = await _opener(services, request, viewer, ticket, MULTIPLEXED)
-        names = parse_games(games, services.settings.stream_max_games, personal)
+        viewer, end = await _opener(live, request, viewer, ticket, MULTIPLEXED)
+        names = parse_games(games, live.stream_max_games, personal)
         if personal:
             viewer.require_player()
         if last_event_id:
@@ -156,48 +158,48 @@ class StreamController(Controller):
         else:
             positions, cursor = parse_after(after, names), personal_after
         for game_id, position in zip(names, positions, strict=True):
-            await _may_follow(services, game_id, viewer, position, BadLastEventId if last_event_id else InvalidRequest)
+            await _may_follow(live, game_id, viewer, position, BadLastEventId if last_event_id else InvalidRequest)
         wanted = MultiplexRequest(games=names, after=positions, personal=personal, personal_after=cursor, legal=legal)
-        body = Multiplexed(services, services.personal, viewer, wanted, services.settings.heartbeat_seconds, end)
+        body = Multiplexed(live, live.personal, viewer, wanted, live.heartbeat_seconds, end)
         return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
     @get("/games/{game_id:str}/stream", operation_id="streamGame", summary="Live events (Server-Sent Events)",
          description=GAME_SSE_DOC, tags=["play"], responses={200: SSE_RESPONSE, **responses(400, 401, 403, 404)})
-    async def game(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def game(self, request: Request, viewer: NamedDependency[Viewer], live: NamedDependency[Live],
                    game_id: GameId, last_event_id: LastEventId = None, ticket: Ticket = None,
                    frames: FramesParam = "named") -> Stream:
-        viewer, end = await _opener(services, request, viewer, ticket, game_id)
+        viewer, end = await _opener(live, request, viewer, ticket, game_id)
         # 404 before the stream starts; the stream reads the game itself (after joining its follower), so the
         # cached state will do here unless the Last-Event-ID is newer than it
         resume = _int(last_event_id, "a stream version")
-        await _may_follow(services, game_id, viewer, resume, BadLastEventId, "Last-Event-ID")
-        body = game_stream(services, game_id, viewer, resume, services.settings.heartbeat_seconds,
+        await _may_follow(live, game_id, viewer, resume, BadLastEventId, "Last-Event-ID")
+        body = game_stream(live, game_id, viewer, resume, live.heartbeat_seconds,
                            closing=end, frames=frames)
         return LiveStream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
     @get("/players/me/stream", operation_id="streamMyGames", summary="The caller's games, live (Server-Sent Events)",
          description=PERSONAL_SSE_DOC, tags=["players"], security=[{"bearer": []}],
          responses={200: SSE_RESPONSE, **responses(400, 401)})
-    async def personal(self, request: Request, viewer: NamedDependency[Viewer], services: NamedDependency[Services],
+    async def personal(self, request: Request, viewer: NamedDependency[Viewer], live: NamedDependency[Live],
                        last_event_id: LastEventId = None, ticket: Ticket = None, legal: LegalParam = False) -> Stream:
-        viewer, end = await _opener(services, request, viewer, ticket, None)
+        viewer, end = await _opener(live, request, viewer, ticket, None)
         player = viewer.require_player()
         resume = _int(last_event_id, "a cursor from this stream")
-        decorate = functools.partial(with_commands, services.repository, player.id) if legal else None
-        body = services.personal.stream(player.id, resume, services.settings.heartbeat_seconds, end, decorate)
+        decorate = functools.partial(with_commands, live.repository, player.id) if legal else None
+        body = live.personal.stream(player.id, resume, live.heartbeat_seconds, end, decorate)
         return Stream(body, media_type="text/event-stream", headers=SSE_HEADERS)
 
 
-async def _issue(services: Services, player_id: str, game_id: str | None, request: Request) -> TicketOut:
-    tickets = await services.tickets.tickets()
+async def _issue(live: Live, player_id: str, game_id: str | None, request: Request) -> TicketOut:
+    tickets = await live.tickets.tickets()
     ticket, expires = tickets.issue(player_id, game_id, _digest(request) or "")
     return TicketOut(ticket=ticket, expires_at=datetime.fromtimestamp(expires, UTC).isoformat())
 
 
-async def _players_ticket(services: Services, viewer: Viewer, scope: str | None, request: Request) -> TicketOut:
+async def _players_ticket(live: Live, viewer: Viewer, scope: str | None, request: Request) -> TicketOut:
     """A ticket for a stream that is not one game's (the personal stream: None; the multiplexed one)."""
     await no_body(request)
-    return await _issue(services, viewer.require_player().id, scope, request)
+    return await _issue(live, viewer.require_player().id, scope, request)
 
 
 def _digest(request: Request) -> str | None:
@@ -205,31 +207,31 @@ def _digest(request: Request) -> str | None:
     return token_hash(token) if token else None
 
 
-async def _opener(services: Services, request: Request, viewer: Viewer, ticket: str | None,
+async def _opener(live: Live, request: Request, viewer: Viewer, ticket: str | None,
                   game_id: str | None) -> tuple[Viewer, StreamEnd | asyncio.Event]:
     """Who opens a stream (the ticket's holder, else the caller) and the event that ends it: with the
     process, and for a player also with the token the stream was opened with."""
     digest = _digest(request) if viewer.player is not None else None
     if ticket is not None:
-        player_id, digest = await services.tickets.holder(ticket, game_id)
+        player_id, digest = await live.tickets.holder(ticket, game_id)
         try:
-            viewer = Viewer(player=await services.players.get(player_id))
+            viewer = Viewer(player=await live.players.get(player_id))
         except PlayerNotFound as exc:
             raise InvalidTicket("the ticket's player does not exist") from exc
     if viewer.player is None or digest is None:
-        return viewer, services.closing
-    return viewer, services.revocations.watch(viewer.player.id, digest)
+        return viewer, live.closing
+    return viewer, live.revocations.watch(viewer.player.id, digest)
 
 
-async def _may_follow(services: Services, game_id: str, viewer: Viewer, position: int | None,
+async def _may_follow(live: Live, game_id: str, viewer: Viewer, position: int | None,
                       ahead: type[InvalidRequest], what: str | None = None) -> None:
     """404 for an unknown game, 403 for a sealed deal, then 400 (`ahead`) for a position past the game's
     version: the seal is asked before the position is looked at, so a non-seat of a sealed deal learns
     nothing of its version. `what` names the position in the message (default: the game's position)."""
-    loaded = await services.repository.cached(game_id)
-    await look(services.seals, game_id, loaded.table, loaded.state, viewer)
+    loaded = await live.repository.cached(game_id)
+    await look(live.seals, game_id, loaded.table, loaded.state, viewer)
     if position is not None and position > loaded.state.version:
-        loaded = await services.repository.load(game_id)
+        loaded = await live.repository.load(game_id)
         if position > loaded.state.version:
             raise ahead(f"{what or f'the position of game {game_id}'} must be a version in 0..{loaded.state.version}")
 

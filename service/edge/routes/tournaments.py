@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 from litestar import Controller, Request, get, post, put
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
@@ -21,20 +21,23 @@ from litestar.response import Response, Stream
 import domain.tournament as T
 import domain.tournament.arena as A
 from projections.tournaments import TournamentPage
-from service.container import Services
 from service.edge.competition_schemas import (
     ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, LIST_DOC, LIST_RESPONSES,
     ORGANISER_DOC, REGISTER_DOC, REPORT_DOC, REPORT_EXAMPLE, STREAM_DOC, STREAM_RESPONSES, ArenaCreate, ArenaJoin, ArenaList,
-    TournamentCreate, TournamentEventOut, TournamentEvents, TournamentReport, tournament_responses)
+    TournamentCreate, TournamentReport, tournament_responses)
+from service.edge.dependencies import viewer_after
+from service.edge.desks import Live
 from service.edge.errors import responses
 from service.commands.arenas import Arenas
 from service.commands.competition import Competition
+from service.commands.listings import Listings
+from service.commands.competition_queries import TournamentEvents, event_page, report_table
 from service.commands.exceptions import BadLastEventId
 from service.commands.players import Viewer
 from service.edge.schemas import NO_NUL, StrictBody, no_body
 from service.live.arena_stream import arena_stream
 from service.live.tournament_stream import tournament_stream
-from service.commands.tournaments import Tournaments, redacted, report_csv
+from service.commands.tournaments import Tournaments
 
 GameId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="a game of the tournament")]
 TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id (a UUID)")]
@@ -92,35 +95,22 @@ class AdjudicateRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
         examples=[[2, 1]])]
 
 
-async def event_page(competitions: Competition[Any], competition_id: str, after: int) -> TournamentEvents:
-    """A competition's events after version `after`, as every reader sees them (seeds hidden until the end)."""
-    state, stored = await competitions.events(competition_id, after)
-    return TournamentEvents(version=state.version,
-                            events=[TournamentEventOut(**redacted(state, e)) for e in stored])
-
-
-async def event_stream(services: Services, competitions: Competition[Any], competition_id: str,
+async def event_stream(live: Live, competitions: Competition[Any], competition_id: str,
                        last_event_id: int | None, follow: Callable[..., AsyncIterator[bytes]]) -> Stream:
     """A competition's Server-Sent Events written by `follow` (its format's stream in `service.live`); an unknown
     id (404) and a `Last-Event-ID` past its version (400) are answered before the stream starts."""
     held = await competitions.load(competition_id)
     if last_event_id is not None and last_event_id > held.state.version:
         raise BadLastEventId(f"Last-Event-ID must be a version in 0..{held.state.version}")
-    body = follow(services, competitions, competition_id, last_event_id, services.settings.heartbeat_seconds,
-                  services.closing)
+    body = follow(live, competitions, competition_id, last_event_id, live.heartbeat_seconds, live.closing)
     return Stream(body, media_type="text/event-stream",
                   headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-def provide_tournaments(services: NamedDependency[Services]) -> Tournaments:
-    """The process's tournament service (built by the composition root on either store)."""
-    return services.tournaments
 
 
 class TournamentController(Controller):
     path = "/v1/tournaments"
     tags = ["tournaments"]
-    dependencies = {"tournaments": Provide(provide_tournaments, sync_to_thread=False)}
+    dependencies = viewer_after("tournaments")
 
     @post("/", dto=StrictBody[TournamentCreate], return_dto=None,
           operation_id="createTournament", summary="Create a tournament (the caller organises it)",
@@ -132,13 +122,13 @@ class TournamentController(Controller):
 
     @get("/", operation_id="listTournaments", summary="List tournaments, newest first (a read model)",
          description=LIST_DOC, responses=LIST_RESPONSES)
-    async def list_all(self, services: NamedDependency[Services],
+    async def list_all(self, listings: NamedDependency[Listings],
                        status: Annotated[Literal["registration", "running", "finished"] | None, QueryParameter()] = None,
                        kind: Annotated[str | None, QueryParameter(max_length=32, pattern=NO_NUL)] = None,
                        cursor: Annotated[str | None, QueryParameter(
                            max_length=200, pattern=NO_NUL, description="`next_cursor` of the previous page")] = None,
                        limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50) -> TournamentPage:
-        return await services.read_models.list_tournaments(status, kind, cursor, limit)
+        return await listings.read_models.list_tournaments(status, kind, cursor, limit)
 
     @get("/{tournament_id:str}", operation_id="getTournament", summary="Standings, rounds and tables (game ids)",
          responses=responses(400, 404))
@@ -278,8 +268,7 @@ class TournamentController(Controller):
     async def report_csv(self, tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
                          part: Annotated[Literal["standings", "pairings"], QueryParameter(
                              description="which table")] = "standings") -> Response:
-        state = (await tournaments.load(tournament_id)).state
-        return Response(report_csv(state, part), media_type="text/csv", headers={
+        return Response(await report_table(tournaments, tournament_id, part), media_type="text/csv", headers={
             "Content-Disposition": f'attachment; filename="tournament-{tournament_id}-{part}.csv"'})
 
     @get("/{tournament_id:str}/events", operation_id="getTournamentEvents",
@@ -291,14 +280,9 @@ class TournamentController(Controller):
     @get("/{tournament_id:str}/stream", operation_id="streamTournament",
          summary="Live tournament (Server-Sent Events): a snapshot, then each event; ends after the end",
          description=STREAM_DOC, responses=STREAM_RESPONSES)
-    async def stream(self, services: NamedDependency[Services], tournaments: NamedDependency[Tournaments],
-                     tournament_id: TournamentId, last_event_id: LastEventId = None) -> Stream:
-        return await event_stream(services, tournaments, tournament_id, last_event_id, tournament_stream)
-
-
-def provide_arenas(services: NamedDependency[Services]) -> Arenas:
-    """The process's arena service (built by the composition root on either store)."""
-    return services.arenas
+    async def stream(self, live: NamedDependency[Live], tournament_id: TournamentId,
+                     last_event_id: LastEventId = None) -> Stream:
+        return await event_stream(live, live.tournaments, tournament_id, last_event_id, tournament_stream)
 
 
 def _summary(state: A.ArenaState) -> A.ArenaView:
@@ -309,7 +293,7 @@ def _summary(state: A.ArenaState) -> A.ArenaView:
 class ArenaController(Controller):
     path = "/v1/arenas"
     tags = ["arenas"]
-    dependencies = {"arenas": Provide(provide_arenas, sync_to_thread=False)}
+    dependencies = viewer_after("arenas")
 
     @post("/", dto=StrictBody[ArenaCreate], return_dto=None,
           operation_id="createArena", summary="Create an arena (the caller organises it)", status_code=201,
@@ -373,6 +357,5 @@ class ArenaController(Controller):
     @get("/{arena_id:str}/stream", operation_id="streamArena",
          summary="Live arena (Server-Sent Events): a snapshot, then each event and the standings after it",
          description=ARENA_STREAM_DOC, responses=STREAM_RESPONSES)
-    async def stream(self, services: NamedDependency[Services], arenas: NamedDependency[Arenas], arena_id: ArenaId,
-                     last_event_id: LastEventId = None) -> Stream:
-        return await event_stream(services, arenas, arena_id, last_event_id, arena_stream)
+    async def stream(self, live: NamedDependency[Live], arena_id: ArenaId, last_event_id: LastEventId = None) -> Stream:
+        return await event_stream(live, live.arenas, arena_id, last_event_id, arena_stream)

@@ -22,8 +22,7 @@ from domain.transparency import merkle
 from domain.transparency.leaves import leaf
 from service.commands.notes import Signer, checkpoint_text
 from service.commands.transparency import (PAGE, ConsistencyProof, Included, InclusionProof, LeafPage, LogInfo,
-                                           as_leaf, b64)
-from service.container import Services
+                                           Transparency, as_leaf, b64)
 from service.edge.errors import responses
 from service.edge.schemas import NO_NUL, StrictBody
 from service.store.ledger import Entry
@@ -113,63 +112,63 @@ class LogController(Controller):
          description="The verifier key signs every checkpoint (C2SP signed-note, Ed25519, type 0x01); `size` is the "
                      "number of leaves integrated so far (a checkpoint may lag it by the worker's interval).",
          responses=_json_doc("info", "a log of 42 leaves"))
-    async def info(self, services: NamedDependency[Services]) -> LogInfo:
-        return await services.transparency.info()
+    async def info(self, transparency: NamedDependency[Transparency]) -> LogInfo:
+        return await transparency.info()
 
     @get("/checkpoint", operation_id="getCheckpoint", summary="The newest signed checkpoint",
          description="A C2SP tlog-checkpoint: origin, tree size and RFC 9162 root hash (base64), then the log's "
                      "signature line and every witness cosignature kept for it (C2SP tlog-cosignature).",
          responses=_note_doc("the signed note", 404))
-    async def checkpoint(self, services: NamedDependency[Services]) -> Response[str]:
-        return _note(await services.transparency.note())
+    async def checkpoint(self, transparency: NamedDependency[Transparency]) -> Response[str]:
+        return _note(await transparency.note())
 
     @get("/checkpoints/{size:int}", operation_id="getCheckpointOfSize", summary="The checkpoint of one tree size",
          responses=_note_doc("the signed note", 400, 404))
-    async def checkpoint_of(self, services: NamedDependency[Services], size: Size) -> Response[str]:
-        return _note(await services.transparency.note(size))
+    async def checkpoint_of(self, transparency: NamedDependency[Transparency], size: Size) -> Response[str]:
+        return _note(await transparency.note(size))
 
     @post("/checkpoints", operation_id="issueCheckpoint", summary="Sign a checkpoint of the log now",
           description="Integrates the committed leaves and signs a checkpoint if the tree grew (what the worker does "
                       "every STELA_LOG_CHECKPOINT_SECONDS); answers the newest checkpoint.",
           status_code=200, responses=_note_doc("the newest signed note", 404))
-    async def issue(self, services: NamedDependency[Services]) -> Response[str]:
-        await services.transparency.issue()
-        return _note(await services.transparency.note())
+    async def issue(self, transparency: NamedDependency[Transparency]) -> Response[str]:
+        await transparency.issue()
+        return _note(await transparency.note())
 
     @post("/cosignatures", dto=StrictBody[Cosignature], return_dto=None, operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
           description="The note must be a checkpoint this log published, carrying a valid cosignature by "
                       "`witness_key`; the cosignature line is kept (the first per witness and size) and served with "
                       "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404, 422))
-    async def cosign(self, services: NamedDependency[Services], data: Cosignature) -> Response[str]:
-        return _note(await services.transparency.cosign(data.note, data.witness_key))
+    async def cosign(self, transparency: NamedDependency[Transparency], data: Cosignature) -> Response[str]:
+        return _note(await transparency.cosign(data.note, data.witness_key))
 
     @get("/leaves", operation_id="listLogLeaves", summary="The log's leaves, in index order, paged",
          description="Each leaf is the canonical JSON of a creation, an end or a revealed seed (docs/audit.md), with "
                      "its RFC 9162 leaf hash; `next` is the start of the following page.",
          responses=_json_doc("page", "the first two leaves of 42", 400))
-    async def leaves(self, services: NamedDependency[Services],
+    async def leaves(self, transparency: NamedDependency[Transparency],
                      start: Annotated[int, QueryParameter(ge=0, le=MOST, examples=[Example(value=0)])] = 0,
                      limit: Annotated[int, QueryParameter(ge=1, le=PAGE, examples=[Example(value=100)])] = 100) -> LeafPage:
-        return await services.transparency.leaves(start, limit)
+        return await transparency.leaves(start, limit)
 
     @get("/proofs/inclusion/{stream_id:str}", operation_id="getInclusionProof",
          summary="Inclusion proofs of a game's or competition's leaves",
          description="For each leaf of the stream, its RFC 9162 inclusion path in the tree of `size` (a published "
                      "checkpoint's; the newest when omitted). 404 when no checkpoint includes a leaf of it.",
          responses=_json_doc("inclusion", "a game's creation, end and seed in the checkpoint of 42 leaves", 400, 404))
-    async def inclusion(self, services: NamedDependency[Services],
+    async def inclusion(self, transparency: NamedDependency[Transparency],
                         stream_id: Annotated[str, PathParameter(max_length=128, pattern=NO_NUL,
                                                                 examples=[Example(value="g-3f2a")])],
                         size: Annotated[int | None, QueryParameter(ge=1, le=MOST, examples=[Example(value=42)])] = None
                         ) -> InclusionProof:
-        return await services.transparency.inclusion(stream_id, size)
+        return await transparency.inclusion(stream_id, size)
 
     @get("/proofs/consistency", operation_id="getConsistencyProof",
          summary="A consistency proof between two published tree sizes",
          description="The RFC 9162 PROOF(first, D[second]) hashes that show the tree of `first` is a prefix of the "
                      "tree of `second` (404 when either size has no checkpoint, or `first` is the larger).",
          responses=_json_doc("consistency", "from 40 leaves to 42", 400, 404))
-    async def consistency(self, services: NamedDependency[Services],
+    async def consistency(self, transparency: NamedDependency[Transparency],
                           first: Annotated[int, QueryParameter(ge=1, le=MOST, examples=[Example(value=40)])],
                           second: Annotated[int, QueryParameter(ge=1, le=MOST, examples=[Example(value=42)])]) -> ConsistencyProof:
-        return await services.transparency.consistency(first, second)
+        return await transparency.consistency(first, second)
