@@ -328,7 +328,6 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
     the id of a player this process has already authenticated (None: not known here)."""
 
     def factory(app: ASGIApp) -> ASGIApp:
-
         async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
             path = scope.get("path", "")
             if scope["type"] != "http" or scope["method"] == "OPTIONS" or path.startswith(EXCLUDED):
@@ -336,8 +335,7 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
                 return
             authorization, forwarded = _headers(scope)
             token = bearer(authorization)
-            peer = scope.get("client")
-            address = client_address(peer[0] if peer else None, forwarded, trusted)
+            address = client_address((scope.get("client") or (None,))[0], forwarded, trusted)
             bucket = token_bucket(token) if token is not None else "a:" + address
             failed = f"r:x:{address}" if token is not None and per_minute > 0 else None
             if failed is None:
@@ -353,8 +351,7 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
 
         async def admitted(scope: Scope, receive: Receive, send: Send, bucket: str, path: str,
                            seen: list[int] | None = None) -> None:
-            """The request counted against `bucket`'s budget, and passed on if that admits it; the response's
-            status noted in `seen`, if given."""
+            """The request counted against `bucket`'s budget, passed on if admitted (its status noted in `seen`)."""
             stream = path.endswith("/stream")
             budget = streams_per_minute if stream else per_minute
             if budget > 0:
