@@ -12,11 +12,13 @@ never reading first (see bench.server). Measured, each against a fresh database:
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Then real games (bench.steps: Tikal, Cóatl, Tobago and Gold Mine mixed) at the same levels, the
-shipped defaults against three anchors in alternating turns (bench.anchor: litestar, `bare` with no
+shipped defaults against three anchors and the bare configuration (`stela_fast`) in alternating turns
+(bench.anchor: litestar, `bare` with no
 framework, and `game`, which plays the same games by their rules and appends with the hash chain): POST
 only (`real_post_vs_anchor`, `real_post_vs_game_anchor`, ...) and the whole client step, `GET /legal`
 then the POST with `include=view,legal` (`full_step_vs_...`), each anchor answering the same two
 requests, `/legal` from memory as Stela answers from its cache. Every figure carries `/proc/loadavg`.
+`--real` runs these real-game rounds alone (a few minutes instead of a quarter of an hour).
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
 machine a load generator near 1.0 caps what two server workers can show), the whole machine's
@@ -292,11 +294,15 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
     out: list[dict] = []
     runs: dict[tuple[str, str, int], list[dict]] = {}
     names = ["game_anchor"] if short else list(ANCHORS)
-    async with scratch_database() as dsn_a, scratch_database() as dsn_d:
+    async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_f:
         with ExitStack() as stack:
             servers = [(name, *stack.enter_context(anchor(dsn_a, ANCHORS[name])), False) for name in names]
             servers.append(("stela_defaults", *stack.enter_context(
                 stela(dsn_d, STELA_BENCH_SEED=SEED.hex(), **DEFAULTS)), True))
+            if not short:  # the fast settings (`real_post_vs_stela_fast`: what the defaults' extras cost)
+                servers.append(("stela_fast", *stack.enter_context(
+                    stela(dsn_f, STELA_BENCH_SEED=SEED.hex(), **BARE)), True))
+                names.append("stela_fast")
             for _ in range(repeat):
                 for games in levels:
                     for mode in ("post", "step"):
@@ -320,8 +326,10 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
     return out
 
 
-async def main(short: bool, levels: list[int], repeat: int) -> list[dict]:
+async def main(short: bool, levels: list[int], repeat: int, real: bool = False) -> list[dict]:
     seconds, warmup = (0.5, 0.1) if short else (4.0, 1.0)
+    if real:
+        return await real_rounds(levels, repeat, seconds, warmup, short)
     out: list[dict] = []
 
     async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
@@ -397,7 +405,9 @@ if __name__ == "__main__":
                         help="load levels in games (default 1 16 64; 16 alone with --short: the level every "
                              "configuration and ratio runs at)")
     parser.add_argument("--repeat", type=int, help="turns each server takes at each level (default 5; 1 with --short)")
+    parser.add_argument("--real", action="store_true",
+                        help="the real games' rounds only (the shipped defaults, the fast settings and the anchors)")
     args = parser.parse_args()
     levels = args.games or ([16] if args.short else [1, 16, 64])
-    for line in run(main(args.short, levels, args.repeat or (1 if args.short else 5))):
+    for line in run(main(args.short, levels, args.repeat or (1 if args.short else 5), args.real)):
         print(json.dumps({"bench": "http", **line}))

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import math
 import time
@@ -260,21 +261,33 @@ class Counters:
         self._redis_paused_until = now + _REDIS_PAUSE
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def _headers(scope: Scope) -> tuple[str | None, str | None]:
+    """The request's Authorization and X-Forwarded-For (the first of each), in one pass."""
+    authorization = forwarded = None
     for key, value in scope["headers"]:
-        if key == name:
-            return value.decode("latin-1")
-    return None
+        if key == b"authorization" and authorization is None:
+            authorization = value.decode("latin-1")
+        elif key == b"x-forwarded-for" and forwarded is None:
+            forwarded = value.decode("latin-1")
+    return authorization, forwarded
 
 
-def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int, window: int) -> Send:
-    """`send`, with the RateLimit-Policy and RateLimit fields added to the response's head."""
-    fields = [(b"ratelimit-policy", f'"{policy}";q={quota};w={window}'.encode()),
-              (b"ratelimit", f'"{policy}";r={remaining};t={reset}'.encode())]
+@functools.lru_cache(maxsize=64)
+def _policy_field(policy: str, quota: int, window: int) -> tuple[bytes, bytes]:
+    return b"ratelimit-policy", f'"{policy}";q={quota};w={window}'.encode()
+
+
+def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int, window: int,
+                seen: list[int] | None = None) -> Send:
+    """`send`, with the RateLimit-Policy and RateLimit fields added to the response's head (and its
+    status noted in `seen`, if given)."""
+    fields = (_policy_field(policy, quota, window), (b"ratelimit", f'"{policy}";r={remaining};t={reset}'.encode()))
 
     async def sending(message: Any) -> None:
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", ()), *fields]}
+            if seen is not None:
+                seen.append(message["status"])
         await send(message)
 
     return sending
@@ -315,16 +328,14 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
     the id of a player this process has already authenticated (None: not known here)."""
 
     def factory(app: ASGIApp) -> ASGIApp:
-
         async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
             path = scope.get("path", "")
             if scope["type"] != "http" or scope["method"] == "OPTIONS" or path.startswith(EXCLUDED):
                 await app(scope, receive, send)
                 return
-            authorization = _header(scope, b"authorization")
+            authorization, forwarded = _headers(scope)
             token = bearer(authorization)
-            peer = scope.get("client")
-            address = client_address(peer[0] if peer else None, _header(scope, b"x-forwarded-for"), trusted)
+            address = client_address((scope.get("client") or (None,))[0], forwarded, trusted)
             bucket = token_bucket(token) if token is not None else "a:" + address
             failed = f"r:x:{address}" if token is not None and per_minute > 0 else None
             if failed is None:
@@ -334,12 +345,13 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
                 await _refuse_credentials(scope, send, per_minute, counters.window)
                 return
             status: list[int] = []
-            await admitted(scope, receive, _status_seen(send, status), bucket, path)
+            await admitted(scope, receive, send, bucket, path, status)
             if status == [401]:  # a token that is no credential: its address pays for it
                 await counters.hit(failed, time.time(), per_minute)
 
-        async def admitted(scope: Scope, receive: Receive, send: Send, bucket: str, path: str) -> None:
-            """The request counted against `bucket`'s budget, and passed on if that admits it."""
+        async def admitted(scope: Scope, receive: Receive, send: Send, bucket: str, path: str,
+                           seen: list[int] | None = None) -> None:
+            """The request counted against `bucket`'s budget, passed on if admitted (its status noted in `seen`)."""
             stream = path.endswith("/stream")
             budget = streams_per_minute if stream else per_minute
             if budget > 0:
@@ -347,11 +359,13 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
                 count = await counters.hit(("s:" if stream else "r:") + bucket, now, budget)
                 reset = _reset(now, counters.window)
                 send = _announcing(send, "streams" if stream else "api", budget, max(0, budget - count), reset,
-                                   counters.window)
+                                   counters.window, seen)
                 if count > budget:
                     await send_problem(scope, send, RateLimited(
                         "too many requests; retry after Retry-After seconds", reset, budget))
                     return
+            elif seen is not None:
+                send = _status_seen(send, seen)
             if not stream or max_streams <= 0:
                 await app(scope, receive, send)
                 return

@@ -5,6 +5,15 @@ database, so that nothing outside `service.store` holds a pool or a connection.
 the projector and the read-model queries on the store's pool, reports projection lag, rebuilds a
 projection, runs a checkpointed log follower's batch, and fires due clock deadlines.
 
+The service's projectors (the embedded one and `stela projector`) linger `LINGER` seconds (0.5)
+after a look that found events, not the runner's 50 ms: under a steady stream of appends each
+model then commits one batch per half second, and a batch writes a game's rows once for all of
+its events since the last (most of a batch's cost is per game, not per event). Measured on
+16 real games posting (2026-11-29, load 12-14 from other work, four alternating rounds): the
+shipped defaults' server CPU per command 1.82 ms at 50 ms, 1.45 ms at 0.5 s, 1.51 ms at 1 s,
+the settings without a projector 1.46 ms. The first event after a quiet spell is still projected
+at once; under load a read model is at most about `LINGER` plus the wake's delay behind.
+
 Due deadlines are found without waiting for the global-order horizon: the `deadlines` read model
 covers the log up to its checkpoint, and every clock event committed past it (an open transaction
 anywhere in the database holds the checkpoint back, not these) is read directly: each game's
@@ -31,6 +40,7 @@ from projections.rebuild import Rebuilt, rebuild
 from projections.runner import Projector, batch, lag
 
 
+LINGER = 0.5  # seconds a projector of the service waits after a batch while appends keep coming
 CLOCK_TYPES = ("table.ClockSet", "table.GameEnded", "table.GameAborted")  # all the deadlines model reads
 _typed = functools.cache(read_types)  # a follower's reader of its types, one per set of types
 
@@ -62,8 +72,9 @@ class ReadSide:
         return ReadModels(self.pool)
 
     def projector(self, projections: list[Projection] | None = None, **options: Any) -> Projector:
-        """A projector of `projections` (default all) holding a connection of this store's pool."""
-        return Projector(self.pool, projections, **options)
+        """A projector of `projections` (default all) holding a connection of this store's pool, lingering
+        `LINGER` seconds between batches under load unless `options` say otherwise."""
+        return Projector(self.pool, projections, **{"linger": LINGER, **options})
 
     async def horizon_blocker(self) -> Blocker | None:
         """The session whose open transaction holds the global-order horizon back now, if any (`seconds`:
