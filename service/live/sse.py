@@ -59,8 +59,8 @@ class SnapshotMessage(msgspec.Struct, frozen=True, tag="snapshot", tag_field="ty
 
 
 class Sources(Protocol):
-    """What a stream reads from: the process's fan-out, the store and the game repository (the
-    composition root's `Services` is one)."""
+    """What a stream reads from: the process's fan-out, the store and the game repository (the edge's
+    `Live` desk, built from the composition root's `Services`, is one)."""
 
     broker: Broker
     store: EventStore
