@@ -21,6 +21,7 @@ from domain.kernel import RuleViolation
 from domain.tournament.report import Report
 from projections.tournaments import TournamentItem, TournamentPage
 from service.commands.exceptions import BadCursor, Forbidden
+from service.commands.players import InvalidName
 from service.commands.competition_queries import TournamentEventOut
 from service.edge.errors import PROBLEM, ProblemDetail, example, responses
 from service.edge.schemas import NO_NUL
@@ -167,6 +168,12 @@ ARENA_RESPONSES = {200: ResponseSpec(data_container=A.ArenaView, generate_exampl
                                      examples=[Example(summary="a running arena",
                                                        value=msgspec.to_builtins(ARENA_EXAMPLE))])}
 ARENA_ACTS = {**ARENA_RESPONSES, **responses(400, 401, 404, 409)}  # what a player's own arena command answers
+# an entrant's name breaking the player-name rules (service.commands.competition.named)
+NAME_REFUSED = {422: ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
+                                  description="Unprocessable content", examples=[Example(
+                                      summary="invalid_name", value=example(InvalidName(
+                                          "a name may not contain U+202E (RIGHT-TO-LEFT OVERRIDE)")))])}
+ARENA_JOIN = {**ARENA_ACTS, **NAME_REFUSED}  # joining gives a name
 ARENA_STREAM_DOC = (
     "`text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per "
     "event, `event: <type>`, `id: <stream version>`, data the event as getArenaEvents shows it "

@@ -22,9 +22,9 @@ import domain.tournament as T
 import domain.tournament.arena as A
 from projections.tournaments import TournamentPage
 from service.edge.competition_schemas import (
-    ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, LIST_DOC, LIST_RESPONSES,
-    ORGANISER_DOC, REGISTER_DOC, REPORT_DOC, REPORT_EXAMPLE, STREAM_DOC, STREAM_RESPONSES, ArenaCreate, ArenaJoin, ArenaList,
-    TournamentCreate, TournamentReport, tournament_responses)
+    ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_JOIN, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, LIST_DOC,
+    LIST_RESPONSES, NAME_REFUSED, ORGANISER_DOC, REGISTER_DOC, REPORT_DOC, REPORT_EXAMPLE, STREAM_DOC, STREAM_RESPONSES,
+    ArenaCreate, ArenaJoin, ArenaList, TournamentCreate, TournamentReport, tournament_responses)
 from service.edge.dependencies import viewer_after
 from service.edge.desks import Live
 from service.edge.errors import responses
@@ -138,9 +138,9 @@ class TournamentController(Controller):
     @post("/{tournament_id:str}/register", dto=StrictBody[RegisterRequest], return_dto=None,
           operation_id="registerForTournament", summary="Register",
           description=REGISTER_DOC, status_code=200, security=[{"bearer": []}],
-          responses=tournament_responses(400, 401, 403, 404, conflicts=(
+          responses={**tournament_responses(400, 401, 403, 404, conflicts=(
               "tournament.registration_closed", "tournament.not_invited", "tournament.rating_out_of_range",
-              "tournament.too_few_rated_games", "tournament.already_registered", "tournament.full")))
+              "tournament.too_few_rated_games", "tournament.already_registered", "tournament.full")), **NAME_REFUSED})
     async def register(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
                        data: RegisterRequest) -> T.TournamentView:
@@ -320,7 +320,7 @@ class ArenaController(Controller):
     @post("/{arena_id:str}/join", dto=StrictBody[ArenaJoin], return_dto=None,
           operation_id="joinArena", status_code=200,
           summary="Join, or come back after a pause (paired as soon as enough players are free)",
-          responses=ARENA_ACTS, security=[{"bearer": []}])
+          responses=ARENA_JOIN, security=[{"bearer": []}])
     async def join(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
                    arena_id: ArenaId, data: ArenaJoin) -> A.ArenaView:
         player = viewer.require_player()
