@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import screenshot
 
@@ -124,34 +125,8 @@ STATE_JS = """() => {
   const m = info && info.textContent.match(/Version (\\d+)\\./);
   const buttons = [...document.querySelectorAll("ol.commands button")];
   return { version: m ? Number(m[1]) : -1, commands: buttons.map((b) => JSON.parse(b.dataset.command)),
-           keys: buttons.map((b) => (b.dataset.keys ? JSON.parse(b.dataset.keys) : null)),
-           unordered: buttons.map((b) => Boolean(b.dataset.unordered)) };
+           keys: buttons.map((b) => (b.dataset.keys ? JSON.parse(b.dataset.keys) : null)) };
 }"""
-
-
-READY_JS = """ms => new Promise((resolve) => {
-  const state = %s, end = Date.now() + ms;
-  const tick = () => {
-    const s = state(), h1 = document.querySelector("main h1");
-    s.status = h1 ? h1.innerText.split("·").pop().trim() : "";
-    if (s.commands.length || s.status === "finished" || s.status === "aborted" || Date.now() > end) resolve(s);
-    else requestAnimationFrame(tick);
-  };
-  tick();
-})""" % STATE_JS  # STATE_JS once the board offers a command or the game is over (or `ms` ran out): one round trip
-
-
-AFTER_JS = """([v, ms, orChoice]) => new Promise((resolve) => {
-  const end = Date.now() + ms;
-  const tick = () => {
-    const m = document.querySelector("main section.info p")?.textContent.match(/Version (\\d+)\\./);
-    const shown = m ? Number(m[1]) : -1, choice = [...document.querySelectorAll(".choice button")].map((b) => b.dataset.command);
-    if (shown > v || (orChoice && choice.length) || Date.now() > end)
-      resolve({ shown, choice, focused: document.querySelector("main").contains(document.activeElement) });
-    else requestAnimationFrame(tick);
-  };
-  tick();
-})"""  # after an own command's clicks: the page past version v, or (`orChoice`) a choice in words offered (or `ms` ran out)
 
 
 def version(page) -> int:
@@ -162,37 +137,42 @@ def status_of(page) -> str:
     return page.locator("main h1").first.inner_text().split("·")[-1].strip()
 
 
+def hex_distance(a: list[int], b: list[int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
 def pick(kind: str, view: dict[str, Any], commands: list[dict[str, Any]], rnd: random.Random) -> int:
-    """The index of the command to click: at random, except that Tikal ends half its turns at once (a game of 36
-    tiles stays short) and Tobago and Cóatl play as the kind's greedy bot would (`Game.bot_scores`, from the
-    seat's own view; ties at random): Tobago heads for the treasures (and with a hand that fits no map swaps its
-    clues), Cóatl completes its coatls. In games played out on the domain against a random bot (10 each), that
-    ended Tobago in 23% fewer own commands and 30% fewer in all than the earlier steering by hand, and Cóatl in
-    10% fewer own commands and 17% fewer in all than at random."""
+    """The index of the command to click: at random, except that Tikal ends half its turns at once (a game of
+    36 tiles stays short) and Tobago heads for its treasures (and now and then swaps its clues: with a hand
+    that fits no map, driving alone never ends the game)."""
     order = rnd.sample(range(len(commands)), len(commands))
     types = [c["type"].split(".")[1] for c in commands]
     if kind == "tikal" and "EndTurn" in types and rnd.random() < 0.5:
         return types.index("EndTurn")
-    if kind not in ("tobago", "coatl"):
+    if kind != "tobago":
         return order[0]
-    from domain.catalog import GAMES
-
-    scores = GAMES[kind].bot_scores(view, view["seat"], commands)
-    return max(order, key=lambda i: scores[i])
-
-
-FOLDED_JS = """key => [...document.querySelectorAll(".table details.action-menu:not([open])")]
-  .some((d) => [...d.querySelectorAll("[data-key]")].some((el) => el.dataset.key === key))"""  # in a closed menu
+    for wanted in ("CollectTreasure", "TakeCard", "StartHunt", "PlayClue"):
+        for i in order:
+            if types[i] == wanted:
+                return i
+    if "ExchangeClues" in types and rnd.random() < 0.25:  # a hand of clues that fit nowhere: swap them
+        return types.index("ExchangeClues")
+    maps = [m for m in view["maps"] if m["clues"]]
+    drives = [i for i in order if types[i] == "Drive"]
+    if maps and drives:
+        goal = [view["island"][h][:2] for h in min(maps, key=lambda m: len(m["candidates"]))["candidates"]]
+        return min(drives, key=lambda i: min(hex_distance(view["island"][commands[i]["hex"]][:2], g) for g in goal))
+    return next((i for i in order if types[i] == "EndTurn"), order[0])
 
 
 def part_for(page, key: str):
     """The offered board part named `key`; a ghost of the tile in hand at another rotation is reached by turning
     the tile with the R key first."""
     part = page.locator(f'.table [data-key="{key}"].target').first
-    # one of many of its kind: the action bar's menu for it is opened first (only the bar's "do:" buttons fold
-    # into menus; a plain evaluate, as a `:has()` locator's count took 2-4 times as long)
-    if key.startswith("do:") and page.evaluate(FOLDED_JS, key):
-        page.locator(f'.table details.action-menu:not([open]):has([data-key="{key}"])').locator("summary").click()
+    menu = page.locator(f'.table details.action-menu:not([open]):has([data-key="{key}"])')
+    if menu.count():  # one of many of its kind: the action bar's menu for it is opened first
+        menu.locator("summary").click()
     if key.startswith("place:"):
         for _ in range(6):
             if part.count():
@@ -203,50 +183,36 @@ def part_for(page, key: str):
     return part
 
 
-def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = False,
-                   shown: tuple[list[str] | None, bool] | None = None, force: bool = False,
-                   choose: bool = True) -> list[str] | None:
+def click_on_board(page, index: int, command: dict[str, Any], keyboard: bool = False) -> list[str] | None:
     """Send the legal list's command `index` by clicking the board instead (a piece, then its target; a choice
     in words if several commands share those clicks), or with `keyboard` by focusing each part and pressing
-    Enter; its click path, or None when it has none. A set to choose (cards to keep) is picked in reverse.
-    `shown`: the command's (keys, unordered) as STATE_JS read them (else read from its button). `force`: each
-    part gets a real click at its centre at once, without Playwright's wait for a box that stays still over two
-    frames and its hit check first (a part covered or cut off still gets no click: the command is never sent).
-    Without `choose`, a choice in words the clicks lead to is left to the caller (`choose_in_words`)."""
-    if shown is None:
-        button = page.locator("ol.commands button").nth(index)
-        shown = button.evaluate("b => [b.dataset.keys ? JSON.parse(b.dataset.keys) : null, Boolean(b.dataset.unordered)]")
-    path, unordered = shown
-    if not path:
+    Enter; its click path, or None when it has none. A set to choose (cards to keep) is picked in reverse."""
+    button = page.locator("ol.commands button").nth(index)
+    keys = button.get_attribute("data-keys")
+    if not keys:
         return None
-    order = path[-2::-1] + path[-1:] if unordered else path
+    path = json.loads(keys)
+    order = path[-2::-1] + path[-1:] if button.get_attribute("data-unordered") else path
     for key in order:
         part = part_for(page, key)
         if keyboard:  # a focusable button with a name (its SVG title, or its text) for assistive technology
-            assert part.evaluate("""p => { p.focus(); const e = document.activeElement;
+            part.focus()
+            assert page.evaluate("""() => { const e = document.activeElement;
               return e.tagName === 'BUTTON' ? e.textContent.length > 0 : e.getAttribute('role') === 'button'
                 && e.querySelector(':scope > title').textContent.length > 0; }""")
             page.keyboard.press("Enter")
         else:
-            part.click(force=force)
-    if choose:
-        choose_in_words(page, command, page.evaluate(CHOICE_JS))
+            part.click()
+    choice = page.locator(".choice button")
+    if choice.count():
+        wanted = json.dumps(command, sort_keys=True)
+        for i in range(choice.count()):
+            if json.dumps(json.loads(choice.nth(i).get_attribute("data-command")), sort_keys=True) == wanted:
+                choice.nth(i).click()
+                break
+        else:
+            raise AssertionError(f"{command} is not among the choices")
     return path
-
-
-CHOICE_JS = "() => [...document.querySelectorAll('.choice button')].map((b) => b.dataset.command)"
-
-
-def choose_in_words(page, command: dict[str, Any], offered: list[str]) -> None:
-    """Click `command` among the choices in words the page offers (`offered`: their data-command), if any."""
-    if not offered:
-        return
-    wanted = json.dumps(command, sort_keys=True)
-    for i, each in enumerate(offered):
-        if json.dumps(json.loads(each), sort_keys=True) == wanted:
-            page.locator(".choice button").nth(i).click()
-            return
-    raise AssertionError(f"{command} is not among the choices")
 
 
 def click_in_list(page, index: int) -> None:
@@ -321,9 +287,9 @@ def play_against_bots(page, site: str, game_id: str, kind: str, token: str, seed
     sent: Counter = Counter()
     with httpx.Client(base_url=site, headers={"Authorization": f"Bearer {token}"}) as api:  # one connection, kept
         while sum(sent.values()) < max_commands:
-            state = page.evaluate(READY_JS, 120_000)
+            state = wait_until(page, lambda: (s := page.evaluate(STATE_JS))["commands"] and s
+                               or status_of(page) in ("finished", "aborted") and s, "the board offering a command, or the end", 120)
             if not state["commands"]:
-                assert state["status"] in ("finished", "aborted"), f"{kind}: 120 s without a command offered, nor the end"
                 return sent
             truth = api.get(f"/v1/games/{game_id}").json()
             if truth["version"] != state["version"]:
@@ -338,20 +304,18 @@ def play_against_bots(page, site: str, game_id: str, kind: str, token: str, seed
             n = sum(sent.values())
             if on_step:
                 on_step(n, state["version"])
-            path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0,
-                                  shown=(keys[choice], state["unordered"][choice]), force=True, choose=False)
+            path = click_on_board(page, choice, commands[choice], keyboard=n % 3 == 0)
             assert path is not None, f"{commands[choice]} cannot be sent from the board"
             sent[(way(path) + ("/keyboard" if n % 3 == 0 else ""), commands[choice]["type"].split(".")[1])] += 1
-            after = page.evaluate(AFTER_JS, [state["version"], 60_000, True])
-            if after["shown"] <= state["version"] and after["choice"]:  # the clicks lead to a choice in words: the command is sent from it
-                choose_in_words(page, commands[choice], after["choice"])
-                after = page.evaluate(AFTER_JS, [state["version"], 60_000, False])
-            if after["shown"] <= state["version"]:  # say what the page and the game were at, not only that the wait ran out
+            try:
+                page.wait_for_function("v => { const m = document.querySelector('main section.info p')?.textContent.match(/Version (\\d+)\\./);"
+                                       " return m && Number(m[1]) > v; }", arg=state["version"], polling="raf", timeout=60_000)
+            except PlaywrightTimeout:  # say what the page and the game were at, not only that the wait ran out
                 game = api.get(f"/v1/games/{game_id}").json()
                 raise AssertionError(f"{kind}: no new version on the page 60 s after own command {n} "
                                      f"({commands[choice]} by {path}) at version {state['version']}: the page shows "
                                      f"version {version(page)}, status bar {page.inner_text('#status')!r}; the game is "
-                                     f"{game['status']} at version {game['version']}, to act {game['to_act']}")
+                                     f"{game['status']} at version {game['version']}, to act {game['to_act']}") from None
             if n % 3 == 0:  # the keyboard player's focus stays on the page across the re-draw
-                assert after["focused"], "focus lost"
+                assert page.evaluate("document.querySelector('main').contains(document.activeElement)"), "focus lost"
         raise AssertionError("the game did not end")

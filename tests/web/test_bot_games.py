@@ -124,7 +124,6 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
         p.on("pageerror", lambda err: errors.append(str(err)))
     requests: list[str] = []  # every API request of the player's page, from the game page on
     refused: list[str] = []
-    api = httpx.Client()  # one connection for the test's own reads (a client per request builds its TLS context each time)
     try:
         me = register(page, site, f"Ann {kind}")
         page.on("request", lambda r: requests.append(f"{r.method} {r.url}") if "/v1/" in r.url else None)
@@ -133,7 +132,7 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
         watcher.goto(f"{site}/#/game/{game_id}")
         wait_until(page, lambda: status_of(page) == "active" and status_of(watcher) == "active", "the bot starting the game", 60)
         auth = {"Authorization": f"Bearer {me['token']}"}
-        seats = api.get(f"{site}/v1/games/{game_id}", headers=auth).json()["seats"]
+        seats = httpx.get(f"{site}/v1/games/{game_id}", headers=auth).json()["seats"]
         mine = next(s["seat"] for s in seats if s["player_id"] == me["id"])
         bot = 1 - mine
         seen: list[tuple[int, str, str]] = []  # (version, the player's page, the spectator's page)
@@ -156,7 +155,7 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
 
         sent = play_against_bots(page, site, game_id, kind, me["token"], on_step=step)
         own = sum(sent.values())
-        final = api.get(f"{site}/v1/games/{game_id}").json()
+        final = httpx.get(f"{site}/v1/games/{game_id}").json()
         assert final["status"] == "finished"
         for p in (page, watcher):
             wait_until(p, lambda: status_of(p) == "finished" and version(p) == final["version"], "every page at the final version")
@@ -184,7 +183,7 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
         assert moves.count() > 10 and "Game over" in moves.last.inner_text()
 
         for at, html, spectator in seen:  # after the end every seat's view at every version is public
-            views = {s: api.get(f"{site}/v1/games/{game_id}/versions/{at}?seat={s}").json()["view"] for s in (mine, bot)}
+            views = {s: httpx.get(f"{site}/v1/games/{game_id}/versions/{at}?seat={s}").json()["view"] for s in (mine, bot)}
             own_secrets, bot_secrets = secrets(kind, views[mine]), secrets(kind, views[bot]) - secrets(kind, views[mine])
             assert all(shown_in(s, html) for s in own_secrets), f"version {at}: the player's page lacks its own cards"
             assert not any(shown_in(s, html) for s in bot_secrets), f"version {at}: the player's page shows the bot's cards"
@@ -213,6 +212,5 @@ def test_a_whole_game_against_a_bot_through_the_board_on_the_stream(kind, bot_si
         assert watcher.locator(f'.move-list li.current[data-version="{at}"]').count() == 1
         assert not errors, f"console errors: {errors[:5]}"
     finally:
-        api.close()
         player.close()
         watching.close()
