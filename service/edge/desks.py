@@ -1,5 +1,5 @@
-"""The collaborators the routes name (`service.edge.dependencies.COLLABORATORS`), and the small frozen structs
-that bundle several for the routes that use several, each named for what it serves.
+"""The collaborators the routes name (`service.edge.dependencies.COLLABORATORS`), and the small bundles of
+several for the routes that use several, each named for what it serves.
 
 `Desks` holds every one; the app factory builds it once from the composition root's object when the lifespan
 has opened it (`service.edge.app`), and the routes receive its fields by dependency injection: none of them
