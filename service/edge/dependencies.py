@@ -23,6 +23,7 @@ each operation's OpenAPI security requirement by `scoped_security`); the caller 
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +34,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
 
 from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Players, Viewer
+from service.edge.desks import Desks
 
 ANY_TOKEN = ""  # the operation takes any valid token, whatever its scopes (a token revoking itself)
 SCOPES: dict[str, str] = {
@@ -126,9 +128,9 @@ def viewer_after(name: str) -> dict[str, Provide]:
     return {VIEWER: Provide(provide, sync_to_thread=False)}
 
 
-# the collaborators a route may name, each an attribute of the app's collaborators (`service.edge.desks.Desks`)
-COLLABORATORS = ("queries", "lobby", "listings", "players", "credentials", "tournaments", "arenas", "bots",
-                 "repository", "transparency", "live", "probes")
+# the collaborators a route may name: the fields of the app's collaborators (`service.edge.desks.Desks`) but `play`,
+# which the command and legal routes read directly (they take no dependencies)
+COLLABORATORS = tuple(field.name for field in dataclasses.fields(Desks) if field.name != "play")
 
 
 def provided(collaborators: Callable[[], Any]) -> dict[str, Provide]:
