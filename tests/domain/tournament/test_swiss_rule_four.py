@@ -272,6 +272,36 @@ def test_a_swap_never_adds_a_conflict_below_the_bound():
         assert count(untangle(start, graph, {a: i for i, a in enumerate(names)}), graph) <= count(start, graph)
 
 
+def _pairs(*edges: str) -> dict[str, frozenset[str]]:
+    """A symmetric conflict graph over p0..p11 from edges written "a-b" (places are the numbers)."""
+    graph: dict[str, set[str]] = {f"p{i}": set() for i in range(12)}
+    for edge in edges:
+        a, b = edge.split("-")
+        graph[a].add(b)
+        graph[b].add(a)
+    return {a: frozenset(b) for a, b in graph.items()}
+
+
+@pytest.mark.parametrize("tables, edges, after", [
+    # the nearest table first, though a farther one holds a closer place (p2 <-> p3)
+    ([["p0", "p1", "p2"], ["p9", "p10", "p11"], ["p3", "p4", "p5"]], ["p1-p2"],
+     [["p0", "p1", "p9"], ["p2", "p10", "p11"], ["p3", "p4", "p5"]]),
+    # at the same distance, the closest places: p5 <-> p6 (1 apart), not p4 <-> p2 (2 apart)
+    ([["p0", "p1", "p2"], ["p3", "p4", "p5"], ["p6", "p7", "p8"]], ["p4-p5"],
+     [["p0", "p1", "p2"], ["p3", "p4", "p6"], ["p5", "p7", "p8"]]),
+    # equally close (p4 <-> p2 and p4 <-> p6, 2 apart; p5 cannot go below): the better q
+    ([["p0", "p1", "p2"], ["p3", "p4", "p5"], ["p6", "p7", "p8"]], ["p4-p5", "p5-p7", "p5-p8"],
+     [["p0", "p1", "p4"], ["p3", "p2", "p5"], ["p6", "p7", "p8"]]),
+    # equally close to the same q (p1 <-> p2 and p3 <-> p2; p0 may not join p5): the better p
+    ([["p0", "p2", "p4"], ["p1", "p3", "p5"], ["p6", "p7", "p8"]], ["p1-p3", "p0-p5"],
+     [["p0", "p1", "p4"], ["p2", "p3", "p5"], ["p6", "p7", "p8"]]),
+])
+def test_the_swap_repair_breaks_ties_as_documented(tables, edges, after):
+    """Rule 4's swap: the nearest table, then the closest places, then the better q, then the better p (conflicts'
+    module doc): the audit re-derives each round, so a changed tie-break would fail every recorded tournament."""
+    assert untangle(tables, _pairs(*edges), {f"p{i}": i for i in range(12)}) == after
+
+
 # determinism and the audit
 
 
