@@ -178,6 +178,11 @@ def parser() -> argparse.ArgumentParser:
                                                 "service)")
     s.add_argument("--log-key", help="the log's verifier key (default: the one the service publishes)")
     s.add_argument("--checkpoint", metavar="FILE", help="a signed checkpoint to prove against (default: the newest)")
+    s.add_argument("--witness", action="append", default=[], metavar="KEY",
+                   help="a witness's verifier key (type 0x04, the witness_key `stela witness` prints): the checkpoint "
+                        "must carry its cosignature (repeatable)")
+    s.add_argument("--witnesses", type=int, metavar="N",
+                   help="how many of the --witness keys must have cosigned the checkpoint (default: all of them)")
     s.set_defaults(fn=cmd_verify)
     s = sub.add_parser("witness", help="witness the transparency log: check, cosign and submit each new checkpoint")
     s.add_argument("url")

@@ -144,3 +144,59 @@ def test_a_forged_or_foreign_checkpoint_a_wrong_log_key_and_a_dead_log_end_in_a_
     assert code == 1 and report["problems"][0].startswith(f"the log at {dead} did not answer: ConnectError"), report
     code, audit = verify(capsys, "--log", dead)
     assert code == 1 and audit["problems"][0].startswith(f"the log at {dead} did not answer"), audit
+
+
+def retimed(note: str, witness: str) -> str:
+    """The note with the witness's cosignature moved one second on: its Ed25519 signature no longer matches."""
+    lines = note.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{DASH} {witness} "))
+    prefix, sig = lines[at].rsplit(" ", 1)
+    raw = base64.b64decode(sig)
+    stamp = struct.unpack(">Q", raw[4:12])[0] + 1
+    lines[at] = f"{prefix} {base64.b64encode(raw[:4] + struct.pack('>Q', stamp) + raw[12:]).decode()}"
+    return "\n".join(lines)
+
+
+def test_stela_verify_requires_the_cosignatures_of_the_witnesses_it_is_given(memory_settings, games, tmp_path,
+                                                                           capsys):
+    """A witness cosigns the checkpoint through `stela witness`; `--witness` with its key (the `witness_key` its
+    round prints) accepts the checkpoint served with that cosignature, or saved with it. A second witness that
+    never cosigned fails the default (all keys given) and `--witnesses 2`, not `--witnesses 1`; a checkpoint
+    without the cosignature, or with a forged one, fails."""
+    async def play(url: str) -> tuple[Path, str]:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            game_id = await finished(client)
+            return await exported(client, game_id, tmp_path), (await client.get("/v1/log/checkpoint")).text
+
+    with served(memory_settings, games) as url:
+        export, bare = asyncio.run(play(url))
+        capsys.readouterr()
+        assert main(["witness", url, "--key", str(tmp_path / "w1.key"), "--name", "witness.example/w1",
+                     "--state", str(tmp_path / "w1.json"), "--log-key", KEY]) == 0
+        w1 = json.loads(capsys.readouterr().out)["witness_key"]
+        w2 = Signer.generate("witness.example/w2", COSIGNATURE).verifier()
+        cosigned = httpx.get(f"{url}/v1/log/checkpoint").text
+        notes = {"bare.note": bare, "cosigned.note": cosigned, "forged.note": retimed(cosigned, "witness.example/w1")}
+        for name, text in notes.items():
+            (tmp_path / name).write_text(text)
+
+        def code(*options: str, note: str | None = None, game: bool = True) -> tuple[int, list[str]]:
+            argv = [*([str(export)] if game else []), "--log", url, "--log-key", KEY, *options]
+            result = verify(capsys, *argv, *(["--checkpoint", str(tmp_path / note)] if note else []))
+            return result[0], result[1]["problems"]
+
+        assert code("--witness", w1) == (0, [])
+        assert code("--witness", w1, note="cosigned.note") == (0, [])
+        assert code("--witness", w1, game=False) == (0, [])
+        assert code("--witness", w1, "--witness", w2, "--witnesses", "1") == (0, [])
+        short = ["the checkpoint carries 1 of the 2 witness cosignatures required (cosigned by witness.example/w1)"]
+        assert code("--witness", w1, "--witness", w2) == (1, short)
+        assert code("--witness", w1, "--witness", w2, "--witnesses", "2") == (1, short)
+        assert code("--witness", w1, "--witness", w2, game=False) == (1, short)
+        assert code("--witness", w1, "--witnesses", "2") == (
+            1, ["2 witnesses' cosignatures required, but only 1 witness keys given"])
+        none = ["the checkpoint carries 0 of the 1 witness cosignatures required"]
+        assert code("--witness", w1, note="bare.note") == (1, none)
+        assert code("--witness", w1, note="forged.note") == (1, none)
+        assert code("--witness", w1, note="forged.note", game=False) == (1, none)
+        assert code("--witness", KEY) == (1, [f"--witness {KEY!r}: not a key of type 0x04"])
