@@ -234,6 +234,8 @@ def log_problems(args: Any, events: list[StoredEvent] | None) -> dict[str, Any]:
         return asyncio.run(run())
     except NoteError as exc:
         problem = str(exc)
+    except httpx.HTTPStatusError as exc:
+        problem = f"the log at {url} answered {exc.response.status_code} to {exc.request.url.path}"
     except httpx.HTTPError as exc:
         problem = f"the log at {url} did not answer: {exc!r}"
     except (ValueError, LookupError, TypeError) as exc:  # an answer that does not parse

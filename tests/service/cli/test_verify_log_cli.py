@@ -24,15 +24,17 @@ from service.store.memory import MemoryStore
 from testkit.api import started_game
 from testkit.live import free_port, serving
 from testkit.log import checkpointed
+from tests.service.cli.test_log_tampering import finished_cup
 
 LOG_KEY = Signer.generate("test.example/stela")
 KEY = Verifier.parse(LOG_KEY.verifier()).text()
 
 
-def served(memory_settings: Any, games: Any) -> Any:
-    """A service signing with LOG_KEY on a fresh memory store, on a free port (a context giving its URL)."""
+def served(memory_settings: Any, games: Any, store: MemoryStore | None = None) -> Any:
+    """A service signing with LOG_KEY on `store` (a fresh memory store), on a free port (a context giving its
+    URL)."""
     settings = msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text())
-    return serving(create_app(settings, games=games, store=MemoryStore()))
+    return serving(create_app(settings, games=games, store=store or MemoryStore()))
 
 
 async def resign(client: httpx.AsyncClient, game_id: str, players: list[dict[str, Any]]) -> None:
@@ -200,3 +202,23 @@ def test_stela_verify_requires_the_cosignatures_of_the_witnesses_it_is_given(mem
         assert code("--witness", w1, note="forged.note") == (1, none)
         assert code("--witness", w1, note="forged.note", game=False) == (1, none)
         assert code("--witness", KEY) == (1, [f"--witness {KEY!r}: not a key of type 0x04"])
+
+
+def test_a_tournaments_report_is_held_to_the_same_key_checkpoint_and_witnesses(memory_settings, games, tmp_path,
+                                                                             capsys):
+    """`stela verify report.json --log URL` (test_log_tampering's cup, run to its end) goes through the same
+    checks: a foreign log key, an unreadable checkpoint and a witness that never cosigned are problems, exit 1."""
+    store = MemoryStore()
+    path = tmp_path / "report.json"
+    (tmp_path / "text.note").write_text("not a signed note\n")
+    with served(memory_settings, games, store) as url:
+        path.write_text(json.dumps(asyncio.run(finished_cup(url, store.streams))))
+        log = [str(path), "--log", url, "--log-key", KEY]
+        assert verify(capsys, *log) == (0, {"ok": True, "problems": []})
+        witness = Signer.generate("witness.example/w1", COSIGNATURE).verifier()
+        failing = {("--log-key", Signer.generate(LOG_KEY.name).verifier()): "the checkpoint is not signed by the log's key",
+                   ("--checkpoint", str(tmp_path / "text.note")): "a signed note is its text, an empty line and "
+                                                                  "signature lines",
+                   ("--witness", witness): "the checkpoint carries 0 of the 1 witness cosignatures required"}
+        for options, problem in failing.items():
+            assert verify(capsys, *log, *options) == (1, {"ok": False, "problems": [problem]}), options
