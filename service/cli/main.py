@@ -102,7 +102,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(json.dumps({"verified": len(reports), "failed": len(bad)}))
         return 1 if bad else 0
     if not args.file and args.log:  # the whole transparency log audited against the service
-        result = log_problems(args.log, args.log_key, None, None)
+        result = log_problems(args, None)
         print(json.dumps(result))
         return 1 if result["problems"] else 0
     if not args.file:
@@ -110,7 +110,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 2
     text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     document = _report_document(text)
-    checkpoint = Path(args.checkpoint).read_text() if args.checkpoint else None
     if document is not None:  # a tournament report (getTournamentReport): its log and what it claims
         problems = verify_report(document)
         if args.log:  # and its chain, and its creation, end and seed leaves proven in the transparency log
@@ -119,13 +118,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             except ValueError as exc:
                 stored, problems = [], [*problems, f"the report's log: {exc}"]
             if stored:
-                problems += V.chain_problems(stored) + log_problems(args.log, args.log_key, stored, checkpoint)["problems"]
+                problems += V.chain_problems(stored) + log_problems(args, stored)["problems"]
         print(json.dumps({"ok": not problems, "problems": problems}))
         return 0 if not problems else 1
     events = V.parse_ndjson(text)
     report = V.verify_log(events, GAMES)
     if args.log:  # and its creation, end and seed leaves proven in the transparency log
-        report.problems += log_problems(args.log, args.log_key, events, checkpoint)["problems"]
+        report.problems += log_problems(args, events)["problems"]
         report.ok = not report.problems
     print(msgspec.json.encode(report).decode())
     return 0 if report.ok else 1
@@ -179,6 +178,11 @@ def parser() -> argparse.ArgumentParser:
                                                 "service)")
     s.add_argument("--log-key", help="the log's verifier key (default: the one the service publishes)")
     s.add_argument("--checkpoint", metavar="FILE", help="a signed checkpoint to prove against (default: the newest)")
+    s.add_argument("--witness", action="append", default=[], metavar="KEY",
+                   help="a witness's verifier key (type 0x04, the witness_key `stela witness` prints): the checkpoint "
+                        "must carry its cosignature (repeatable)")
+    s.add_argument("--witnesses", type=int, metavar="N",
+                   help="how many of the --witness keys must have cosigned the checkpoint (default: all of them)")
     s.set_defaults(fn=cmd_verify)
     s = sub.add_parser("witness", help="witness the transparency log: check, cosign and submit each new checkpoint")
     s.add_argument("url")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.transparency import merkle
-from service.commands.notes import COSIGNATURE, NoteError, Signer, Verifier, open_checkpoint, split
+from service.commands.notes import COSIGNATURE, ED25519, NoteError, Signer, Verifier, cosigned_by, open_checkpoint, split
 from service.commands.verify import check_inclusion, logged_leaves, parse_ndjson, published_events
 from service.store.protocol import StoredEvent
 
@@ -63,9 +63,10 @@ async def verify_in_log(client: Any, events: list[StoredEvent], key: Verifier, n
     return check_inclusion(events, resp.json(), checkpoint.size, checkpoint.root)
 
 
-async def audit_log(client: Any, key: Verifier) -> tuple[int, list[str]]:
-    """(leaves read, problems) for the whole log up to the newest checkpoint, against the service's games."""
-    _, checkpoint = await signed_checkpoint(client, key)
+async def audit_log(client: Any, key: Verifier, note: str | None = None) -> tuple[int, list[str]]:
+    """(leaves read, problems) for the whole log up to the checkpoint (the newest when `note` is None), against
+    the service's games."""
+    _, checkpoint = await signed_checkpoint(client, key, note)
     leaves: list[dict[str, Any]] = []
     while len(leaves) < checkpoint.size:
         page = (await client.get("/v1/log/leaves", params={"start": len(leaves), "limit": 1000})).json()
@@ -148,7 +149,7 @@ async def witness_round(client: Any, signer: Signer, state_path: Path, given_key
     state_path.write_text(json.dumps({"log_key": key.text(), "size": checkpoint.size, "root": base64.b64encode(checkpoint.root).decode(),
                       "note": note}))
     return {"size": checkpoint.size, "root": base64.b64encode(checkpoint.root).decode(),
-            "submitted": resp.status_code == 200}
+            "submitted": resp.status_code == 200, "witness_key": signer.verifier()}
 
 
 def cmd_witness(args: Any) -> int:
@@ -174,19 +175,69 @@ def cmd_witness(args: Any) -> int:
     return asyncio.run(run())
 
 
-def log_problems(url: str, given_key: str | None, events: list[StoredEvent] | None,
-                 checkpoint: str | None) -> dict[str, Any]:
-    """`stela verify --log URL`: the export's leaves proven in the log, or (no export) the whole log audited."""
+def witness_problems(note: str, witnesses: list[Verifier], quorum: int | None) -> list[str]:
+    """Problems when the checkpoint note carries fewer than `quorum` (None: all of them) valid cosignatures by
+    the `witnesses`' keys."""
+    need = len(witnesses) if quorum is None else quorum
+    if need > len(witnesses):
+        return [f"{need} witnesses' cosignatures required, but only {len(witnesses)} witness keys given"]
+    signed = [w.name for w in witnesses if cosigned_by(note, w) is not None]
+    if len(signed) < need:
+        return [f"the checkpoint carries {len(signed)} of the {need} witness cosignatures required"
+                + (f" (cosigned by {', '.join(signed)})" if signed else "")]
+    return []
+
+
+def given_key(text: str, option: str, kind: int) -> Verifier:
+    """A verifier key given as `option`, of type `kind` (the log's 0x01, a witness's 0x04); a NoteError saying
+    which option otherwise."""
+    try:
+        key = Verifier.parse(text)
+    except (ValueError, IndexError) as exc:
+        raise NoteError(f"{option} {text!r}: {exc}") from exc
+    if key.kind != kind:
+        raise NoteError(f"{option} {text!r}: not a key of type {kind:#04x}")
+    return key
+
+
+def log_problems(args: Any, events: list[StoredEvent] | None) -> dict[str, Any]:
+    """`stela verify --log URL`: the export's leaves proven in the log, or (no export) the whole log audited,
+    against `--checkpoint` (else the newest), which must carry the `--witness` keys' cosignatures (`--witnesses`
+    of them). A key or note that does not check, a checkpoint file that cannot be read, a log that does not
+    answer or answers what does not parse: each is a problem like any other (exit 1, no traceback)."""
     import asyncio
 
     import httpx
 
-    async def run() -> dict[str, Any]:
-        async with httpx.AsyncClient(base_url=url.rstrip("/"), timeout=30) as client:
-            key = await log_key(client, given_key)
-            if events is None:
-                read, problems = await audit_log(client, key)
-                return {"leaves": read, "problems": problems}
-            return {"problems": await verify_in_log(client, events, key, checkpoint)}
+    url = args.log.rstrip("/")
+    result: dict[str, Any] = {} if events is not None else {"leaves": 0}
+    try:
+        log = given_key(args.log_key, "--log-key", ED25519).text() if args.log_key else None
+        witnesses = list({w.text(): w for w in (given_key(t, "--witness", COSIGNATURE) for t in args.witness)}.values())
+        note = Path(args.checkpoint).read_text() if args.checkpoint else None
+    except NoteError as exc:
+        return {**result, "problems": [str(exc)]}
+    except (OSError, ValueError) as exc:  # unreadable, or not text
+        return {**result, "problems": [f"--checkpoint {args.checkpoint}: {exc}"]}
 
-    return asyncio.run(run())
+    async def run() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            key = await log_key(client, log)
+            note_used, _ = await signed_checkpoint(client, key, note)
+            problems = witness_problems(note_used, witnesses, args.witnesses)
+            if events is None:
+                read, audited = await audit_log(client, key, note_used)
+                return {"leaves": read, "problems": problems + audited}
+            return {"problems": problems + await verify_in_log(client, events, key, note_used)}
+
+    try:
+        return asyncio.run(run())
+    except NoteError as exc:
+        problem = str(exc)
+    except httpx.HTTPStatusError as exc:
+        problem = f"the log at {url} answered {exc.response.status_code} to {exc.request.url.path}"
+    except httpx.HTTPError as exc:
+        problem = f"the log at {url} did not answer: {exc!r}"
+    except (ValueError, LookupError, TypeError) as exc:  # an answer that does not parse
+        problem = f"the log at {url} answered what does not parse: {exc!r}"
+    return {**result, "problems": [problem]}

@@ -9,6 +9,7 @@ import base64
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -19,8 +20,10 @@ from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoin
 from service.commands.verify import logged_leaves
 from service.edge.app import create_app
 from service.store.memory import MemoryStore
-from testkit.api import play_to_end, started_game
+from service.workers import arenas as arena_worker
+from testkit.api import auth, found, play_to_end, started_game
 from testkit.log import checkpointed
+from tests.service.commands import test_arenas as arenas
 from tests.service.commands import test_tournament_service as cups
 
 LOG_KEY = Signer.generate("test.example/stela")
@@ -152,6 +155,19 @@ def test_the_openapi_examples_are_one_log_whose_checkpoint_and_proofs_verify():
     assert len(consistency["path"]) == len(merkle.consistency_ranges(consistency["first"], consistency["second"]))
 
 
+async def logged_as_stored(api: AsyncTestClient, store: MemoryStore, stream: str) -> list[dict]:
+    """The stream's leaves in a signed checkpoint (waited for: its creation, end and seed), each proven in it and
+    each the leaf its stored event writes; their records."""
+    checkpoint = open_checkpoint(await checkpointed(api, stream, 3), Verifier.parse(LOG_KEY.verifier()))
+    proof = (await api.get(f"/v1/log/proofs/inclusion/{stream}", params={"size": checkpoint.size})).json()
+    expected = logged_leaves(await store.read_stream(stream))
+    assert {item["version"]: item["body"].encode() for item in proof["leaves"]} == expected
+    for item in proof["leaves"]:
+        assert merkle.verify_inclusion(item["index"], checkpoint.size, merkle.leaf_hash(item["body"].encode()),
+                                       [base64.b64decode(h) for h in item["path"]], checkpoint.root)
+    return [msgspec.json.decode(item["body"]) for item in proof["leaves"]]
+
+
 async def test_a_tournaments_creation_end_and_seed_are_logged_as_its_stored_events_write_them(memory_settings, games):
     """A competition as the service runs it (the cup of one round that test_tournament_service runs over HTTP to
     its end, run here) has exactly its creation, end and seed leaves in a signed checkpoint, each the leaf its
@@ -161,15 +177,42 @@ async def test_a_tournaments_creation_end_and_seed_are_logged_as_its_stored_even
     async with AsyncTestClient(app, timeout=30) as api:
         await cups.test_a_cup_over_http_is_paired_recorded_and_finished_by_the_services_own_workers(api)
         [stream] = [s for s in store.streams if s.startswith("tournament-")]
-        checkpoint = open_checkpoint(await checkpointed(api, stream, 3), Verifier.parse(LOG_KEY.verifier()))
-        proof = (await api.get(f"/v1/log/proofs/inclusion/{stream}", params={"size": checkpoint.size})).json()
-    expected = logged_leaves(await store.read_stream(stream))
-    assert {item["version"]: item["body"].encode() for item in proof["leaves"]} == expected
-    records = [msgspec.json.decode(item["body"]) for item in proof["leaves"]]
+        records = await logged_as_stored(api, store, stream)
     assert [(r["leaf"], r["type"]) for r in records] == [
         ("created", "tournament.TournamentCreated"), ("ended", "tournament.TournamentEnded"),
         ("seed", "tournament.SeedRevealed")]
     assert records[0]["kind"] == "tally" and records[0]["seats"] == 2 and len(records[0]["seed_commitment"]) == 64
-    for item in proof["leaves"]:
-        assert merkle.verify_inclusion(item["index"], checkpoint.size, merkle.leaf_hash(item["body"].encode()),
-                                       [base64.b64decode(h) for h in item["path"]], checkpoint.root)
+
+
+async def test_an_arenas_creation_end_and_seed_are_logged_as_its_stored_events_write_them(memory_settings, games,
+                                                                                          monkeypatch):
+    """An arena as the service runs it: two players join, are paired by the arena's worker, the worker's clock
+    passes the end, their game ends, and the arena finishes. Its stream `arena-<arena_id>` has exactly its
+    creation, end and seed leaves in a signed checkpoint, each the leaf its stored event writes."""
+    store = MemoryStore()
+    app = create_app(msgspec.structs.replace(memory_settings, log_key=LOG_KEY.private_text()), games=games, store=store)
+    async with AsyncTestClient(app, timeout=30) as api:
+        org, *entrants = [await arenas.player(api, name) for name in ("Org", "Ann", "Ben")]
+        resp = await api.post("/v1/arenas", headers=auth(org), json={"kind": "tally", "minutes": 1,
+                                                                     "options": {"target": 12}})
+        assert resp.status_code == 201, resp.text
+        arena_id = resp.json()["arena_id"]
+        for entrant in entrants:
+            assert (await api.post(f"/v1/arenas/{arena_id}/join", headers=auth(entrant), json={})).status_code == 200
+
+        def shown(holds: Any) -> Any:
+            async def view() -> dict | None:
+                found_view = await arenas.arena(api, arena_id)
+                return found_view if holds(found_view) else None
+            return view
+
+        playing = await found(shown(lambda v: v["running"]))
+        monkeypatch.setattr(arena_worker, "now_ms", lambda: playing["ends_at_ms"] + 1)
+        await found(shown(lambda v: v["status"] != "open"))  # closed: its running game still counts
+        for game_id in {s["playing"] for s in playing["standings"]} - {None}:
+            await arenas.finish(api, game_id, {p["id"]: p for p in entrants})
+        await found(shown(lambda v: v["status"] == "finished"))
+        records = await logged_as_stored(api, store, f"arena-{arena_id}")
+    assert [(r["leaf"], r["type"]) for r in records] == [
+        ("created", "arena.ArenaCreated"), ("ended", "tournament.TournamentEnded"), ("seed", "tournament.SeedRevealed")]
+    assert records[0]["kind"] == "tally" and len(records[0]["seed_commitment"]) == 64
