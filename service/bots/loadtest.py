@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stela_client import AiohttpTransport, Client
+from stela_client.contract import TournamentView
 
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer, TurnPlayer
@@ -154,10 +155,10 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
     created = await organiser.create_tournament(config.kind, name="loadtest", options=config.options,
                                                 seats=config.seats, rounds=config.rounds,
                                                 time_control=config.time_control)
-    tid = recorder.tournament_id = created["tournament_id"]
+    tid = recorder.tournament_id = created.tournament_id
     gate = asyncio.Semaphore(max(config.concurrency, 1))
 
-    async def register(api: ApiClient) -> dict[str, Any]:
+    async def register(api: ApiClient) -> TournamentView:
         async with gate:
             return await api.sdk.register_for(tid)
 

@@ -99,7 +99,7 @@ async def first_moves_of_every_kind(url: str) -> dict[str, dict[str, float]]:
     rnd = random.Random(48)
     async with Client(url) as me:
         await me.register("Bea")
-        for kind in [k["kind"] for k in await me.kinds()]:
+        for kind in [k.kind for k in await me.kinds()]:
             asked = time.monotonic()
             game = await me.json("POST", "/v1/games", body={"kind": kind, "seats": 2, "bots": [{}]})
             game_id = game["id"]

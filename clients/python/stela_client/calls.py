@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode
 
 import msgspec
 
+from stela_client import contract as c
 from stela_client import models as m
 from stela_client.codec import decode, encode, problem_of
 from stela_client.errors import error_for
@@ -253,6 +254,31 @@ def _json_call(method: str, path: str, **kw: Any) -> Call[dict[str, Any]]:
     return Call(method, path, _json, **kw)
 
 
+def _given(value: Any) -> Any:
+    """A keyword argument as JSON: a Struct as its fields, an iterable (not a string) as a list."""
+    if isinstance(value, msgspec.Struct):
+        return msgspec.to_builtins(value)
+    if isinstance(value, Mapping):
+        return {k: _given(v) for k, v in value.items()}
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
+        return [_given(v) for v in value]
+    return value
+
+
+def _body(type: Any, **fields: Any) -> Any:
+    """The request body of the contract's `type` (a Struct of `contract.py`) from the arguments not None:
+    a missing required member or a mistyped one raises `msgspec.ValidationError` before anything is sent."""
+    return msgspec.convert({k: _given(v) for k, v in fields.items() if v is not None}, type)
+
+
+def _view(method: str, path: str, body: Any = None) -> Call[c.TournamentView]:
+    return Call(method, path, _as(c.TournamentView), body=body)
+
+
+def _arena_view(method: str, path: str, body: Any = None) -> Call[c.ArenaView]:
+    return Call(method, path, _as(c.ArenaView), body=body)
+
+
 def _tournament(tid: str, *rest: str) -> str:
     return path_of("v1", "tournaments", tid, *rest)
 
@@ -394,13 +420,13 @@ class Api(Core):
     # ------------------------------------------------------------------------------------------ kinds, games
 
     @op("listKinds")
-    def kinds(self) -> Call[list[dict[str, Any]]]:
+    def kinds(self) -> Call[list[c.KindOut]]:
         """Every kind with its option, command, event and view schemas and rule-violation codes."""
-        return Call("GET", "/v1/kinds", _as(list[dict[str, Any]]))
+        return Call("GET", "/v1/kinds", _as(list[c.KindOut]))
 
     @op("getKind")
-    def kind(self, kind: str) -> Call[dict[str, Any]]:
-        return _json_call("GET", path_of("v1", "kinds", kind))
+    def kind(self, kind: str) -> Call[c.KindOut]:
+        return Call("GET", path_of("v1", "kinds", kind), _as(c.KindOut))
 
     @op("getKindComponents")
     def kind_components(self, kind: str) -> Call[dict[str, Any]]:
@@ -488,15 +514,16 @@ class Api(Core):
         return Call("GET", _game(game_id, "export"), _bytes)
 
     @op("getLeaderboard")
-    def leaderboard(self, kind: str, *, limit: int | None = None, cursor: str | None = None) -> Call[dict[str, Any]]:
-        return _json_call("GET", path_of("v1", "leaderboards", kind), params={"limit": limit, "cursor": cursor})
+    def leaderboard(self, kind: str, *, limit: int | None = None, cursor: str | None = None) -> Call[c.Leaderboard]:
+        return Call("GET", path_of("v1", "leaderboards", kind), _as(c.Leaderboard),
+                    params={"limit": limit, "cursor": cursor})
 
     # ------------------------------------------------------------------ the transparency log (docs/audit.md)
 
     @op("getLogInfo")
-    def log_info(self) -> Call[dict[str, Any]]:
+    def log_info(self) -> Call[c.LogInfo]:
         """The log's origin, its signer's public key and its size."""
-        return _json_call("GET", "/v1/log")
+        return Call("GET", "/v1/log", _as(c.LogInfo))
 
     @op("getCheckpoint")
     def checkpoint(self) -> Call[str]:
@@ -516,25 +543,28 @@ class Api(Core):
     @op("addCosignature")
     def add_cosignature(self, note: str, witness_key: str) -> Call[str]:
         """Submit a witness's cosignature of a checkpoint; the answer is the note with it appended."""
-        return Call("POST", "/v1/log/cosignatures", _text, body={"note": note, "witness_key": witness_key})
+        return Call("POST", "/v1/log/cosignatures", _text,
+                    body=_body(c.Cosignature, note=note, witness_key=witness_key))
 
     @op("listLogLeaves")
-    def log_leaves(self, start: int | None = None, limit: int | None = None) -> Call[dict[str, Any]]:
-        return _json_call("GET", "/v1/log/leaves", params={"start": start, "limit": limit})
+    def log_leaves(self, start: int | None = None, limit: int | None = None) -> Call[c.LeafPage]:
+        return Call("GET", "/v1/log/leaves", _as(c.LeafPage), params={"start": start, "limit": limit})
 
     @op("getInclusionProof")
-    def inclusion_proof(self, stream_id: str, size: int | None = None) -> Call[dict[str, Any]]:
+    def inclusion_proof(self, stream_id: str, size: int | None = None) -> Call[c.InclusionProof]:
         """Proofs that a game's or competition's leaves are in the tree of `size` leaves (the newest if None)."""
-        return _json_call("GET", path_of("v1", "log", "proofs", "inclusion", stream_id), params={"size": size})
+        return Call("GET", path_of("v1", "log", "proofs", "inclusion", stream_id), _as(c.InclusionProof),
+                    params={"size": size})
 
     @op("getConsistencyProof")
-    def consistency_proof(self, first: int, second: int) -> Call[dict[str, Any]]:
+    def consistency_proof(self, first: int, second: int) -> Call[c.ConsistencyProof]:
         """The proof that the tree of `second` leaves extends the tree of `first` leaves."""
-        return _json_call("GET", "/v1/log/proofs/consistency", params={"first": first, "second": second})
+        return Call("GET", "/v1/log/proofs/consistency", _as(c.ConsistencyProof),
+                    params={"first": first, "second": second})
 
     @op("getStats")
-    def stats(self, days: int | None = None) -> Call[dict[str, Any]]:
-        return _json_call("GET", "/v1/stats", params={"days": days})
+    def stats(self, days: int | None = None) -> Call[c.PlatformStats]:
+        return Call("GET", "/v1/stats", _as(c.PlatformStats), params={"days": days})
 
     @op("health")
     def health(self) -> Call[m.Health]:
@@ -600,93 +630,109 @@ class Api(Core):
         return self._opened(ArenaStream(self, arena_id, read_timeout=read_timeout))
 
     # ------------------------------------------------------------------------------------------ tournaments
-    # (the tournament and arena endpoints take no Idempotency-Key: their writes are not retried after no answer)
+    # (the tournament and arena endpoints take no Idempotency-Key: their writes are not retried after no answer;
+    # each body is checked against the contract's Struct before it is sent, so a mistyped one fails here)
 
     @op("listTournaments")
     def tournaments(self, *, status: str | None = None, kind: str | None = None, limit: int | None = None,
-                    cursor: str | None = None) -> Call[dict[str, Any]]:
-        return _json_call("GET", "/v1/tournaments",
-                          params={"status": status, "kind": kind, "limit": limit, "cursor": cursor})
+                    cursor: str | None = None) -> Call[c.TournamentPage]:
+        return Call("GET", "/v1/tournaments", _as(c.TournamentPage),
+                    params={"status": status, "kind": kind, "limit": limit, "cursor": cursor})
 
     @op("createTournament")
-    def create_tournament(self, /, kind: str, **fields: Any) -> Call[dict[str, Any]]:
-        """A tournament organised by this player (`fields` as `TournamentCreate`: seats, rounds, options...)."""
-        return _json_call("POST", "/v1/tournaments", body={"kind": kind, **fields})
+    def create_tournament(self, /, kind: str, *, name: str | None = None, seats: int | None = None,
+                          rounds: int | None = None, format: str | None = None,
+                          options: Mapping[str, Any] | msgspec.Struct | None = None,
+                          time_control: Mapping[str, Any] | c.TimeControl | None = None,
+                          entry: Mapping[str, Any] | c.Entry | None = None, invitation_code: str | None = None,
+                          bye_points: float | None = None, points_per_place: Iterable[float] | None = None,
+                          tiebreaks: Iterable[str] | None = None, advance: int | None = None,
+                          duplicate: bool | None = None, late_join_until: int | None = None,
+                          min_players: int | None = None, max_players: int | None = None) -> Call[c.TournamentView]:
+        """A tournament organised by this player (`TournamentCreate`; what is left None the server decides)."""
+        body = _body(c.TournamentCreate, kind=kind, name=name, seats=seats, rounds=rounds, format=format,
+                     options=options, time_control=time_control, entry=entry, invitation_code=invitation_code,
+                     bye_points=bye_points, points_per_place=points_per_place, tiebreaks=tiebreaks, advance=advance,
+                     duplicate=duplicate, late_join_until=late_join_until, min_players=min_players,
+                     max_players=max_players)
+        return Call("POST", "/v1/tournaments", _as(c.TournamentView), body=body)
 
     @op("getTournament")
-    def tournament(self, tournament_id: str) -> Call[dict[str, Any]]:
-        return _json_call("GET", _tournament(tournament_id))
+    def tournament(self, tournament_id: str) -> Call[c.TournamentView]:
+        return _view("GET", _tournament(tournament_id))
 
     @op("getTournamentEvents")
-    def tournament_events(self, tournament_id: str, after: int = 0) -> Call[dict[str, Any]]:
-        return _json_call("GET", _tournament(tournament_id, "events"), params={"after": after})
+    def tournament_events(self, tournament_id: str, after: int = 0) -> Call[c.TournamentEvents]:
+        return Call("GET", _tournament(tournament_id, "events"), _as(c.TournamentEvents), params={"after": after})
 
     @op("registerForTournament")
-    def register_for(self, /, tournament_id: str, **fields: Any) -> Call[dict[str, Any]]:
+    def register_for(self, /, tournament_id: str, *, player_id: str | None = None, name: str | None = None,
+                     code: str | None = None, rating: int | None = None) -> Call[c.TournamentView]:
         """Register this player (or, for the organiser, `player_id` / a guest `name`; `code` for a closed one)."""
-        return _json_call("POST", _tournament(tournament_id, "register"), body=fields)
+        return _view("POST", _tournament(tournament_id, "register"),
+                     _body(c.RegisterRequest, player_id=player_id, name=name, code=code, rating=rating))
 
     @op("withdrawFromTournament")
-    def withdraw_from(self, tournament_id: str, player_id: str | None = None) -> Call[dict[str, Any]]:
-        return _json_call("POST", _tournament(tournament_id, "withdraw"), body={"player_id": player_id})
+    def withdraw_from(self, tournament_id: str, player_id: str | None = None) -> Call[c.TournamentView]:
+        return _view("POST", _tournament(tournament_id, "withdraw"), _body(c.WithdrawRequest, player_id=player_id))
 
     @op("startTournament")
-    def start_tournament(self, tournament_id: str) -> Call[dict[str, Any]]:
-        return _json_call("POST", _tournament(tournament_id, "start"))
+    def start_tournament(self, tournament_id: str) -> Call[c.TournamentView]:
+        return _view("POST", _tournament(tournament_id, "start"))
 
     @op("addTournamentBots")
     def add_tournament_bots(self, tournament_id: str, count: int = 1, strategy: str = "greedy",
-                            strength: int = 3) -> Call[dict[str, Any]]:
+                            strength: int = 3) -> Call[c.TournamentView]:
         """The organiser registers `count` bots (registered like any player, so the tournament's rules apply)."""
-        return _json_call("POST", _tournament(tournament_id, "bots"),
-                          body={"count": count, "strategy": strategy, "strength": strength})
+        return _view("POST", _tournament(tournament_id, "bots"),
+                     _body(c.TournamentBots, count=count, strategy=strategy, strength=strength))
 
     @op("forbidTournamentPairing")
-    def forbid_pairing(self, tournament_id: str, players: Iterable[str]) -> Call[dict[str, Any]]:
+    def forbid_pairing(self, tournament_id: str, players: Iterable[str]) -> Call[c.TournamentView]:
         """The organiser forbids these players from meeting at one table."""
-        return _json_call("POST", _tournament(tournament_id, "forbidden-pairings"), body={"players": list(players)})
+        return _view("POST", _tournament(tournament_id, "forbidden-pairings"), _body(c.ForbidRequest, players=players))
 
     @op("setTournamentPairings")
     def set_pairings(self, tournament_id: str, round: int, tables: Iterable[Iterable[str]],
-                     byes: Iterable[str] = ()) -> Call[dict[str, Any]]:
+                     byes: Iterable[str] = ()) -> Call[c.TournamentView]:
         """The organiser sets the next round's tables (players in seat order) and byes (Swiss)."""
-        return _json_call("POST", _tournament(tournament_id, "pairings"),
-                          body={"round": round, "tables": [list(t) for t in tables], "byes": list(byes)})
+        return _view("POST", _tournament(tournament_id, "pairings"),
+                     _body(c.PairingsRequest, round=round, tables=[list(t) for t in tables], byes=byes))
 
     @op("adjudicateTournamentGame")
-    def adjudicate(self, tournament_id: str, game_id: str, ranks: Iterable[int]) -> Call[dict[str, Any]]:
+    def adjudicate(self, tournament_id: str, game_id: str, ranks: Iterable[int]) -> Call[c.TournamentView]:
         """The organiser decides a game's result (`ranks` per seat)."""
-        return _json_call("POST", _tournament(tournament_id, "games", game_id, "adjudicate"),
-                          body={"ranks": list(ranks)})
+        return _view("POST", _tournament(tournament_id, "games", game_id, "adjudicate"),
+                     _body(c.AdjudicateRequest, ranks=ranks))
 
     @op("annulTournamentGame")
-    def annul(self, tournament_id: str, game_id: str) -> Call[dict[str, Any]]:
-        return _json_call("POST", _tournament(tournament_id, "games", game_id, "annul"))
+    def annul(self, tournament_id: str, game_id: str) -> Call[c.TournamentView]:
+        return _view("POST", _tournament(tournament_id, "games", game_id, "annul"))
 
     @op("pauseTournamentPlayer")
-    def pause_player(self, tournament_id: str, player_id: str | None = None) -> Call[dict[str, Any]]:
+    def pause_player(self, tournament_id: str, player_id: str | None = None) -> Call[c.TournamentView]:
         """Sit out the next rounds (the organiser: `player_id`'s)."""
-        return _json_call("POST", _tournament(tournament_id, "pause"), body={"player_id": player_id})
+        return _view("POST", _tournament(tournament_id, "pause"), _body(c.PauseRequest, player_id=player_id))
 
     @op("resumeTournamentPlayer")
-    def resume_player(self, tournament_id: str, player_id: str | None = None) -> Call[dict[str, Any]]:
-        return _json_call("POST", _tournament(tournament_id, "resume"), body={"player_id": player_id})
+    def resume_player(self, tournament_id: str, player_id: str | None = None) -> Call[c.TournamentView]:
+        return _view("POST", _tournament(tournament_id, "resume"), _body(c.PauseRequest, player_id=player_id))
 
     @op("setTournamentWindows")
-    def set_windows(self, tournament_id: str, windows: Iterable[tuple[int, int]]) -> Call[dict[str, Any]]:
+    def set_windows(self, tournament_id: str, windows: Iterable[tuple[int, int]]) -> Call[c.TournamentView]:
         """A slow tournament: the caller's weekly playing windows, each (start, end) in minutes from Monday
         00:00 UTC; their per-move time counts only inside them (empty: any time)."""
-        return _json_call("PUT", _tournament(tournament_id, "windows"),
-                          body={"windows": [{"start": start, "end": end} for start, end in windows]})
+        return _view("PUT", _tournament(tournament_id, "windows"),
+                     _body(c.PlayingWindows, windows=[{"start": start, "end": end} for start, end in windows]))
 
     @op("removeTournamentPlayer")
-    def remove_player(self, tournament_id: str, player_id: str, reason: str = "") -> Call[dict[str, Any]]:
-        return _json_call("POST", _tournament(tournament_id, "remove"),
-                          body={"player_id": player_id, "reason": reason})
+    def remove_player(self, tournament_id: str, player_id: str, reason: str = "") -> Call[c.TournamentView]:
+        return _view("POST", _tournament(tournament_id, "remove"),
+                     _body(c.RemoveRequest, player_id=player_id, reason=reason))
 
     @op("getTournamentReport")
-    def tournament_report(self, tournament_id: str) -> Call[dict[str, Any]]:
-        return _json_call("GET", _tournament(tournament_id, "report"))
+    def tournament_report(self, tournament_id: str) -> Call[c.TournamentReport]:
+        return Call("GET", _tournament(tournament_id, "report"), _as(c.TournamentReport))
 
     @op("getTournamentReportCsv")
     def tournament_report_csv(self, tournament_id: str, part: str | None = None) -> Call[bytes]:
@@ -695,56 +741,61 @@ class Api(Core):
     # ------------------------------------------------------------------------------------------ arenas
 
     @op("listArenas")
-    def arenas(self, limit: int | None = None) -> Call[dict[str, Any]]:
-        return _json_call("GET", "/v1/arenas", params={"limit": limit})
+    def arenas(self, limit: int | None = None) -> Call[c.ArenaList]:
+        return Call("GET", "/v1/arenas", _as(c.ArenaList), params={"limit": limit})
 
     @op("createArena")
-    def create_arena(self, /, kind: str, **fields: Any) -> Call[dict[str, Any]]:
-        """An arena (`fields` as `ArenaCreate`: minutes, seats, options, starts_in_seconds, berserk...)."""
-        return _json_call("POST", "/v1/arenas", body={"kind": kind, **fields})
+    def create_arena(self, /, kind: str, *, name: str | None = None, minutes: int | None = None,
+                     seats: int | None = None, options: Mapping[str, Any] | msgspec.Struct | None = None,
+                     starts_in_seconds: int | None = None,
+                     time_control: Mapping[str, Any] | c.TimeControl | None = None, berserk: bool | None = None,
+                     berserk_moves: int | None = None) -> Call[c.ArenaView]:
+        """An arena (`ArenaCreate`; what is left None the server decides)."""
+        body = _body(c.ArenaCreate, kind=kind, name=name, minutes=minutes, seats=seats, options=options,
+                     starts_in_seconds=starts_in_seconds, time_control=time_control, berserk=berserk,
+                     berserk_moves=berserk_moves)
+        return _arena_view("POST", "/v1/arenas", body)
 
     @op("getArena")
-    def arena(self, arena_id: str) -> Call[dict[str, Any]]:
-        return _json_call("GET", _arena(arena_id))
+    def arena(self, arena_id: str) -> Call[c.ArenaView]:
+        return _arena_view("GET", _arena(arena_id))
 
     @op("getArenaEvents")
-    def arena_events(self, arena_id: str, after: int = 0) -> Call[dict[str, Any]]:
-        return _json_call("GET", _arena(arena_id, "events"), params={"after": after})
+    def arena_events(self, arena_id: str, after: int = 0) -> Call[c.TournamentEvents]:
+        return Call("GET", _arena(arena_id, "events"), _as(c.TournamentEvents), params={"after": after})
 
     @op("addArenaBots")
     def add_arena_bots(self, arena_id: str, count: int = 1, strategy: str = "greedy",
-                       strength: int = 3) -> Call[dict[str, Any]]:
+                       strength: int = 3) -> Call[c.ArenaView]:
         """The arena's organiser enters `count` bots (the arena's own rule; they play every game it pairs them into)."""
-        return _json_call("POST", _arena(arena_id, "bots"),
-                          body={"count": count, "strategy": strategy, "strength": strength})
+        return _arena_view("POST", _arena(arena_id, "bots"),
+                           _body(c.TournamentBots, count=count, strategy=strategy, strength=strength))
 
     @op("joinArena")
-    def join_arena(self, /, arena_id: str, **fields: Any) -> Call[dict[str, Any]]:
-        return _json_call("POST", _arena(arena_id, "join"), body=fields)
+    def join_arena(self, /, arena_id: str, *, name: str | None = None, rating: int | None = None) -> Call[c.ArenaView]:
+        return _arena_view("POST", _arena(arena_id, "join"), _body(c.ArenaJoin, name=name, rating=rating))
 
     @op("leaveArena")
-    def leave_arena(self, arena_id: str) -> Call[dict[str, Any]]:
-        return _json_call("POST", _arena(arena_id, "leave"))
+    def leave_arena(self, arena_id: str) -> Call[c.ArenaView]:
+        return _arena_view("POST", _arena(arena_id, "leave"))
 
     @op("pauseArena")
-    def pause_arena(self, arena_id: str) -> Call[dict[str, Any]]:
-        return _json_call("POST", _arena(arena_id, "pause"))
+    def pause_arena(self, arena_id: str) -> Call[c.ArenaView]:
+        return _arena_view("POST", _arena(arena_id, "pause"))
 
     @op("berserkInArena")
-    def berserk(self, arena_id: str, game_id: str) -> Call[dict[str, Any]]:
-        return _json_call("POST", _arena(arena_id, "games", game_id, "berserk"))
+    def berserk(self, arena_id: str, game_id: str) -> Call[c.ArenaView]:
+        return _arena_view("POST", _arena(arena_id, "games", game_id, "berserk"))
 
     # ------------------------------------------------------------------------------------------ bot workers
 
     @op("leaseBots")
     def lease_bots(self, worker: str, *, have: Iterable[str] = (), max: int | None = None,
-                   lease_seconds: float | None = None) -> Call[list[dict[str, Any]]]:
+                   lease_seconds: float | None = None) -> Call[list[c.Lease]]:
         """A bot worker's leases (the admin token only)."""
-        body: dict[str, Any] = {"worker": worker, "have": list(have)}
-        body.update({k: v for k, v in {"max": max, "lease_seconds": lease_seconds}.items() if v is not None})
-        return Call("POST", "/v1/bots/leases", _as(list[dict[str, Any]]), body=body)
+        body = _body(c.LeaseRequest, worker=worker, have=have, max=max, lease_seconds=lease_seconds)
+        return Call("POST", "/v1/bots/leases", _as(list[c.Lease]), body=body)
 
     @op("finishBot")
     def bot_done(self, bot_id: str) -> Call[None]:
         return Call("POST", path_of("v1", "bots", bot_id, "done"), _nothing)
-

@@ -6,8 +6,8 @@
     code = request.code_from(redirected_url)      # checks `state` (raises OAuthDenied on error=access_denied)
     tokens = await client.exchange_code(client_id, code, request.redirect_uri, request.verifier)
     ...
-    await client.refresh()                        # a new access token and a new refresh token (rotation)
-    await client.log_out()                        # RFC 7009: this grant ends, the player's other devices stay
+    await client.refresh(client_id)               # a new access token and a new refresh token (rotation)
+    await client.revoke_grant(client_id)          # RFC 7009: this grant ends, the player's other devices stay
 
 The verifier is 64 random URL-safe characters (RFC 7636 4.1: 43 to 128), the challenge its S256 digest, the
 state 32 random bytes: each request's own, kept by the app until the browser comes back. The server takes

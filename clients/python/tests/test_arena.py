@@ -13,9 +13,9 @@ async def test_an_arena_with_bots_is_followed_live_from_its_state_on_connect(ser
         await host.register("Host")
         await ann.register("Ann")
         arena = await host.create_arena("coatl", minutes=5, seats=2, starts_in_seconds=600, name="with bots")
-        aid = arena["arena_id"]
+        aid = arena.arena_id
         entered = await host.add_arena_bots(aid, count=2, strategy="random", strength=1)
-        assert entered["players"] == 2 and all(" bot " in s["name"] for s in entered["standings"])
+        assert entered.players == 2 and all(" bot " in s.name for s in entered.standings)
         stream = host.arena_stream(aid)
         try:
             following = asyncio.create_task(anext(stream))
@@ -36,4 +36,4 @@ async def test_an_arena_with_bots_is_followed_live_from_its_state_on_connect(ser
             reading.cancel()
         finally:
             await stream.aclose()
-        assert [e["type"] for e in (await host.arena_events(aid))["events"]][-1] == "arena.PlayerJoined"
+        assert [e.type for e in (await host.arena_events(aid)).events][-1] == "arena.PlayerJoined"

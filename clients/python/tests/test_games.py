@@ -66,7 +66,7 @@ async def test_a_whole_game_of_every_kind_is_played_through_the_sdk(server, kind
 
 async def test_every_kind_the_server_hosts_is_played_above(server):
     async with Client(server.url) as anyone:
-        assert {k["kind"] for k in await anyone.kinds()} == set(KINDS)
+        assert {k.kind for k in await anyone.kinds()} == set(KINDS)
 
 
 async def test_sign_in_with_a_token_rotate_it_and_the_old_one_is_refused_with_a_typed_error(server):

@@ -19,7 +19,7 @@ def checkpointed(client: SyncClient, game_id: str, seconds: float = 60.0) -> tup
     deadline = time.monotonic() + seconds
     while True:
         note = client.issue_checkpoint()
-        streams = [leaf["stream_id"] for leaf in client.log_leaves(limit=1000)["leaves"] if game_id in leaf["stream_id"]]
+        streams = [leaf.stream_id for leaf in client.log_leaves(limit=1000).leaves if game_id in leaf.stream_id]
         if streams:
             return note, streams[0]
         assert time.monotonic() < deadline, "the game's creation was not checkpointed in time"
@@ -32,7 +32,7 @@ def test_a_game_is_proven_in_a_signed_checkpoint_and_a_witness_cosigns_it(own_se
     with SyncClient(own_server.url) as ann:
         ann.register("Ann")
         info = ann.log_info()
-        assert Verifier.parse(info["public_key"]).text() == LOG.verifier()
+        assert info.public_key and Verifier.parse(info.public_key).text() == LOG.verifier()
         game = ann.create_game("coatl", 2)
         note, stream_id = checkpointed(ann, game.id)
         text, signatures = split(note)
@@ -40,7 +40,7 @@ def test_a_game_is_proven_in_a_signed_checkpoint_and_a_witness_cosigns_it(own_se
         assert [name for name, _ in signatures] == [LOG.name]
         assert ann.checkpoint_of_size(size) == note
         proof = ann.inclusion_proof(stream_id, size)
-        assert proof["leaves"], proof
+        assert proof.leaves, proof
 
         witness = Signer.generate("witness.example/w1", COSIGNATURE)
         cosigned = ann.add_cosignature(note + witness.cosign(text, int(time.time())), witness.verifier())
@@ -50,4 +50,4 @@ def test_a_game_is_proven_in_a_signed_checkpoint_and_a_witness_cosigns_it(own_se
         other = ann.create_game("tikal", 2)
         later = split(checkpointed(ann, other.id)[0])[0]
         consistency = ann.consistency_proof(size, int(later.splitlines()[1]))
-        assert consistency["path"] and all(len(base64.b64decode(h)) == 32 for h in consistency["path"]), consistency
+        assert consistency.path and all(len(base64.b64decode(h)) == 32 for h in consistency.path), consistency

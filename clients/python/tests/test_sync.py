@@ -57,21 +57,21 @@ def test_a_tournament_of_bots_with_the_organisers_tools_followed_to_its_end(serv
     with SyncClient(server.url) as org:
         org.register("Org")
         created = org.create_tournament("coatl", seats=2, rounds=1, name="bots only")
-        tid = created["tournament_id"]
+        tid = created.tournament_id
         view = org.add_tournament_bots(tid, count=4, strategy="random", strength=1)
-        players = [p["player_id"] for p in view["standings"]]
-        assert view["players"] == len(players) == 4
+        players = [p.player_id for p in view.standings]
+        assert view.players == len(players) == 4
         org.forbid_pairing(tid, players[:2])
         org.pause_player(tid, players[3])
         org.resume_player(tid, players[3])
-        assert org.tournament(tid)["status"] == "registration"
+        assert org.tournament(tid).status == "registration"
         org.start_tournament(tid)
         types = [event.type for event in org.tournament_stream(tid)]  # ends after TournamentEnded
         assert "tournament.TournamentEnded" in types  # then what was appended with it (the seed revealed)
         report = org.tournament_report(tid)
         assert report and b"," in org.tournament_report_csv(tid)
-        assert org.tournament_events(tid)["events"]
-        assert tid in {t["tournament_id"] for t in org.tournaments(kind="coatl")["items"]}
+        assert org.tournament_events(tid).events
+        assert tid in {t.tournament_id for t in org.tournaments(kind="coatl").items}
 
 
 def test_an_arena_is_created_joined_and_left(server):
@@ -79,9 +79,9 @@ def test_an_arena_is_created_joined_and_left(server):
         host.register("Host")
         ann.register("Ann")
         arena = host.create_arena("coatl", minutes=5, seats=2, starts_in_seconds=600, name="later")
-        aid = arena["arena_id"]
-        assert ann.join_arena(aid)["players"] == 1
+        aid = arena.arena_id
+        assert ann.join_arena(aid).players == 1
         ann.pause_arena(aid)
-        assert ann.leave_arena(aid)["arena_id"] == aid
-        assert host.arena(aid)["arena_id"] == aid and aid in {a["arena_id"] for a in host.arenas()["items"]}
-        assert host.arena_events(aid)["events"]
+        assert ann.leave_arena(aid).arena_id == aid
+        assert host.arena(aid).arena_id == aid and aid in {a.arena_id for a in host.arenas().items}
+        assert host.arena_events(aid).events
