@@ -7,4 +7,5 @@ import "./tour.test.js";
 import "./parity.test.js";
 import "./node.test.js";
 import "./multiplex.test.js";
+import "./arena.test.js";
 import "./browser.test.js";
