@@ -52,6 +52,14 @@ export async function until<T>(check: () => T | Promise<T>, what: string, deadli
   }
 }
 
+/**
+ * The server's budget of requests per token (and per address) in each window: far more than a script spends,
+ * which plays far faster than any person clicks, but on, so every answer carries its `RateLimit` fields
+ * (the README's tour prints them). test/live/ratelimit.test.ts restarts the server with a small one.
+ */
+export const RATE_LIMIT = 100_000;
+export const RATE_LIMIT_WINDOW = 60; // seconds: the server's default
+
 export class Server {
   url = "";
   /** more environment for the next starts (say, a short STELA_TICKET_TTL_SECONDS) */
@@ -85,7 +93,7 @@ export class Server {
     const env: NodeJS.ProcessEnv = {
       ...process.env, DATABASE_URL: required("DATABASE_URL"), STELA_PORT: String(this.port),
       STELA_METRICS_PORT: String(this.metricsPort), STELA_LOG_LEVEL: "warning", STELA_HEARTBEAT_SECONDS: "1",
-      STELA_RATE_LIMIT: "0", // a script plays far faster than any person clicks
+      STELA_RATE_LIMIT: String(RATE_LIMIT), STELA_RATE_LIMIT_WINDOW_SECONDS: String(RATE_LIMIT_WINDOW),
       ...this.env,
     };
     delete env["REDIS_URL"];

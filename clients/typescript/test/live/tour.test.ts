@@ -4,7 +4,8 @@ import { execFile } from "node:child_process";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { server } from "./harness.js";
+import type { RateLimit } from "../../src/index.js";
+import { RATE_LIMIT, RATE_LIMIT_WINDOW, server } from "./harness.js";
 
 const TOUR = fileURLToPath(new URL("../../examples/tour.js", import.meta.url)); // build/examples/tour.js
 
@@ -30,4 +31,12 @@ test("the README's API tour runs through the SDK", { timeout: 300_000 }, async (
   assert.ok(multiplexed.some((t) => /^turn:[1-9]/.test(t)), `Bob's turn with his legal commands: ${multiplexed}`);
   assert.ok(multiplexed.includes("game.state"), "the personal notices of Bob's games");
   assert.match(lines["frame"]!, new RegExp(`^snapshot ${played.version}$`), "the stream starts with the game as it is");
+  // the last answer's RateLimit fields: Ann's session token is new, and the tour spent a request or two of it
+  const limit = JSON.parse(lines["ratelimit"] ?? "null") as RateLimit | null;
+  assert.ok(limit, `the ratelimit line: ${lines["ratelimit"]}`);
+  assert.equal(limit.policy, "api");
+  assert.equal(limit.quota, RATE_LIMIT);
+  assert.equal(limit.windowSeconds, RATE_LIMIT_WINDOW);
+  assert.ok(limit.remaining! < RATE_LIMIT && limit.remaining! >= RATE_LIMIT - 10, JSON.stringify(limit));
+  assert.ok(limit.resetSeconds! >= 1 && limit.resetSeconds! <= RATE_LIMIT_WINDOW, JSON.stringify(limit));
 });
