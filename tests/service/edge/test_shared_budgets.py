@@ -9,11 +9,12 @@ import asyncio
 import uuid
 
 import msgspec
+import pytest
 from litestar.testing import AsyncTestClient
 
 from service.edge.app import create_app
 from service.edge.ratelimit import Counters, rate_limit
-from tests.conftest import REDIS_URL
+from tests.conftest import REDIS_URL, fresh_database
 from tests.service.edge.test_front_door import holding_app, one_rate_limit_window  # noqa: F401 - autouse: one window
 from testkit.api import player, until
 
@@ -146,6 +147,28 @@ async def test_an_apps_token_draws_from_its_players_budget_on_every_replica_from
         assert answer.status_code == 200 and answer.json()["id"] == who["id"]
         assert answer.headers["ratelimit"].startswith('"api";r=8;'), answer.headers
         assert (await b.get("/v1/players/me", headers=who["headers"])).headers["ratelimit"].startswith('"api";r=7;')
+
+
+@pytest.fixture
+def own_database():
+    """A database of this test's own: bots other tests left in the shared one would fill a worker's lease."""
+    with fresh_database("stela_budget_bots") as dsn:
+        yield dsn
+
+
+async def test_a_bots_token_from_a_lease_draws_from_the_bots_budget_on_every_replica(settings, games, own_database):
+    replicas = two_replicas(msgspec.structs.replace(settings, database_url=own_database), games, rate_limit=10)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b:
+        who = await player(a)
+        made = await a.post("/v1/games", headers=who["headers"], json={
+            "kind": "tally", "seats": 2, "options": {"target": 12}, "join": True, "bots": [{"strategy": "random"}]})
+        assert made.status_code == 201, made.text
+        leases = await a.post("/v1/bots/leases", json={"worker": "w"},
+                              headers={"Authorization": f"Bearer {settings.admin_token}"})
+        lease = next(lease for lease in leases.json() if lease["token"])
+        answer = await b.get("/v1/players/me", headers={"Authorization": f"Bearer {lease['token']}"})
+        assert answer.status_code == 200 and answer.json()["id"] == lease["player_id"]
+        assert answer.headers["ratelimit"].startswith('"api";r=9;'), answer.headers
 
 
 async def test_a_token_issued_before_the_directory_kept_it_is_learned_where_it_is_first_authenticated(
