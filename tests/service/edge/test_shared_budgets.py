@@ -336,4 +336,9 @@ async def test_without_redis_each_replica_counts_alone_and_says_so(monkeypatch):
     assert await counters.open_stream("a:x", 1) is not None
     assert await counters.open_stream("a:x", 1) is None
     assert "rate_limit_redis_unavailable" in said
+    said.clear()
+    alone = Counters(dead)
+    assert await alone.subject("t:new", 1_800_000_030.0) is None and said == ["rate_limit_redis_unavailable"]
+    await alone.record("t:new", "p1", None)  # kept here while Redis is away
+    assert await alone.subject("t:new", 1_800_000_030.0) == "p1"
     await dead.aclose()
