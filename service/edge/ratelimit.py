@@ -21,7 +21,8 @@ ends (at the open-stream cap, `STREAM_RETRY`).
 Every response of a limited request, 200s included, says where its bucket stands in the IETF
 RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "api";q=600;w=60`
 (the budget it draws from: `api`, `streams` for stream openings, or `credentials` for a token no replica
-knows; its quota and window) and `RateLimit: "api";r=599;t=42` (what is left of it in this window, and the seconds until the window ends).
+knows; its quota and window) and `RateLimit: "api";r=599;t=42` (what is left of it in this window, and
+the seconds until the window ends).
 
 With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`). A replica
 does not ask Redis for every request: it takes a lease of the bucket's window budget (one atomic
@@ -38,10 +39,11 @@ request was ~60 µs of a real command's ~0.65 ms of CPU with Redis, py-spy). (A 
 twice the budget through in a minute that straddles two windows.) An open stream holds a lease in a
 sorted set per bucket (`_OPEN`: expired leases dropped, the cap checked and the lease added
 atomically); each process renews its leases every `LEASE / 3` seconds and removes them when the
-streams close, so a replica killed with its streams open frees them within `LEASE` seconds. While Redis fails or is slow (every call waits at most
-0.25 s) the process counts alone for `_REDIS_PAUSE` seconds, logged: each replica then admits
-up to the budget and the cap by itself (N times them over N replicas), a stream opened
-meanwhile is not in the shared count, and a replica knows only the tokens it met itself.
+streams close, so a replica killed with its streams open frees them within `LEASE` seconds. While
+Redis fails or is slow (every call waits at most 0.25 s) the process counts alone for `_REDIS_PAUSE`
+seconds, logged: each replica then admits up to the budget and the cap by itself (N times them over
+N replicas), a stream opened meanwhile is not in the shared count, and a replica knows only the
+tokens it met itself.
 """
 
 from __future__ import annotations
@@ -362,9 +364,9 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
 
         async def admitted(scope: Scope, receive: Receive, send: Send, bucket: str, path: str,
                            unknown: bool = False) -> None:
-            """The request counted against `bucket`'s budget (`unknown`: the credentials budget), passed on if admitted."""
+            """The request counted against `bucket`'s budget (`unknown`: the credentials one), passed on if admitted."""
             stream = path.endswith("/stream")
-            policy = "credentials" if unknown else "streams" if stream else "api"
+            policy = "credentials" if unknown and per_minute > 0 else "streams" if stream else "api"
             budget = streams_per_minute if policy == "streams" else per_minute
             if budget > 0:
                 now = time.time()

@@ -342,3 +342,14 @@ async def test_without_redis_each_replica_counts_alone_and_says_so(monkeypatch):
     await alone.record("t:new", "p1", None)  # kept here while Redis is away
     assert await alone.subject("t:new", 1_800_000_030.0) == "p1"
     await dead.aclose()
+
+
+async def test_with_the_api_budget_off_a_token_no_replica_knows_still_opens_streams_from_the_stream_budget():
+    from tests.service.edge.test_front_door import answering_ok
+
+    app, send, seen = answering_ok()
+    limited = rate_limit(0, 2, 0, (), Counters(), lambda _: None)(app)
+    for _ in range(3):
+        await limited({"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
+                       "headers": [(b"authorization", f"Bearer {uuid.uuid4()}".encode())]}, None, send)
+    assert seen == [200, 200, 429]
