@@ -1,19 +1,18 @@
-"""Fair request budgets: per bearer token when a request carries one, per client address otherwise.
+"""Fair request budgets: per player when a request carries a token, per client address otherwise.
 
 A fixed window per bucket (one minute; `STELA_RATE_LIMIT_WINDOW_SECONDS` sets another, as tests do).
-The bucket of a request with a bearer token is the token's own,
-named by a keyed digest of it that every replica computes alike without a look-up, so a token's budget
-is the same one the first time any replica sees it (a replica that did not know a token yet used to
-count it against the address: a burst got twice the budget through, and anonymous traffic that spent
-an address's budget locked new players behind it out). Any other request's bucket is the client address
-(`service.edge.middleware`: behind trusted proxies only, so a client cannot pick its own). A made-up
-token would be a fresh budget, so every request whose token is refused (a 401) is counted afterwards
-against its address's budget of failed credentials (`x:`, the API budget's size, apart from the
-anonymous one); once this process has seen that spent in a window, a token it has not authenticated
-itself is refused from that address (429, policy `credentials`) before the app sees it. Anonymous
-requests never touch it, so they cannot lock signed-in players out. A replica learns the budget is spent
-from a 401 it counts itself, so each lets one refused token more through (or as many as it has in flight
-at that moment). A player's tokens (first token, sessions, apps' tokens) have a budget each. Opening a stream (a path ending
+The bucket of a request with a bearer token is its subject's, the player it acts for, whichever of the
+player's tokens it is (first token, sign-ins, personal and apps' tokens share one budget): every replica
+finds it in a directory of token digests (`service.ops.subjects`: filled when a token is issued, before
+the response carrying it leaves, and when the app authenticates a token it lacked; one Redis round trip
+the first time a replica meets a token, then remembered). Any other request's bucket is the client
+address (`service.edge.middleware`: behind trusted proxies only, so a client cannot pick its own);
+anonymous requests never spend a player's budget. A token no replica knows (made up, or issued before
+the directory kept it) is drawn from its address's budget of unknown tokens (`x:`, the API budget's
+size, policy `credentials`), before the app looks it up: made-up tokens are no fresh budgets and cannot
+flood the database, while a real token, known everywhere from its issue, never touches that budget, so
+they cannot lock a signed-in player out. A known token refused 401 (revoked, expired) leaves the
+directory and costs its address one request of that budget. Opening a stream (a path ending
 in `/stream`) draws from a separate, generous budget so a browser's reconnects are never refused
 by a busy API budget, and open streams are capped per bucket. CORS preflights (OPTIONS) are
 never limited. Every refusal is a 429 problem with `Retry-After`: the seconds until the window
@@ -21,9 +20,9 @@ ends (at the open-stream cap, `STREAM_RETRY`).
 
 Every response of a limited request, 200s included, says where its bucket stands in the IETF
 RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "api";q=600;w=60`
-(the budget it draws from: `api`, or `streams` for stream openings, `credentials` on the refusal
-above; its quota and window) and
-`RateLimit: "api";r=599;t=42` (what is left of it in this window, and the seconds until the window ends).
+(the budget it draws from: `api`, `streams` for stream openings, or `credentials` for a token no replica
+knows; its quota and window) and `RateLimit: "api";r=599;t=42` (what is left of it in this window, and
+the seconds until the window ends).
 
 With REDIS_URL the budgets and the stream cap are shared by every replica (`Counters`). A replica
 does not ask Redis for every request: it takes a lease of the bucket's window budget (one atomic
@@ -36,15 +35,15 @@ budget gets through in a window: the margin is 0 while Redis answers. What a rep
 did not use when the window ends is not admitted anywhere; the lease cap bounds it to an eighth
 of what was left when it was taken, and a replica that still has requests waiting spends it. A
 busy client costs one Redis call per `LEASE_MAX` requests instead of one each (a call per
-request was ~60 µs of a real command's ~0.65 ms of CPU with Redis, py-spy). (A fixed window lets up to twice
-the budget through in a minute that straddles two windows.) An
-open stream holds a lease in a sorted set per bucket (`_OPEN`: expired leases dropped, the cap
-checked and the lease added atomically); each process renews its leases every `LEASE / 3`
-seconds and removes them when the streams close, so a replica killed with its streams open
-frees them within `LEASE` seconds. While Redis fails or is slow (every call waits at most
-0.25 s) the process counts alone for `_REDIS_PAUSE` seconds, logged: each replica then admits
-up to the budget and the cap by itself (N times them over N replicas), and a stream opened
-meanwhile is not in the shared count.
+request was ~60 µs of a real command's ~0.65 ms of CPU with Redis, py-spy). (A fixed window lets up to
+twice the budget through in a minute that straddles two windows.) An open stream holds a lease in a
+sorted set per bucket (`_OPEN`: expired leases dropped, the cap checked and the lease added
+atomically); each process renews its leases every `LEASE / 3` seconds and removes them when the
+streams close, so a replica killed with its streams open frees them within `LEASE` seconds. While
+Redis fails or is slow (every call waits at most 0.25 s) the process counts alone for `_REDIS_PAUSE`
+seconds, logged: each replica then admits up to the budget and the cap by itself (N times them over
+N replicas), a stream opened meanwhile is not in the shared count, and a replica knows only the
+tokens it met itself.
 """
 
 from __future__ import annotations
@@ -52,7 +51,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import math
 import time
 import uuid
@@ -65,6 +63,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 from service.commands.players import bearer
 from service.edge.middleware import Network, client_address
 from service.edge.errors import RateLimited, send_problem
+from service.ops.subjects import ISSUED, Subjects, digest_of
 
 log = structlog.get_logger("stela.ratelimit")
 WINDOW = 60
@@ -117,6 +116,7 @@ class Counters:
         self._scripts: Any = tuple(redis.register_script(s) for s in (_LEASE, _OPEN, _RENEW)) \
             if redis is not None else None  # no I/O yet
         self._renewer: asyncio.Task[None] | None = None
+        self.subjects = Subjects(redis, prefix)
 
     def _shared(self, now: float) -> bool:
         return self.redis is not None and now >= self._redis_paused_until
@@ -167,14 +167,33 @@ class Counters:
         self._leased[key] = [window, int(granted), 0, int(counter), size]
         return None
 
-    def spent(self, key: str, now: float, limit: int) -> bool:
-        """Whether `key`'s window count, as this process last saw it, has reached `limit` (no I/O)."""
-        window = int(now // self.window)
-        lease = self._leased.get(key) if self._shared(now) else None
-        if lease is not None:
-            return lease[0] == window and (lease[1] == 0 or lease[3] - (lease[1] - lease[2]) >= limit)
-        entry = self._memory.get(key)
-        return entry is not None and entry[0] == window and entry[1] >= limit
+    async def subject(self, digest: str, now: float) -> str | None:
+        """The subject of the token of `digest` as this process knows it, else as Redis does (one round
+        trip); None: no replica knows it (`service.ops.subjects`)."""
+        found = self.subjects.here(digest)
+        if found is not None or not self._shared(now):
+            return found
+        try:
+            return await self.subjects.find(digest)
+        except Exception as exc:  # noqa: BLE001 - any Redis trouble: count here for a while
+            self._pause(now, exc)
+            return None
+
+    async def record(self, digest: str, subject: str, until: float | None) -> None:
+        """The token of `digest` is `subject`'s until `until` (Unix seconds; None: no expiry), for every replica."""
+        now = time.time()
+        try:
+            await self.subjects.record(digest, subject, until, self._shared(now))
+        except Exception as exc:  # noqa: BLE001 - kept here; the others learn it when they authenticate it
+            self._pause(now, exc)
+
+    async def forget(self, digest: str) -> None:
+        """The token of `digest` works no longer: no replica counts it as its subject's."""
+        now = time.time()
+        try:
+            await self.subjects.forget(digest, self._shared(now))
+        except Exception as exc:  # noqa: BLE001 - the entry lapses on its own
+            self._pause(now, exc)
 
     def _hit_here(self, key: str, window: int) -> int:
         """Count one request for `key` in this process alone."""
@@ -277,17 +296,13 @@ def _policy_field(policy: str, quota: int, window: int) -> tuple[bytes, bytes]:
     return b"ratelimit-policy", f'"{policy}";q={quota};w={window}'.encode()
 
 
-def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int, window: int,
-                seen: list[int] | None = None) -> Send:
-    """`send`, with the RateLimit-Policy and RateLimit fields added to the response's head (and its
-    status noted in `seen`, if given)."""
+def _announcing(send: Send, policy: str, quota: int, remaining: int, reset: int, window: int) -> Send:
+    """`send`, with the RateLimit-Policy and RateLimit fields added to the response's head."""
     fields = (_policy_field(policy, quota, window), (b"ratelimit", f'"{policy}";r={remaining};t={reset}'.encode()))
 
     async def sending(message: Any) -> None:
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", ()), *fields]}
-            if seen is not None:
-                seen.append(message["status"])
         await send(message)
 
     return sending
@@ -298,28 +313,27 @@ def _reset(now: float, window: int) -> int:
     return max(1, math.ceil((int(now // window) + 1) * window - now))
 
 
-def token_bucket(token: str) -> str:
-    """The bucket of a bearer token: a digest of it, keyed apart from the store's token hashes, so the
-    shared counters' names are no look-up key of any credential."""
-    return "t:" + hashlib.blake2b(token.encode(), digest_size=16, person=b"stela-budget").hexdigest()
-
-
-def _status_seen(send: Send, seen: list[int]) -> Send:
-    """`send`, noting the response's status in `seen`."""
+def _recording(send: Send, state: dict[str, Any], counters: Counters, digest: str | None = None,
+               known: bool = False, unknown: tuple[str, int] = ("", 0)) -> Send:
+    """`send`, recording before the response starts (no client holds a token every replica cannot find) the
+    tokens the request issued and the player of an unknown token of `digest` the app authenticated; a known
+    token refused 401 is forgotten, and costs a request of the `unknown` budget (its key and size, if any)."""
 
     async def sending(message: Any) -> None:
         if message["type"] == "http.response.start":
-            seen.append(message["status"])
+            for token, subject, until in state.pop(ISSUED, ()):
+                await counters.record(digest_of(token), subject, until)
+            if digest is not None:
+                player = state.get("player_id")  # the caller the app authenticated (service.edge.dependencies)
+                if player is not None and not known:
+                    await counters.record(digest, player, None)
+                elif player is None and known and message["status"] == 401:
+                    await counters.forget(digest)
+                    if unknown[1] > 0:  # a token that works no longer: its address pays for it
+                        await counters.hit(unknown[0], time.time(), unknown[1])
         await send(message)
 
     return sending
-
-
-async def _refuse_credentials(scope: Scope, send: Send, budget: int, window: int) -> None:
-    """The 429 of a token from an address whose budget of refused credentials is spent."""
-    reset = _reset(time.time(), window)
-    await send_problem(scope, _announcing(send, "credentials", budget, 0, reset, window), RateLimited(
-        "too many refused credentials from this address; retry after Retry-After seconds", reset, budget))
 
 
 def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trusted: tuple[Network, ...],
@@ -336,36 +350,34 @@ def rate_limit(per_minute: int, streams_per_minute: int, max_streams: int, trust
             authorization, forwarded = _headers(scope)
             token = bearer(authorization)
             address = client_address((scope.get("client") or (None,))[0], forwarded, trusted)
-            bucket = token_bucket(token) if token is not None else "a:" + address
-            failed = f"r:x:{address}" if token is not None and per_minute > 0 else None
-            if failed is None:
-                await admitted(scope, receive, send, bucket, path)
+            state = scope.setdefault("state", {})  # the app's too: it notes there what it issued and who called
+            if token is None:
+                await admitted(scope, receive, _recording(send, state, counters), "a:" + address, path)
                 return
-            if counters.spent(failed, time.time(), per_minute) and known_player(authorization) is None:
-                await _refuse_credentials(scope, send, per_minute, counters.window)
-                return
-            status: list[int] = []
-            await admitted(scope, receive, send, bucket, path, status)
-            if status == [401]:  # a token that is no credential: its address pays for it
-                await counters.hit(failed, time.time(), per_minute)
+            digest = digest_of(token)
+            subject = known_player(authorization) or await counters.subject(digest, time.time())
+            send = _recording(send, state, counters, digest, subject is not None, (f"r:x:{address}", per_minute))
+            if subject is not None:
+                await admitted(scope, receive, send, "p:" + subject, path)
+            else:  # a token no replica knows: drawn from its address's budget for those
+                await admitted(scope, receive, send, "x:" + address, path, unknown=True)
 
         async def admitted(scope: Scope, receive: Receive, send: Send, bucket: str, path: str,
-                           seen: list[int] | None = None) -> None:
-            """The request counted against `bucket`'s budget, passed on if admitted (its status noted in `seen`)."""
+                           unknown: bool = False) -> None:
+            """The request counted against `bucket`'s budget (`unknown`: the credentials one), passed on if admitted."""
             stream = path.endswith("/stream")
-            budget = streams_per_minute if stream else per_minute
+            policy = "credentials" if unknown and per_minute > 0 else "streams" if stream else "api"
+            budget = streams_per_minute if policy == "streams" else per_minute
             if budget > 0:
                 now = time.time()
-                count = await counters.hit(("s:" if stream else "r:") + bucket, now, budget)
+                count = await counters.hit(("s:" if policy == "streams" else "r:") + bucket, now, budget)
                 reset = _reset(now, counters.window)
-                send = _announcing(send, "streams" if stream else "api", budget, max(0, budget - count), reset,
-                                   counters.window, seen)
+                send = _announcing(send, policy, budget, max(0, budget - count), reset, counters.window)
                 if count > budget:
+                    what = "requests with tokens no replica knows from this address" if unknown else "requests"
                     await send_problem(scope, send, RateLimited(
-                        "too many requests; retry after Retry-After seconds", reset, budget))
+                        f"too many {what}; retry after Retry-After seconds", reset, budget))
                     return
-            elif seen is not None:
-                send = _status_seen(send, seen)
             if not stream or max_streams <= 0:
                 await app(scope, receive, send)
                 return

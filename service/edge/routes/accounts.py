@@ -19,6 +19,7 @@ from service.edge.desks import Credentials
 from service.edge.errors import responses
 from service.edge.middleware import client_address
 from service.edge.schemas import NO_NUL, StrictBody
+from service.ops.subjects import issued
 from service.store.accounts import Credential
 
 Password = Annotated[str, Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
@@ -131,6 +132,7 @@ class AccountController(Controller):
         login = login_given(data.login, data.name)
         player, credential, token = await credentials.accounts.sign_in(login, data.password,
                                                                        _address(request, credentials))
+        issued(request.scope, token, player.id, credential.expires_at)  # every replica's budgets know it
         return SessionOut(**msgspec.structs.asdict(created(credential, token)), player_id=player.id)
 
     @post("/players/me/tokens", dto=StrictBody[TokenCreate], return_dto=None,
@@ -138,10 +140,11 @@ class AccountController(Controller):
           status_code=201, security=[{"bearer": []}], responses=responses(400, 401, 403),
           description="Scopes: `read` (views, events, streams), `play` (create, join, start games and send "
                       "commands), `tournaments:organise` (create and run tournaments). Shown once.")
-    async def create_token(self, viewer: NamedDependency[Viewer],
+    async def create_token(self, request: Request, viewer: NamedDependency[Viewer],
                            credentials: NamedDependency[Credentials], data: JSONBody[TokenCreate]) -> TokenCreated:
         credential, token = await credentials.accounts.create_token(viewer.require_player(), data.name, data.scopes,
                                                                  data.expires_in_days)
+        issued(request.scope, token, credential.player_id, credential.expires_at)
         return created(credential, token)
 
     @get("/players/me/tokens", operation_id="listAccessTokens", summary="The caller's tokens",

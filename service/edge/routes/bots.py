@@ -20,6 +20,7 @@ from service.edge.dependencies import viewer_after
 from service.edge.errors import responses
 from service.edge.routes.tournaments import ARENA_RESPONSES, ArenaId
 from service.edge.schemas import NO_NUL, StrictBody
+from service.ops.subjects import issued
 
 TournamentId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="tournament id")]
 BotId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="bot id (its player id)")]
@@ -87,10 +88,14 @@ class BotController(Controller):
                       "moved last first, at most `max`, leased for `lease_seconds` (ask again well before it "
                       "ends). A bot the worker holds no token for comes with a fresh one; any older token of the "
                       "bot stops working.")
-    async def lease(self, viewer: NamedDependency[Viewer], bots: NamedDependency[Bots],
+    async def lease(self, request: Request, viewer: NamedDependency[Viewer], bots: NamedDependency[Bots],
                     data: JSONBody[LeaseRequest]) -> list[Lease]:
         require_admin(viewer)
-        return await bots.lease(data.worker, data.have, data.lease_seconds, data.max)
+        leases = await bots.lease(data.worker, data.have, data.lease_seconds, data.max)
+        for lease in leases:
+            if lease.token is not None:  # every replica's budgets know the bot's new token
+                issued(request.scope, lease.token, lease.player_id)
+        return leases
 
     @post("/bots/{bot_id:str}/done", operation_id="finishBot", status_code=204,
           summary="A bot's game or tournament is over (bot workers)", security=[{"bearer": []}],

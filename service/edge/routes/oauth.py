@@ -13,6 +13,7 @@ endpoints come from the settings (`Settings.issuer`), never from the request's H
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
@@ -34,6 +35,8 @@ from service.edge.desks import Credentials
 from service.edge.errors import responses
 from service.edge.routes.accounts import Scope
 from service.edge.schemas import NO_NUL, StrictBody
+from service.ops.subjects import issued
+from service.store.protocol import token_hash
 
 TOKEN_PATH = "/oauth/token"  # a protocol endpoint (RFC 6749 errors), outside the versioned API
 REVOKE_PATH = "/oauth/revoke"  # RFC 7009, the same kind of endpoint
@@ -232,7 +235,17 @@ PROTOCOL_ERRORS = {
 async def token(request: Request, credentials: NamedDependency[Credentials],
                 data: Annotated[TokenForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[TokenResponse]:
     status, body, headers = await credentials.oauth.token(await _form(request))
+    if status == 200 and isinstance(body, dict) and isinstance(body.get("access_token"), str):
+        await _issued(request, credentials, body["access_token"], body.get("expires_in"))
     return Response(content=body, status_code=status, headers=headers, media_type="application/json")
+
+
+async def _issued(request: Request, credentials: Credentials, token: str, seconds: Any) -> None:
+    """Note the app's new access token, with its player and expiry, for the budgets of every replica."""
+    identity = await credentials.players.identify(token_hash(token))
+    if identity is not None:
+        expires = datetime.now(UTC) + timedelta(seconds=seconds) if isinstance(seconds, int) else None
+        issued(request.scope, token, identity.player.id, expires)
 
 
 class RevokeForm(msgspec.Struct, kw_only=True):

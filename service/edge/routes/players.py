@@ -13,6 +13,7 @@ from service.edge.dependencies import viewer_after
 from service.edge.desks import Credentials
 from service.edge.errors import responses
 from service.edge.schemas import Me, NO_NUL, PlayerCreate, PlayerCreated, PlayerOut, no_body, StrictBody
+from service.ops.subjects import issued
 
 PlayerId = Annotated[str, PathParameter(max_length=64, pattern=NO_NUL, description="player id")]
 
@@ -29,8 +30,10 @@ class PlayerController(Controller):
                       "name (not unique), kept NFC-normalised and trimmed; one with nothing visible, a control, "
                       "bidi, zero-width or line-separator character is refused (422 `invalid_name`).",
           responses=responses(400, 422))
-    async def create(self, players: NamedDependency[Players], data: JSONBody[PlayerCreate]) -> PlayerCreated:
+    async def create(self, request: Request, players: NamedDependency[Players],
+                     data: JSONBody[PlayerCreate]) -> PlayerCreated:
         player, token = await players.register(data.name)
+        issued(request.scope, token, player.id)  # every replica's budgets know it before the client does
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @get("/me", operation_id="getMe", summary="The caller's player", responses=responses(401),
@@ -50,6 +53,7 @@ class PlayerController(Controller):
         player = viewer.require_player()
         token = await credentials.players.rotate(player, bearer(request.headers.get("authorization")) or "")
         credentials.revocations.revoked()
+        issued(request.scope, token, player.id)
         return PlayerCreated(id=player.id, name=player.name, token=token)
 
     @delete("/me/token", operation_id="revokeToken", summary="Revoke the caller's token", status_code=204,

@@ -1,5 +1,7 @@
 """Budgets shared by every replica: two apps on one Redis admit one budget between them, however the
-requests are spread; open-stream caps hold across replicas; without Redis each counts alone, logged."""
+requests are spread; a player's tokens share one budget that every replica finds from the tokens' issue;
+tokens no replica knows cost their address and cannot lock real ones out; open-stream caps hold across
+replicas; without Redis each counts alone, logged."""
 
 from __future__ import annotations
 
@@ -7,11 +9,12 @@ import asyncio
 import uuid
 
 import msgspec
+import pytest
 from litestar.testing import AsyncTestClient
 
 from service.edge.app import create_app
 from service.edge.ratelimit import Counters, rate_limit
-from tests.conftest import REDIS_URL
+from tests.conftest import REDIS_URL, fresh_database
 from tests.service.edge.test_front_door import holding_app, one_rate_limit_window  # noqa: F401 - autouse: one window
 from testkit.api import player, until
 
@@ -55,25 +58,144 @@ async def test_anonymous_traffic_that_spends_an_address_locks_no_new_player_out_
             assert answer.status_code == 200, answer.text
 
 
-async def test_made_up_tokens_spend_their_addresses_budget_of_refused_credentials_not_fresh_budgets(settings, games):
-    """Each made-up token would be a budget of its own: a token refused with 401 is counted against its
-    address (apart from anonymous requests), and once that is spent a replica refuses tokens it has not
-    authenticated itself from the address; the ones it has, and anonymous requests, go on."""
+async def test_made_up_tokens_spend_their_addresses_budget_for_unknown_tokens_not_fresh_budgets(settings, games):
+    """Each made-up token would be a budget of its own: a token no replica knows draws from its address's
+    budget for unknown tokens, before the app looks it up, and that budget holds across replicas; a
+    player's token and anonymous requests never touch it."""
     replicas = two_replicas(settings, games, count=3, rate_limit=6)
     async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, \
             AsyncTestClient(replicas[2]) as c:
         ann = await player(a)
-        assert (await a.get("/v1/players/me", headers=ann["headers"])).status_code == 200  # known to a
         made_up = [(await (a, b, c)[i % 3].get("/v1/players/me", headers={"Authorization": f"Bearer {uuid.uuid4()}"}))
                    for i in range(15)]
         statuses = [r.status_code for r in made_up]
-        # 6 refused credentials, then each replica admits one more before it learns the budget is spent
-        assert statuses.count(401) <= 6 + 3 and statuses[-3:] == [429] * 3, statuses
+        assert statuses == [401] * 6 + [429] * 9, statuses  # margin 0 while Redis answers
+        assert made_up[0].headers["ratelimit"].startswith('"credentials";r=5;')
         refused = made_up[-1]
         assert refused.json()["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
         assert refused.headers["ratelimit-policy"] == '"credentials";q=6;w=60'
-        assert (await a.get("/v1/players/me", headers=ann["headers"])).status_code == 200
-        assert (await b.get("/v1/kinds")).status_code == 200
+        assert refused.headers["ratelimit"].startswith('"credentials";r=0;')
+        mine = await c.get("/v1/players/me", headers=ann["headers"])  # c never saw ann's token
+        assert mine.status_code == 200 and mine.headers["ratelimit"].startswith('"api";r=5;'), mine.headers
+        assert (await b.get("/v1/kinds")).headers["ratelimit"].startswith('"api";r=4;')  # 2 of the address's
+
+
+async def test_made_up_tokens_that_spend_an_address_lock_no_newly_signed_in_player_out_of_any_replica(
+        settings, games):
+    """Once an address's budget of refused tokens was spent, a replica refused every token it had not
+    authenticated itself from that address: bogus tokens from a shared address (a NAT, the proxy) locked
+    newly signed-in players out of the replicas that had not met their tokens yet. A token issued on any
+    replica is known to all before its client holds it."""
+    replicas = two_replicas(settings, games, count=3, rate_limit=6)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, \
+            AsyncTestClient(replicas[2]) as c:
+        ann = await player(a)
+        login, password = f"ann-{uuid.uuid4().hex[:8]}", "correct horse battery staple"
+        assert (await a.post("/v1/players/me/password", json={"login": login, "password": password},
+                             headers=ann["headers"])).status_code in (200, 201)
+        made_up = [(await (a, b, c)[i % 3].get("/v1/players/me", headers={"Authorization": f"Bearer {uuid.uuid4()}"}))
+                   .status_code for i in range(12)]
+        assert made_up[-3:] == [429] * 3, made_up  # the address's budget is spent, as every replica knows
+        session = await a.post("/v1/sessions", json={"login": login, "password": password})
+        assert session.status_code == 201, session.text
+        signed_in = {"Authorization": f"Bearer {session.json()['token']}"}
+        bob = await player(c)  # signed up on c
+        for replica in (b, c, a):  # b has met neither token, c not the session, a not bob's
+            for headers in (signed_in, bob["headers"]):
+                answer = await replica.get("/v1/players/me", headers=headers)
+                assert answer.status_code == 200, answer.text
+                assert answer.headers["ratelimit-policy"] == '"api";q=6;w=60'
+
+
+async def test_a_player_signed_in_on_one_process_is_not_locked_out_by_made_up_tokens_without_redis(settings, games):
+    app = create_app(msgspec.structs.replace(settings, rate_limit=4), games=games)
+    async with AsyncTestClient(app) as client:
+        made_up = [(await client.get("/v1/players/me", headers={"Authorization": f"Bearer {uuid.uuid4()}"}))
+                   .status_code for _ in range(6)]
+        assert made_up == [401] * 4 + [429] * 2, made_up
+        ann = await player(client)  # a token this process never authenticated yet
+        assert (await client.get("/v1/players/me", headers=ann["headers"])).status_code == 200
+
+
+async def test_two_tokens_of_one_player_share_one_budget_over_three_replicas(settings, games):
+    """A budget per token let a player with k tokens through k times its budget: the tokens of one player,
+    whichever replica issued them, draw from the player's one budget, within 10% across three replicas."""
+    replicas = two_replicas(settings, games, count=3, rate_limit=30)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, \
+            AsyncTestClient(replicas[2]) as c:
+        ann = await player(a)
+        made = await b.post("/v1/players/me/tokens", json={"name": "my bot", "scopes": ["read"]},
+                            headers=ann["headers"])  # 1 of ann's budget
+        assert made.status_code == 201, made.text
+        tokens = (ann["headers"], {"Authorization": f"Bearer {made.json()['token']}"})
+        burst = await asyncio.gather(*((a, b, c)[i % 3].get("/v1/players/me", headers=tokens[i % 2])
+                                       for i in range(120)))
+        statuses = [r.status_code for r in burst]
+        admitted = 1 + statuses.count(200)
+        assert 27 <= admitted <= 33 and set(statuses) == {200, 429}, (admitted, statuses)  # within 10%
+        assert admitted == 30  # (margin 0 while Redis answers)
+        assert all(r.headers["ratelimit-policy"] == '"api";q=30;w=60' for r in burst)
+
+
+async def test_an_apps_token_draws_from_its_players_budget_on_every_replica_from_its_issue(settings, games):
+    from tests.service.edge.test_oauth import granted
+
+    replicas = two_replicas(settings, games, rate_limit=10)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b:
+        _, who, tokens = await granted(a)  # the consent was 1 of the player's budget
+        answer = await b.get("/v1/players/me", headers={"Authorization": f"Bearer {tokens['access_token']}"})
+        assert answer.status_code == 200 and answer.json()["id"] == who["id"]
+        assert answer.headers["ratelimit"].startswith('"api";r=8;'), answer.headers
+        assert (await b.get("/v1/players/me", headers=who["headers"])).headers["ratelimit"].startswith('"api";r=7;')
+
+
+@pytest.fixture
+def own_database():
+    """A database of this test's own: bots other tests left in the shared one would fill a worker's lease."""
+    with fresh_database("stela_budget_bots") as dsn:
+        yield dsn
+
+
+async def test_a_bots_token_from_a_lease_draws_from_the_bots_budget_on_every_replica(settings, games, own_database):
+    replicas = two_replicas(msgspec.structs.replace(settings, database_url=own_database), games, rate_limit=10)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b:
+        who = await player(a)
+        made = await a.post("/v1/games", headers=who["headers"], json={
+            "kind": "tally", "seats": 2, "options": {"target": 12}, "join": True, "bots": [{"strategy": "random"}]})
+        assert made.status_code == 201, made.text
+        leases = await a.post("/v1/bots/leases", json={"worker": "w"},
+                              headers={"Authorization": f"Bearer {settings.admin_token}"})
+        lease = next(lease for lease in leases.json() if lease["token"])
+        answer = await b.get("/v1/players/me", headers={"Authorization": f"Bearer {lease['token']}"})
+        assert answer.status_code == 200 and answer.json()["id"] == lease["player_id"]
+        assert answer.headers["ratelimit"].startswith('"api";r=9;'), answer.headers
+
+
+async def test_a_token_issued_before_the_directory_kept_it_is_learned_where_it_is_first_authenticated(
+        settings, games):
+    replicas = two_replicas(settings, games, rate_limit=6)
+    unlimited = create_app(settings, games=games)  # (no budgets: it keeps no entries)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b, AsyncTestClient(unlimited) as u:
+        old = (await player(u, "Old"))["headers"]
+        first = await a.get("/v1/players/me", headers=old)
+        assert first.status_code == 200 and first.headers["ratelimit-policy"] == '"credentials";q=6;w=60'
+        then = await b.get("/v1/players/me", headers=old)  # b learns it from the entry a made
+        assert then.status_code == 200 and then.headers["ratelimit"].startswith('"api";r=5;'), then.headers
+
+
+async def test_a_revoked_token_leaves_the_directory_and_its_next_requests_cost_its_address(settings, games):
+    """A token's entry outlives its revocation only until a replica is refused it: then the entry goes, and
+    the token is drawn from its address's budget for unknown tokens like any other."""
+    replicas = two_replicas(settings, games, count=2, rate_limit=6)
+    async with AsyncTestClient(replicas[0]) as a, AsyncTestClient(replicas[1]) as b:
+        ann = await player(a)
+        assert (await a.delete("/v1/players/me/token", headers=ann["headers"])).status_code == 204
+        first = await b.get("/v1/players/me", headers=ann["headers"])  # b still finds the entry
+        assert first.status_code == 401 and first.headers["ratelimit-policy"] == '"api";q=6;w=60'
+        again = await b.get("/v1/players/me", headers=ann["headers"])
+        assert again.status_code == 401 and again.headers["ratelimit-policy"] == '"credentials";q=6;w=60'
+        # the refusal cost the address one request of that budget, and this one another
+        assert again.headers["ratelimit"].startswith('"credentials";r=4;'), again.headers
 
 
 async def test_two_replicas_admit_one_budget_between_them_one_at_a_time_and_in_a_burst(settings, games):
@@ -214,21 +336,20 @@ async def test_without_redis_each_replica_counts_alone_and_says_so(monkeypatch):
     assert await counters.open_stream("a:x", 1) is not None
     assert await counters.open_stream("a:x", 1) is None
     assert "rate_limit_redis_unavailable" in said
+    said.clear()
+    alone = Counters(dead)
+    assert await alone.subject("t:new", 1_800_000_030.0) is None and said == ["rate_limit_redis_unavailable"]
+    await alone.record("t:new", "p1", None)  # kept here while Redis is away
+    assert await alone.subject("t:new", 1_800_000_030.0) == "p1"
     await dead.aclose()
 
 
-async def test_a_budget_is_known_spent_here_without_asking_redis_once_this_process_counted_it_so():
-    import redis.asyncio as aioredis
+async def test_with_the_api_budget_off_a_token_no_replica_knows_still_opens_streams_from_the_stream_budget():
+    from tests.service.edge.test_front_door import answering_ok
 
-    prefix, now = f"test:{uuid.uuid4().hex}:", 1_800_000_030.0
-    client = aioredis.from_url(REDIS_URL)
-    try:
-        for counters in (Counters(), Counters(client, prefix)):  # alone, and shared
-            assert not counters.spent("r:x:a", now, 3)
-            for _ in range(3):
-                assert not counters.spent("r:x:a", now, 3)
-                await counters.hit("r:x:a", now, 3)
-            assert counters.spent("r:x:a", now, 3) and not counters.spent("r:x:b", now, 3)
-            assert not counters.spent("r:x:a", now + 60, 3)  # the next window starts afresh
-    finally:
-        await client.aclose()
+    app, send, seen = answering_ok()
+    limited = rate_limit(0, 2, 0, (), Counters(), lambda _: None)(app)
+    for _ in range(3):
+        await limited({"type": "http", "method": "GET", "path": "/v1/games/g/stream", "client": ("192.0.2.1", 1),
+                       "headers": [(b"authorization", f"Bearer {uuid.uuid4()}".encode())]}, None, send)
+    assert seen == [200, 200, 429]
