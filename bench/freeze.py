@@ -23,7 +23,8 @@ reads a case (40 in the short mode), so its p99 is about its worst read.
 Measured 2026-11-29 on the shared 2-core machine at load 6.5-7.7 from other work: in the 18 cases from
 16 KiB to 10 MiB `/healthz`'s p99 7.7-49 ms during the attacks, 5.1-9.9 ms in the quiet spans, at most
 39.1 ms beyond them (200 KiB of escapes; 12 of 18 cases under 10 ms beyond); every body over its limit refused
-413 in 0.9-13.3 ms at p50, every body within it 400 in 2.4-14.1 ms. With the attacker in the reader's loop
+413 in 0.9-13.3 ms at p50, every body within it 400 in 2.4-14.1 ms; again at load 5.0-5.8, at most 34.9 ms
+beyond (10 MiB of escapes), 16 of 18 cases under 10 ms beyond. With the attacker in the reader's loop
 (the bench as it was), two runs at load 6.5-8.4: at most 57.8 and 89.0 ms beyond. A loop held 150 ms per
 hostile body (planted in the edge's middleware) is 143-157 ms beyond and fails the run. A body holds the app
 under 7 ms of CPU (tests/service/edge/test_hostile_edges.py). Before the fix (issue 43's probe): 16 KB froze
