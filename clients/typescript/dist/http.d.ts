@@ -39,7 +39,7 @@ export declare class Http {
     readonly policy: RetryPolicy;
     private readonly fetcher;
     private readonly onRetry;
-    /** the last answer's `RateLimit` fields */
+    /** the last `RateLimit` fields an answer carried */
     rateLimit: RateLimit | undefined;
     /** set with `pace: true` */
     readonly pacer: Pacer | undefined;

@@ -23,7 +23,7 @@ export class Http {
     policy;
     fetcher;
     onRetry;
-    /** the last answer's `RateLimit` fields */
+    /** the last `RateLimit` fields an answer carried */
     rateLimit;
     /** set with `pace: true` */
     pacer;
@@ -70,7 +70,7 @@ export class Http {
         for (let attempt = 0;; attempt++) {
             // a restart is waited out: retries go on until `minRetrySpanMs` after the first attempt
             const last = attempt + 1 >= this.policy.maxAttempts && Date.now() - started >= this.policy.minRetrySpanMs;
-            const paced = this.pacer?.before() ?? 0;
+            const paced = this.pacer?.before(headers["Authorization"]) ?? 0;
             if (paced > 0)
                 await sleep(paced, options.signal);
             let response;
@@ -86,8 +86,10 @@ export class Http {
                 await this.wait(method, path, attempt, undefined, "network error", options.signal);
                 continue;
             }
-            this.rateLimit = parseRateLimit(response.headers) ?? this.rateLimit;
-            this.pacer?.told(this.rateLimit);
+            // only this answer's own fields teach the pacer: the last ones seen again would undo its count
+            const limit = parseRateLimit(response.headers);
+            this.rateLimit = limit ?? this.rateLimit;
+            this.pacer?.told(limit, headers["Authorization"]);
             if (response.ok) {
                 const text = await response.text();
                 return { data: (options.text ? text : text ? JSON.parse(text) : undefined), response };

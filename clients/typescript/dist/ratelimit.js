@@ -6,6 +6,11 @@
  *
  * With `pace: true` the client spends the budget it was told about: each request takes one from what is
  * left, and once nothing is left the next request waits until the window ends instead of meeting 429.
+ * Only an answer carrying the fields corrects the count: after one without them (a route or server that
+ * does not send them, an error answered before the limiter) the count goes on down from what was known,
+ * as if that request was spent. The count belongs to the credential (`Authorization`) its answers came
+ * to: a request with another one (the token a registration or sign-in gave, a rotated token) starts
+ * unknown, since the anonymous per-address budget, or another player's, says nothing of this one's.
  * It only knows what answers said (other clients of the same token share the budget), so a 429 can still
  * happen and is then waited out as before.
  */
@@ -42,12 +47,18 @@ export class Pacer {
     resetsAt = 0;
     /** milliseconds spent waiting, in all */
     waitedMs = 0;
+    /** the credential whose budget `remaining` counts (undefined: anonymous) */
+    holder;
     constructor(now = Date.now) {
         this.now = now;
     }
-    /** Milliseconds to wait before the next request (which is counted against what is left). */
-    before() {
+    /** Milliseconds to wait before the next request, sent with `credential` (and counted against what is left). */
+    before(credential) {
         const now = this.now();
+        if (credential !== this.holder) {
+            this.holder = credential; // another budget: nothing known of it until an answer says
+            this.remaining = undefined;
+        }
         if (now >= this.resetsAt)
             this.remaining = undefined;
         if (this.remaining === undefined)
@@ -61,8 +72,11 @@ export class Pacer {
         this.remaining = undefined;
         return wait;
     }
-    /** Learn from an answer (the `api` budget paces requests; stream openings have their own). */
-    told(limit) {
+    /** Learn from an answer to a request sent with `credential`: its own fields, undefined when it had none
+     *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have their own. */
+    told(limit, credential) {
+        if (credential !== this.holder)
+            return; // an answer about a budget no longer spent
         if (!limit || limit.remaining === undefined || limit.resetSeconds === undefined || limit.policy === "streams")
             return;
         this.remaining = limit.remaining;
