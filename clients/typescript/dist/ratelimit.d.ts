@@ -38,6 +38,7 @@ export declare class Pacer {
     /** Milliseconds to wait before the next request, sent with `credential` (and counted against what is left). */
     before(credential?: string): number;
     /** Learn from an answer to a request sent with `credential`: its own fields, undefined when it had none
-     *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have their own. */
+     *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have
+     *  their own. */
     told(limit: RateLimit | undefined, credential?: string): void;
 }

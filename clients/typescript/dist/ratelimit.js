@@ -73,7 +73,8 @@ export class Pacer {
         return wait;
     }
     /** Learn from an answer to a request sent with `credential`: its own fields, undefined when it had none
-     *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have their own. */
+     *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have
+     *  their own. */
     told(limit, credential) {
         if (credential !== this.holder)
             return; // an answer about a budget no longer spent

@@ -83,7 +83,8 @@ export class Pacer {
   }
 
   /** Learn from an answer to a request sent with `credential`: its own fields, undefined when it had none
-   *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have their own. */
+   *  (the count then stays as `before` left it). The `api` budget paces requests; stream openings have
+   *  their own. */
   told(limit: RateLimit | undefined, credential?: string): void {
     if (credential !== this.holder) return;  // an answer about a budget no longer spent
     if (!limit || limit.remaining === undefined || limit.resetSeconds === undefined || limit.policy === "streams") return;

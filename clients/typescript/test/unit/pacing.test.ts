@@ -27,7 +27,8 @@ function budgeted(quota: number, windowMs: number, bare: (index: number) => bool
       return problem(res, 429, "rate_limited", {}, { ...policy, RateLimit: `"api";r=0;t=${t}`, "Retry-After": `${t}` });
     }
     spent += 1;
-    json(res, 200, { id: "p1", name: "Ann" }, bare(index) ? {} : { ...policy, RateLimit: `"api";r=${quota - spent};t=${t}` });
+    const fields = { ...policy, RateLimit: `"api";r=${quota - spent};t=${t}` };
+    json(res, 200, { id: "p1", name: "Ann" }, bare(index) ? {} : fields);
   };
 }
 
@@ -55,7 +56,8 @@ test("a paced client's token starts its own count: the registration's anonymous 
                   { RateLimit: '"api";r=0;t=3', "RateLimit-Policy": '"api";q=600;w=60' });
     }
     assert.equal(req.headers.authorization, "Bearer t1");
-    json(res, 200, { id: "p1", name: "Ann" }, { RateLimit: '"api";r=599;t=60', "RateLimit-Policy": '"api";q=600;w=60' });
+    json(res, 200, { id: "p1", name: "Ann" },
+         { RateLimit: '"api";r=599;t=60', "RateLimit-Policy": '"api";q=600;w=60' });
   });
   const { client } = await StelaClient.register(server.url, "Ann", { pace: true });
   await client.me();
