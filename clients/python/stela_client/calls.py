@@ -174,7 +174,7 @@ class Core:
         self.base_url = self.base_url.rstrip("/")
         self.refresh_token: str | None = None  # an app's, after `exchange_code` or `refresh`
         self.counters = Counters(rng=self.rng)
-        self.rate_limit: RateLimit | None = None  # the last answer's fields
+        self.rate_limit: RateLimit | None = None  # the last fields an answer carried
         self.pacer: Pacer | None = Pacer() if self.pace else None
         self.streams: weakref.WeakSet[Follower[Any]] = weakref.WeakSet()  # open ones: closed with the client
 
@@ -202,7 +202,7 @@ class Core:
 
     def pause(self) -> float:
         """Seconds to wait before sending (pacing: the known budget is spent until its window ends)."""
-        return self.pacer.before() if self.pacer is not None else 0.0
+        return self.pacer.before(self.auth.get("Authorization")) if self.pacer is not None else 0.0
 
     def after_failure(self, prepared: Prepared, attempt: int) -> float | None:
         """No answer came: the seconds to wait before trying again, or None to raise."""
@@ -213,9 +213,10 @@ class Core:
 
     def verdict(self, prepared: Prepared, resp: Response, attempt: int) -> float | None:
         """An answer came: None to keep it (2xx), seconds to wait before trying again, or its error raised."""
-        self.rate_limit = RateLimit.parse(resp.headers) or self.rate_limit
+        limit = RateLimit.parse(resp.headers)  # only its own fields teach the pacer: old ones would undo its count
+        self.rate_limit = limit or self.rate_limit
         if self.pacer is not None:
-            self.pacer.told(self.rate_limit)
+            self.pacer.told(limit, prepared.headers.get("Authorization"))
         told = retry_after(resp.headers.get("Retry-After"))
         # a Retry-After beyond `max_wait` (a sign-in throttle's 15 minutes) is the caller's to wait out or not
         retryable = (resp.status == 429 or (resp.status == 503 and prepared.safe)) and \

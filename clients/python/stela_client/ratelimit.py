@@ -7,8 +7,13 @@ the last one seen (`client.rate_limit`).
 
 `Pacer` (a client made with `pace=True`) spends the budget it was told about: each request takes one from
 what is left, and once nothing is left the next request waits until the window ends instead of being refused
-with 429. It only knows what answers said (the budget may be shared with other clients of the same token),
-so a 429 can still happen and is then waited out as before (`retry.py`).
+with 429. Only an answer carrying the fields corrects the count: after one without them (a route or server
+that does not send them, an error answered before the limiter) the count goes on down from what was known,
+as if that request was spent. The count belongs to the credential (`Authorization`) its answers came to: a
+request with another one (the token a registration or sign-in gave, a rotated token) starts unknown, since
+the anonymous per-address budget, or another player's, says nothing of this one's. It only knows what answers
+said (the budget may be shared with other clients of the same token), so a 429 can still happen and is then
+waited out as before (`retry.py`).
 """
 
 from __future__ import annotations
@@ -70,10 +75,13 @@ class Pacer:
         self.remaining: int | None = None
         self.resets_at = 0.0
         self.waited = 0.0  # seconds spent waiting, in all
+        self.holder: str | None = None  # the credential whose budget `remaining` counts (None: anonymous)
 
-    def before(self) -> float:
-        """Seconds to wait before the next request (and count it against what is left)."""
+    def before(self, credential: str | None = None) -> float:
+        """Seconds to wait before the next request, sent with `credential` (and count it against what is left)."""
         now = self.clock()
+        if credential != self.holder:
+            self.holder, self.remaining = credential, None  # another budget: nothing known until an answer says
         if now >= self.resets_at:
             self.remaining = None  # a new window: nothing known about it until an answer says
         if self.remaining is None:
@@ -86,8 +94,11 @@ class Pacer:
         self.remaining = None
         return wait
 
-    def told(self, limit: RateLimit | None) -> None:
-        """Learn from an answer's fields (only the `api` budget paces requests; streams have their own)."""
+    def told(self, limit: RateLimit | None, credential: str | None = None) -> None:
+        """Learn from the fields of an answer to a request sent with `credential`, None when it had none (the
+        count then stays as `before` left it). Only the `api` budget paces requests; streams have their own."""
+        if credential != self.holder:
+            return  # an answer about a budget no longer spent
         if limit is None or limit.remaining is None or limit.reset is None or limit.policy == "streams":
             return
         self.remaining, self.resets_at = limit.remaining, self.clock() + limit.reset
