@@ -17,10 +17,12 @@ A model that finds a full batch is catching up: its next batch is twice as large
 and back to `batch_size` as soon as a batch is not full, so a model that keeps up commits small,
 short transactions.
 
-After a look that found events, the next waits `linger` seconds (50 ms) so that, under a steady
-stream of appends, each model commits one batch per 50 ms rather than one per append (a batch
-is a transaction of several statements per model); the first event after a quiet spell is
-projected at once.
+After a look that found events, the next waits `linger` seconds (here 50 ms by default; the
+service's projectors, the embedded one and `stela projector`, pass 0.5 s: `LINGER` in
+service/store/readside.py) so that, under a steady stream of appends, each model commits one
+batch per linger period rather than one per append (a batch is a transaction of several
+statements per model, and writes a game's rows once for all its events); the first event after
+a quiet spell is projected at once.
 
 The loop looks at the log when `wake()` is called (the fan-out announcing an
 append in this process, or a NOTIFY when the store still sends them) and

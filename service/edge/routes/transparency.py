@@ -16,7 +16,7 @@ from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.params import PathParameter, QueryParameter
+from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from domain.transparency import merkle
 from domain.transparency.leaves import leaf
@@ -135,11 +135,12 @@ class LogController(Controller):
         await transparency.issue()
         return _note(await transparency.note())
 
-    @post("/cosignatures", dto=StrictBody[Cosignature], return_dto=None, operation_id="addCosignature", summary="Submit a witness's cosignature of a checkpoint",
+    @post("/cosignatures", dto=StrictBody[Cosignature], return_dto=None, operation_id="addCosignature",
+          summary="Submit a witness's cosignature of a checkpoint",
           description="The note must be a checkpoint this log published, carrying a valid cosignature by "
                       "`witness_key`; the cosignature line is kept (the first per witness and size) and served with "
                       "the checkpoint from then on.", status_code=200, responses=_note_doc("the note, cosigned", 400, 404, 422))
-    async def cosign(self, transparency: NamedDependency[Transparency], data: Cosignature) -> Response[str]:
+    async def cosign(self, transparency: NamedDependency[Transparency], data: JSONBody[Cosignature]) -> Response[str]:
         return _note(await transparency.cosign(data.note, data.witness_key))
 
     @get("/leaves", operation_id="listLogLeaves", summary="The log's leaves, in index order, paged",

@@ -7,18 +7,24 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from litestar import Litestar, post
 from litestar.testing import AsyncTestClient
 
 from domain.transparency import merkle
 from service.commands.notes import COSIGNATURE, Signer, Verifier, open_checkpoint, split
 from service.commands.verify import logged_leaves
+from service.edge import schemas
 from service.edge.app import create_app
+from service.edge.routes.transparency import Cosignature
+from service.edge.schemas import decode_strictly
 from service.store.memory import MemoryStore
 from service.workers import arenas as arena_worker
 from testkit.api import auth, found, play_to_end, started_game
@@ -216,3 +222,58 @@ async def test_an_arenas_creation_end_and_seed_are_logged_as_its_stored_events_w
     assert [(r["leaf"], r["type"]) for r in records] == [
         ("created", "arena.ArenaCreated"), ("ended", "tournament.TournamentEnded"), ("seed", "tournament.SeedRevealed")]
     assert records[0]["kind"] == "tally" and len(records[0]["seed_commitment"]) == 64
+
+
+class _Kept(logging.Handler):
+    """The warnings the app's logging turns into lines (`service.ops.logging` captures them), kept."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@post("/bare", sync_to_thread=False)
+def _bare(data: dict[str, str]) -> None:
+    """A route with a bare `data`, which Litestar warns of."""
+
+
+def test_the_cosignature_route_declares_its_body_so_building_the_app_warns_of_no_bare_data(memory_settings, games):
+    """Litestar 2 warns of a `data` without a body marker (it stops working in 3.0): the cosignature route
+    declares `JSONBody[Cosignature]`, as a route taking its body through `StrictBody` should. A warning is
+    caught whichever way it goes: to the recorder, or (once the app configured logging) to `py.warnings`."""
+    kept, logger = _Kept(), logging.getLogger("py.warnings")
+    level, logger.level = logger.level, logging.WARNING
+    logger.addHandler(kept)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            create_app(memory_settings, games=games, store=MemoryStore())
+            Litestar([_bare])  # the net's own check: a bare `data` it must catch
+    finally:
+        logger.removeHandler(kept)
+        logger.setLevel(level)
+    said = [str(w.message) for w in caught] + kept.lines
+    assert any("body marker" in line and "handler='_bare'" in line for line in said)
+    assert [line for line in said if "body marker" in line and "handler='cosign'" in line] == []
+
+
+async def test_a_cosignature_body_is_decoded_once_strictly_and_an_unknown_field_is_a_400_naming_it(client,
+                                                                                                 monkeypatch):
+    """The body goes through `StrictBody` (the edge's one strict decoder, unknown fields refused by name), not
+    through Litestar's lenient conversion and then a second look."""
+    decoded: list[type] = []
+
+    def counted(value: bytes, type_: type, connection: Any) -> Any:
+        decoded.append(type_)
+        return decode_strictly(value, type_, connection)
+
+    monkeypatch.setattr(schemas, "decode_strictly", counted)
+    witness = Signer.generate("witness.example/w1", COSIGNATURE)
+    resp = await client.post("/v1/log/cosignatures", json={"note": "x\n1\nroot\n", "witness_key": witness.verifier(),
+                                                           "witnes_key": witness.verifier()})
+    assert resp.status_code == 400 and resp.json()["code"] == "invalid_request", resp.text
+    assert "witnes_key" in resp.json()["detail"]
+    assert decoded == [Cosignature]
