@@ -15,7 +15,7 @@ from litestar import Controller, Request, get, post, put
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
-from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import Response, Stream
 
 import domain.tournament as T
@@ -116,7 +116,7 @@ class TournamentController(Controller):
           operation_id="createTournament", summary="Create a tournament (the caller organises it)",
           status_code=201, responses=responses(400, 401, 404, 409, 422), security=[{"bearer": []}])
     async def create(self, viewer: NamedDependency[Viewer],
-                     tournaments: NamedDependency[Tournaments], data: TournamentCreate) -> T.TournamentView:
+                     tournaments: NamedDependency[Tournaments], data: JSONBody[TournamentCreate]) -> T.TournamentView:
         command = msgspec.convert(msgspec.to_builtins(data), T.CreateTournament)
         return T.view(await tournaments.create(viewer, command))
 
@@ -143,7 +143,7 @@ class TournamentController(Controller):
               "tournament.too_few_rated_games", "tournament.already_registered", "tournament.full")), **NAME_REFUSED})
     async def register(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                       data: RegisterRequest) -> T.TournamentView:
+                       data: JSONBody[RegisterRequest]) -> T.TournamentView:
         name = data.name or (viewer.player.name if viewer.player is not None else "")
         command = T.Register(name=name, rating=data.rating, player_id=data.player_id, code=data.code)
         return T.view(await tournaments.register(viewer, tournament_id, command))
@@ -153,7 +153,7 @@ class TournamentController(Controller):
           status_code=200, responses=responses(400, 401, 403, 404, 409), security=[{"bearer": []}])
     async def withdraw(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                       data: WithdrawRequest) -> T.TournamentView:
+                       data: JSONBody[WithdrawRequest]) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Withdraw(player_id=data.player_id)))
 
     @post("/{tournament_id:str}/start", operation_id="startTournament",
@@ -171,7 +171,7 @@ class TournamentController(Controller):
           status_code=200, security=[{"bearer": []}], responses=tournament_responses(
               400, 401, 403, 404, conflicts=("tournament.already_paused", "tournament.not_in_format")))
     async def pause(self, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
-                    tournament_id: TournamentId, data: PauseRequest) -> T.TournamentView:
+                    tournament_id: TournamentId, data: JSONBody[PauseRequest]) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Pause(player_id=data.player_id)))
 
     @post("/{tournament_id:str}/resume", dto=StrictBody[PauseRequest], return_dto=None,
@@ -181,7 +181,7 @@ class TournamentController(Controller):
               400, 401, 403, 404, conflicts=("tournament.not_paused", "tournament.already_withdrawn")))
     async def resume(self, viewer: NamedDependency[Viewer],
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     data: PauseRequest) -> T.TournamentView:
+                     data: JSONBody[PauseRequest]) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Resume(player_id=data.player_id)))
 
     @put("/{tournament_id:str}/windows", dto=StrictBody[T.PlayingWindows], return_dto=None, status_code=200,
@@ -189,7 +189,7 @@ class TournamentController(Controller):
              400, 401, 404, conflicts=tuple(c for c in T.CODES if c.startswith("tournament.windows_"))),
          summary="Slow formats: the caller's weekly playing windows (UTC); per-move time counts only inside them")
     async def set_windows(self, viewer: NamedDependency[Viewer], tournaments: NamedDependency[Tournaments],
-                          tournament_id: TournamentId, data: T.PlayingWindows) -> T.TournamentView:
+                          tournament_id: TournamentId, data: JSONBody[T.PlayingWindows]) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.SetWindows(windows=data.windows)))
 
     @post("/{tournament_id:str}/remove", dto=StrictBody[RemoveRequest], return_dto=None,
@@ -199,7 +199,7 @@ class TournamentController(Controller):
               400, 401, 403, 404, conflicts=("tournament.not_registered", "tournament.already_withdrawn")))
     async def remove(self, viewer: NamedDependency[Viewer],
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     data: RemoveRequest) -> T.TournamentView:
+                     data: JSONBody[RemoveRequest]) -> T.TournamentView:
         command = T.RemovePlayer(player_id=data.player_id, reason=data.reason)
         return T.view(await tournaments.act(viewer, tournament_id, command))
 
@@ -210,7 +210,7 @@ class TournamentController(Controller):
               400, 401, 403, 404, conflicts=("tournament.not_registered", "tournament.not_in_format")))
     async def forbid(self, viewer: NamedDependency[Viewer],
                      tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                     data: ForbidRequest) -> T.TournamentView:
+                     data: JSONBody[ForbidRequest]) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.ForbidPairing(players=data.players)))
 
     @post("/{tournament_id:str}/pairings", dto=StrictBody[PairingsRequest], return_dto=None,
@@ -226,7 +226,7 @@ class TournamentController(Controller):
                                              "tournament.bad_request", "tournament.finished")))
     async def set_pairings(self, viewer: NamedDependency[Viewer],
                            tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                           data: PairingsRequest) -> T.TournamentView:
+                           data: JSONBody[PairingsRequest]) -> T.TournamentView:
         command = T.SetPairings(round=data.round, tables=data.tables, byes=data.byes)
         return T.view(await tournaments.act(viewer, tournament_id, command))
 
@@ -248,7 +248,7 @@ class TournamentController(Controller):
                                              "tournament.deal_sealed", "tournament.not_running")))
     async def adjudicate(self, viewer: NamedDependency[Viewer],
                          tournaments: NamedDependency[Tournaments], tournament_id: TournamentId, game_id: GameId,
-                         data: AdjudicateRequest) -> T.TournamentView:
+                         data: JSONBody[AdjudicateRequest]) -> T.TournamentView:
         return T.view(await tournaments.act(viewer, tournament_id, T.Adjudicate(game_id=game_id, ranks=data.ranks)))
 
     @get("/{tournament_id:str}/report", operation_id="getTournamentReport",
@@ -303,7 +303,7 @@ class ArenaController(Controller):
                   ARENA_EXAMPLE, players=0, games=0, running=0, standings=[], version=1)))]),
               **responses(400, 401, 404, 409, 422)}, security=[{"bearer": []}])
     async def create(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                     data: ArenaCreate) -> A.ArenaView:
+                     data: JSONBody[ArenaCreate]) -> A.ArenaView:
         return A.view(await arenas.create(viewer, data.command(), data.starts_in_seconds))
 
     @get("/", operation_id="listArenas", summary="The newest arenas, newest first (top three of each standings)",
@@ -322,7 +322,7 @@ class ArenaController(Controller):
           summary="Join, or come back after a pause (paired as soon as enough players are free)",
           responses=ARENA_JOIN, security=[{"bearer": []}])
     async def join(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                   arena_id: ArenaId, data: ArenaJoin) -> A.ArenaView:
+                   arena_id: ArenaId, data: JSONBody[ArenaJoin]) -> A.ArenaView:
         player = viewer.require_player()
         return A.view(await arenas.act(viewer, arena_id, A.Join(name=data.name or player.name, rating=data.rating)))
 
