@@ -27,10 +27,27 @@ from testkit.live import free_port
 STELA = str(Path(sys.executable).with_name("stela"))
 
 
-async def relay(port: int, target: tuple[str, int]) -> asyncio.Server:
-    """A TCP relay from 127.0.0.1:`port` to `target` (the database appears on that port)."""
+class Relay:
+    """A TCP relay from 127.0.0.1:`port` to `target`: `open` it (the database appears on that port), `cut` it
+    (its connections dropped, new ones refused, as when PostgreSQL stops), open it again."""
 
-    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, port: int, target: tuple[str, int]) -> None:
+        self.port, self.target = port, target
+        self.server: asyncio.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+
+    async def open(self) -> None:
+        self.server = await asyncio.start_server(self._forward, "127.0.0.1", self.port)
+
+    async def cut(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        for writer in list(self.writers):
+            writer.transport.abort()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writers.add(writer)
         try:
             while data := await reader.read(65536):
                 writer.write(data)
@@ -38,13 +55,12 @@ async def relay(port: int, target: tuple[str, int]) -> asyncio.Server:
         except OSError:
             pass
         finally:
+            self.writers.discard(writer)
             writer.close()
 
-    async def forward(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection(*target)
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-
-    return await asyncio.start_server(forward, "127.0.0.1", port)
+    async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.target)
+        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
 
 
 def logged(path: Path, event: str) -> bool:
@@ -92,7 +108,8 @@ async def test_a_process_started_before_its_database_waits_for_it_and_then_runs(
         await until(lambda: proc.poll() is not None or logged(log, "database_unreachable"), 120)
         assert proc.poll() is None, f"exited {proc.returncode} while the database was unreachable:\n" \
                                     f"{log.read_text()[-2000:]}"
-        server = await relay(port, (parts.hostname, parts.port or 5432))
+        server = Relay(port, (parts.hostname, parts.port or 5432))
+        await server.open()
         deadline = asyncio.get_running_loop().time() + 120
         while not (await projected(dsn) if command == "projector" else await healthy(f"http://127.0.0.1:{http_port}")):
             assert proc.poll() is None, log.read_text()[-2000:]
@@ -102,4 +119,4 @@ async def test_a_process_started_before_its_database_waits_for_it_and_then_runs(
         proc.terminate()
         await asyncio.to_thread(proc.wait, 30)
         if server is not None:
-            server.close()
+            await server.cut()
