@@ -228,8 +228,10 @@ class Projector:
         return time.monotonic() - self._horizon[1] if self._held else 0.0
 
     async def start(self) -> None:
+        """Ensure the tables, then run; again after a `stop` too (a start-up retried after its database left)."""
         async with self.pool.acquire() as conn:
             await ensure_tables(conn, self.projections)
+        self._stopping = False
         self._task = asyncio.create_task(self.run(), name="projector")
 
     async def stop(self) -> None:

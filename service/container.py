@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 from typing import Any
@@ -49,7 +50,7 @@ from service.ops.stopping import stop_bounded
 from service.store.embedded import EmbeddedPostgres
 from service.store.postgres import PostgresStore
 from service.store.protocol import ReadSideStore
-from service.store.reaching import reach
+from service.store.reaching import left, reach
 from service.workers.arenas import ArenaWorker
 from service.workers.projector import wake_on_appends
 from service.workers.results import WAKE_DELAY, ResultRunner
@@ -125,18 +126,29 @@ class Services:
 
     async def start_workers(self) -> None:
         """Ensure the read-model tables (on PostgreSQL), then start the projector (there), the result runner,
-        the timeouts, the arena worker and the log's checkpoints, on either store."""
+        the timeouts, the arena worker and the log's checkpoints, on either store, and wake them on appends.
+        Safe to run again after it failed (the database lost meanwhile, `service.store.reaching`): the
+        workers it had started stop again first, so a retry starts each once."""
+        try:
+            await self._start_each()
+        except BaseException:
+            await self.stop_workers()
+            raise
+        # once every start has succeeded, so that a retried start registers each wake once
+        if self.projector is not None:
+            wake_on_appends(self.projector.wake, self.broker)
+        # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint
+        wake_on_appends(self.tournament_results.wake, self.broker, WAKE_DELAY)
+        wake_on_appends(self.arena_worker.wake, self.broker, WAKE_DELAY)
+
+    async def _start_each(self) -> None:
         if not isinstance(self.read_models, NoReadModels):
             await self.read_models.start()
         if self.projector is not None:
             await self.projector.start()
-            wake_on_appends(self.projector.wake, self.broker)
         await self.tournament_results.start()
-        # a step per burst of appends, not per append: each step is a transaction, a lock and a checkpoint
-        wake_on_appends(self.tournament_results.wake, self.broker, WAKE_DELAY)
         await self.timeouts.start()
         await self.arena_worker.start()
-        wake_on_appends(self.arena_worker.wake, self.broker, WAKE_DELAY)
         await self.checkpoints.start()
 
     async def stop_workers(self) -> None:
@@ -178,9 +190,10 @@ async def open_services(settings: Settings, games: dict[str, Game], store: ReadS
                         metrics: Metrics | None = None) -> AsyncIterator[Services]:
     """Every collaborator, opened and its workers started; `store` (a test's) is used as given and
     not closed here. On leaving, the workers stop before the personal streams, the fan-out and the store."""
+    deadline = time.monotonic() + START_WAIT  # for the whole start-up: the opening, then the workers' start
     async with contextlib.AsyncExitStack() as stack:
         if store is None:
-            store = await stack.enter_async_context(open_store(settings, wait=START_WAIT))
+            store = await stack.enter_async_context(open_store(settings, wait=left(deadline)))
         broker = make_broker(settings)
         await broker.start()
         stack.push_async_callback(broker.stop)
@@ -188,7 +201,7 @@ async def open_services(settings: Settings, games: dict[str, Game], store: ReadS
         stack.push_async_callback(services.personal.close)
         stack.push_async_callback(services.revocations.stop)
         stack.push_async_callback(services.stop_workers)
-        await services.start_workers()
+        await reach(services.start_workers, left(deadline), step="workers")
         log.info("started", database="external" if settings.database_url else "embedded",
                  fanout="redis" if settings.redis_url else "in-process")
         yield services
@@ -199,9 +212,10 @@ async def open_projector(settings: Settings, projections: list[Projection], batc
                          max_batch: int) -> AsyncIterator[Projector]:
     """`stela projector`: a projector of `projections` on a small pool, started; with REDIS_URL the
     appends announced on Redis wake it too (STELA_PG_NOTIFY is off by default)."""
-    async with open_store(settings, pool_max=4, wait=START_WAIT) as store, contextlib.AsyncExitStack() as stack:
+    deadline = time.monotonic() + START_WAIT  # for the whole start-up: the opening, then the projector's tables
+    async with open_store(settings, pool_max=4, wait=left(deadline)) as store, contextlib.AsyncExitStack() as stack:
         projector = store.projector(projections, batch_size=batch_size, max_batch=max_batch)
-        await projector.start()
+        await reach(projector.start, left(deadline), step="projector")
         stack.push_async_callback(projector.stop)
         if settings.redis_url:
             broker = make_broker(settings)
