@@ -38,13 +38,14 @@ from service.commands.pipeline import GAMES, now_ms
 from service.commands.players import Viewer
 from service.commands.publishing import Publisher
 from service.commands.repository import GameRepository
-from service.store.protocol import EventStore, NewGame
+from service.store.protocol import ConcurrencyError, EventStore, NewGame
 
 log = structlog.get_logger("stela.arenas")
 ARENAS = Policy(name="arena", attempts=16, serial=True, backoff=0.01)
 FORBIDDEN = frozenset({"arena.not_platform", "arena.not_your_game", "arena.not_organiser"})
 MAX_DELAY_S = 86_400  # an arena starts at most a day after its creation
 LIVE_FOR = timedelta(days=3)  # every arena still running was created within this (it starts within a day, lasts one)
+BERSERK_TRIES = 5  # decisions of a berserk's halving, each on the game as it then stands (`Arenas._halve_clock`)
 
 
 class Arenas(Competition[A.ArenaState]):
@@ -108,8 +109,18 @@ class Arenas(Competition[A.ArenaState]):
 
     async def _halve_clock(self, game_id: str, player_id: str) -> None:
         """The seat's clock halved in the game, once: refused after its first move or its own halving (any
-        replica's), decided on the state read with the log up to it and appended only onto that version
-        (a concurrent berserk on another replica is a version conflict, never a second halving)."""
+        replica's), decided on the state read with the log up to it and appended only onto that version. A
+        version conflict (an opponent's move or a timeout landed meanwhile, or another replica's berserk) is
+        decided again on the new state, `BERSERK_TRIES` times at most: a concurrent berserk is then refused
+        as too late, never a second halving, and a move of the opponent's no longer refuses the berserk."""
+        for attempt in range(1, BERSERK_TRIES + 1):
+            try:
+                return await self._halve_clock_once(game_id, player_id)
+            except ConcurrencyError:
+                if attempt == BERSERK_TRIES:
+                    raise
+
+    async def _halve_clock_once(self, game_id: str, player_id: str) -> None:
         loaded = await self.games.load(game_id)
         stored = await self.store.read_stream(game_id, upto=loaded.state.version)
         clock_set = ClockSet.__struct_config__.tag
