@@ -57,8 +57,12 @@ export async function showGame(root, id) {
   };
   let queue = Promise.resolve();  // frames are handled one after the other, in order
   const send = async (command) => {
-    if (page.sending || !page.legal || !page.legal.commands.some((c) => same(c, command))) return;  // only what the rules allow
+    if (!page.legal || !page.legal.commands.some((c) => same(c, command))) return;  // only what the rules allow
     page.selected = [];  // the choice is made: whatever comes back, the next one starts afresh
+    if (page.sending) {  // the stream showed the next turn before the last command's answer came: sent after it
+      page.queued = command;
+      return;
+    }
     page.sending = true;
     try {
       status("Sending…");
@@ -76,6 +80,10 @@ export async function showGame(root, id) {
     } finally {
       page.sending = false;
     }
+    const queued = page.queued;
+    page.queued = null;
+    if (queued && page.legal && page.legal.commands.some((c) => same(c, queued))) await send(queued);
+    else if (queued) status("The game moved on.", true);
   };
   const onKey = (ev) => {  // R turns the tile in hand (not while typing)
     if ((ev.key === "r" || ev.key === "R") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !/^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) {
