@@ -654,6 +654,31 @@ def test_the_longest_unit_by_the_last_run_goes_first_and_an_untimed_test_counts_
     assert tiers.longest_first(items, tier_of, {"tests.a::test_short": 100.0})[0] is short
 
 
+def test_xdist_keeps_a_group_on_one_worker_with_the_pinned_pytest(tmp_path):
+    """The suite's `xdist_group`s (one TypeScript build folder, the embedded PostgreSQL's data directory, the
+    live deployment) hold only if xdist's loadgroup still names each grouped test's unit: with pytest 9.2 it
+    silently stopped (its node ids are no longer the string xdist rewrites; pytest-xdist issue 1386), and CI
+    ran the TypeScript SDK's three tests at once, two of them emptying and compiling the same build/ under the
+    third. pyproject.toml pins pytest 9.1.1 until xdist follows; this fails on a pytest that splits a group."""
+    import subprocess
+    import sys
+
+    (tmp_path / "test_grouped.py").write_text(
+        "import os, time, pytest\n"
+        "pytestmark = pytest.mark.xdist_group('one')\n"
+        "@pytest.mark.parametrize('i', range(4))\n"
+        "def test_where(i):\n"
+        "    time.sleep(0.2)\n"
+        "    with open('where.txt', 'a') as f:\n"
+        "        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2", "--dist",
+                           "loadgroup", "--rootdir", str(tmp_path), "-c", "/dev/null", "test_grouped.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    workers = (tmp_path / "where.txt").read_text().split()
+    assert len(workers) == 4 and len(set(workers)) == 1, workers
+
+
 def test_every_framework_module_listed_as_internal_says_so_itself_and_is_still_used_where_allowed():
     for module, allowed in INTERNAL_BY_WORD.items():
         found = _framework_module(module)
