@@ -117,6 +117,10 @@ _KEY_TABLE = """CREATE TABLE IF NOT EXISTS stela_ticket_keys (
 # append it carries and every one that arrives (one group at a time), so it gives up early and its appends go
 # again alone, side by side, each waiting up to `lock_timeout` (`service.store.appending`; `bench.store --hold`)
 GROUP_LOCK_TIMEOUT = 0.05
+# seconds a pooled connection may sit unused before it is closed (asyncpg's default is 300): a replica past a
+# burst gives its connections back to the server within half a minute, keeping one; the test suite's
+# long-lived sites, idle between the tests that use them, otherwise held over 70 of PostgreSQL's 100 at once
+POOL_IDLE_SECONDS = 30.0
 
 
 class PostgresStore(ReadSide):
@@ -139,13 +143,15 @@ class PostgresStore(ReadSide):
     @classmethod
     async def connect(cls, dsn: str, max_size: int = 20, notify: bool = False,
                       command_timeout: float | None = 10.0, slots: int = APPEND_SLOTS,
-                      lock_timeout: float = LOCK_TIMEOUT) -> "PostgresStore":
-        """A pool of at most `max_size` connections; every statement waits at most `command_timeout` s;
-        at most `slots` append statements in flight (the appends arriving meanwhile go together); an
-        append waits at most `lock_timeout` s for a lock (StreamLocked)."""
+                      lock_timeout: float = LOCK_TIMEOUT, idle_seconds: float = POOL_IDLE_SECONDS) -> "PostgresStore":
+        """A pool of at most `max_size` connections, closing any left unused for `idle_seconds` but one;
+        every statement waits at most `command_timeout` s; at most `slots` append statements in flight (the
+        appends arriving meanwhile go together); an append waits at most `lock_timeout` s for a lock
+        (StreamLocked)."""
         try:
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, init=_init_connection,
-                                             reset=keep_session, command_timeout=command_timeout)
+                                             reset=keep_session, command_timeout=command_timeout,
+                                             max_inactive_connection_lifetime=idle_seconds)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         try:
