@@ -30,7 +30,7 @@ from service.commands.arenas import Arenas
 from service.commands.game_queries import GameQueries
 from service.commands.listings import Listings
 from service.commands.pipeline import CommandPipeline
-from service.commands.accounts import Accounts
+from service.commands.accounts import Accounts, Passwords
 from service.commands.accounts_bots import Bots
 from service.commands.oauth import OAuthServer
 from service.commands.players import Players
@@ -86,7 +86,9 @@ class Services:
         self.answers = PerVersion()  # legal lists and views, encoded once per game version and seat
         self.players = Players(store, settings.admin_token)
         self.personal = PersonalHub(self.repository, store, broker)  # personal streams of this process
-        self.accounts = Accounts(store, self.players, max_failures=settings.sign_in_failures,
+        passwords = Passwords.costing(settings.argon2_time_cost, settings.argon2_memory_kib,
+                                      settings.argon2_parallelism)
+        self.accounts = Accounts(store, self.players, passwords, max_failures=settings.sign_in_failures,
                                  window_seconds=settings.sign_in_window_seconds)  # passwords, sign-in, tokens
         self.oauth = OAuthServer(store, self.players)  # apps acting for players (Authlib)
         self.tickets = CredentialTickets(store)  # stream tickets (keyed on first use), good while their token is

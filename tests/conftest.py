@@ -27,6 +27,12 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # suite's PostgreSQL connections bounded when three replicas of one test run beside other workers' servers
 # (a clean-clone run peaked at 96 of the server's 100)
 os.environ.setdefault("STELA_DB_POOL_MAX", "8")
+# and hashes passwords at Argon2's least cost (1 pass over 1 MiB in one lane: about 1 ms, where the shipped
+# RFC 9106 cost takes 160-260 ms of CPU here, and the suite hashes a few hundred times); the in-process apps'
+# settings below say the same. The shipped cost is pinned by test_the_shipped_argon2_cost_is_rfc_9106s
+LIGHT_ARGON2 = {"argon2_time_cost": 1, "argon2_memory_kib": 1024, "argon2_parallelism": 1}
+for _field, _value in LIGHT_ARGON2.items():
+    os.environ.setdefault(f"STELA_{_field.upper()}", str(_value))
 
 
 def _dsn_for(name: str) -> str:
@@ -111,7 +117,8 @@ def _memory_settings():
     from service.ops.settings import Settings
 
     return Settings(database_url=None, redis_url=None, rate_limit=0, heartbeat_seconds=0.5, db_pool_max=8,
-                    admin_token="admin-secret", snapshot_every=5, log_level="warning", projector="embedded")
+                    admin_token="admin-secret", snapshot_every=5, log_level="warning", projector="embedded",
+                    **LIGHT_ARGON2)
 
 
 @pytest.fixture

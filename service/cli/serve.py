@@ -61,6 +61,10 @@ def check(settings: Settings) -> None:
         raise ConfigError("STELA_PG_LOCK_TIMEOUT_MS must be at least 0")
     if settings.rate_limit_window_seconds < 1:  # the budgets count in whole windows (`now // window`)
         raise ConfigError("STELA_RATE_LIMIT_WINDOW_SECONDS must be at least 1")
+    if settings.argon2_time_cost < 1 or settings.argon2_parallelism < 1:
+        raise ConfigError("STELA_ARGON2_TIME_COST and STELA_ARGON2_PARALLELISM must be at least 1")
+    if settings.argon2_memory_kib < 8 * settings.argon2_parallelism:  # Argon2's own floor (RFC 9106, 3.1)
+        raise ConfigError("STELA_ARGON2_MEMORY_KIB must be at least 8 x STELA_ARGON2_PARALLELISM")
     if settings.workers > 1 and not settings.redis_url:
         raise ConfigError("STELA_WORKERS > 1 needs REDIS_URL: each worker has its own fan-out, and only "
                           "Redis carries one worker's appends to another's SSE streams")

@@ -5,7 +5,7 @@ A player's name is a display name (any number of players may share one); an acco
 set or, when none is asked for, the name's own if free and the name with a short suffix if not: names
 are never refused, and only a handle's own availability shows (as choosing any unique handle does).
 Passwords are hashed with Argon2id
-(argon2-cffi, its RFC 9106 defaults). Signing in costs the same hash work whether the login is known or
+(argon2-cffi; by default RFC 9106's second recommendation, its own defaults: STELA_ARGON2_* set the cost). Signing in costs the same hash work whether the login is known or
 not: an unknown one is checked against a dummy hash with the same parameters (`Passwords.verifications`
 counts them, for the tests). Every attempt is counted before any hash work, atomically in the store
 (shared by every replica): per login and client address (`max_failures` in `window_seconds`), per login
@@ -107,6 +107,11 @@ class Passwords:
         self.hasher = hasher or PasswordHasher()
         self.verifications = 0
         self._dummy: str | None = None
+
+    @classmethod
+    def costing(cls, time_cost: int, memory_kib: int, parallelism: int) -> "Passwords":
+        """New hashes at this Argon2id cost (STELA_ARGON2_*); a stored hash is verified at its own."""
+        return cls(PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism))
 
     async def hash(self, password: str) -> str:
         return await asyncio.to_thread(self.hasher.hash, password)

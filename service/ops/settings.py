@@ -29,6 +29,7 @@
 | STELA_DRAIN_SECONDS | 10 | how long SIGTERM waits for requests in flight (those still running are answered 503) |
 | STELA_SIGN_IN_FAILURES | 10 | sign-in attempts per login and address in a window before 429; ten times as many per login and per address (docs/accounts.md) |
 | STELA_SIGN_IN_WINDOW_SECONDS | 900 | that window |
+| STELA_ARGON2_TIME_COST / STELA_ARGON2_MEMORY_KIB / STELA_ARGON2_PARALLELISM | 3 / 65536 / 4 | the Argon2id cost of new password hashes (RFC 9106's second recommendation; a hash keeps its own, so old ones still verify). Lower costs make a stolen hash cheaper to guess: the test suite lowers them to save time |
 | STELA_PUBLIC_URL | http://STELA_HOST:STELA_PORT | the API's origin as clients reach it (scheme, host, port; no path) |
 | STELA_OAUTH_ISSUER | STELA_PUBLIC_URL | the OAuth issuer of the RFC 8414 metadata (never taken from a request's Host) |
 | STELA_LOG_KEY | (none) | the transparency log's Ed25519 signing key, `PRIVATE+KEY+<name>+<id>+<base64>` (docs/audit.md); without it the embedded `make run` generates one into STELA_DATA_DIR and a deployment signs no checkpoint |
@@ -74,6 +75,9 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     drain_seconds: float = 10.0
     sign_in_failures: int = 10
     sign_in_window_seconds: float = 900.0
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
     public_url: str | None = None
     oauth_issuer: str | None = None
     log_key: str | None = None
@@ -128,6 +132,9 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
             drain_seconds=float(get("STELA_DRAIN_SECONDS") or 10),
             sign_in_failures=int(get("STELA_SIGN_IN_FAILURES") or 10),
             sign_in_window_seconds=float(get("STELA_SIGN_IN_WINDOW_SECONDS") or 900),
+            argon2_time_cost=int(get("STELA_ARGON2_TIME_COST") or 3),
+            argon2_memory_kib=int(get("STELA_ARGON2_MEMORY_KIB") or 65536),
+            argon2_parallelism=int(get("STELA_ARGON2_PARALLELISM") or 4),
             public_url=get("STELA_PUBLIC_URL"),
             oauth_issuer=get("STELA_OAUTH_ISSUER"),
             log_key=get("STELA_LOG_KEY"),
@@ -142,4 +149,5 @@ ENV_VARS = ("DATABASE_URL", "REDIS_URL", "STELA_HOST", "STELA_PORT", "STELA_DATA
             "STELA_MAX_STREAMS_PER_CLIENT", "STELA_DB_COMMAND_TIMEOUT", "STELA_DRAIN_SECONDS",
             "STELA_SIGN_IN_FAILURES", "STELA_SIGN_IN_WINDOW_SECONDS", "STELA_BOTS", "STELA_PG_LOCK_TIMEOUT_MS",
             "STELA_PUBLIC_URL", "STELA_OAUTH_ISSUER", "STELA_LOG_KEY", "STELA_LOG_CHECKPOINT_SECONDS",
-            "STELA_RATE_LIMIT_WINDOW_SECONDS")
+            "STELA_RATE_LIMIT_WINDOW_SECONDS", "STELA_ARGON2_TIME_COST", "STELA_ARGON2_MEMORY_KIB",
+            "STELA_ARGON2_PARALLELISM")

@@ -341,3 +341,46 @@ async def test_a_stranger_cannot_lock_the_owner_out_from_another_address_only_th
     assert stranger.count("SignInFailed") + spread.count("SignInFailed") == 5 * LOGIN_FACTOR
     assert counting.calls == 5 * LOGIN_FACTOR + 1
     assert await attempt("198.51.100.7", "correct horse battery") == "SignInThrottled"
+
+
+def test_the_shipped_argon2_cost_is_rfc_9106s_and_the_settings_choose_another():
+    """The defaults are argon2-cffi's own, RFC 9106's second recommendation (t=3, 64 MiB, 4 lanes); the suite
+    runs at the least cost (tests/conftest.py), so only this test and the next pin what ships."""
+    from argon2 import PasswordHasher
+
+    from service.cli.serve import ConfigError, check
+    from service.ops.settings import Settings
+
+    rfc = PasswordHasher()
+    shipped = Settings.from_env({})
+    assert (shipped.argon2_time_cost, shipped.argon2_memory_kib, shipped.argon2_parallelism) == (3, 65536, 4)
+    assert (rfc.time_cost, rfc.memory_cost, rfc.parallelism) == (3, 65536, 4)
+    assert (Settings().argon2_time_cost, Settings().argon2_memory_kib, Settings().argon2_parallelism) == (3, 65536, 4)
+    chosen = Settings.from_env({"STELA_ARGON2_TIME_COST": "2", "STELA_ARGON2_MEMORY_KIB": "4096",
+                                "STELA_ARGON2_PARALLELISM": "2"})
+    assert (chosen.argon2_time_cost, chosen.argon2_memory_kib, chosen.argon2_parallelism) == (2, 4096, 2)
+    for bad in ({"STELA_ARGON2_TIME_COST": "0"}, {"STELA_ARGON2_PARALLELISM": "0"},
+                {"STELA_ARGON2_PARALLELISM": "8", "STELA_ARGON2_MEMORY_KIB": "63"}):
+        with pytest.raises(ConfigError, match="STELA_ARGON2"):
+            check(Settings.from_env({"STELA_ADMIN_TOKEN": "f" * 64, **bad}))
+
+
+async def test_new_hashes_take_the_configured_cost_and_old_ones_still_sign_in_after_a_change(memory_settings, games):
+    """The app hashes at its settings' cost; a hash made at another cost keeps verifying at its own."""
+    import msgspec
+
+    from service.store.memory import MemoryStore
+
+    store = MemoryStore()
+    shipped = msgspec.structs.replace(memory_settings, argon2_time_cost=3, argon2_memory_kib=65536,
+                                      argon2_parallelism=4)
+    async with AsyncTestClient(create_app(memory_settings, games=games, store=store), timeout=30) as light:
+        who = await with_password(light)
+        account = await store.accounts().account_of(who["id"])
+        assert account is not None and account.password_hash.startswith("$argon2id$v=19$m=1024,t=1,p=1$")
+    async with AsyncTestClient(create_app(shipped, games=games, store=store), timeout=30) as client:
+        signed = await client.post("/v1/sessions", json={"login": who["name"], "password": "correct horse battery"})
+        assert signed.status_code == 201, signed.text
+        other = await with_password(client)
+        account = await store.accounts().account_of(other["id"])
+        assert account is not None and account.password_hash.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
