@@ -29,11 +29,14 @@ import asyncpg
 from bench.common import scratch_database
 from bench.tournament import OPTIONS, competition_parser, measured_competition, replicas
 from service.bots.client import ApiClient
-from service.bots.loadtest import Config, Recorder, _connected
+from service.bots.loadtest import Config, Recorder, _connected, _thinking
 from service.bots.play import TurnPlayer
 from service.bots.strategies import RandomStrategy
 from service.commands.competition import verify_competition
 from service.commands.verify import parse_ndjson, verify_log
+
+
+SHORT_THINK_MS = 50.0
 
 
 async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder: Recorder) -> None:
@@ -44,7 +47,7 @@ async def arena(config: Config, minutes: int, clients: list[ApiClient], recorder
         "time_control": config.time_control, "berserk": False})
     recorder.tournament_id = created["arena_id"]
     path = f"/v1/arenas/{created['arena_id']}"
-    players = [TurnPlayer(api, RandomStrategy(random.Random(f"{config.seed}:{i}")), recorder)
+    players = [TurnPlayer(api, _thinking(config, i, RandomStrategy(random.Random(f"{config.seed}:{i}"))), recorder)
                for i, api in enumerate(clients)]
     running = [asyncio.create_task(p.run()) for p in players]
     gate = asyncio.Semaphore(max(config.concurrency, 1))
@@ -100,12 +103,16 @@ async def measured(dsn: str, servers: list[tuple[str, int]], config: Config, min
 
 async def main(args: argparse.Namespace) -> None:
     players, minutes = (4, 1) if args.short else (args.players, args.minutes)  # one minute: the shortest arena
+    # the smoke run's bots think SHORT_THINK_MS a move: its minute still pairs, plays, scores and verifies
+    # several games, without its bots keeping a core busy beside the benchmarks that measure
+    think_ms = SHORT_THINK_MS if args.short else args.think_ms
     config = Config(url="", players=players, seats=args.seats, kind=args.kind, mode="arena", concurrency=16,
-                    options=OPTIONS.get(args.kind, {}), seed=1, time_control={"per_move_seconds": 60})
+                    options=OPTIONS.get(args.kind, {}), seed=1, time_control={"per_move_seconds": 60},
+                    think=think_ms / 1000)
     async with scratch_database() as dsn:
         with replicas(dsn, args.replicas, args.workers) as servers:
             out = await measured(dsn, servers, config, minutes)
-    out["bench"] = "arena"
+    out["bench"], out["think_ms"] = "arena", think_ms
     print(json.dumps(out))
     if out["errors"] or out["games_verified"] != f"{out['games']}/{out['games']}" or not out["arena_verified"]:
         sys.exit(1)

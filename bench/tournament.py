@@ -256,6 +256,8 @@ def competition_parser(doc: str, players: int, seats: int) -> argparse.ArgumentP
     parser.add_argument("--workers", type=int, default=1, help="worker processes per replica (STELA_WORKERS)")
     parser.add_argument("--kind", default="coatl")
     parser.add_argument("--seats", type=int, default=seats, help="players per table")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="each bot takes this long over each choice, give or take half (default 0: never thinks)")
     return parser
 
 
@@ -264,8 +266,6 @@ if __name__ == "__main__":
         sys.exit(serve(sys.argv[3] if sys.argv[2:3] == ["--profile"] else None))
     parser = competition_parser(__doc__, players=1000, seats=4)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--think-ms", type=float, default=0.0,
-                        help="each bot takes this long over each choice, give or take half (default 0: never thinks)")
     parser.add_argument("--profile", metavar="FILE",
                         help="run each replica under cProfile (one worker); replica i writes its stats to FILE.i")
     parser.add_argument("--short", action="store_true",

@@ -660,6 +660,7 @@ def test_xdist_keeps_a_group_on_one_worker_with_the_pinned_pytest(tmp_path):
     silently stopped (its node ids are no longer the string xdist rewrites; pytest-xdist issue 1386), and CI
     ran the TypeScript SDK's three tests at once, two of them emptying and compiling the same build/ under the
     third. pyproject.toml pins pytest 9.1.1 until xdist follows; this fails on a pytest that splits a group."""
+    import os
     import subprocess
     import sys
 
@@ -671,9 +672,11 @@ def test_xdist_keeps_a_group_on_one_worker_with_the_pinned_pytest(tmp_path):
         "    time.sleep(0.2)\n"
         "    with open('where.txt', 'a') as f:\n"
         "        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2", "--dist",
-                           "loadgroup", "--rootdir", str(tmp_path), "-c", "/dev/null", "test_grouped.py"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    # xdist alone of the installed plugins (the others' imports cost each of the three processes seconds)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist.plugin", "-p", "no:cacheprovider", "-q",
+                           "-n", "2", "--dist", "loadgroup", "--rootdir", str(tmp_path), "-c", "/dev/null",
+                           "test_grouped.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert done.returncode == 0, done.stdout + done.stderr
     workers = (tmp_path / "where.txt").read_text().split()
     assert len(workers) == 4 and len(set(workers)) == 1, workers
