@@ -4,16 +4,16 @@ A player's name is a display name (any number of players may share one); an acco
 **login**, a handle unique among accounts (trimmed, NFC, case-folded), chosen when the password is first
 set or, when none is asked for, the name's own if free and the name with a short suffix if not: names
 are never refused, and only a handle's own availability shows (as choosing any unique handle does).
-Passwords are hashed with Argon2id
-(argon2-cffi; by default RFC 9106's second recommendation, its own defaults: STELA_ARGON2_* set the cost). Signing in costs the same hash work whether the login is known or
-not: an unknown one is checked against a dummy hash with the same parameters (`Passwords.verifications`
-counts them, for the tests). Every attempt is counted before any hash work, atomically in the store
-(shared by every replica): per login and client address (`max_failures` in `window_seconds`), per login
-from anywhere (`LOGIN_FACTOR` times as many, so a stranger at one address cannot lock the owner out at
-another) and per address (`ADDRESS_FACTOR` times, for an address many people share). An attempt over
-any limit is refused (429) without a hash, so a burst of any size costs at most the limit in hashes; a
-successful one is taken back. Changing a password asks for the current one (or a session signed in
-within `FRESH_SECONDS`) and ends every other token of the player unless it keeps them.
+Passwords are hashed with Argon2id (argon2-cffi; by default its own defaults, RFC 9106's second
+recommendation; STELA_ARGON2_* set the cost). Signing in costs the same hash work whether the login is known
+or not: an unknown one is checked against a dummy hash with the same parameters (`Passwords.verifications`
+counts them, for the tests). Every attempt is counted before any hash work, atomically in the store (shared
+by every replica): per login and client address (`max_failures` in `window_seconds`), per login from
+anywhere (`LOGIN_FACTOR` times as many, so a stranger at one address cannot lock the owner out at another)
+and per address (`ADDRESS_FACTOR` times, for an address many people share). An attempt over any limit is
+refused (429) without a hash, so a burst of any size costs at most the limit in hashes; a successful one is
+taken back. Changing a password asks for the current one (or a session signed in within `FRESH_SECONDS`) and
+ends every other token of the player unless it keeps them.
 Tokens other than a player's first are `Credential`s with scopes (`service.commands.players`).
 """
 
