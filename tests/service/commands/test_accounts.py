@@ -355,7 +355,8 @@ def test_the_shipped_argon2_cost_is_rfc_9106s_and_the_settings_choose_another():
     shipped = Settings.from_env({})
     assert (shipped.argon2_time_cost, shipped.argon2_memory_kib, shipped.argon2_parallelism) == (3, 65536, 4)
     assert (rfc.time_cost, rfc.memory_cost, rfc.parallelism) == (3, 65536, 4)
-    assert (Settings().argon2_time_cost, Settings().argon2_memory_kib, Settings().argon2_parallelism) == (3, 65536, 4)
+    default = Settings()
+    assert (default.argon2_time_cost, default.argon2_memory_kib, default.argon2_parallelism) == (3, 65536, 4)
     chosen = Settings.from_env({"STELA_ARGON2_TIME_COST": "2", "STELA_ARGON2_MEMORY_KIB": "4096",
                                 "STELA_ARGON2_PARALLELISM": "2"})
     assert (chosen.argon2_time_cost, chosen.argon2_memory_kib, chosen.argon2_parallelism) == (2, 4096, 2)
