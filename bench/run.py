@@ -1,4 +1,5 @@
-"""Run every benchmark and print one JSON line per result (`--short` for the CI mode).
+"""Run every benchmark and print one JSON line per result (`--short` for the CI mode), then each one's wall time
+and the whole run's on stderr.
 
 The fault suite (bench.chaos) runs in the short mode only: its full mode is `make chaos`. It runs beside
 the other benchmarks rather than after them: it measures no speed (it checks that nothing is lost or
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,11 +34,30 @@ def present(modules: list[str]) -> list[str]:
 def main() -> int:
     args = sys.argv[1:]
     short = "--short" in args
+    start = time.monotonic()
     beside = [subprocess.Popen([sys.executable, "-m", module, *args], cwd=ROOT)
               for module in present(SHORT_ONLY + SHORT_BESIDE if short else [])]
+    ended: dict[str, float] = {}  # a benchmark run beside the others: when it ended
+    waiters = [threading.Thread(target=lambda p=proc: (p.wait(), ended.setdefault(p.args[2], time.monotonic())))
+               for proc in beside]
+    for waiter in waiters:
+        waiter.start()
     after = [m for m in present(BENCHES) if not (short and m in SHORT_BESIDE)]
-    failed = [m for m in after if subprocess.run([sys.executable, "-m", m, *args], cwd=ROOT).returncode]
-    failed += [" ".join(p.args[2:3]) for p in beside if p.wait()]
+    walls, failed = [], []
+    for module in after:
+        began = time.monotonic()
+        if subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT).returncode:
+            failed.append(module)
+        walls.append((module, time.monotonic() - began))
+    for proc, waiter in zip(beside, waiters, strict=True):
+        waiter.join()
+        if proc.returncode:
+            failed.append(proc.args[2])
+        walls.append((f"{proc.args[2]} (beside)", ended[proc.args[2]] - start))
+    # each benchmark's wall time, and the whole run's, on stderr (stdout holds the results' JSON lines)
+    print("\n== wall time per benchmark", file=sys.stderr)
+    for module, seconds in [*walls, ("total", time.monotonic() - start)]:
+        print(f"{module:<28}{seconds:7.1f}s", file=sys.stderr)
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
