@@ -38,8 +38,12 @@ def main() -> int:
     beside = [subprocess.Popen([sys.executable, "-m", module, *args], cwd=ROOT)
               for module in present(SHORT_ONLY + SHORT_BESIDE if short else [])]
     ended: dict[str, float] = {}  # a benchmark run beside the others: when it ended
-    waiters = [threading.Thread(target=lambda p=proc: (p.wait(), ended.setdefault(p.args[2], time.monotonic())))
-               for proc in beside]
+
+    def wait(proc: subprocess.Popen) -> None:
+        proc.wait()
+        ended[proc.args[2]] = time.monotonic()
+
+    waiters = [threading.Thread(target=wait, args=(proc,)) for proc in beside]
     for waiter in waiters:
         waiter.start()
     after = [m for m in present(BENCHES) if not (short and m in SHORT_BESIDE)]
