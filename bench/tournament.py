@@ -13,6 +13,12 @@ smoke run of `bench/run.py --short`.
     python -m bench.tournament                 # the issue's run: 1,000 players, 5 rounds, two replicas
     python -m bench.tournament --players 200 --rounds 3 --replicas 1
     python -m bench.tournament --think-ms 400   # bots that think: a load the machine can sustain
+    python -m bench.tournament --players 10000 --rounds 1 --seats 2   # a 10,000-player field's first round
+
+Beside the play it prints the steps before it (`sign_up_s`: every player signs up; `entries_s`: every player
+enters; `streams_s`: every personal stream open; `start_s`: the start request, which pairs the first round and
+writes its games in one transaction) and the memory each process held (`peak_rss_mib`: each replica's high-water
+mark with its workers, the load generator's, and the database backends' own memory at the end of play).
 
 Bots that never think keep a request of every table queued at the server, so the mean command latency is
 the number of tables over the throughput (Little's law: ~250 tables / ~1,050 commands/s = ~190 ms here),
@@ -100,6 +106,7 @@ import argparse
 import asyncio
 import json
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -156,6 +163,33 @@ async def database_cpu(conn: asyncpg.Connection) -> float:
     return sum(cpu_seconds(pid) for pid in pids if psutil.pid_exists(pid))
 
 
+def peak_rss_mib(pid: int) -> float | None:
+    """The most resident memory (MiB) a process and its children (a replica's workers) have held so far: each
+    one's high-water mark (VmHWM), summed; None where /proc does not say."""
+    total = 0
+    try:
+        root = psutil.Process(pid)
+        for proc in [root, *root.children(recursive=True)]:
+            with open(f"/proc/{proc.pid}/status") as status:
+                total += next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, psutil.NoSuchProcess):
+        return None
+    return round(total / 1024, 1)
+
+
+async def database_rss_mib(conn: asyncpg.Connection) -> float:
+    """Resident memory (MiB) now of the PostgreSQL backends serving the benchmark's database, without their
+    shared memory (each maps the same shared buffers, so summing their RSS would count it once per backend)."""
+    pids = [r[0] for r in await conn.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            info = psutil.Process(pid).memory_info()
+            total += info.rss - info.shared
+    return round(total / 2**20, 1)
+
+
 async def play(dsn: str, servers: list[tuple[str, int]], config: Config) -> dict[str, Any]:
     db = await asyncpg.connect(dsn)
     try:
@@ -179,9 +213,10 @@ async def measured_competition(db: asyncpg.Connection, servers: list[tuple[str, 
     """One competition of any format (`drive` runs it with the clients and a recorder) on `servers`: its
     report with each side's CPU per command, printed to stderr before `audit_` checks the competition."""
     async with players_on([u for u, _ in servers], config.players) as clients:
-        await register(clients, 16)
-        settle_memory()  # the load generator's thousand players: no full collections pausing them all
         recorder = Recorder()
+        with recorder.phase("sign_up_s"):
+            await register(clients, 16)
+        settle_memory()  # the load generator's thousand players: no full collections pausing them all
         cpu = [sum(cpu_seconds(pid) for _, pid in servers), time.process_time(), await database_cpu(db)]
         start = time.perf_counter()
         await drive(clients, recorder)
@@ -193,6 +228,8 @@ async def measured_competition(db: asyncpg.Connection, servers: list[tuple[str, 
         commands = max(len(recorder.command_seconds), 1)
         out.update({f"cpu_ms_per_command_{who}": round(1000 * used[i] / commands, 2)
                     for i, who in enumerate(("server", "bots", "database"))})
+        out["peak_rss_mib"] = {"replicas": [peak_rss_mib(pid) for _, pid in servers],
+                               "bots": peak_rss_mib(os.getpid()), "database": await database_rss_mib(db)}
         print(json.dumps(out), file=sys.stderr)  # the measurement, before the (long) audit
         out.update(await audit_(clients[0].http, recorder.tournament_id))
         out["error_samples"] = recorder.errors[:3]

@@ -22,12 +22,11 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from stela_client import AiohttpTransport, Client
-from stela_client.contract import TournamentView
 
 from service.bots.client import ApiClient
 from service.bots.play import SeatPlayer, TurnPlayer
@@ -45,6 +44,16 @@ class Recorder:
     errors: list[str] = field(default_factory=list)
     games_done: int = 0
     tournament_id: str | None = None
+    phases: dict[str, float] = field(default_factory=dict)  # seconds of a competition's steps before its play
+
+    @contextlib.contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Time the block as the phase `name`."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.phases[name] = round(time.perf_counter() - start, 3)
 
     def commanded(self, game_id: str, seat: int, version: int, sent: float, answered: float) -> None:
         self.command_seconds.append(answered - sent)
@@ -98,7 +107,7 @@ def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -
             "command_ms_p50": ms(percentile(commands, 0.5)), "command_ms_p99": ms(percentile(commands, 0.99)),
             "deliveries": len(deliveries), "sse_ms_p50": ms(percentile(deliveries, 0.5)),
             "sse_ms_p99": ms(percentile(deliveries, 0.99)), "conflicts": recorder.conflicts,
-            "throttled": throttled, "errors": len(recorder.errors)}
+            "throttled": throttled, "errors": len(recorder.errors), **recorder.phases}
 
 
 @contextlib.asynccontextmanager
@@ -158,17 +167,20 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
     tid = recorder.tournament_id = created.tournament_id
     gate = asyncio.Semaphore(max(config.concurrency, 1))
 
-    async def register(api: ApiClient) -> TournamentView:
-        async with gate:
-            return await api.sdk.register_for(tid)
+    async def register(api: ApiClient) -> None:
+        async with gate:  # the view each entry answers is dropped: kept, 10,000 entries' views held 20 GB
+            await api.sdk.register_for(tid)
 
-    await asyncio.gather(*(register(api) for api in clients))
+    with recorder.phase("entries_s"):
+        await asyncio.gather(*(register(api) for api in clients))
     players = [TurnPlayer(api, _thinking(config, i, RandomStrategy(random.Random(f"{config.seed}:{i}"))), recorder)
                for i, api in enumerate(clients)]
     running = [asyncio.create_task(p.run()) for p in players]
     try:
-        await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
-        await organiser.start_tournament(tid)
+        with recorder.phase("streams_s"):
+            await asyncio.gather(*(_connected(p, task) for p, task in zip(players, running)))
+        with recorder.phase("start_s"):  # the first round paired and its games written, in one request
+            await organiser.start_tournament(tid)
         async for event in organiser.tournament_stream(tid):  # ends after tournament.TournamentEnded
             if event.type == "tournament.ResultRecorded":
                 recorder.games_done += 1
