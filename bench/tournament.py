@@ -154,13 +154,17 @@ def replicas(dsn: str, count: int, workers: int = 1, profile: str | None = None)
         yield started
 
 
+async def backend_pids(conn: asyncpg.Connection) -> list[int]:
+    """The PostgreSQL backends serving the benchmark's database, `conn`'s own aside."""
+    return [r[0] for r in await conn.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
+
+
 async def database_cpu(conn: asyncpg.Connection) -> float:
     """CPU seconds so far of the PostgreSQL backends serving the benchmark's database (0 if not visible).
 
     `conn` is opened before the run: a new connection at the end may find the server's slots all taken."""
-    pids = [r[0] for r in await conn.fetch(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
-    return sum(cpu_seconds(pid) for pid in pids if psutil.pid_exists(pid))
+    return sum(cpu_seconds(pid) for pid in await backend_pids(conn) if psutil.pid_exists(pid))
 
 
 def peak_rss_mib(pid: int) -> float | None:
@@ -180,10 +184,8 @@ def peak_rss_mib(pid: int) -> float | None:
 async def database_rss_mib(conn: asyncpg.Connection) -> float:
     """Resident memory (MiB) now of the PostgreSQL backends serving the benchmark's database, without their
     shared memory (each maps the same shared buffers, so summing their RSS would count it once per backend)."""
-    pids = [r[0] for r in await conn.fetch(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
     total = 0
-    for pid in pids:
+    for pid in await backend_pids(conn):
         with contextlib.suppress(psutil.Error):
             info = psutil.Process(pid).memory_info()
             total += info.rss - info.shared
