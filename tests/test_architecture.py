@@ -25,7 +25,7 @@ DOMAIN_ALLOWED = {"msgspec", "domain", "__future__", "typing", "typing_extension
                   "functools", "itertools", "collections", "hashlib", "math", "json", "importlib", "pathlib",
                   "abc", "operator", "heapq", "bisect", "re", "string", "fractions", "copy", "types",
                   "xml", "html", "textwrap", "statistics",
-                  "networkx"}  # networkx: pure, deterministic matching for Swiss pairings (no I/O)
+                  "rustworkx"}  # rustworkx: pure, deterministic matching for Swiss pairings (no I/O)
 # the service's sub-packages, lowest first: each may import its own package and those before it only
 SERVICE_LAYERS = ("web", "ops", "store", "commands", "live", "workers", "container", "edge", "bots", "cli")
 SERVICE_ALLOWED_BELOW = {"bots": {"bots", "ops"}}  # the server's clients know nothing of the server

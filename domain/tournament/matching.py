@@ -16,7 +16,8 @@ The rule (tournaments created with `pairing = 2` or `4`; 4 is the default since 
     4. shape: within a score group the top half meets the bottom half (the distance in standings
        places away from half the group, as in the Dutch system).
   The least-cost pairing is found exactly by a maximum-weight matching of maximum cardinality
-  (networkx, Edmonds' blossom algorithm) over the players in standings order.
+  (rustworkx's Edmonds blossom algorithm, integer weights of 128 bits) over the players in standings
+  order.
 - Rule 2: fields beyond `BLOCK` players are matched block by block down the standings (`BLOCK`
   players at a time, plus whoever the block above left unpaired), which keeps a 1,000-player round
   to seconds; every block is matched exactly. A small last block may have to repeat a pair that a
@@ -48,12 +49,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
+import rustworkx as rx
 
 from domain.tournament.conflicts import conflicts, degree
 from domain.tournament.state import TournamentState
 
-BLOCK = 48  # players matched at once in a big field: a block is exact, a round of 1,000 stays in seconds
+BLOCK = 48  # players matched at once in a big field: a block is exact, a round of 10,000 stays under a second
 
 
 def _levels(state: TournamentState, players: Sequence[str]) -> tuple[int, int, int, int]:
@@ -134,11 +135,12 @@ def blocks(players: int, size: int) -> list[slice]:
 def _match_block(state: TournamentState, block: list[str], place: dict[str, int], group: dict[float, int],
                  levels: tuple[int, int, int, int]) -> list[tuple[str, str]]:
     """A maximum-cardinality, least-cost matching of `block` (all of it when even, all but one when odd)."""
-    costs = {(a, b): pair_cost(state, a, b, place, group, levels) for i, a in enumerate(block) for b in block[i + 1:]}
-    ceiling = max(costs.values(), default=0) + 1
-    graph = nx.Graph()
+    costs = [(i, j, pair_cost(state, a, block[j], place, group, levels))
+             for i, a in enumerate(block) for j in range(i + 1, len(block))]
+    ceiling = max((c for _, _, c in costs), default=0) + 1
+    graph = rx.PyGraph()
     graph.add_nodes_from(block)
-    graph.add_weighted_edges_from((a, b, ceiling - c) for (a, b), c in costs.items())
-    matched = nx.max_weight_matching(graph, maxcardinality=True)
-    return sorted((tuple(sorted(pair, key=place.__getitem__)) for pair in matched),  # type: ignore[misc]
+    graph.add_edges_from([(i, j, ceiling - c) for i, j, c in costs])
+    matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    return sorted((tuple(sorted((block[i], block[j]), key=place.__getitem__)) for i, j in matched),
                   key=lambda pair: place[pair[0]])
