@@ -32,7 +32,8 @@ How the service drives it
   finished table's revealed seed shows the others their deal.
 - A result that completes a round carries the next ``RoundPaired`` (or
   ``TournamentEnded`` + ``SeedRevealed``) in the same batch of events.
-- Reading: ``view(state)`` (standings, rounds, tables with game ids),
+- Reading: ``view(state)`` (standings, rounds, tables with game ids), ``entrant_view(state,
+  player_id, before)`` (one player's entry, what a registration or a withdrawal answers),
   ``standings(state)``; readers get events through ``redact(event, public)``
   with ``public = state.status == "finished"`` (the tournament seed and the
   game seeds stay secret until then), or through ``shown(state, event)``,
@@ -74,8 +75,8 @@ from domain.tournament.standings import Standing, bye_points, rank_points, stand
 from domain.tournament.state import Entrant, TournamentState, rng_for
 from domain.tournament.verify import VerifyReport, verify
 from domain.windows import PlayingWindows
-from domain.tournament.view import (TournamentView, decode_command, decode_event, event_data, event_type, redact, shown,
-                                    view)
+from domain.tournament.view import (EntrantView, TournamentView, decode_command, decode_event, entrant_view,
+                                    event_data, event_type, redact, shown, view)
 
 
 def fold(events: list[TournamentEvent], state: TournamentState | None = None) -> TournamentState:
@@ -84,11 +85,12 @@ def fold(events: list[TournamentEvent], state: TournamentState | None = None) ->
 
 
 __all__ = [
-    "Adjudicate", "Annul", "Entry", "ForbidPairing", "PlayingWindows", "SetPairings", "SetWindows", "WindowsSet", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerPaused", "PlayerRegistered", "PlayerWithdrew",
+    "Adjudicate", "Annul", "EntrantView", "Entry", "ForbidPairing", "PlayingWindows", "SetPairings", "SetWindows", "WindowsSet", "Pause", "RemovePlayer", "Resume", "CODES", "CreateTournament", "Entrant", "Format", "PairedTable", "PlayerPaused", "PlayerRegistered", "PlayerWithdrew",
     "RecordResult", "Register", "ResultRecorded", "RoundPaired", "SeedRevealed", "Standing", "Start",
     "TieBreak", "TournamentCommand", "TournamentCreated", "TournamentEnded", "TournamentEvent", "TournamentStarted",
     "TournamentState", "TournamentView", "VerifyReport", "Withdraw", "bye_points", "create", "decide",
-    "deal_round", "decode_command", "decode_event", "event_data", "event_type", "evolve", "fold", "game_id", "game_seed",
+    "deal_round", "decode_command", "decode_event", "entrant_view", "event_data", "event_type", "evolve", "fold",
+    "game_id", "game_seed",
     "next_round", "rank_points", "redact", "rng_for", "sealed_round", "shown", "standings", "table_sizes", "unrecorded",
     "unsealed", "verify", "view",
 ]

@@ -1,4 +1,4 @@
-"""What leaves the tournament domain: its public view, redacted events and the wire codec.
+"""What leaves the tournament domain: its public view, one entrant's view, redacted events and the wire codec.
 
 Everything about a tournament is public except its secrets: the tournament
 seed (`TournamentCreated.seed`) and the game seeds (`PairedTable.seed`), both
@@ -10,9 +10,10 @@ count it, until every table of the deal has a result.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import msgspec
+from msgspec import Meta
 
 from domain.tournament.codec import Codec, Settings, event_data, event_type, without_seeds
 from domain.tournament.commands import Entry, TournamentCommand
@@ -63,6 +64,27 @@ class TournamentView(Settings, frozen=True, kw_only=True):
     windows: dict[str, list[Window]] = {}
 
 
+class EntrantView(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's entry, as a registration or a withdrawal answers it: that player and the tournament's
+    counters, never the field, so the answer is the same size however many have entered (the whole
+    tournament is getTournament's, or its stream's from `version`)."""
+
+    tournament_id: Annotated[str, Meta(description="the tournament")]
+    player_id: Annotated[str, Meta(description=(
+        "whose entry this is: the player registered or withdrawn (the one the organiser named, if they did)"))]
+    name: Annotated[str, Meta(description="the display name the player entered under")]
+    rating: Annotated[int, Meta(description="the seeding rating the player entered with")]
+    registered: Annotated[bool, Meta(description=(
+        "whether the player takes part now: false after a withdrawal"))]
+    status: Annotated[Status, Meta(description="the tournament's status")]
+    round: Annotated[int, Meta(description="the tournament's current round, 0 before the start")]
+    players: Annotated[int, Meta(description=(
+        "how many entrants the tournament has now, as getTournament counts them (after the start, withdrawn "
+        "players still count)"))]
+    version: Annotated[int, Meta(description=(
+        "the tournament's version after this command: its stream from here is `Last-Event-ID: <version>`"))]
+
+
 def _round_view(record: RoundRecord, sealed: bool) -> RoundView:
     return RoundView(round=record.round, byes=list(record.byes), tables=[
         TableView(table=t.table, game_id=t.game_id, players=list(t.players),
@@ -98,6 +120,17 @@ def view(state: TournamentState) -> TournamentView:
         points_per_place=places_of(s), min_players=s.min_players, late_join_until=s.late_join_until, entry=s.entry,
         invitation=s.code_hash is not None or bool(s.entry is not None and s.entry.invited),
         windows={pid: list(e.windows) for pid, e in state.entrants.items() if e.windows})
+
+
+def entrant_view(state: TournamentState, player_id: str, before: TournamentState) -> EntrantView:
+    """`player_id`'s entry in `state`, the tournament after a registration or a withdrawal decided on `before`:
+    their name and rating from `state`, or from `before` when a withdrawal before the start deleted the entry."""
+    now = state.entrants.get(player_id)
+    entrant = now or before.entrants[player_id]
+    return EntrantView(
+        tournament_id=state.settings.tournament_id, player_id=player_id, name=entrant.name, rating=entrant.rating,
+        registered=now is not None and now.active, status=state.status, round=state.round,
+        players=len(state.entrants), version=state.version)
 
 
 def shown(state: TournamentState, event: TournamentEvent) -> TournamentEvent:

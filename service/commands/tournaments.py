@@ -9,7 +9,8 @@ contention is left only between replicas, where the append's head check refuses 
 stale state, which is then reloaded and decided again.
 
 What is a tournament's own here: checking a new tournament's kind and options against the catalogue,
-the refusals that are 403s, and the one extra effect of a decision that pairs a round: every game of
+the refusals that are 403s, a registration's or withdrawal's answer (the player's entry, `enter`, not the
+whole tournament), and the one extra effect of a decision that pairs a round: every game of
 the round is written already started, with the ids, seeds and seats the `RoundPaired` event lists, by
 the same append as the pairing (`EventStore.append(games=...)`, one transaction): a reader never sees
 a round whose games do not exist yet, and a crash leaves neither half. The result runner
@@ -83,9 +84,10 @@ class Tournaments(Competition[T.TournamentState]):
                     (table.game_id, table.seed, [(pid, names[pid]) for pid in table.players], paired.round)],
                     started)]
 
-    async def register(self, viewer: Viewer, tournament_id: str, command: T.Register) -> T.TournamentState:
-        """Register as `command` says; a player registering themselves for a tournament with a rating
-        condition is registered with the platform's rating and rated games of the kind (`rating_of`)."""
+    async def register(self, viewer: Viewer, tournament_id: str, command: T.Register) -> T.EntrantView:
+        """Register as `command` says and answer with that player's entry (`enter`); a player registering
+        themselves for a tournament with a rating condition is registered with the platform's rating and
+        rated games of the kind (`rating_of`)."""
         settings = (await self.load(tournament_id)).state.settings
         entry = settings.entry
         rated = entry is not None and (entry.min_rated_games or entry.rating_min is not None
@@ -93,7 +95,31 @@ class Tournaments(Competition[T.TournamentState]):
         if rated and viewer.player_id is not None and command.player_id in (None, viewer.player_id):
             rating, games = await self.rating_of(settings.kind, viewer.player_id)
             command = msgspec.structs.replace(command, rating=rating, rated_games=games)
-        return await self.act(viewer, tournament_id, command)
+        return await self.enter(viewer, tournament_id, command)
+
+    async def withdraw(self, viewer: Viewer, tournament_id: str, command: T.Withdraw) -> T.EntrantView:
+        """Withdraw as `command` says and answer with that player's entry (`enter`)."""
+        return await self.enter(viewer, tournament_id, command)
+
+    async def enter(self, viewer: Viewer, tournament_id: str,
+                    command: T.Register | T.Withdraw) -> T.EntrantView:
+        """Decide a registration or a withdrawal as `act` does, and answer with the entry of the player the
+        recorded event names (`T.entrant_view`), not the whole tournament: each would carry the field so far,
+        quadratic over a field's entries. The state before is the one the appended decision was made on (a
+        retry on a stale state decides again and replaces it), so a withdrawal before the start, which
+        deletes the entry, still answers with the player's name and rating."""
+        command = named(command)
+        decided: list[tuple[T.TournamentState, list[Any]]] = []
+
+        def decide(state: T.TournamentState, actor: str | None, admin: bool) -> list[Any]:
+            events = self.format.decide(state, actor, command, admin)
+            decided[:] = [(state, events)]
+            return events
+
+        after = await self.run(viewer, tournament_id, command, decide, self.paired_games)
+        before, events = decided[0]
+        player_id = next(e.player_id for e in events if isinstance(e, (T.PlayerRegistered, T.PlayerWithdrew)))
+        return T.entrant_view(after, player_id, before)
 
     async def rating_of(self, kind: str, player_id: str) -> tuple[int, int]:
         """The player's rating of `kind` on the leaderboard (its ordinal, rounded down; 0 before any rated

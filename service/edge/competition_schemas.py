@@ -58,6 +58,27 @@ REGISTER_DOC = (
     "Register the caller (or, for the organiser or an admin, `player_id`). Before the start, or in a Swiss "
     "with `late_join_until` until that round is paired (the rounds missed score nothing). A player registering "
     "themselves must meet the entry conditions: each unmet one is a 409 with its own code.")
+WITHDRAW_DOC = (
+    "Withdraw the caller (or, for the organiser or an admin, `player_id`): before the start the entry is removed; "
+    "after it the player is paired no more and stays in the standings.")
+ENTRY_DOC = (
+    "The answer is the player's entry, not the whole tournament: its size does not grow with the field. Read "
+    "the tournament with getTournament, or follow its stream from the entry's `version` (`Last-Event-ID`).")
+_ENTERED = T.EntrantView(
+    tournament_id="0f6f2c38-5b1e-4c6a-9a37-1d2f4c5e6a7b", player_id="a1f0c9e8-0000-4000-8000-000000000001",
+    name="Ada", rating=1500, registered=True, status="registration", round=0, players=12, version=13)
+
+
+def entry_answer(summary: str, entry: T.EntrantView) -> dict[int, ResponseSpec]:
+    """The 200 of a registration or a withdrawal: the player's entry, with `entry` as its example."""
+    return {200: ResponseSpec(data_container=T.EntrantView, generate_examples=False,
+                              description="the player's entry after the command",
+                              examples=[Example(summary=summary, value=msgspec.to_builtins(entry))])}
+
+
+REGISTERED = entry_answer("registered", _ENTERED)
+WITHDRAWN = entry_answer("withdrawn before the start (the entry is gone; the answer still names the player)",
+                         msgspec.structs.replace(_ENTERED, registered=False, players=11, version=14))
 ORGANISER_DOC = "Organiser (or admin) only: anyone else is refused with 403 `forbidden`."
 REPORT_DOC = (
     "Pairings with results and the standings with their tie-breaks. As JSON (`/report`): the report, and "

@@ -84,11 +84,17 @@ def test_a_tournament_is_organised_entered_played_and_followed_live_on_the_compe
         cat = browser.new_context(viewport=DESK).new_page()
         try:  # a third entrant changes her mind before the start: her entry goes again
             cat_id = register(cat, site, "Cat")["id"]
+            # her page gets no stream, so only her moves redraw it: each answers with her entry, not the
+            # tournament, and the page must read the tournament again (drawing the entry would fail)
+            cat.route(f"**/v1/tournaments/{tid}/stream", lambda route: route.abort())
             cat.goto(f"{site}/#/tournament/{tid}")
             cat.click("#t-register")
             for page in (ann, watcher):
                 wait_until(page, lambda: {r["player"] for r in rows(page)} == ids | {cat_id}, "three entrants, live")
+            wait_until(cat, lambda: cat.inner_text("#status") == "Registered", "Cat's registration in words")
+            wait_until(cat, lambda: cat_id in {r["player"] for r in rows(cat)}, "Cat in her own page's standings")
             cat.click("#t-withdraw")
+            wait_until(cat, lambda: cat.inner_text("#status") == "Withdrawn", "Cat's withdrawal in words")
             wait_until(cat, lambda: cat.locator("#t-register").count(), "Cat free to register again")
         finally:
             cat.context.close()

@@ -276,6 +276,10 @@ def _view(method: str, path: str, body: Any = None) -> Call[c.TournamentView]:
     return Call(method, path, _as(c.TournamentView), body=body)
 
 
+def _entrant(method: str, path: str, body: Any) -> Call[c.EntrantView]:
+    return Call(method, path, _as(c.EntrantView), body=body)
+
+
 def _arena_view(method: str, path: str, body: Any = None) -> Call[c.ArenaView]:
     return Call(method, path, _as(c.ArenaView), body=body)
 
@@ -668,14 +672,16 @@ class Api(Core):
 
     @op("registerForTournament")
     def register_for(self, /, tournament_id: str, *, player_id: str | None = None, name: str | None = None,
-                     code: str | None = None, rating: int | None = None) -> Call[c.TournamentView]:
-        """Register this player (or, for the organiser, `player_id` / a guest `name`; `code` for a closed one)."""
-        return _view("POST", _tournament(tournament_id, "register"),
-                     _body(c.RegisterRequest, player_id=player_id, name=name, code=code, rating=rating))
+                     code: str | None = None, rating: int | None = None) -> Call[c.EntrantView]:
+        """Register this player (or, for the organiser, `player_id` / a guest `name`; `code` for a closed one);
+        the answer is that player's entry (`tournament` reads the whole tournament)."""
+        return _entrant("POST", _tournament(tournament_id, "register"),
+                        _body(c.RegisterRequest, player_id=player_id, name=name, code=code, rating=rating))
 
     @op("withdrawFromTournament")
-    def withdraw_from(self, tournament_id: str, player_id: str | None = None) -> Call[c.TournamentView]:
-        return _view("POST", _tournament(tournament_id, "withdraw"), _body(c.WithdrawRequest, player_id=player_id))
+    def withdraw_from(self, tournament_id: str, player_id: str | None = None) -> Call[c.EntrantView]:
+        """Withdraw this player (or, for the organiser, `player_id`); the answer is that player's entry."""
+        return _entrant("POST", _tournament(tournament_id, "withdraw"), _body(c.WithdrawRequest, player_id=player_id))
 
     @op("startTournament")
     def start_tournament(self, tournament_id: str) -> Call[c.TournamentView]:

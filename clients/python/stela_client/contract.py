@@ -125,6 +125,20 @@ class Cosignature(msgspec.Struct, kw_only=True):
     witness_key: str
 
 
+class EntrantView(msgspec.Struct, kw_only=True):
+    """EntrantView"""
+
+    name: str
+    player_id: str
+    players: int
+    rating: int
+    registered: bool
+    round: int
+    status: Literal["registration", "running", "finished"]
+    tournament_id: str
+    version: int
+
+
 class ForbidRequest(msgspec.Struct, kw_only=True):
     """ForbidRequest"""
 

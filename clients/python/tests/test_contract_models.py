@@ -131,12 +131,16 @@ async def test_typed_answers_decode_from_a_live_server(server):
                                               entry=contract.Entry(min_rated_games=0), tiebreaks=["buchholz"])
         assert isinstance(created, contract.TournamentView) and created.status == "registration"
         joined = await ann.register_for(created.tournament_id, name="Ann A.", rating=1600)
-        assert [(s.name, s.rating) for s in joined.standings] == [("Ann A.", 1600)]
+        assert isinstance(joined, contract.EntrantView)
+        assert (joined.name, joined.rating, joined.registered, joined.players) == ("Ann A.", 1600, True, 1)
         events = (await org.tournament_events(created.tournament_id)).events
         assert [type(e) for e in events] == [contract.EventTournamentTournamentCreated,
                                              contract.EventTournamentPlayerRegistered]
         assert events[1].type == "tournament.PlayerRegistered"
-        assert events[1].data.player_id == joined.standings[0].player_id
+        assert events[1].data.player_id == joined.player_id and joined.version == 2
+        left = await org.withdraw_from(created.tournament_id, player_id=joined.player_id)
+        assert (left.player_id, left.name, left.registered, left.players, left.version) == (
+            joined.player_id, "Ann A.", False, 0, 3)
         deadline = asyncio.get_running_loop().time() + 60
         while created.tournament_id not in {t.tournament_id for t in (await org.tournaments(kind="coatl")).items}:
             assert asyncio.get_running_loop().time() < deadline, "the tournament never reached the list (a read model)"

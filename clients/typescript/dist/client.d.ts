@@ -39,6 +39,7 @@ type Kinds = ResultOf<"listKinds">;
 type Kind = ResultOf<"getKind">;
 type GameList = ResultOf<"listGames">;
 type Tournament = ResultOf<"getTournament">;
+export type EntrantView = ResultOf<"registerForTournament">;
 type Arena = ResultOf<"getArena">;
 export type Session = ResultOf<"signIn", 201>;
 export type OAuthTokens = ResultOf<"oauthToken">;
@@ -168,8 +169,11 @@ export declare class StelaClient {
     createTournament(body: BodyOf<"createTournament">): Promise<Tournament>;
     tournament(id: string): Promise<Tournament>;
     tournamentEvents(id: string, query?: QueryOf<"getTournamentEvents">): Promise<ResultOf<"getTournamentEvents">>;
-    registerFor(id: string, body?: BodyOf<"registerForTournament">): Promise<Tournament>;
-    withdrawFrom(id: string, body?: BodyOf<"withdrawFromTournament">): Promise<Tournament>;
+    /** Register the caller (or, for the organiser, `body.player_id`): the answer is that player's entry, not the
+     * tournament (`tournament(id)` reads it, `followTournament` follows it from the entry's `version`). */
+    registerFor(id: string, body?: BodyOf<"registerForTournament">): Promise<EntrantView>;
+    /** Withdraw the caller (or, for the organiser, `body.player_id`): the answer is that player's entry. */
+    withdrawFrom(id: string, body?: BodyOf<"withdrawFromTournament">): Promise<EntrantView>;
     startTournament(id: string): Promise<Tournament>;
     /** The organiser registers bots (through the tournament's own registration, so its rules apply). */
     addTournamentBots(id: string, body: BodyOf<"addTournamentBots">): Promise<Tournament>;

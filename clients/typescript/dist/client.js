@@ -284,9 +284,12 @@ export class StelaClient {
     tournamentEvents(id, query = {}) {
         return this.get(`${tournament(id)}/events`, query);
     }
+    /** Register the caller (or, for the organiser, `body.player_id`): the answer is that player's entry, not the
+     * tournament (`tournament(id)` reads it, `followTournament` follows it from the entry's `version`). */
     registerFor(id, body = {}) {
         return this.post(`${tournament(id)}/register`, body);
     }
+    /** Withdraw the caller (or, for the organiser, `body.player_id`): the answer is that player's entry. */
     withdrawFrom(id, body = {}) {
         return this.post(`${tournament(id)}/withdraw`, body);
     }

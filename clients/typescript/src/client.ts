@@ -44,6 +44,7 @@ type Kinds = ResultOf<"listKinds">;
 type Kind = ResultOf<"getKind">;
 type GameList = ResultOf<"listGames">;
 type Tournament = ResultOf<"getTournament">;
+export type EntrantView = ResultOf<"registerForTournament">;
 type Arena = ResultOf<"getArena">;
 type Query = Record<string, string | number | boolean | null | undefined>;
 export type Session = ResultOf<"signIn", 201>;
@@ -399,11 +400,14 @@ export class StelaClient {
     return this.get(`${tournament(id)}/events`, query);
   }
 
-  registerFor(id: string, body: BodyOf<"registerForTournament"> = {}): Promise<Tournament> {
+  /** Register the caller (or, for the organiser, `body.player_id`): the answer is that player's entry, not the
+   * tournament (`tournament(id)` reads it, `followTournament` follows it from the entry's `version`). */
+  registerFor(id: string, body: BodyOf<"registerForTournament"> = {}): Promise<EntrantView> {
     return this.post(`${tournament(id)}/register`, body);
   }
 
-  withdrawFrom(id: string, body: BodyOf<"withdrawFromTournament"> = {}): Promise<Tournament> {
+  /** Withdraw the caller (or, for the organiser, `body.player_id`): the answer is that player's entry. */
+  withdrawFrom(id: string, body: BodyOf<"withdrawFromTournament"> = {}): Promise<EntrantView> {
     return this.post(`${tournament(id)}/withdraw`, body);
   }
 

@@ -22,9 +22,10 @@ import domain.tournament as T
 import domain.tournament.arena as A
 from projections.tournaments import TournamentPage
 from service.edge.competition_schemas import (
-    ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_JOIN, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, LIST_DOC,
-    LIST_RESPONSES, NAME_REFUSED, ORGANISER_DOC, REGISTER_DOC, REPORT_DOC, REPORT_EXAMPLE, STREAM_DOC, STREAM_RESPONSES,
-    ArenaCreate, ArenaJoin, ArenaList, TournamentCreate, TournamentReport, tournament_responses)
+    ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_JOIN, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, ENTRY_DOC,
+    LIST_DOC, LIST_RESPONSES, NAME_REFUSED, ORGANISER_DOC, REGISTER_DOC, REGISTERED, REPORT_DOC, REPORT_EXAMPLE,
+    STREAM_DOC, STREAM_RESPONSES, WITHDRAW_DOC, WITHDRAWN, ArenaCreate, ArenaJoin, ArenaList, TournamentCreate,
+    TournamentReport, tournament_responses)
 from service.edge.dependencies import viewer_after
 from service.edge.desks import Live
 from service.edge.errors import responses
@@ -137,24 +138,25 @@ class TournamentController(Controller):
 
     @post("/{tournament_id:str}/register", dto=StrictBody[RegisterRequest], return_dto=None,
           operation_id="registerForTournament", summary="Register",
-          description=REGISTER_DOC, status_code=200, security=[{"bearer": []}],
-          responses={**tournament_responses(400, 401, 403, 404, conflicts=(
+          description=f"{REGISTER_DOC} {ENTRY_DOC}", status_code=200, security=[{"bearer": []}],
+          responses={**REGISTERED, **tournament_responses(400, 401, 403, 404, conflicts=(
               "tournament.registration_closed", "tournament.not_invited", "tournament.rating_out_of_range",
               "tournament.too_few_rated_games", "tournament.already_registered", "tournament.full")), **NAME_REFUSED})
     async def register(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                       data: JSONBody[RegisterRequest]) -> T.TournamentView:
+                       data: JSONBody[RegisterRequest]) -> T.EntrantView:
         name = data.name or (viewer.player.name if viewer.player is not None else "")
         command = T.Register(name=name, rating=data.rating, player_id=data.player_id, code=data.code)
-        return T.view(await tournaments.register(viewer, tournament_id, command))
+        return await tournaments.register(viewer, tournament_id, command)
 
     @post("/{tournament_id:str}/withdraw", dto=StrictBody[WithdrawRequest], return_dto=None,
           operation_id="withdrawFromTournament", summary="Withdraw",
-          status_code=200, responses=responses(400, 401, 403, 404, 409), security=[{"bearer": []}])
+          description=f"{WITHDRAW_DOC} {ENTRY_DOC}", status_code=200,
+          responses={**WITHDRAWN, **responses(400, 401, 403, 404, 409)}, security=[{"bearer": []}])
     async def withdraw(self, viewer: NamedDependency[Viewer],
                        tournaments: NamedDependency[Tournaments], tournament_id: TournamentId,
-                       data: JSONBody[WithdrawRequest]) -> T.TournamentView:
-        return T.view(await tournaments.act(viewer, tournament_id, T.Withdraw(player_id=data.player_id)))
+                       data: JSONBody[WithdrawRequest]) -> T.EntrantView:
+        return await tournaments.withdraw(viewer, tournament_id, T.Withdraw(player_id=data.player_id))
 
     @post("/{tournament_id:str}/start", operation_id="startTournament",
           summary="Close registration and pair round 1 (organiser or admin)", status_code=200,

@@ -15,7 +15,9 @@ import { ARENA } from "./format-arena.js";
 const FAMILIES = { tournament: { api: "/v1/tournaments", ...ROUNDS }, arena: { api: "/v1/arenas", ...ARENA } };
 
 /** A competition of `family` ("tournament" or "arena"), live: its standings, the viewer's actions and the format's
-part; the stream's frames redraw it (a tournament's view carries no version: the newest request's answer wins). */
+part; the stream's frames redraw it (a tournament's view carries no version: the newest request's answer wins). A
+move answered with the competition is drawn from its answer; one answered with the player's entry alone (the
+format's `answersEntry`: a tournament's register and withdraw) reads the competition again. */
 export async function showCompetition(root, family, id) {
   const f = FAMILIES[family];
   const page = { shown: null, source: null, asked: 0, berserked: new Set() };
@@ -36,8 +38,9 @@ export async function showCompetition(root, family, id) {
   const act = async (what, words, body = {}) => {
     const n = ++page.asked;
     try {
-      const view = await post(`${f.api}/${id}/${what}`, body);
-      if (n === page.asked) draw(view);
+      const answer = await post(`${f.api}/${id}/${what}`, body);
+      if (f.answersEntry && f.answersEntry.has(what)) await reload();  // the player's entry, not the view
+      else if (n === page.asked) draw(answer);
       status(words);
     } catch (err) {
       status(explain(err), true);

@@ -114,7 +114,7 @@ async def test_competition_and_entrant_names_are_kept_in_nfc(api):
     assert r.status_code == 201 and r.json()["name"] == "Caf\u00e9 Cup", r.text
     r = await api.post(f"/v1/tournaments/{r.json()['tournament_id']}/register", headers=auth(ann),
                        json={"name": "Zoe\u0308"})
-    assert r.status_code == 200 and [e["name"] for e in r.json()["standings"]] == ["Zo\u00eb"], r.text
+    assert r.status_code == 200 and r.json()["name"] == "Zo\u00eb", r.text
 
 
 async def test_the_organiser_chooses_the_tie_breaks_and_what_a_bye_is_worth(api):

@@ -1339,7 +1339,7 @@ export interface paths {
         put?: never;
         /**
          * Register
-         * @description Register the caller (or, for the organiser or an admin, `player_id`). Before the start, or in a Swiss with `late_join_until` until that round is paired (the rounds missed score nothing). A player registering themselves must meet the entry conditions: each unmet one is a 409 with its own code.
+         * @description Register the caller (or, for the organiser or an admin, `player_id`). Before the start, or in a Swiss with `late_join_until` until that round is paired (the rounds missed score nothing). A player registering themselves must meet the entry conditions: each unmet one is a 409 with its own code. The answer is the player's entry, not the whole tournament: its size does not grow with the field. Read the tournament with getTournament, or follow its stream from the entry's `version` (`Last-Event-ID`).
          */
         post: operations["registerForTournament"];
         delete?: never;
@@ -1488,7 +1488,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraw */
+        /**
+         * Withdraw
+         * @description Withdraw the caller (or, for the organiser or an admin, `player_id`): before the start the entry is removed; after it the player is paired no more and stays in the standings. The answer is the player's entry, not the whole tournament: its size does not grow with the field. Read the tournament with getTournament, or follow its stream from the entry's `version` (`Last-Event-ID`).
+         */
         post: operations["withdrawFromTournament"];
         delete?: never;
         options?: never;
@@ -1709,6 +1712,30 @@ export interface components {
              * @enum {string}
              */
             type: "end";
+        };
+        /** EntrantView */
+        EntrantView: {
+            /** @description the display name the player entered under */
+            name: string;
+            /** @description whose entry this is: the player registered or withdrawn (the one the organiser named, if they did) */
+            player_id: string;
+            /** @description how many entrants the tournament has now, as getTournament counts them (after the start, withdrawn players still count) */
+            players: number;
+            /** @description the seeding rating the player entered with */
+            rating: number;
+            /** @description whether the player takes part now: false after a withdrawal */
+            registered: boolean;
+            /** @description the tournament's current round, 0 before the start */
+            round: number;
+            /**
+             * @description the tournament's status
+             * @enum {string}
+             */
+            status: "registration" | "running" | "finished";
+            /** @description the tournament */
+            tournament_id: string;
+            /** @description the tournament's version after this command: its stream from here is `Last-Event-ID: <version>` */
+            version: number;
         };
         /** Entry */
         Entry: {
@@ -13789,7 +13816,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Request fulfilled, document follows */
+            /** @description the player's entry after the command */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13797,7 +13824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TournamentView"];
+                    "application/json": components["schemas"]["EntrantView"];
                 };
             };
             /** @description Bad request */
@@ -14624,7 +14651,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Request fulfilled, document follows */
+            /** @description the player's entry after the command */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -14632,7 +14659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TournamentView"];
+                    "application/json": components["schemas"]["EntrantView"];
                 };
             };
             /** @description Bad request */

@@ -14,6 +14,12 @@ export async function typeChecks(c: StelaClient): Promise<void> {
     if (f.type === "turn") console.log(f.your_turn, f.commands?.length);
     if (f.type === "game.ended") console.log(f.outcome?.winners);
   });
+  // a registration and a withdrawal answer with the player's entry, which carries no field of standings
+  const entry = await c.registerFor("t", { player_id: "p" });
+  const left = await c.withdrawFrom("t");
+  console.log(entry.registered, entry.version, left.name);
+  // @ts-expect-error the entry is not the tournament
+  console.log(entry.standings);
   // @ts-expect-error an unknown kind
   await c.createGame({ kind: "chess", seats: 2 });
   // @ts-expect-error another kind's option
