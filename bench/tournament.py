@@ -101,13 +101,13 @@ ms, 0.93 / 0.85 ms; no difference beyond the noise, except version conflicts: 83
 Measured 2026-11-30 (session 58; a fast machine: a bare loop of 2x10^7 additions in 1.0 s), each run alone, load
 0.7-3.0: the default run 169.5 s of play, 2,280 commands/s, command p50 78 / p99 220 ms, delivery p99 66 ms, CPU
 server 0.47 / bots 0.21 / database 0.10 ms; 1,000 players, one round, 200 ms thinking (two runs): p99 44.4 / 37.9 ms,
-delivery p99 23.4 / 23.4 ms, server CPU 0.75 / 0.75 ms. A 10,000-player field, one round: before (5144c97, 2
-seats, session 57, a machine as fast) entries 215.8 s (each answered with the whole field so far), start 15.1 s (networkx matching 4.75 s of it),
-play 959 s, server CPU 1.38 ms a command; after (entries answered with the player's entry, rustworkx matching) at
-2 seats entries 26.3 s, start 3.82 s, play 596.9 s, 835,516 commands, server CPU 0.80 ms, 5,000/5,000 games verified;
-at 4 seats entries 24.6 s, start 2.11 s, play 462.4 s, 763,448 commands, server CPU 0.67 ms, 2,500/2,500 verified;
-peak memory replicas 583 / 553 and 740 / 556 MiB, load generator 2,268 and 2,412 MiB, database backends 705 and
-595 MiB; 0 errors.
+delivery p99 23.4 / 23.4 ms, server CPU 0.75 / 0.75 ms. A 10,000-player field, one round: before (5144c97, 2 seats,
+session 57, a machine as fast) entries 215.8 s (each answered with the whole field so far), start 15.1 s (networkx
+matching 4.75 s of it), play 959 s, server CPU 1.38 ms a command; after (entries answered with the player's entry,
+rustworkx matching) at 2 seats entries 26.3 s, start 3.82 s, play 596.9 s, 835,516 commands, server CPU 0.80 ms,
+5,000/5,000 games verified; at 4 seats entries 24.6 s, start 2.11 s, play 462.4 s, 763,448 commands, server CPU 0.67
+ms, 2,500/2,500 verified; peak memory replicas 583 / 553 and 740 / 556 MiB, load generator 2,268 and 2,412 MiB,
+database backends 705 and 595 MiB; 0 errors.
 """
 
 from __future__ import annotations
