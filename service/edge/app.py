@@ -200,8 +200,9 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan(open_services, desks)], state=state,
                    openapi_config=openapi_config(state.games), exception_handlers=exception_handlers,
-                   middleware=[allow_fix], dependencies=provided(lambda: state.desks),
-                   guards=[authenticator(lambda: state.desks.players)],  # the caller, before the body
+                   # the caller, routed and before the body (not a guard: Litestar copies a handler per guard call)
+                   middleware=[allow_fix, authenticator(lambda: state.desks.players)],
+                   dependencies=provided(lambda: state.desks),
                    request_max_body_size=MAX_BODY_BYTES, debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format
     scoped_security(app)  # each operation's scope into its security requirement (docs/accounts.md)

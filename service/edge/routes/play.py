@@ -131,7 +131,7 @@ def command_route(play: Callable[[], Play]) -> HTTPRouteHandler:
 
     The busiest route takes no dependencies: Litestar resolves each one through its dependency
     machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
-    what it uses is bound here by the app and the caller is the one the app's guard found from the raw
+    what it uses is bound here by the app and the caller is the one the app's route middleware found from the raw
     `Authorization` header before the body was decoded (`dependencies.authenticator`, the players' token
     cache). The body goes through `CommandBody`
     (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
