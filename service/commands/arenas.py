@@ -12,7 +12,8 @@ pairing, written already started with the ids, seeds and seats `PlayersPaired` l
 append as the pairing (`EventStore.append(games=...)`, one transaction; migration 009 links them in
 `arena_games`, never in `tournament_games`); and berserk: the arena records `Berserked`, and the
 player's clock in the game is halved by a `table.ClockSet` batch of the game (allowed only while the
-game runs, before the player's own first command there, on a chess clock).
+game runs, before the player's own first command there, on a chess clock). A player's own move (join,
+pause, leave, berserk) answers with that player's part of the arena (`move`), never the standings.
 """
 
 from __future__ import annotations
@@ -93,9 +94,20 @@ class Arenas(Competition[A.ArenaState]):
             (game.game_id, game.seed, [(pid, state.players[pid].name) for pid in game.players], game.number)
             for e in events if isinstance(e, A.PlayersPaired) for game in e.games], started)
 
-    async def berserk(self, viewer: Viewer, arena_id: str, game_id: str) -> A.ArenaState:
+    async def move(self, viewer: Viewer, arena_id: str,
+                   command: A.Join | A.Pause | A.Leave | A.Berserk) -> A.ArenaEntrantView:
+        """Decide a player's own move as `act` does, and answer with the part of the arena of the player the
+        recorded event names (`A.entrant_view`), not the whole arena: its standings carry every player with
+        their sheet, so each join would cost as much as the field so far, and each berserk (one a game) too."""
+        _, events, after = await self.decided(viewer, arena_id, command)
+        player_id = next(e.player_id for e in events
+                         if isinstance(e, (A.PlayerJoined, A.PlayerPaused, A.PlayerWithdrew, A.Berserked)))
+        return A.entrant_view(after, player_id)
+
+    async def berserk(self, viewer: Viewer, arena_id: str, game_id: str) -> A.ArenaEntrantView:
         """Halve the caller's clock in `game_id` for a bonus point on a win: checked by the arena first, the
-        clock halved in the game, then `Berserked` recorded (one at a time per player and game here)."""
+        clock halved in the game, then `Berserked` recorded (one at a time per player and game here); the
+        answer is the player's part of the arena (`move`)."""
         player = viewer.require_player()
         lock = self._berserking.setdefault((game_id, player.id), asyncio.Lock())
         async with lock:
@@ -103,7 +115,7 @@ class Arenas(Competition[A.ArenaState]):
             with self.refusing():
                 A.decide(state, player.id, A.Berserk(game_id=game_id))
             await self._halve_clock(game_id, player.id)
-            done = await self.act(viewer, arena_id, A.Berserk(game_id=game_id))
+            done = await self.move(viewer, arena_id, A.Berserk(game_id=game_id))
         self._berserking.pop((game_id, player.id), None)
         return done
 

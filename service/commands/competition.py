@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 import msgspec
 
@@ -38,6 +38,14 @@ from service.store.protocol import EventStore, Metadata, NewEvent, NewGame, Play
 S = TypeVar("S")
 Decide = Callable[[S, "str | None", bool], list[Any]]  # (state, actor or None for the platform, admin) -> events
 Pairings = Callable[[S, list[Any], dict[str, Any]], list[NewGame]]  # (state after, events, started) -> games
+
+
+class Decision(NamedTuple, Generic[S]):
+    """A command's appended decision: the state it was decided on, the events decided, the state after them."""
+
+    before: S
+    events: list[Any]
+    after: S
 
 
 class DeciderCodec(Generic[S]):
@@ -142,6 +150,22 @@ class Competition(Generic[S]):
         return await self.run(viewer, competition_id, command,
                               lambda state, actor, admin: self.format.decide(state, actor, command, admin),
                               self.paired_games, key)
+
+    async def decided(self, viewer: Viewer, competition_id: str, command: Any) -> Decision[S]:
+        """Decide `command` for the caller as `act` does, and keep the decision that was appended: the state it
+        was decided on (a retry on a stale state decides again and replaces it), its events and the state
+        after them, so an answer can name the player the recorded events are about."""
+        command = named(command)
+        kept: list[tuple[S, list[Any]]] = []
+
+        def decide(state: S, actor: str | None, admin: bool) -> list[Any]:
+            events = self.format.decide(state, actor, command, admin)
+            kept[:] = [(state, events)]
+            return events
+
+        after = await self.run(viewer, competition_id, command, decide, self.paired_games)
+        before, events = kept[0]
+        return Decision(before, events, after)
 
     async def platform(self, competition_id: str, command: Any) -> S:
         """A command of the platform (a result, a pairing, the close)."""

@@ -105,19 +105,10 @@ class Tournaments(Competition[T.TournamentState]):
                     command: T.Register | T.Withdraw) -> T.EntrantView:
         """Decide a registration or a withdrawal as `act` does, and answer with the entry of the player the
         recorded event names (`T.entrant_view`), not the whole tournament: each would carry the field so far,
-        quadratic over a field's entries. The state before is the one the appended decision was made on (a
-        retry on a stale state decides again and replaces it), so a withdrawal before the start, which
-        deletes the entry, still answers with the player's name and rating."""
-        command = named(command)
-        decided: list[tuple[T.TournamentState, list[Any]]] = []
-
-        def decide(state: T.TournamentState, actor: str | None, admin: bool) -> list[Any]:
-            events = self.format.decide(state, actor, command, admin)
-            decided[:] = [(state, events)]
-            return events
-
-        after = await self.run(viewer, tournament_id, command, decide, self.paired_games)
-        before, events = decided[0]
+        quadratic over a field's entries. The state before is the one the appended decision was made on
+        (`decided`), so a withdrawal before the start, which deletes the entry, still answers with the
+        player's name and rating."""
+        before, events, after = await self.decided(viewer, tournament_id, command)
         player_id = next(e.player_id for e in events if isinstance(e, (T.PlayerRegistered, T.PlayerWithdrew)))
         return T.entrant_view(after, player_id, before)
 

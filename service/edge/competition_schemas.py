@@ -69,10 +69,11 @@ _ENTERED = T.EntrantView(
     name="Ada", rating=1500, registered=True, status="registration", round=0, players=12, version=13)
 
 
-def entry_answer(summary: str, entry: T.EntrantView) -> dict[int, ResponseSpec]:
-    """The 200 of a registration or a withdrawal: the player's entry, with `entry` as its example."""
-    return {200: ResponseSpec(data_container=T.EntrantView, generate_examples=False,
-                              description="the player's entry after the command",
+def entry_answer(summary: str, entry: T.EntrantView | A.ArenaEntrantView,
+                 description: str = "the player's entry after the command") -> dict[int, ResponseSpec]:
+    """The 200 of a move answered with one player's part of a competition (a tournament's registration or
+    withdrawal: `T.EntrantView`; a player's own move in an arena: `A.ArenaEntrantView`), `entry` its example."""
+    return {200: ResponseSpec(data_container=type(entry), generate_examples=False, description=description,
                               examples=[Example(summary=summary, value=msgspec.to_builtins(entry))])}
 
 
@@ -169,13 +170,14 @@ REPORT_EXAMPLE = {
 # ------------------------------------------------------------------------------------------------ the arena
 
 _ARENA_ID = "3b9d6f1e-8c2a-4e7b-a1d0-5f6e7a8b9c0d"
+_GAME_ID = "0c4e8f3a-1b2d-5c6e-8f90-a1b2c3d4e5f6"  # the game Ada is playing in the examples
 ARENA_EXAMPLE = A.ArenaView(
     arena_id=_ARENA_ID, organiser="5d0c1b7e-2a34-4f8e-9b61-0c3d2e1f4a5b", name="Hourly coatl arena", kind="coatl",
     seats=2, options={}, time_control={"total_seconds": 180, "increment_seconds": 2}, berserk=True,
     starts_at_ms=1795760400000, ends_at_ms=1795764000000, status="open", players=2, games=3, running=1,
     standings=[A.ArenaStanding(rank=1, player_id="a1f0c9e8-0000-4000-8000-000000000001", name="Ada", rating=1620,
                           points=8, games=3, wins=3, streak=3, fire=True, berserks=1, presence="active",
-                          playing="0c4e8f3a-1b2d-5c6e-8f90-a1b2c3d4e5f6", sheet=[2, 2, 4]),
+                          playing=_GAME_ID, sheet=[2, 2, 4]),
                A.ArenaStanding(rank=2, player_id="a1f0c9e8-0000-4000-8000-000000000002", name="Bo", rating=1500,
                           points=1, games=2, wins=0, streak=0, fire=False, berserks=0, presence="paused",
                           playing=None, sheet=[1, 0])],
@@ -188,13 +190,38 @@ ARENA_DOC = ("The arena as anyone sees it: settings, start and end (milliseconds
 ARENA_RESPONSES = {200: ResponseSpec(data_container=A.ArenaView, generate_examples=False, description="the arena",
                                      examples=[Example(summary="a running arena",
                                                        value=msgspec.to_builtins(ARENA_EXAMPLE))])}
-ARENA_ACTS = {**ARENA_RESPONSES, **responses(400, 401, 404, 409)}  # what a player's own arena command answers
 # an entrant's name breaking the player-name rules (service.commands.competition.named)
 NAME_REFUSED = {422: ResponseSpec(data_container=ProblemDetail, generate_examples=False, media_type=PROBLEM,
                                   description="Unprocessable content", examples=[Example(
                                       summary="invalid_name", value=example(InvalidName(
                                           "a name may not contain U+202E (RIGHT-TO-LEFT OVERRIDE)")))])}
-ARENA_JOIN = {**ARENA_ACTS, **NAME_REFUSED}  # joining gives a name
+ARENA_MOVE_DOC = (
+    "The answer is the caller's own part of the arena, not the arena: their points, games, wins, streak (`fire`: "
+    "on fire), berserks, presence, the game they are in and their sheet, with the arena's status, players and "
+    "version; its size follows the player's own games, never the field. Read the arena (every standing, with "
+    "ranks) with getArena, or follow its stream from the answer's `version` (`Last-Event-ID`).")
+_PLAYING = A.ArenaEntrantView(
+    arena_id=_ARENA_ID, player_id="a1f0c9e8-0000-4000-8000-000000000001", name="Ada", rating=1620, points=8,
+    games=3, wins=3, streak=3, fire=True, berserks=1, presence="active", playing=_GAME_ID, sheet=[2, 2, 4],
+    status="open", players=12, version=40)
+
+
+def arena_move(summary: str, entrant: A.ArenaEntrantView, *refusals: int) -> dict[int, ResponseSpec]:
+    """The 200 of a player's own move in an arena (their part of it, `entrant` its example) and its refusals."""
+    return {**entry_answer(summary, entrant, "the player's part of the arena after the command"),
+            **responses(*refusals)}
+
+
+ARENA_JOINED = {**arena_move("joined (a first join: nothing scored yet)", msgspec.structs.replace(
+    _PLAYING, points=0, games=0, wins=0, streak=0, fire=False, berserks=0, playing=None, sheet=[], version=13),
+    400, 401, 404, 409), **NAME_REFUSED}  # joining gives a name
+ARENA_PAUSED = arena_move("paused during a game (it is played out)", msgspec.structs.replace(
+    _PLAYING, presence="paused", version=41), 400, 401, 404, 409)
+ARENA_LEFT = arena_move("left for good after losing the game (the points stay)", msgspec.structs.replace(
+    _PLAYING, presence="left", playing=None, games=4, streak=0, fire=False, sheet=[2, 2, 4, 0], version=44),
+    400, 401, 404, 409)
+ARENA_BERSERKED = arena_move("berserked in the game being played", msgspec.structs.replace(
+    _PLAYING, berserks=2, version=41), 400, 401, 403, 404, 409)
 ARENA_STREAM_DOC = (
     "`text/event-stream`. First the arena as in getArena (`event: snapshot`, id: its version), then one frame per "
     "event, `event: <type>`, `id: <stream version>`, data the event as getArenaEvents shows it "

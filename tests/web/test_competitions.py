@@ -146,7 +146,8 @@ def test_a_tournament_is_organised_entered_played_and_followed_live_on_the_compe
 def test_an_arena_is_organised_joined_paired_berserked_and_followed_live_on_the_same_page(site, browser):
     """The same form makes an arena (its length and clock asked only for it); two players join from the same
     page, the service pairs them by itself, one berserks in the game, another pauses and comes back, and a
-    spectator on a phone follows the countdown and the standings live."""
+    spectator on a phone follows the countdown and the standings live; a third, whose page hears no stream, sees
+    each of her own moves (join, pause, join again, leave) drawn from the arena read again after it."""
     contexts = [browser.new_context(viewport=DESK) for _ in range(2)] + [browser.new_context(viewport=PHONE)]
     ann, bob, watcher = (c.new_page() for c in contexts)
     try:
@@ -198,6 +199,28 @@ def test_an_arena_is_organised_joined_paired_berserked_and_followed_live_on_the_
         assert "null" not in watcher.text_content("main") and "undefined" not in watcher.text_content("main")
         assert watcher.evaluate("document.documentElement.scrollWidth") <= 375
         screenshot(watcher, "web-arena.png")
+
+        cy = browser.new_context(viewport=DESK).new_page()
+        try:  # a third player (alone free: not paired) joins, pauses, comes back and leaves for good
+            cy_id = register(cy, site, "Cy")["id"]
+            # her page gets no stream, so only her moves redraw it: each answers with her part of the arena, not
+            # the arena, and the page must read the arena again (drawing the answer would fail)
+            cy.route(f"**/v1/arenas/{arena_id}/stream", lambda route: route.abort())
+            cy.goto(f"{site}/#/arena/{arena_id}")
+            for button, words, then in (
+                    ("#t-register", "Joined: paired as soon as enough players are free", "#t-pause"),
+                    ("#t-pause", "Paused: join again to resume", "#t-resume"),
+                    ("#t-resume", "Back in the arena", "#t-withdraw"),
+                    ("#t-withdraw", "Left the arena (your points stay)", None)):
+                cy.click(button)
+                wait_until(cy, lambda: cy.inner_text("#status") == words, f"Cy's {button} in words")
+                if then:
+                    wait_until(cy, lambda: cy.locator(then).count(), f"{then} offered to Cy")
+            mine = {r["player"]: r["state"] for r in rows(cy)}
+            assert mine[cy_id] == "left" and len(mine) == 3, mine
+            assert not cy.locator("#t-register, #t-resume, #t-pause, #t-withdraw").count()
+        finally:
+            cy.context.close()
     finally:
         for c in contexts:
             c.close()

@@ -284,6 +284,10 @@ def _arena_view(method: str, path: str, body: Any = None) -> Call[c.ArenaView]:
     return Call(method, path, _as(c.ArenaView), body=body)
 
 
+def _arena_entrant(method: str, path: str, body: Any = None) -> Call[c.ArenaEntrantView]:
+    return Call(method, path, _as(c.ArenaEntrantView), body=body)
+
+
 def _tournament(tid: str, *rest: str) -> str:
     return path_of("v1", "tournaments", tid, *rest)
 
@@ -779,20 +783,23 @@ class Api(Core):
                            _body(c.TournamentBots, count=count, strategy=strategy, strength=strength))
 
     @op("joinArena")
-    def join_arena(self, /, arena_id: str, *, name: str | None = None, rating: int | None = None) -> Call[c.ArenaView]:
-        return _arena_view("POST", _arena(arena_id, "join"), _body(c.ArenaJoin, name=name, rating=rating))
+    def join_arena(self, /, arena_id: str, *, name: str | None = None,
+                   rating: int | None = None) -> Call[c.ArenaEntrantView]:
+        """Join the arena (or come back after a pause); the answer is this player's part of the arena, as
+        `leave_arena`, `pause_arena` and `berserk` answer too (`arena` reads the whole arena)."""
+        return _arena_entrant("POST", _arena(arena_id, "join"), _body(c.ArenaJoin, name=name, rating=rating))
 
     @op("leaveArena")
-    def leave_arena(self, arena_id: str) -> Call[c.ArenaView]:
-        return _arena_view("POST", _arena(arena_id, "leave"))
+    def leave_arena(self, arena_id: str) -> Call[c.ArenaEntrantView]:
+        return _arena_entrant("POST", _arena(arena_id, "leave"))
 
     @op("pauseArena")
-    def pause_arena(self, arena_id: str) -> Call[c.ArenaView]:
-        return _arena_view("POST", _arena(arena_id, "pause"))
+    def pause_arena(self, arena_id: str) -> Call[c.ArenaEntrantView]:
+        return _arena_entrant("POST", _arena(arena_id, "pause"))
 
     @op("berserkInArena")
-    def berserk(self, arena_id: str, game_id: str) -> Call[c.ArenaView]:
-        return _arena_view("POST", _arena(arena_id, "games", game_id, "berserk"))
+    def berserk(self, arena_id: str, game_id: str) -> Call[c.ArenaEntrantView]:
+        return _arena_entrant("POST", _arena(arena_id, "games", game_id, "berserk"))
 
     # ------------------------------------------------------------------------------------------ bot workers
 

@@ -55,6 +55,27 @@ class ArenaCreate(msgspec.Struct, kw_only=True):
     time_control: TimeControl | None | UnsetType = UNSET
 
 
+class ArenaEntrantView(msgspec.Struct, kw_only=True):
+    """ArenaEntrantView"""
+
+    arena_id: str
+    berserks: int
+    fire: bool
+    games: int
+    name: str
+    player_id: str
+    players: int
+    playing: str | None
+    points: int
+    presence: Literal["active", "paused", "left"]
+    rating: int
+    sheet: list[int]
+    status: Literal["open", "closing", "finished"]
+    streak: int
+    version: int
+    wins: int
+
+
 class ArenaJoin(msgspec.Struct, kw_only=True):
     """ArenaJoin"""
 

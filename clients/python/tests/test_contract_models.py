@@ -147,7 +147,9 @@ async def test_typed_answers_decode_from_a_live_server(server):
             await asyncio.sleep(0.1)
         arena = await org.create_arena("tikal", minutes=5, starts_in_seconds=600, berserk=False)
         assert isinstance(arena, contract.ArenaView)
-        assert (await ann.join_arena(arena.arena_id, rating=1700)).players == 1
+        joined_arena = await ann.join_arena(arena.arena_id, rating=1700)
+        assert isinstance(joined_arena, contract.ArenaEntrantView)
+        assert (joined_arena.rating, joined_arena.presence, joined_arena.players) == (1700, "active", 1)
         assert isinstance((await org.arena_events(arena.arena_id)).events[-1], contract.EventArenaPlayerJoined)
         board = await org.leaderboard("coatl")
         assert board.kind == "coatl" and isinstance(board.items, list)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 import random
 
-from stela_client import OPERATIONS, Client, Conflict, EventFrame, Snapshot, SyncClient, Turn
+from stela_client import OPERATIONS, Client, Conflict, EventFrame, Snapshot, SyncClient, Turn, contract
 
 OVER = ("finished", "aborted")
 
@@ -80,8 +80,12 @@ def test_an_arena_is_created_joined_and_left(server):
         ann.register("Ann")
         arena = host.create_arena("coatl", minutes=5, seats=2, starts_in_seconds=600, name="later")
         aid = arena.arena_id
-        assert ann.join_arena(aid).players == 1
-        ann.pause_arena(aid)
-        assert ann.leave_arena(aid).arena_id == aid
+        joined = ann.join_arena(aid)  # each move answers with Ann's part of the arena, not the arena
+        assert isinstance(joined, contract.ArenaEntrantView)
+        assert (joined.name, joined.presence, joined.players, joined.sheet) == ("Ann", "active", 1, [])
+        assert ann.pause_arena(aid).presence == "paused"
+        left = ann.leave_arena(aid)
+        assert (left.arena_id, left.player_id, left.presence) == (aid, joined.player_id, "left")
+        assert left.version == joined.version + 2
         assert host.arena(aid).arena_id == aid and aid in {a.arena_id for a in host.arenas().items}
         assert host.arena_events(aid).events

@@ -41,6 +41,7 @@ type GameList = ResultOf<"listGames">;
 type Tournament = ResultOf<"getTournament">;
 export type EntrantView = ResultOf<"registerForTournament">;
 type Arena = ResultOf<"getArena">;
+export type ArenaEntrantView = ResultOf<"joinArena">;
 export type Session = ResultOf<"signIn", 201>;
 export type OAuthTokens = ResultOf<"oauthToken">;
 export type App = ResultOf<"registerApp", 201>;
@@ -195,10 +196,14 @@ export declare class StelaClient {
     arenaEvents(id: string, query?: QueryOf<"getArenaEvents">): Promise<ResultOf<"getArenaEvents">>;
     /** The arena's organiser enters bots (the arena's own rule; they play every game it pairs them into). */
     addArenaBots(id: string, body: BodyOf<"addArenaBots">): Promise<Arena>;
-    joinArena(id: string, body?: BodyOf<"joinArena">): Promise<Arena>;
-    leaveArena(id: string): Promise<Arena>;
-    pauseArena(id: string): Promise<Arena>;
-    berserk(id: string, gameId: string): Promise<Arena>;
+    /** Join the arena, or come back after a pause: the answer is the caller's part of the arena (their points,
+     * streak, games, presence, the game they are in, the arena's status, players and `version`), not the arena
+     * (`arena(id)` reads it with the standings, `followArena` follows it from `version`); `leaveArena`,
+     * `pauseArena` and `berserk` answer the same way. */
+    joinArena(id: string, body?: BodyOf<"joinArena">): Promise<ArenaEntrantView>;
+    leaveArena(id: string): Promise<ArenaEntrantView>;
+    pauseArena(id: string): Promise<ArenaEntrantView>;
+    berserk(id: string, gameId: string): Promise<ArenaEntrantView>;
     /** The log's origin, its signer's public key and its size. */
     logInfo(): Promise<ResultOf<"getLogInfo">>;
     /** The newest signed checkpoint (a C2SP signed note) with its witnesses' cosignatures. */

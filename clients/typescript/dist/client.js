@@ -349,6 +349,10 @@ export class StelaClient {
     addArenaBots(id, body) {
         return this.post(`${arena(id)}/bots`, body);
     }
+    /** Join the arena, or come back after a pause: the answer is the caller's part of the arena (their points,
+     * streak, games, presence, the game they are in, the arena's status, players and `version`), not the arena
+     * (`arena(id)` reads it with the standings, `followArena` follows it from `version`); `leaveArena`,
+     * `pauseArena` and `berserk` answer the same way. */
     joinArena(id, body = {}) {
         return this.post(`${arena(id)}/join`, body);
     }

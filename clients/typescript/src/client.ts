@@ -46,6 +46,7 @@ type GameList = ResultOf<"listGames">;
 type Tournament = ResultOf<"getTournament">;
 export type EntrantView = ResultOf<"registerForTournament">;
 type Arena = ResultOf<"getArena">;
+export type ArenaEntrantView = ResultOf<"joinArena">;
 type Query = Record<string, string | number | boolean | null | undefined>;
 export type Session = ResultOf<"signIn", 201>;
 export type OAuthTokens = ResultOf<"oauthToken">;
@@ -485,19 +486,23 @@ export class StelaClient {
     return this.post(`${arena(id)}/bots`, body);
   }
 
-  joinArena(id: string, body: BodyOf<"joinArena"> = {}): Promise<Arena> {
+  /** Join the arena, or come back after a pause: the answer is the caller's part of the arena (their points,
+   * streak, games, presence, the game they are in, the arena's status, players and `version`), not the arena
+   * (`arena(id)` reads it with the standings, `followArena` follows it from `version`); `leaveArena`,
+   * `pauseArena` and `berserk` answer the same way. */
+  joinArena(id: string, body: BodyOf<"joinArena"> = {}): Promise<ArenaEntrantView> {
     return this.post(`${arena(id)}/join`, body);
   }
 
-  leaveArena(id: string): Promise<Arena> {
+  leaveArena(id: string): Promise<ArenaEntrantView> {
     return this.post(`${arena(id)}/leave`);
   }
 
-  pauseArena(id: string): Promise<Arena> {
+  pauseArena(id: string): Promise<ArenaEntrantView> {
     return this.post(`${arena(id)}/pause`);
   }
 
-  berserk(id: string, gameId: string): Promise<Arena> {
+  berserk(id: string, gameId: string): Promise<ArenaEntrantView> {
     return this.post(`${arena(id)}/games/${seg(gameId)}/berserk`);
   }
 

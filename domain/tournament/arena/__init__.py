@@ -18,7 +18,8 @@ How the service drives it
   (``ArenaGame(number, game_id, players, seed)``): create each with that id and seed, the arena's
   kind, options and time control, seating ``players[i]`` in seat ``i``, in the pairing's append.
 - ``Berserked`` is the arena's record; the service halves the player's clock in the game.
-- Reading: ``view(state)`` (live standings), ``actions(state, player)``; events through
+- Reading: ``view(state)`` (live standings), ``entrant_view(state, player)`` (one player's part, what
+  their join, pause, leave or berserk answers), ``actions(state, player)``; events through
   ``redact(event, public)`` with ``public = state.finished``. Codec: ``event_type``, ``event_data``,
   ``decode_event``.
 - Audit: ``verify(events)`` re-decides every decision from the revealed seed.
@@ -34,7 +35,8 @@ from domain.tournament.arena.rules import CODES, create, decide, final_order, pa
 from domain.tournament.arena.scoring import BERSERK_MOVES, berserk_moves, game_points, is_win, place_points
 from domain.tournament.arena.state import ArenaState, GameRecord, Player
 from domain.tournament.arena.verify import VerifyReport, verify
-from domain.tournament.arena.view import ArenaView, ArenaStanding, actions, decode_event, event_data, event_type, redact, standings, view
+from domain.tournament.arena.view import (ArenaEntrantView, ArenaView, ArenaStanding, actions, decode_event,
+                                         entrant_view, event_data, event_type, redact, standings, view)
 from domain.kernel import fold as kernel_fold
 
 
@@ -44,10 +46,10 @@ def fold(events: list[ArenaEvent], state: ArenaState | None = None) -> ArenaStat
 
 
 __all__ = [
-    "BERSERK_MOVES", "CODES", "RENAMED", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEvent", "ArenaGame", "ArenaState",
+    "BERSERK_MOVES", "CODES", "RENAMED", "ArenaClosed", "ArenaCommand", "ArenaCreated", "ArenaEntrantView", "ArenaEvent", "ArenaGame", "ArenaState",
     "ArenaView", "Berserk", "Berserked", "Close", "CreateArena", "GameRecord", "GameScored", "Join", "Leave", "Pair",
     "Pause", "Player", "PlayerJoined", "PlayerPaused", "PlayerWithdrew", "PlayersPaired", "RecordResult", "SeedRevealed",
-    "ArenaStanding", "TournamentEnded", "VerifyReport", "actions", "berserk_moves", "create", "decide", "decode_event", "event_data", "event_type", "evolve",
+    "ArenaStanding", "TournamentEnded", "VerifyReport", "actions", "berserk_moves", "create", "decide", "decode_event", "entrant_view", "event_data", "event_type", "evolve",
     "final_order", "fold", "game_id", "game_points", "game_seed", "is_win", "pair", "place_points", "redact",
     "standings", "verify", "view",
 ]

@@ -1,4 +1,5 @@
-"""What leaves the arena domain: its public view (live standings), redacted events and the wire codec.
+"""What leaves the arena domain: its public view (live standings), one player's own part of it (what a
+player's join, pause, leave or berserk answers), redacted events and the wire codec.
 
 Everything about an arena is public except its secrets, the arena seed (`ArenaCreated.seed`) and
 the game seeds (`ArenaGame.seed`), both stripped by `redact` until the arena has ended. `actions`
@@ -7,9 +8,10 @@ says what a player may do now, by asking `decide` itself, so it never offers wha
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import msgspec
+from msgspec import Meta
 
 from domain.tournament.codec import Codec, Settings, event_data, event_type, without_seeds
 from domain.tournament.arena.commands import ArenaCommand, Berserk, Join, Leave, Pause
@@ -51,6 +53,35 @@ class ArenaView(Settings, frozen=True, kw_only=True):
     berserk_moves: int = 0  # own moves a berserk needs in a game before its bonus counts
 
 
+class ArenaEntrantView(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's part of an arena, as that player's join, pause, leave or berserk answers it: their own
+    standing without the rank (ranking reads every player) and the arena's counters, never the other
+    players, so the answer's size follows the player's own games, not the field (the whole arena is
+    getArena's, or its stream's from `version`). Named apart from the tournament's `EntrantView`: the SDKs
+    name their classes after the schemas."""
+
+    arena_id: Annotated[str, Meta(description="the arena")]
+    player_id: Annotated[str, Meta(description="whose part this is: the player who joined, paused, left or berserked")]
+    name: Annotated[str, Meta(description="the display name the player joined under (their latest join's)")]
+    rating: Annotated[int, Meta(description="the rating the player joined with (their latest join's)")]
+    points: Annotated[int, Meta(description="the arena points the player has scored")]
+    games: Annotated[int, Meta(description="how many of the player's games have scored (aborted ones do not count)")]
+    wins: Annotated[int, Meta(description="how many of them the player won")]
+    streak: Annotated[int, Meta(description="the player's current run of wins")]
+    fire: Annotated[bool, Meta(description=(
+        "on fire: a streak of two wins or more, so the player's next game scores double"))]
+    berserks: Annotated[int, Meta(description="how many times the player has berserked")]
+    presence: Annotated[Presence, Meta(description=(
+        "`active` (paired whenever free), `paused` (not paired until they join again) or `left` (for good)"))]
+    playing: Annotated[Optional[str], Meta(description=(
+        "the game the player is in now (a paused or departed player's game is still played out), else null"))]
+    sheet: Annotated[list[int], Meta(description="the points of each of the player's scored games, oldest first")]
+    status: Annotated[Status, Meta(description="the arena's status: `open`, `closing` or `finished`")]
+    players: Annotated[int, Meta(description="how many players have joined the arena (those who left included)")]
+    version: Annotated[int, Meta(description=(
+        "the arena's version after this command: its stream from here is `Last-Event-ID: <version>`"))]
+
+
 def standings(state: ArenaState) -> list[ArenaStanding]:
     """Every player, best first (the final order's rule); equal points and wins share a rank."""
     out: list[ArenaStanding] = []
@@ -75,6 +106,16 @@ def view(state: ArenaState) -> ArenaView:
                      players=len(state.players), games=len(state.games), running=state.running,
                      standings=standings(state), seed_commitment=s.seed_commitment, version=state.version,
                      seed=state.seed if state.revealed else None, berserk_moves=s.berserk_moves)
+
+
+def entrant_view(state: ArenaState, player_id: str) -> ArenaEntrantView:
+    """`player_id`'s part of the arena in `state` (a player who joined once stays in it, left or not)."""
+    p = state.players[player_id]
+    return ArenaEntrantView(
+        arena_id=state.settings.arena_id, player_id=player_id, name=p.name, rating=p.rating, points=p.points,
+        games=p.games, wins=p.wins, streak=p.streak, fire=p.fire, berserks=p.berserks, presence=p.presence,
+        playing=p.playing, sheet=list(p.sheet), status=state.status, players=len(state.players),
+        version=state.version)
 
 
 def actions(state: ArenaState, player_id: str) -> list[str]:

@@ -22,10 +22,10 @@ import domain.tournament as T
 import domain.tournament.arena as A
 from projections.tournaments import TournamentPage
 from service.edge.competition_schemas import (
-    ARENA_ACTS, ARENA_DOC, ARENA_EXAMPLE, ARENA_JOIN, ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, ENTRY_DOC,
-    LIST_DOC, LIST_RESPONSES, NAME_REFUSED, ORGANISER_DOC, REGISTER_DOC, REGISTERED, REPORT_DOC, REPORT_EXAMPLE,
-    STREAM_DOC, STREAM_RESPONSES, WITHDRAW_DOC, WITHDRAWN, ArenaCreate, ArenaJoin, ArenaList, TournamentCreate,
-    TournamentReport, tournament_responses)
+    ARENA_BERSERKED, ARENA_DOC, ARENA_EXAMPLE, ARENA_JOINED, ARENA_LEFT, ARENA_MOVE_DOC, ARENA_PAUSED,
+    ARENA_RESPONSES, ARENA_STREAM_DOC, CSV_EXAMPLE, ENTRY_DOC, LIST_DOC, LIST_RESPONSES, NAME_REFUSED, ORGANISER_DOC,
+    REGISTER_DOC, REGISTERED, REPORT_DOC, REPORT_EXAMPLE, STREAM_DOC, STREAM_RESPONSES, WITHDRAW_DOC, WITHDRAWN,
+    ArenaCreate, ArenaJoin, ArenaList, TournamentCreate, TournamentReport, tournament_responses)
 from service.edge.dependencies import viewer_after
 from service.edge.desks import Live
 from service.edge.errors import responses
@@ -322,33 +322,35 @@ class ArenaController(Controller):
     @post("/{arena_id:str}/join", dto=StrictBody[ArenaJoin], return_dto=None,
           operation_id="joinArena", status_code=200,
           summary="Join, or come back after a pause (paired as soon as enough players are free)",
-          responses=ARENA_JOIN, security=[{"bearer": []}])
+          description=ARENA_MOVE_DOC, responses=ARENA_JOINED, security=[{"bearer": []}])
     async def join(self, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                   arena_id: ArenaId, data: JSONBody[ArenaJoin]) -> A.ArenaView:
+                   arena_id: ArenaId, data: JSONBody[ArenaJoin]) -> A.ArenaEntrantView:
         player = viewer.require_player()
-        return A.view(await arenas.act(viewer, arena_id, A.Join(name=data.name or player.name, rating=data.rating)))
+        return await arenas.move(viewer, arena_id, A.Join(name=data.name or player.name, rating=data.rating))
 
     @post("/{arena_id:str}/pause", operation_id="pauseArena", status_code=200, security=[{"bearer": []}],
-          summary="Stop being paired (a running game is played out; join again to resume)", responses=ARENA_ACTS)
+          summary="Stop being paired (a running game is played out; join again to resume)",
+          description=ARENA_MOVE_DOC, responses=ARENA_PAUSED)
     async def pause(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                    arena_id: ArenaId) -> A.ArenaView:
+                    arena_id: ArenaId) -> A.ArenaEntrantView:
         await no_body(request)
-        return A.view(await arenas.act(viewer, arena_id, A.Pause()))
+        return await arenas.move(viewer, arena_id, A.Pause())
 
     @post("/{arena_id:str}/leave", operation_id="leaveArena", status_code=200, security=[{"bearer": []}],
-          summary="Leave for good (the points scored stay in the standings)", responses=ARENA_ACTS)
+          summary="Leave for good (the points scored stay in the standings)",
+          description=ARENA_MOVE_DOC, responses=ARENA_LEFT)
     async def leave(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                    arena_id: ArenaId) -> A.ArenaView:
+                    arena_id: ArenaId) -> A.ArenaEntrantView:
         await no_body(request)
-        return A.view(await arenas.act(viewer, arena_id, A.Leave()))
+        return await arenas.move(viewer, arena_id, A.Leave())
 
     @post("/{arena_id:str}/games/{game_id:str}/berserk", operation_id="berserkInArena", status_code=200,
           summary="Halve your clock in one of your arena games, before your first move there, for +1 on a win",
-          responses={**ARENA_RESPONSES, **responses(400, 401, 403, 404, 409)}, security=[{"bearer": []}])
+          description=ARENA_MOVE_DOC, responses=ARENA_BERSERKED, security=[{"bearer": []}])
     async def berserk(self, request: Request, viewer: NamedDependency[Viewer], arenas: NamedDependency[Arenas],
-                      arena_id: ArenaId, game_id: ArenaGameId) -> A.ArenaView:
+                      arena_id: ArenaId, game_id: ArenaGameId) -> A.ArenaEntrantView:
         await no_body(request)
-        return A.view(await arenas.berserk(viewer, arena_id, game_id))
+        return await arenas.berserk(viewer, arena_id, game_id)
 
     @get("/{arena_id:str}/events", operation_id="getArenaEvents",
          summary="The arena's events (seeds hidden until the end); `stela verify` reads them", responses=responses(400, 404))

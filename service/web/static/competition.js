@@ -17,7 +17,8 @@ const FAMILIES = { tournament: { api: "/v1/tournaments", ...ROUNDS }, arena: { a
 /** A competition of `family` ("tournament" or "arena"), live: its standings, the viewer's actions and the format's
 part; the stream's frames redraw it (a tournament's view carries no version: the newest request's answer wins). A
 move answered with the competition is drawn from its answer; one answered with the player's entry alone (the
-format's `answersEntry`: a tournament's register and withdraw) reads the competition again. */
+format's `answersEntry(what)`: a tournament's register and withdraw, an arena's join, pause, leave and berserk)
+reads the competition again. */
 export async function showCompetition(root, family, id) {
   const f = FAMILIES[family];
   const page = { shown: null, source: null, asked: 0, berserked: new Set() };
@@ -39,7 +40,7 @@ export async function showCompetition(root, family, id) {
     const n = ++page.asked;
     try {
       const answer = await post(`${f.api}/${id}/${what}`, body);
-      if (f.answersEntry && f.answersEntry.has(what)) await reload();  // the player's entry, not the view
+      if (f.answersEntry && f.answersEntry(what)) await reload();  // the player's entry, not the view
       else if (n === page.asked) draw(answer);
       status(words);
     } catch (err) {

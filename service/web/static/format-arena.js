@@ -44,7 +44,7 @@ export const ARENA = {
   gameTools(a, game, act, page) {
     if (!a.berserk || a.status === "finished" || page.berserked.has(game.id)) return null;
     return h("button", { type: "button", id: "a-berserk", text: "Berserk: half my clock for +1 on a win", onclick: () => {
-      page.berserked.add(game.id);  // once per game: the answer redraws the page without the button
+      page.berserked.add(game.id);  // once per game: the page, read again after it, is drawn without the button
       act(`games/${game.id}/berserk`, a.berserk_moves
         ? `Berserk: your clock is halved; the bonus counts once you have made ${a.berserk_moves} moves` : "Berserk: your clock is halved");
     } });
@@ -57,6 +57,8 @@ export const ARENA = {
   moves: () => ({ enter: ["join", "Join", "Joined: paired as soon as enough players are free"],
     resume: ["join", "Resume", "Back in the arena"], pause: ["pause", "Pause", "Paused: join again to resume"],
     leave: ["leave", "Leave for good", "Left the arena (your points stay)"] }),
+  // the player's own moves answer with their part of the arena alone, not the arena (the bots' entry does)
+  answersEntry: (what) => ["join", "pause", "leave"].includes(what) || what.endsWith("/berserk"),
   toolsOpen: (a) => a.status === "open",
   entriesOpen: (a) => a.status === "open",
   caption: "2 a win, 1 a draw, doubled on a streak of two wins",

@@ -42,7 +42,7 @@ export const ROUNDS = {
   moves: (t) => ({ enter: ["register", t.status === "running" ? "Join late" : "Register", "Registered"],
     leave: ["withdraw", "Withdraw", "Withdrawn"], pause: ["pause", "Pause", "Paused: not paired from the next round"],
     resume: ["resume", "Resume", "Resumed: paired from the next round"] }),
-  answersEntry: new Set(["register", "withdraw"]),  // they answer with the player's entry, not the tournament
+  answersEntry: (what) => what === "register" || what === "withdraw",  // the player's entry, not the tournament
   startable: (t) => t.status === "registration",
   toolsOpen: (t) => t.status !== "finished",
   entriesOpen,

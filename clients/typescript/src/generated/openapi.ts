@@ -188,7 +188,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Halve your clock in one of your arena games, before your first move there, for +1 on a win */
+        /**
+         * Halve your clock in one of your arena games, before your first move there, for +1 on a win
+         * @description The answer is the caller's own part of the arena, not the arena: their points, games, wins, streak (`fire`: on fire), berserks, presence, the game they are in and their sheet, with the arena's status, players and version; its size follows the player's own games, never the field. Read the arena (every standing, with ranks) with getArena, or follow its stream from the answer's `version` (`Last-Event-ID`).
+         */
         post: operations["berserkInArena"];
         delete?: never;
         options?: never;
@@ -205,7 +208,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join, or come back after a pause (paired as soon as enough players are free) */
+        /**
+         * Join, or come back after a pause (paired as soon as enough players are free)
+         * @description The answer is the caller's own part of the arena, not the arena: their points, games, wins, streak (`fire`: on fire), berserks, presence, the game they are in and their sheet, with the arena's status, players and version; its size follows the player's own games, never the field. Read the arena (every standing, with ranks) with getArena, or follow its stream from the answer's `version` (`Last-Event-ID`).
+         */
         post: operations["joinArena"];
         delete?: never;
         options?: never;
@@ -222,7 +228,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Leave for good (the points scored stay in the standings) */
+        /**
+         * Leave for good (the points scored stay in the standings)
+         * @description The answer is the caller's own part of the arena, not the arena: their points, games, wins, streak (`fire`: on fire), berserks, presence, the game they are in and their sheet, with the arena's status, players and version; its size follows the player's own games, never the field. Read the arena (every standing, with ranks) with getArena, or follow its stream from the answer's `version` (`Last-Event-ID`).
+         */
         post: operations["leaveArena"];
         delete?: never;
         options?: never;
@@ -239,7 +248,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop being paired (a running game is played out; join again to resume) */
+        /**
+         * Stop being paired (a running game is played out; join again to resume)
+         * @description The answer is the caller's own part of the arena, not the arena: their points, games, wins, streak (`fire`: on fire), berserks, presence, the game they are in and their sheet, with the arena's status, players and version; its size follows the player's own games, never the field. Read the arena (every standing, with ranks) with getArena, or follow its stream from the answer's `version` (`Last-Event-ID`).
+         */
         post: operations["pauseArena"];
         delete?: never;
         options?: never;
@@ -1551,6 +1563,47 @@ export interface components {
             starts_in_seconds?: number;
             /** @description a game `time_control`, put on every game; berserk needs `total_seconds` */
             time_control?: components["schemas"]["TimeControl"] | null;
+        };
+        /** ArenaEntrantView */
+        ArenaEntrantView: {
+            /** @description the arena */
+            arena_id: string;
+            /** @description how many times the player has berserked */
+            berserks: number;
+            /** @description on fire: a streak of two wins or more, so the player's next game scores double */
+            fire: boolean;
+            /** @description how many of the player's games have scored (aborted ones do not count) */
+            games: number;
+            /** @description the display name the player joined under (their latest join's) */
+            name: string;
+            /** @description whose part this is: the player who joined, paused, left or berserked */
+            player_id: string;
+            /** @description how many players have joined the arena (those who left included) */
+            players: number;
+            /** @description the game the player is in now (a paused or departed player's game is still played out), else null */
+            playing: string | null;
+            /** @description the arena points the player has scored */
+            points: number;
+            /**
+             * @description `active` (paired whenever free), `paused` (not paired until they join again) or `left` (for good)
+             * @enum {string}
+             */
+            presence: "active" | "paused" | "left";
+            /** @description the rating the player joined with (their latest join's) */
+            rating: number;
+            /** @description the points of each of the player's scored games, oldest first */
+            sheet: number[];
+            /**
+             * @description the arena's status: `open`, `closing` or `finished`
+             * @enum {string}
+             */
+            status: "open" | "closing" | "finished";
+            /** @description the player's current run of wins */
+            streak: number;
+            /** @description the arena's version after this command: its stream from here is `Last-Event-ID: <version>` */
+            version: number;
+            /** @description how many of them the player won */
+            wins: number;
         };
         /** ArenaJoin */
         ArenaJoin: {
@@ -8003,7 +8056,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the arena */
+            /** @description the player's part of the arena after the command */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8011,7 +8064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ArenaView"];
+                    "application/json": components["schemas"]["ArenaEntrantView"];
                 };
             };
             /** @description Bad request */
@@ -8110,7 +8163,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the arena */
+            /** @description the player's part of the arena after the command */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8118,7 +8171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ArenaView"];
+                    "application/json": components["schemas"]["ArenaEntrantView"];
                 };
             };
             /** @description Bad request */
@@ -8235,7 +8288,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the arena */
+            /** @description the player's part of the arena after the command */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8243,7 +8296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ArenaView"];
+                    "application/json": components["schemas"]["ArenaEntrantView"];
                 };
             };
             /** @description Bad request */
@@ -8327,7 +8380,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the arena */
+            /** @description the player's part of the arena after the command */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8335,7 +8388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ArenaView"];
+                    "application/json": components["schemas"]["ArenaEntrantView"];
                 };
             };
             /** @description Bad request */

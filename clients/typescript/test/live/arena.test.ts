@@ -37,7 +37,8 @@ test("an arena with a bot: followed, joined, paired, and a berserk in the game i
   assert.equal(frames[0]!.type, "snapshot");
   assert.equal(standingsOf(frames[0]).length, 1, "the arena as it stands: the bot alone, unpaired");
 
-  assert.equal((await ann.joinArena(id)).players, 2);
+  const joined = await ann.joinArena(id); // Ann's part of the arena, not the arena
+  assert.deepEqual([joined.player_id, joined.presence, joined.players, joined.points], [player.id, "active", 2, 0]);
   // a standings frame (no event) shows Ann in a game: the arena paired her with the bot
   const mine = await until(() => frames.filter((f) => f.type === "standings").map(standingsOf)
     .flat().find((s) => s.player_id === player.id && s.playing), "a standings frame with Ann's game");
@@ -48,7 +49,7 @@ test("an arena with a bot: followed, joined, paired, and a berserk in the game i
   assert.equal(game.seats.length, 2);
 
   const berserked = await ann.berserk(id, gameId);
-  assert.equal(berserked.standings.find((s) => s.player_id === player.id)!.berserks, 1);
+  assert.deepEqual([berserked.player_id, berserked.berserks, berserked.playing], [player.id, 1, gameId]);
   const clock = (await ann.game(gameId)).clock!;
   assert.ok(clock.remaining_ms[seat]! <= TOTAL_SECONDS * 500, `Ann's time halved: ${JSON.stringify(clock)}`);
 

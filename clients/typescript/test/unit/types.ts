@@ -20,6 +20,12 @@ export async function typeChecks(c: StelaClient): Promise<void> {
   console.log(entry.registered, entry.version, left.name);
   // @ts-expect-error the entry is not the tournament
   console.log(entry.standings);
+  // an arena's join, pause, leave and berserk answer with the player's part of the arena, no standings either
+  const joined = await c.joinArena("a", { rating: 1500 });
+  const berserked = await c.berserk("a", "g");
+  console.log(joined.presence, joined.version, berserked.berserks, (await c.leaveArena("a")).presence);
+  // @ts-expect-error the player's part is not the arena
+  console.log((await c.pauseArena("a")).standings);
   // @ts-expect-error an unknown kind
   await c.createGame({ kind: "chess", seats: 2 });
   // @ts-expect-error another kind's option
