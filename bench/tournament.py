@@ -20,6 +20,10 @@ enters; `streams_s`: every personal stream open; `start_s`: the start request, w
 writes its games in one transaction) and the memory each process held (`peak_rss_mib`: each replica's high-water
 mark with its workers, the load generator's, and the database backends' own memory at the end of play).
 
+Beside the whole run's command p99 it prints that of the commands sent in the minute after each round was paired
+(`round_start_ms_p99`: the moment a round's games all start at once) and that of the rest (`steady_ms_p99`),
+and their ratio (`round_start_vs_steady_p99`).
+
 Bots that never think keep a request of every table queued at the server, so the mean command latency is
 the number of tables over the throughput (Little's law: ~250 tables / ~1,050 commands/s = ~190 ms here),
 however fast the server; `--think-ms` measures latency at a load below saturation instead.

@@ -18,6 +18,7 @@ the personal stream's "your turn" (from the previous seat's command answer to th
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import math
 import random
@@ -33,11 +34,16 @@ from service.bots.play import SeatPlayer, TurnPlayer
 from service.bots.strategies import RandomStrategy, Strategy
 
 
+ROUND_START_WINDOW = 60.0  # seconds after a round's pairing counted as its start (`Recorder.after_round_start`)
+
+
 @dataclass
 class Recorder:
     """Observer of every seat: latencies, deliveries, conflicts, errors."""
 
     command_seconds: list[float] = field(default_factory=list)
+    command_sent: list[float] = field(default_factory=list)  # when each of `command_seconds` was sent
+    round_starts: list[float] = field(default_factory=list)  # when the organiser saw each round paired
     answered: dict[tuple[str, int], tuple[float, int]] = field(default_factory=dict)
     arrivals: list[tuple[str, int | None, int, float]] = field(default_factory=list)
     conflicts: int = 0
@@ -57,10 +63,25 @@ class Recorder:
 
     def commanded(self, game_id: str, seat: int, version: int, sent: float, answered: float) -> None:
         self.command_seconds.append(answered - sent)
+        self.command_sent.append(sent)
         self.answered[(game_id, version)] = (answered, seat)
 
     def delivered(self, game_id: str, seat: int | None, version: int, at: float) -> None:
         self.arrivals.append((game_id, seat, version, at))
+
+    def round_started(self, at: float) -> None:
+        self.round_starts.append(at)
+
+    def after_round_start(self, window: float = ROUND_START_WINDOW) -> tuple[list[float], list[float]]:
+        """The command latencies of requests sent within `window` seconds of a round's start (before the
+        next round's), and the rest: what a round's games all starting at once do to the commands after it."""
+        starts = sorted(self.round_starts)
+        first: list[float] = []
+        rest: list[float] = []
+        for sent, seconds in zip(self.command_sent, self.command_seconds):
+            begun = bisect.bisect_right(starts, sent) - 1
+            (first if begun >= 0 and sent - starts[begun] < window else rest).append(seconds)
+        return first, rest
 
     def conflicted(self) -> None:
         self.conflicts += 1
@@ -101,13 +122,20 @@ class Config:
 def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -> dict[str, Any]:
     ms = lambda v: None if v is None else round(v * 1000, 2)  # noqa: E731
     commands, deliveries = recorder.command_seconds, recorder.delivery_seconds()
+    first, rest = recorder.after_round_start()
+    rounds: dict[str, Any] = {}
+    if recorder.round_starts:  # a competition of rounds: the minute after each round's start against the rest
+        start_p99, steady_p99 = percentile(first, 0.99), percentile(rest, 0.99)
+        rounds = {"round_start_commands": len(first), "round_start_ms_p99": ms(start_p99),
+                  "steady_commands": len(rest), "steady_ms_p99": ms(steady_p99),
+                  "round_start_vs_steady_p99": round(start_p99 / steady_p99, 2) if start_p99 and steady_p99 else None}
     return {"mode": config.mode, "kind": config.kind, "players": config.players, "seats": config.seats,
             "games": recorder.games_done, "concurrency": config.concurrency, "seconds": round(seconds, 2),
             "commands": len(commands), "commands_per_s": round(len(commands) / max(seconds, 1e-9), 1),
             "command_ms_p50": ms(percentile(commands, 0.5)), "command_ms_p99": ms(percentile(commands, 0.99)),
             "deliveries": len(deliveries), "sse_ms_p50": ms(percentile(deliveries, 0.5)),
             "sse_ms_p99": ms(percentile(deliveries, 0.99)), "conflicts": recorder.conflicts,
-            "throttled": throttled, "errors": len(recorder.errors), **recorder.phases}
+            "throttled": throttled, "errors": len(recorder.errors), **rounds, **recorder.phases}
 
 
 @contextlib.asynccontextmanager
@@ -182,7 +210,9 @@ async def tournament(config: Config, clients: list[ApiClient], recorder: Recorde
         with recorder.phase("start_s"):  # the first round paired and its games written, in one request
             await organiser.start_tournament(tid)
         async for event in organiser.tournament_stream(tid):  # ends after tournament.TournamentEnded
-            if event.type == "tournament.ResultRecorded":
+            if event.type == "tournament.RoundPaired":
+                recorder.round_started(time.perf_counter())
+            elif event.type == "tournament.ResultRecorded":
                 recorder.games_done += 1
                 tick()
     finally:

@@ -17,7 +17,7 @@ from stela_client import Client, EventFrame, Snapshot, StelaError
 
 from service.bots.client import ApiClient
 from service.bots.headtohead import head_to_head
-from service.bots.loadtest import Config, percentile, run
+from service.bots.loadtest import Config, Recorder, percentile, report, run
 from service.bots.play import TurnPlayer
 from service.bots.strategies import make_strategy
 from testkit.live import serving
@@ -73,6 +73,20 @@ async def test_personal_stream_frames_name_games_at_once_and_a_missing_stream_me
 def test_percentiles_are_nearest_rank():
     assert percentile([], 0.5) is None
     assert percentile([3.0, 1.0, 2.0, 4.0], 0.5) == 2.0 and percentile(list(range(100)), 0.99) == 98
+
+
+def test_commands_sent_in_the_minute_after_a_round_starts_are_reported_apart_from_the_rest():
+    recorder = Recorder()
+    for sent, seconds in ((5.0, 0.9), (50.0, 0.1), (64.0, 0.2), (100.0, 0.3), (101.0, 0.4), (170.0, 0.5)):
+        recorder.commanded("g", 0, int(sent), sent, sent + seconds)
+    recorder.round_started(0.0)
+    recorder.round_started(100.0)  # the first round's minute ends at 60, this one's would at 160
+    first, rest = recorder.after_round_start()
+    assert first == pytest.approx([0.9, 0.1, 0.3, 0.4]) and rest == pytest.approx([0.2, 0.5])
+    out = report(Config(url="", mode="tournament"), recorder, 10.0, 0)
+    assert (out["round_start_commands"], out["round_start_ms_p99"], out["steady_ms_p99"]) == (4, 900.0, 500.0)
+    assert out["round_start_vs_steady_p99"] == 1.8
+    assert "round_start_ms_p99" not in report(Config(url=""), Recorder(), 1.0, 0)  # no rounds: no such figure
 
 
 async def started(api: httpx.AsyncClient, seats: int, options: dict) -> tuple[str, list[ApiClient]]:
