@@ -107,11 +107,11 @@ def cors_config(settings: Settings) -> CORSConfig:
 def edge(app: Litestar, settings: Settings) -> ASGIApp:
     """What wraps the framework (its router inside its exception handling) for every request, matched
     or not, outermost first: the request id, log line and metrics; CORS (so refusals below carry it
-    too); budgets; JSON-only bodies."""
+    too); budgets; JSON-only bodies; every method of the route in an OPTIONS answer's Allow."""
     state = app.state
     # OAuth's token endpoint reads forms, bounded as every body is
-    inner: ASGIApp = form_route(json_only(app.asgi_handler), bounded(app.asgi_handler,
-                                                                      max_body_bytes=TOKEN_FORM_BYTES))
+    routed = allow_fix(app.asgi_handler)
+    inner: ASGIApp = form_route(json_only(routed), bounded(routed, max_body_bytes=TOKEN_FORM_BYTES))
     if settings.rate_limit > 0 or settings.stream_rate_limit > 0 or settings.max_streams_per_client > 0:
         counters = Counters(window=settings.rate_limit_window_seconds)
         if settings.redis_url:
@@ -200,8 +200,8 @@ def create_app(settings: Settings | None = None, games: dict[str, Game] | None =
     handlers += web_routes()  # the reference client at / (last resort: /v1 routes come first)
     app = Litestar(route_handlers=handlers, lifespan=[lifespan(open_services, desks)], state=state,
                    openapi_config=openapi_config(state.games), exception_handlers=exception_handlers,
-                   # the caller, routed and before the body (not a guard: Litestar copies a handler per guard call)
-                   middleware=[allow_fix, authenticator(lambda: state.desks.players)],
+                   # the caller, routed and before the body (`authenticator`: neither a guard nor a route middleware)
+                   before_request=authenticator(lambda: state.desks.players),
                    dependencies=provided(lambda: state.desks),
                    request_max_body_size=MAX_BODY_BYTES, debug=False,  # no `cors_config`: CORS wraps the edge (`edge`), outside budgets and refusals
                    logging_config=None)  # our JSON lines (service.ops.logging), not Litestar's text format

@@ -5,11 +5,12 @@ A route names the one collaborator it uses (`queries`, `lobby`, `listings`, `pla
 `tournaments`, `arenas`, `bots`, `repository`, `transparency`, `live`, `probes`: `COLLABORATORS`), each
 provided from the composition root's object by the app factory (`provided`, once the lifespan has built
 it), and, where it matters, the `viewer`, resolved from the `Authorization` header by the players' service
-in the app's route middleware (`authenticator`), which runs once the router has chosen the handler and before
-the handler decodes a body, so a caller without a valid token or scope is refused 401/403 before a bad body
-could be answered 400 (authentication first, as the OAuth bearer-token rules expect). It is a middleware, not
-a Litestar guard, because Litestar copies the route handler for every guard call on every request (8.6 µs of
-a command's ~240 µs, py-spy, session 58). Routes never see the composition root's object nor reach into
+in the app's before-request hook (`authenticator`), which runs once the router has chosen the handler and
+before the handler decodes a body, so a caller without a valid token or scope is refused 401/403 before a bad
+body could be answered 400 (authentication first, as the OAuth bearer-token rules expect). It is neither a
+Litestar guard, because Litestar copies the route handler for every guard call on every request (8.6 µs of a
+command's ~240 µs, py-spy, session 58), nor a route middleware, because with any route middleware Litestar
+wraps every route in a second exception handler. Routes never see the composition root's object nor reach into
 application state.
 
 Litestar resolves dependencies of the same depth concurrently in an anyio task group, a task each per
@@ -28,13 +29,12 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from litestar import Litestar, Request
 from litestar.di import NamedDependency, Provide
 from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
-from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.commands.players import ACCOUNT, ORGANISE, PLAY, READ, Players, Viewer
 from service.edge.desks import Desks
@@ -92,22 +92,22 @@ def authorization(scope: Any) -> str | None:
 VIEWER = "viewer"  # the dependency's name, and the key `authenticator` leaves the caller under in the scope's state
 
 
-def authenticator(players: Callable[[], Players]) -> Callable[[ASGIApp], ASGIApp]:
-    """The app's route middleware that resolves the caller, answered with the process's `players()` (bound by
+def authenticator(players: Callable[[], Players]) -> Callable[[Request[Any, Any, Any]], Awaitable[None]]:
+    """The app's before-request hook that resolves the caller, answered with the process's `players()` (bound by
     the app factory): for a route that reads the caller, resolve it (401 for a wrong token, 403 for a missing
-    scope) before the handler decodes the route's body. A route that takes no dependencies but reads the caller
-    (the command route) says so with `opt={"viewer": True}` and reads `viewer_of(scope)`."""
+    scope) once the request is routed and before the handler decodes the route's body. A route that takes no
+    dependencies but reads the caller (the command route) says so with `opt={"viewer": True}` and reads
+    `viewer_of(scope)`.
 
-    def wrap(app: ASGIApp) -> ASGIApp:
-        async def authenticate(scope: Scope, receive: Receive, send: Send) -> None:
-            handler = scope.get("route_handler")
-            if handler is not None and reads_caller(handler):
-                scope.setdefault("state", {})[VIEWER] = await caller(players(), authorization(scope), scope)
-            await app(scope, receive, send)
+    A hook rather than a route middleware or a guard: with any route middleware Litestar wraps every route in
+    one more exception handler, and it copies the route handler for every guard call."""
 
-        return authenticate
+    async def authenticate(request: Request[Any, Any, Any]) -> None:
+        scope = request.scope
+        if reads_caller(scope["route_handler"]):
+            scope.setdefault("state", {})[VIEWER] = await caller(players(), authorization(scope), scope)
 
-    return wrap
+    return authenticate
 
 
 def reads_caller(handler: BaseRouteHandler) -> bool:
