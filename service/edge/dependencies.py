@@ -123,12 +123,12 @@ READS_CALLER: "weakref.WeakKeyDictionary[BaseRouteHandler, bool]" = weakref.Weak
 
 
 def viewer_of(scope: Any) -> Viewer:
-    """The caller the guard resolved for this request."""
+    """The caller `authenticator` resolved for this request."""
     return scope["state"][VIEWER]
 
 
 def provide_viewer(request: Request[Any, Any, Any]) -> Viewer:
-    """The caller the guard resolved (for a route that takes no collaborator)."""
+    """The caller `authenticator` resolved (for a route that takes no collaborator)."""
     return viewer_of(request.scope)
 
 

@@ -131,10 +131,10 @@ def command_route(play: Callable[[], Play]) -> HTTPRouteHandler:
 
     The busiest route takes no dependencies: Litestar resolves each one through its dependency
     machinery on every request (a sync `services` alone cost a command ~35 µs, bench.entrance), so
-    what it uses is bound here by the app and the caller is the one the app's route middleware found from the raw
-    `Authorization` header before the body was decoded (`dependencies.authenticator`, the players' token
-    cache). The body goes through `CommandBody`
-    (decoded once, documented as `CommandRequest`) and the answer is encoded once (`Encoded`).
+    what it uses is bound here by the app and the caller is the one the app's before-request hook found from
+    the raw `Authorization` header before the body was decoded (`dependencies.authenticator`, the players'
+    token cache). The body goes through `CommandBody` (decoded once, documented as `CommandRequest`) and the
+    answer is encoded once (`Encoded`).
     """
 
     @post("/v1/games/{game_id:str}/commands", operation_id="sendCommand", summary="Send a game command",
@@ -164,7 +164,7 @@ def command_route(play: Callable[[], Play]) -> HTTPRouteHandler:
 async def command_body(play: Play, viewer: Viewer, game_id: str, body: CommandEnvelope,
                        idempotency_key: str | None, dry_run: bool, include: str | None) -> tuple[bytes, bool]:
     """The command route's answer, encoded, and whether it is a resent key's first result (the caller was
-    resolved by the app's guard, before the body was decoded)."""
+    resolved by the app's before-request hook, before the body was decoded)."""
     done, result = await send_command(play, viewer, game_id, body, idempotency_key, dry_run, include)
     return _encode.encode(result), done.replayed
 
