@@ -23,6 +23,7 @@ BENCHES = ["bench.store", "bench.http", "bench.sse", "bench.projections", "bench
            "bench.tournament"]
 BENCHES.append("bench.arena")  # docs/arena.md
 BENCHES.append("bench.freeze")  # issue 43: no body holds the event loop
+BENCHES.append("bench.instructions")  # issue 47: a request's cost in instructions, steady on a shared machine
 SHORT_ONLY = ["bench.chaos"]  # run beside BENCHES
 SHORT_BESIDE = ["bench.arena"]  # with --short: beside the others rather than after them
 
