@@ -1,9 +1,10 @@
-"""Instructions the server process spends on a request, counted by valgrind's callgrind, Stela against the game anchor.
+"""Instructions the server process spends on a request, counted by valgrind, Stela against the game anchor.
 
 Seconds on a shared machine move with whatever else runs there (on the 2-core machine of 2026-11-30 the same
 loop took 2.2-3.0 times as long as the day before, and alternating rounds of `bench.http` still scattered by
-±15%); an instruction count does not: callgrind counts what the process executes, the same for the same
-code, inputs and environment, however busy the machine. It leaves out what the kernel and the database spend
+±15%); an instruction count does not: valgrind counts what the process executes, the same for the same
+code, inputs and environment, however busy the machine. (Valgrind's cachegrind with no cache simulation counts
+the same total as callgrind in about a third of the time.) It leaves out what the kernel and the database spend
 (a socket write, the database's side of a statement), which `bench.http` still shows.
 
 Each subject is an ASGI app called directly in its own process (no server, no socket; the same driver for
@@ -13,7 +14,7 @@ scratch PostgreSQL database:
   counted in process, the embedded projector, no Redis), its players and games made through the API first;
 - `game_anchor`: bench.anchor_asgi.game, which decides and folds the same commands with the same rules and
   appends them with the hash chain in one statement.
-Each runs under `valgrind --tool=callgrind` three times, after the same set-up: playing nothing, `--commands`
+Each runs under `valgrind --tool=cachegrind` three times, after the same set-up: playing nothing, `--commands`
 POSTs, then those POSTs and as many client steps (`GET /legal` for the seat to act, then the POST with
 `include=view,legal`); the differences over `--commands` are the instructions a POST and a step take, with
 start-up and set-up cancelled. `*_vs_game_anchor` is the anchor's count over Stela's: what a server bound by
@@ -21,8 +22,9 @@ its own CPU would show as throughput against the anchor's.
 
     python -m bench.instructions [--commands 128] [--short]
 
-`--short` (CI) counts POSTs only, 8 of them: it proves the benchmark runs and prints its numbers. A run takes
-about a minute and a half of start-up under valgrind, two at a time.
+`--short` (CI) counts POSTs only, 8 of them: it proves the benchmark runs and prints its numbers (so few that
+start-up's own variation shows in them). A run takes about half a minute of start-up under valgrind, two at a
+time; `bench/run.py --short` runs it beside the benchmarks that time themselves, which it cannot disturb.
 
 The embedded projector is the one part whose count moves between runs: it projects what arrived since its last
 look, so how many looks a run makes depends on timing (64 POSTs: 1.96 and 2.19 million instructions a POST in
@@ -31,8 +33,10 @@ nothing is batched: the store's group commit, the projector's linger and the coa
 their costs over many commands at load do not here, so this is the cost of a command at low load, where a
 fixed cost per command shows whole.
 
-Measured 2026-11-30 (64 requests a subject; 2,877,566 and 1,207,379 a step): Stela 1,960,050 instructions a
-POST, the game anchor 787,332: `post_vs_game_anchor` 0.402, `step_vs_game_anchor` 0.42. With the projector off
+Measured 2026-11-30 at 65977de: 64 requests a subject (callgrind), Stela 1,960,050 instructions a POST and
+2,877,566 a step, the game anchor 787,332 and 1,207,379: `post_vs_game_anchor` 0.402, `step_vs_game_anchor`
+0.42; the default 128 (cachegrind, 2 min in all), Stela 1,718,075 and 2,478,367, the anchor 734,493 and
+1,159,732: 0.428 and 0.468. With the projector off
 1,734,855, and also without the access log 1,578,896 (one run each): the rest of the difference is the request's
 way through the framework, the edge (budgets, body checks, the caller), the command loop and the store.
 """
@@ -152,15 +156,15 @@ async def game_anchor(dsn: str, posts: int, steps: int) -> None:
 
 
 def counted(subject: str, dsn: str, posts: int, steps: int) -> int:
-    """The instructions of one child process playing `posts` and `steps` as `subject` (callgrind's total)."""
+    """The instructions of one child process playing `posts` and `steps` as `subject` (valgrind's total)."""
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "bench.instructions",
-         "--child", subject, dsn, str(posts), str(steps)],
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, "-m", "bench.instructions", "--child", subject, dsn, str(posts), str(steps)],
         capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}, timeout=1800)
-    found = re.search(r"Collected : (\d+)", done.stderr)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if done.returncode != 0 or found is None:
         raise RuntimeError(f"{subject} {posts}/{steps} failed: {done.stdout[-1500:]} {done.stderr[-1500:]}")
-    return int(found.group(1))
+    return int(found.group(1).replace(",", ""))
 
 
 async def main(commands: int, short: bool) -> list[dict[str, Any]]:
@@ -199,4 +203,4 @@ if __name__ == "__main__":
     parser.add_argument("--short", action="store_true")
     args = parser.parse_args()
     for line in run(main(8 if args.short else args.commands, args.short)):
-        print(json.dumps({"bench": "instructions", **line}))
+        print(json.dumps({"bench": "instructions", **line, **({"smoke": True} if args.short else {})}))

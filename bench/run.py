@@ -7,7 +7,8 @@ leaked through its faults; its phase seconds are printed only), it starts its ow
 and most of its wall time is spent waiting through outages, so it would only leave the machine idle. The
 benchmarks that measure speed still run one at a time, so none measures another. The short mode is a smoke
 run (CI proves every benchmark still runs and prints its numbers; no figure of it is kept), so there the
-arena, which mostly waits out its one-minute floor, runs beside the others too.
+arena, which mostly waits out its one-minute floor, runs beside the others too, and so does the instruction
+count (bench.instructions), which the others' load cannot change.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ BENCHES.append("bench.arena")  # docs/arena.md
 BENCHES.append("bench.freeze")  # issue 43: no body holds the event loop
 BENCHES.append("bench.instructions")  # issue 47: a request's cost in instructions, steady on a shared machine
 SHORT_ONLY = ["bench.chaos"]  # run beside BENCHES
-SHORT_BESIDE = ["bench.arena"]  # with --short: beside the others rather than after them
+# with --short: beside the others rather than after them (bench.instructions counts instructions, which the
+# others' load does not change, and the others' short figures are kept by no one)
+SHORT_BESIDE = ["bench.arena", "bench.instructions"]
 
 
 def present(modules: list[str]) -> list[str]:
