@@ -202,5 +202,8 @@ if __name__ == "__main__":
     parser.add_argument("--commands", type=int, default=128, help="POSTs (and steps) counted per subject")
     parser.add_argument("--short", action="store_true")
     args = parser.parse_args()
+    most = min(len(script) for *_, script in scripts()) * len(MIX) // 2  # POSTs and steps, none past a game's end
+    if not 0 < args.commands <= most:
+        parser.error(f"--commands takes 1 to {most}: each game of the mix plays its script once")
     for line in run(main(8 if args.short else args.commands, args.short)):
         print(json.dumps({"bench": "instructions", **line, **({"smoke": True} if args.short else {})}))
