@@ -45,13 +45,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -59,6 +57,7 @@ import httpx
 
 from bench.common import run, scratch_database
 from bench.steps import MIX, SEED, Step, scripts
+from testkit.live import lifespan
 
 SUBJECTS = ("stela", "game_anchor")
 Game = tuple[str, list[dict[str, str]], tuple[Step, ...]]  # (path, each seat's headers, script)
@@ -107,23 +106,6 @@ async def play(app: Any, games: list[Game], posts: int, steps: int) -> None:
         if i >= posts:
             await asgi(app, "GET", path + "/legal", b"", b"", headers)
         await asgi(app, "POST", path + "/commands", b"include=view,legal" if i >= posts else b"", step.body, headers)
-
-
-@contextlib.asynccontextmanager
-async def lifespan(app: Any) -> AsyncIterator[None]:
-    """`app` started (its ASGI lifespan, on this event loop) for the block, then stopped."""
-    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    life = asyncio.ensure_future(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
-                                     inbox.get, outbox.put))
-    await inbox.put({"type": "lifespan.startup"})
-    assert (await outbox.get())["type"] == "lifespan.startup.complete"
-    try:
-        yield
-    finally:
-        await inbox.put({"type": "lifespan.shutdown"})
-        await outbox.get()
-        await life
 
 
 async def stela(dsn: str, posts: int, steps: int) -> None:

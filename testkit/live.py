@@ -1,12 +1,14 @@
-"""A real HTTP server (uvicorn in a thread) for SSE, replica and benchmark tests."""
+"""A real HTTP server (uvicorn in a thread) for SSE, replica and benchmark tests, and an ASGI app's lifespan
+run on the caller's event loop (`lifespan`) for an app called in process."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import uvicorn
@@ -34,7 +36,7 @@ def wait_healthy(url: str, proc: Any = None, timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
-@contextmanager
+@contextlib.contextmanager
 def serving(app: Any, port: int | None = None) -> Iterator[str]:
     """Serve `app` on `port` (default a free loopback port) until the block ends; yields the base URL. An app
     whose public URL matters (the OAuth metadata's issuer and endpoints) is built with
@@ -72,7 +74,7 @@ async def sse_events(response: Any) -> Any:
             current[field] = current.get(field, "") + value if field == "data" else value
 
 
-@contextmanager
+@contextlib.contextmanager
 def static_files(directory: Any) -> Iterator[str]:
     """`directory`'s files served over HTTP in a thread, on an origin of their own (a free port): a page of
     another site than the API's. Yields the origin."""
@@ -87,3 +89,20 @@ def static_files(directory: Any) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Any) -> AsyncIterator[None]:
+    """`app` started (its ASGI lifespan, on this event loop) for the block, then stopped."""
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    life = asyncio.ensure_future(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
+                                     inbox.get, outbox.put))
+    await inbox.put({"type": "lifespan.startup"})
+    assert (await outbox.get())["type"] == "lifespan.startup.complete"
+    try:
+        yield
+    finally:
+        await inbox.put({"type": "lifespan.shutdown"})
+        await outbox.get()
+        await life

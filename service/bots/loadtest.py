@@ -122,9 +122,9 @@ class Config:
 def report(config: Config, recorder: Recorder, seconds: float, throttled: int) -> dict[str, Any]:
     ms = lambda v: None if v is None else round(v * 1000, 2)  # noqa: E731
     commands, deliveries = recorder.command_seconds, recorder.delivery_seconds()
-    first, rest = recorder.after_round_start()
     rounds: dict[str, Any] = {}
     if recorder.round_starts:  # a competition of rounds: the minute after each round's start against the rest
+        first, rest = recorder.after_round_start()
         start_p99, steady_p99 = percentile(first, 0.99), percentile(rest, 0.99)
         rounds = {"round_start_commands": len(first), "round_start_ms_p99": ms(start_p99),
                   "steady_commands": len(rest), "steady_ms_p99": ms(steady_p99),

@@ -52,25 +52,19 @@ async def asgi(app, scope: dict, body: bytes = b"") -> tuple[int, bytes]:
 
 
 async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it_appends(pg_dsn):
-    import asyncio
-
     import asyncpg
     import msgspec
 
     from bench.anchor_asgi import game
     from bench.steps import MIX, script
     from service.store.protocol import GENESIS_HASH, event_hash
+    from testkit.live import lifespan
 
     app = game(pg_dsn)
-    inbox: asyncio.Queue = asyncio.Queue()
-    outbox: asyncio.Queue = asyncio.Queue()
-    running = asyncio.create_task(app({"type": "lifespan"}, inbox.get, outbox.put))
-    await inbox.put({"type": "lifespan.startup"})
-    assert (await outbox.get())["type"] == "lifespan.startup.complete"
     kind, options, seats = MIX[0]
     game_id = f"anchor-{kind}-0-test"
     steps = script(kind, seats, msgspec.json.encode(options))[:25]
-    try:
+    async with lifespan(app):
         for step in steps:
             status, body = await asgi(app, {"method": "GET", "path": f"/v1/games/{game_id}/legal"})
             assert status == 200 and step.wire in msgspec.json.decode(body)["commands"], body[:300]
@@ -78,9 +72,6 @@ async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it
                                             "query_string": b"include=view,legal"}, step.body)
             answer = msgspec.json.decode(body)
             assert status == 200 and answer["events"] and answer["view"]["kind"] == kind, body[:300]
-    finally:
-        await inbox.put({"type": "lifespan.shutdown"})
-        await running
     conn = await asyncpg.connect(pg_dsn)
     try:
         rows = await conn.fetch("SELECT version, type, data::text, prev_hash, hash FROM game_anchor_events "
