@@ -1,6 +1,6 @@
 """The anchors of `bench.http`: the least a command endpoint can do, served as `stela serve` serves Stela.
 
-Three, each run as `python -m bench.anchor PORT DSN [litestar|bare|game]`, each answering `GET /legal` from
+Four, each run as `python -m bench.anchor PORT DSN [litestar|bare|game|litestar_game]`, each answering `GET /legal` from
 memory as Stela answers it from its cache (until 2026-11-29 the litestar anchor read the stream's last row
 for it, which flattered `full_step_vs_anchor`: 0.75 printed, 0.53 against an anchor answering from memory):
 - `litestar`: a bare Litestar app; a POST decodes the same request body, inserts one row into an
@@ -12,7 +12,10 @@ for it, which flattered `full_step_vs_anchor`: 0.75 printed, 0.53 against an anc
   with the kind's decoder, decides and folds it with the game's own rules through the catalogue, and appends
   its events with the head check and the hash chain in one statement; it answers as Stela does (events as
   the seat sees them, `include=view,legal`). What Stela does beyond it is the platform's: tokens, seats,
-  idempotency, budgets, logs, fan-out.
+  idempotency, budgets, logs, fan-out;
+- `litestar_game`: the game anchor's very answers behind Litestar's cheapest routes (`create_game`: the
+  request and the path's game id, the body's bytes in and the answer's bytes out), so the least any server
+  whose requests pass through the framework pays shows beside the game anchor (`*_litestar_ceiling`).
 
 Each is served as `stela serve` serves Stela (uvicorn, uvloop, and the HTTP protocol whose response head
 and body leave in one write, `service.cli.wire`), and its pool holds connections as the event store's
@@ -29,11 +32,12 @@ anchor 0.123, game anchor 0.320; `real_post_vs_game_anchor` 0.67 and `full_step_
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 import asyncpg
 import msgspec
-from litestar import Litestar, Request, get, post
+from litestar import Litestar, Request, Response, get, post
+from litestar.params import PathParameter
 
 from service.store.postgres import keep_session
 
@@ -69,7 +73,7 @@ _versions: dict[str, int] = {}
 
 
 @post("/v1/games/{game_id:str}/commands", status_code=200)
-async def command(request: Request, game_id: str) -> Result:
+async def command(request: Request, game_id: Annotated[str, PathParameter()]) -> Result:
     body = _decode.decode(await request.body())
     version = _versions.get(game_id, 0) + 1
     _versions[game_id] = version
@@ -88,7 +92,7 @@ class Listed(msgspec.Struct):
 
 
 @get("/v1/games/{game_id:str}/legal")
-async def legal(game_id: str) -> Listed:
+async def legal(game_id: Annotated[str, PathParameter()]) -> Listed:
     """The anchor of reading what to play: from memory, as Stela answers from its cache."""
     version = _versions.get(game_id, 0)
     return Listed(seat=version % 2, version=version, commands=[{"type": "tally.Add", "amount": 1}])
@@ -111,6 +115,36 @@ def create(dsn: str) -> Litestar:
     return Litestar([command, legal, healthz], on_startup=[start], on_shutdown=[stop])
 
 
+def create_game(dsn: str) -> Litestar:
+    """The game anchor (`bench.anchor_asgi.game_handler`: the same answers, the same pool) behind the
+    cheapest Litestar routes: the request and the path's game id, the body read from the request, the
+    answer's bytes returned as they are. The framework's least cost a request, on top of the game anchor's."""
+    from bench.anchor_asgi import _GAME_DDL, game_handler
+
+    @post("/v1/games/{game_id:str}/commands", status_code=200)
+    async def game_command(request: Request, game_id: Annotated[str, PathParameter()]) -> Response[bytes]:
+        return await _answered(request, await request.body())
+
+    @get("/v1/games/{game_id:str}/legal")
+    async def game_legal(request: Request, game_id: Annotated[str, PathParameter()]) -> Response[bytes]:
+        return await _answered(request, b"")
+
+    async def _answered(request: Request, body: bytes) -> Response[bytes]:
+        scope = request.scope
+        status, answer = await request.app.state.answer(scope["method"], scope["path"], scope["query_string"], body)
+        return Response(answer, status_code=status, media_type="application/json")
+
+    async def start(app: Litestar) -> None:
+        app.state.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20, reset=keep_session)
+        await app.state.pool.execute(_GAME_DDL)
+        app.state.answer = game_handler(app.state.pool)
+
+    async def stop(app: Litestar) -> None:
+        await app.state.pool.close()
+
+    return Litestar([game_command, game_legal, healthz], on_startup=[start], on_shutdown=[stop])
+
+
 if __name__ == "__main__":
     import uvicorn
 
@@ -119,6 +153,8 @@ if __name__ == "__main__":
     which = sys.argv[3] if len(sys.argv) > 3 else "litestar"
     if which == "litestar":
         served: Any = create(sys.argv[2])
+    elif which == "litestar_game":
+        served = create_game(sys.argv[2])
     else:
         from bench.anchor_asgi import bare, game
 

@@ -164,57 +164,59 @@ class Held:
         return self.listed[key]
 
 
-def game(dsn: str) -> Callable[..., Awaitable[None]]:
-    """The real games' anchor (see the module)."""
+def game_handler(pool: Any) -> Handler:
+    """The real games' anchor's answers (see the module), on `pool`; `game` serves them with no framework,
+    `bench.anchor.create_game` behind a bare Litestar route."""
     decode = msgspec.json.Decoder(Envelope).decode
+    games: dict[str, Held] = {}
 
-    def handle(pool: Any) -> Handler:
-        games: dict[str, Held] = {}
+    async def append(game_id: str, held: Held, version: int, events: list[Any]) -> list[Any]:
+        """`events` appended after `version` with their hash chain; the times the database gave them."""
+        types = [held.table.event_type(e) for e in events]
+        data = [held.table.event_data(e) for e in events]
+        hashes, prev = [], held.head
+        for i, (type_, fields) in enumerate(zip(types, data)):
+            prev = event_hash(prev, game_id, version + i + 1, type_, fields)
+            hashes.append(prev)
+        rows = await pool.fetch(_APPEND, game_id, list(range(version + 1, version + len(events) + 1)), types,
+                                [_encode.encode(d).decode() for d in data], [held.head, *hashes[:-1]], hashes,
+                                version, held.head)
+        if len(rows) != len(events):
+            raise RuntimeError(f"{game_id}: the head moved under this process")
+        held.head = hashes[-1]
+        return [row[0] for row in rows]
 
-        async def append(game_id: str, held: Held, version: int, events: list[Any]) -> list[Any]:
-            """`events` appended after `version` with their hash chain; the times the database gave them."""
-            types = [held.table.event_type(e) for e in events]
-            data = [held.table.event_data(e) for e in events]
-            hashes, prev = [], held.head
-            for i, (type_, fields) in enumerate(zip(types, data)):
-                prev = event_hash(prev, game_id, version + i + 1, type_, fields)
-                hashes.append(prev)
-            rows = await pool.fetch(_APPEND, game_id, list(range(version + 1, version + len(events) + 1)), types,
-                                    [_encode.encode(d).decode() for d in data], [held.head, *hashes[:-1]], hashes,
-                                    version, held.head)
-            if len(rows) != len(events):
-                raise RuntimeError(f"{game_id}: the head moved under this process")
-            held.head = hashes[-1]
-            return [row[0] for row in rows]
+    async def answer(method: str, path: str, query: bytes, body: bytes) -> tuple[int, bytes]:
+        found = _route(path)
+        if found is None:
+            return 404, b"{}"
+        game_id, what = found
+        held = games.get(game_id)
+        if held is None:
+            held = games[game_id] = Held(game_id)
+            await append(game_id, held, 0, held.setup)
+        if what == "legal":
+            return 200, held.legal()
+        table, before, seat = held.table, held.state, held.seat()
+        events, after = table.play_folded(before, seat, table.decode_command_json(decode(body).command))
+        times = await append(game_id, held, before.version, events)
+        held.state = after
+        public = after.status in ("finished", "aborted")
+        shown = []
+        for i, (event, at) in enumerate(zip(events, times)):
+            seen = table.redact(event, seat, public)
+            if seen is not None:
+                shown.append({"version": before.version + i + 1, "type": table.event_type(seen),
+                              "data": table.event_data(seen), "at": at.isoformat()})
+        wanted = parse_qs(query.decode()).get("include", [""])[0].split(",")
+        return 200, _encode.encode(Played(
+            version=after.version, events=shown, status=after.status, to_act=table.to_act(after),
+            view=table.view(after, seat) if "view" in wanted else None,
+            legal=held.commands(seat) if "legal" in wanted else None))
 
-        async def answer(method: str, path: str, query: bytes, body: bytes) -> tuple[int, bytes]:
-            found = _route(path)
-            if found is None:
-                return 404, b"{}"
-            game_id, what = found
-            held = games.get(game_id)
-            if held is None:
-                held = games[game_id] = Held(game_id)
-                await append(game_id, held, 0, held.setup)
-            if what == "legal":
-                return 200, held.legal()
-            table, before, seat = held.table, held.state, held.seat()
-            events, after = table.play_folded(before, seat, table.decode_command_json(decode(body).command))
-            times = await append(game_id, held, before.version, events)
-            held.state = after
-            public = after.status in ("finished", "aborted")
-            shown = []
-            for i, (event, at) in enumerate(zip(events, times)):
-                seen = table.redact(event, seat, public)
-                if seen is not None:
-                    shown.append({"version": before.version + i + 1, "type": table.event_type(seen),
-                                  "data": table.event_data(seen), "at": at.isoformat()})
-            wanted = parse_qs(query.decode()).get("include", [""])[0].split(",")
-            return 200, _encode.encode(Played(
-                version=after.version, events=shown, status=after.status, to_act=table.to_act(after),
-                view=table.view(after, seat) if "view" in wanted else None,
-                legal=held.commands(seat) if "legal" in wanted else None))
+    return answer
 
-        return answer
 
-    return serve(dsn, [_GAME_DDL], handle)
+def game(dsn: str) -> Callable[..., Awaitable[None]]:
+    """The real games' anchor (see the module), a raw ASGI app."""
+    return serve(dsn, [_GAME_DDL], game_handler)

@@ -12,12 +12,16 @@ never reading first (see bench.server). Measured, each against a fresh database:
 - the same bare configuration on granian instead of uvicorn (uvloop + httptools), at 16 games;
 - one worker process against two behind one port (both with Redis fan-out) at 16 games.
 Then real games (bench.steps: Tikal, Cóatl, Tobago and Gold Mine mixed) at the same levels, the
-shipped defaults against three anchors and the bare configuration (`stela_fast`) in alternating turns
-(bench.anchor: litestar, `bare` with no
-framework, and `game`, which plays the same games by their rules and appends with the hash chain): POST
+shipped defaults against four anchors and the bare configuration (`stela_fast`) in alternating turns
+(bench.anchor: litestar, `bare` with no framework, `game`, which plays the same games by their rules and
+appends with the hash chain, and `litestar_game`, the same answers behind Litestar's cheapest routes): POST
 only (`real_post_vs_anchor`, `real_post_vs_game_anchor`, ...) and the whole client step, `GET /legal`
 then the POST with `include=view,legal` (`full_step_vs_...`), each anchor answering the same two
-requests, `/legal` from memory as Stela answers from its cache. Every figure carries `/proc/loadavg`.
+requests, `/legal` from memory as Stela answers from its cache. `*_litestar_ceiling` is the framework's
+own limit: the Litestar game anchor over the game anchor, the most `*_vs_game_anchor` any server whose
+requests pass through Litestar could show, whatever it did or left out (2026-11-30, 16 games, three
+rounds, load 1.4-3.0: 0.77 POST, 0.74 step, with Stela at 0.95 and 0.79 of the Litestar game anchor).
+Every figure carries `/proc/loadavg`.
 `--real` runs these real-game rounds alone (a few minutes instead of a quarter of an hour).
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
@@ -284,7 +288,7 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
             "machine_cpu_ms_per_step": round((busy1 - busy0) * 1000 / n, 3), "loadavg": loadavg()}
 
 
-ANCHORS = {"anchor": "litestar", "bare_anchor": "bare", "game_anchor": "game"}
+ANCHORS = {"anchor": "litestar", "bare_anchor": "bare", "game_anchor": "game", "litestar_game_anchor": "litestar_game"}
 
 
 async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float, short: bool) -> list[dict]:
@@ -323,6 +327,12 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
                             "anchor_steps_per_s": anchor_run["steps_per_s"], "anchor_p99_ms": anchor_run["p99_ms"],
                             "server_cpu_ms_per_step": stela_run["server_cpu_ms_per_step"],
                             "anchor_cpu_ms_per_step": anchor_run["server_cpu_ms_per_step"]})
+        if not short:  # the most `*_vs_game_anchor` any server whose requests pass through Litestar could show
+            for mode, label in (("post", "real_post"), ("step", "full_step")):
+                pairs = list(zip(runs[("litestar_game_anchor", mode, games)], runs[("game_anchor", mode, games)]))
+                rounds = [f["steps_per_s"] / a["steps_per_s"] for f, a in pairs if a["steps_per_s"]]
+                out.append({f"{label}_litestar_ceiling": round(statistics.median(rounds), 2) if rounds else None,
+                            "rounds": [round(r, 2) for r in rounds], "games": games})
     return out
 
 

@@ -13,7 +13,11 @@ scratch PostgreSQL database:
 - `stela`: the shipped defaults (bench.server's app with the benchmark's seed: access log, request budgets
   counted in process, the embedded projector, no Redis), its players and games made through the API first;
 - `game_anchor`: bench.anchor_asgi.game, which decides and folds the same commands with the same rules and
-  appends them with the hash chain in one statement.
+  appends them with the hash chain in one statement;
+- `litestar_game_anchor`: the game anchor's answers behind Litestar's cheapest routes (bench.anchor's
+  `create_game`), so `*_litestar_ceiling` (the game anchor's count over it) is the most `*_vs_game_anchor`
+  any server whose requests go through the framework could show, and `*_vs_litestar_game_anchor` is what
+  Stela's own platform work (tokens, seats, idempotency, budgets, logs, fan-out) costs beyond the framework.
 Each runs under `valgrind --tool=cachegrind` three times, after the same set-up: playing nothing, `--commands`
 POSTs, then those POSTs and as many client steps (`GET /legal` for the seat to act, then the POST with
 `include=view,legal`); the differences over `--commands` are the instructions a POST and a step take, with
@@ -36,8 +40,11 @@ fixed cost per command shows whole.
 Measured 2026-11-30 at 65977de: 64 requests a subject (callgrind), Stela 1,960,050 instructions a POST and
 2,877,566 a step, the game anchor 787,332 and 1,207,379: `post_vs_game_anchor` 0.402, `step_vs_game_anchor`
 0.42; the default 128 (cachegrind, 2 min in all), Stela 1,718,075 and 2,478,367, the anchor 734,493 and
-1,159,732: 0.428 and 0.468. With the projector off
-1,734,855, and also without the access log 1,578,896 (one run each): the rest of the difference is the request's
+1,159,732: 0.428 and 0.468. Later that day, with the Litestar game anchor (128 requests, 2 min 41 s in all):
+Stela 1,764,141 a POST and 2,485,508 a step, the game anchor 732,450 and 1,163,632, the Litestar game anchor
+993,935 and 1,602,912: `post_litestar_ceiling` 0.737 and `step_litestar_ceiling` 0.726, Stela at 0.563 and
+0.645 of the Litestar game anchor. With the projector off 1,734,855, and also without the access log
+1,578,896 (one run each): the rest of the difference is the request's
 way through the framework, the edge (budgets, body checks, the caller), the command loop and the store.
 """
 
@@ -59,7 +66,7 @@ from bench.common import run, scratch_database
 from bench.steps import MIX, SEED, Step, scripts
 from testkit.live import lifespan
 
-SUBJECTS = ("stela", "game_anchor")
+SUBJECTS = ("stela", "game_anchor", "litestar_game_anchor")
 Game = tuple[str, list[dict[str, str]], tuple[Step, ...]]  # (path, each seat's headers, script)
 
 
@@ -127,7 +134,11 @@ async def stela(dsn: str, posts: int, steps: int) -> None:
 async def game_anchor(dsn: str, posts: int, steps: int) -> None:
     from bench.anchor_asgi import game
 
-    app = game(dsn)
+    await _anchor_games(game(dsn), posts, steps)
+
+
+async def _anchor_games(app: Any, posts: int, steps: int) -> None:
+    """The mix's games played on an anchor, each started by its first request."""
     async with lifespan(app):
         # (ids of one width, new in each run: the runs share the database)
         games = [(f"/v1/games/anchor-{kind}-{i}-{os.getpid():08d}", [{}] * seats, script)
@@ -135,6 +146,12 @@ async def game_anchor(dsn: str, posts: int, steps: int) -> None:
         for path, seats, _ in games:
             await asgi(app, "GET", path + "/legal", b"", b"", seats[0])  # the anchor starts a game it has not seen
         await play(app, games, posts, steps)
+
+
+async def litestar_game_anchor(dsn: str, posts: int, steps: int) -> None:
+    from bench.anchor import create_game
+
+    await _anchor_games(create_game(dsn), posts, steps)
 
 
 def counted(subject: str, dsn: str, posts: int, steps: int) -> int:
@@ -153,9 +170,9 @@ async def main(commands: int, short: bool) -> list[dict[str, Any]]:
     rounds = [(0, 0), (commands, 0)] if short else [(0, 0), (commands, 0), (commands, commands)]
     out: list[dict[str, Any]] = []
     totals: dict[tuple[str, int, int], int] = {}
-    async with scratch_database() as dsn_s, scratch_database() as dsn_a:
-        dsns = {"stela": dsn_s, "game_anchor": dsn_a}
-        # each subject's runs one after another (a database is not shared), the two subjects side by side
+    async with scratch_database() as dsn_s, scratch_database() as dsn_a, scratch_database() as dsn_l:
+        dsns = {"stela": dsn_s, "game_anchor": dsn_a, "litestar_game_anchor": dsn_l}
+        # each subject's runs one after another (a database each), two subjects at a time
         def subject_runs(subject: str) -> None:
             for posts, steps in rounds:
                 totals[subject, posts, steps] = counted(subject, dsns[subject], posts, steps)
@@ -171,14 +188,18 @@ async def main(commands: int, short: bool) -> list[dict[str, Any]]:
             if who == subject:
                 out.append({"subject": subject, "mode": mode, "instructions": round(count), "requests": commands})
     for mode in ("post",) if short else ("post", "step"):
-        out.append({f"{mode}_vs_game_anchor": round(per["game_anchor", mode] / per["stela", mode], 3)})
+        anchor, framed, stela = per["game_anchor", mode], per["litestar_game_anchor", mode], per["stela", mode]
+        out.append({f"{mode}_vs_game_anchor": round(anchor / stela, 3),
+                    f"{mode}_vs_litestar_game_anchor": round(framed / stela, 3),
+                    f"{mode}_litestar_ceiling": round(anchor / framed, 3)})
     return out
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         subject, dsn, posts, steps = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-        asyncio.run({"stela": stela, "game_anchor": game_anchor}[subject](dsn, posts, steps))
+        asyncio.run({"stela": stela, "game_anchor": game_anchor,
+                     "litestar_game_anchor": litestar_game_anchor}[subject](dsn, posts, steps))
         sys.exit(0)
     parser = argparse.ArgumentParser()
     parser.add_argument("--commands", type=int, default=128, help="POSTs (and steps) counted per subject")

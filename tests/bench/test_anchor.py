@@ -4,6 +4,8 @@ the anchor slower than the least a command endpoint does and flattered every rat
 
 from __future__ import annotations
 
+import pytest
+
 from bench.anchor import create
 from service.store.postgres import PostgresStore
 
@@ -47,22 +49,26 @@ async def asgi(app, scope: dict, body: bytes = b"") -> tuple[int, bytes]:
     async def send(message: dict) -> None:
         sent.append(message)
 
-    await app({"type": "http", "query_string": b"", "headers": [], **scope}, receive, send)
+    await app({"type": "http", "http_version": "1.1", "scheme": "http", "root_path": "", "query_string": b"",
+               "headers": [], "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000), **scope}, receive, send)
     return sent[0]["status"], sent[1]["body"]
 
 
-async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it_appends(pg_dsn):
+@pytest.mark.parametrize("served", ["framework_free", "litestar"])
+async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it_appends(pg_dsn, served):
+    """Both game anchors, the raw ASGI app and the same answers behind Litestar's cheapest routes."""
     import asyncpg
     import msgspec
 
+    from bench.anchor import create_game
     from bench.anchor_asgi import game
     from bench.steps import MIX, script
     from service.store.protocol import GENESIS_HASH, event_hash
     from testkit.live import lifespan
 
-    app = game(pg_dsn)
+    app = game(pg_dsn) if served == "framework_free" else create_game(pg_dsn)
     kind, options, seats = MIX[0]
-    game_id = f"anchor-{kind}-0-test"
+    game_id = f"anchor-{kind}-0-{served}"
     steps = script(kind, seats, msgspec.json.encode(options))[:25]
     async with lifespan(app):
         for step in steps:
