@@ -31,6 +31,7 @@ anchor 0.123, game anchor 0.320; `real_post_vs_game_anchor` 0.67 and `full_step_
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated, Any
 
@@ -66,6 +67,14 @@ class Result(msgspec.Struct):
     status: str
     to_act: list[int]
     dry_run: bool = False
+
+
+async def open_pool(dsn: str) -> asyncpg.Pool:
+    """An anchor's pool, held as the event store holds its own: no reset query when a connection comes back,
+    one connection kept when idle, and at most as many as Stela's `STELA_DB_POOL_MAX` allows a process (20
+    by default)."""
+    return await asyncpg.create_pool(dsn, min_size=1, max_size=int(os.environ.get("STELA_DB_POOL_MAX") or 20),
+                                     reset=keep_session)
 
 
 _decode = msgspec.json.Decoder(Body)
@@ -105,7 +114,7 @@ async def healthz() -> dict[str, str]:
 
 def create(dsn: str) -> Litestar:
     async def start(app: Litestar) -> None:
-        app.state.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20, reset=keep_session)
+        app.state.pool = await open_pool(dsn)
         await app.state.pool.execute(_DDL)
         await app.state.pool.execute(_INDEX)
 
@@ -135,7 +144,7 @@ def create_game(dsn: str) -> Litestar:
         return Response(answer, status_code=status, media_type="application/json")
 
     async def start(app: Litestar) -> None:
-        app.state.pool = await asyncpg.create_pool(dsn, min_size=4, max_size=20, reset=keep_session)
+        app.state.pool = await open_pool(dsn)
         await app.state.pool.execute(_GAME_DDL)
         app.state.answer = game_handler(app.state.pool)
 

@@ -18,15 +18,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-import asyncpg
 import msgspec
 
-from bench.anchor import _DDL, _INDEX, _INSERT, Body, Listed, Result, Shown
+from bench.anchor import _DDL, _INDEX, _INSERT, Body, Listed, Result, Shown, open_pool
 from bench.steps import MIX, SEED
 from domain.catalog import GAMES
 from domain.simulate import start_table
 from domain.table import Table
-from service.store.postgres import keep_session
 from service.store.protocol import GENESIS_HASH, event_hash
 
 Handler = Callable[[str, str, bytes, bytes], Awaitable[tuple[int, bytes]]]
@@ -55,7 +53,7 @@ def serve(dsn: str, ddl: list[str], handle: Callable[[Any], Handler]) -> Callabl
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             while (message := await receive())["type"] != "lifespan.shutdown":
-                held["pool"] = await asyncpg.create_pool(dsn, min_size=4, max_size=20, reset=keep_session)
+                held["pool"] = await open_pool(dsn)
                 for statement in ddl:
                     await held["pool"].execute(statement)
                 held["handler"] = handle(held["pool"])

@@ -22,7 +22,16 @@ own limit: the Litestar game anchor over the game anchor, the most `*_vs_game_an
 requests pass through Litestar could show, whatever it did or left out (2026-11-30, 16 games, three
 rounds, load 1.4-3.0: 0.77 POST, 0.74 step, with Stela at 0.95 and 0.79 of the Litestar game anchor).
 Every figure carries `/proc/loadavg`.
-`--real` runs these real-game rounds alone (a few minutes instead of a quarter of an hour).
+`--real` runs these real-game rounds alone (a few minutes instead of a quarter of an hour); above 16 games
+they leave out the two Tally anchors (six pools of 20 would pass PostgreSQL's 100 connections).
+`--real --think MS` asks instead what a command costs below saturation: every server of the real rounds
+takes POSTs saturated, then paced (each game waiting 0.5-1.5 times MS after each command, so every server
+is offered the same load), in turns; `paced_cpu_vs_saturated` is its CPU a command paced over saturated.
+Measured 2026-11-30, 16 games, think 20 ms (about 620 commands/s offered, half of Stela's saturated
+rate), three rounds, load 1.1-2.2: the framework-free Tally anchor 1.64, the Litestar Tally anchor 1.60,
+the game anchor 1.62, the Litestar game anchor 1.30, Stela's shipped defaults 1.50, its fast settings
+1.61 (rounds within ±0.3). Below saturation every server pays a request's wake-ups, reads and writes
+alone, which a busy one shares; so no server here, with or without a framework, came within 1.3 times.
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
 machine a load generator near 1.0 caps what two server workers can show), the whole machine's
@@ -47,6 +56,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -74,6 +84,9 @@ MIXED = scripts()  # the real games' mix, each with the commands its seed makes 
 BARE = {"STELA_LOG_LEVEL": "warning", "STELA_RATE_LIMIT": "0", "STELA_PROJECTOR": "off"}
 # the shipped defaults, except a rate limit high enough that the benchmark's one client is never refused
 DEFAULTS = {"STELA_RATE_LIMIT": "100000000"}
+# the anchors of Tally, left out of the real rounds above 16 games: six servers' pools of 20 connections each
+# would ask for more than PostgreSQL's 100 there (their ratios at 64 games are the Tally rounds')
+TALLY_ANCHORS = ("anchor", "bare_anchor")
 
 
 @contextmanager
@@ -115,10 +128,11 @@ def stela(dsn: str, redis: bool = False, **env: str) -> Iterator[tuple[str, int]
     return process([sys.executable, "-m", "bench.server"], environ, f"http://127.0.0.1:{port}")
 
 
-def anchor(dsn: str, which: str = "litestar") -> Iterator[tuple[str, int]]:
-    """An anchor of bench.anchor: `litestar`, `bare` (no framework) or `game` (the real games' rules)."""
+def anchor(dsn: str, which: str = "litestar", **env: str) -> Iterator[tuple[str, int]]:
+    """An anchor of bench.anchor: `litestar`, `bare` (no framework), `game` (the real games' rules) or
+    `litestar_game` (those behind Litestar)."""
     port = free_port()
-    return process([sys.executable, "-m", "bench.anchor", str(port), dsn, which], {}, f"http://127.0.0.1:{port}")
+    return process([sys.executable, "-m", "bench.anchor", str(port), dsn, which], env, f"http://127.0.0.1:{port}")
 
 
 def loadavg() -> str:
@@ -226,9 +240,12 @@ async def real_game(client: httpx.AsyncClient, i: int) -> tuple[str, list[dict[s
 
 
 async def load_real(url: str, pid: int, games: int, seconds: float, warmup: float, mode: str,
-                    stela_games: bool) -> dict:
+                    stela_games: bool, think: float = 0.0) -> dict:
     """`games` connections playing real games (bench.steps) for `seconds`: `mode` "post" posts each
-    scripted command; "step" reads `/legal` for the seat to act first and posts with include=view,legal."""
+    scripted command; "step" reads `/legal` for the seat to act first and posts with include=view,legal.
+    With `think` (seconds) each connection waits between half and one and a half times that after each
+    command, so the server is offered the same load whatever its speed (below its saturation)."""
+    pace = random.Random(games)
     latencies: list[float] = []
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
 
@@ -269,6 +286,8 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
                 if start >= began:
                     latencies.append(time.perf_counter() - start)
                 done += 1
+                if think:
+                    await asyncio.sleep(think * pace.uniform(0.5, 1.5))
                 if done == len(steps):
                     path, seats, steps = await game(i)
                     done = 0
@@ -280,7 +299,7 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
             await conn.close()
     n = max(1, len(latencies))
     (cpu0, own0, busy0), (cpu1, own1, busy1) = marks
-    return {"games": games, "mode": mode, "steps": len(latencies), "steps_per_s": round(len(latencies) / elapsed, 1),
+    return {"games": games, "mode": mode, **({"think_ms": think * 1000} if think else {}), "steps": len(latencies), "steps_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
             "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
             "server_cpu_ms_per_step": round((cpu1 - cpu0) * 1000 / n, 3),
@@ -291,10 +310,15 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
 ANCHORS = {"anchor": "litestar", "bare_anchor": "bare", "game_anchor": "game", "litestar_game_anchor": "litestar_game"}
 
 
-async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float, short: bool) -> list[dict]:
+async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float, short: bool,
+                      think: float = 0.0) -> list[dict]:
     """Real games, POST only and the whole client step, the shipped defaults and the anchors (bench.anchor)
     in alternating turns; per level and anchor `real_post_vs_<anchor>` and `full_step_vs_<anchor>` (medians
-    of the per-round ratios, each round's load beside it). The short mode measures the game anchor alone."""
+    of the per-round ratios, each round's load beside it). The short mode measures the game anchor alone.
+    With `think`, POSTs only, saturated and paced (`load_real`): per server the CPU a command costs paced
+    over saturated (`paced_cpu_vs_saturated`, the median of the rounds' ratios) and the paced p99."""
+    if think:
+        return await paced_rounds(levels, repeat, seconds, warmup, think)
     out: list[dict] = []
     runs: dict[tuple[str, str, int], list[dict]] = {}
     names = ["game_anchor"] if short else list(ANCHORS)
@@ -311,11 +335,15 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
                 for games in levels:
                     for mode in ("post", "step"):
                         for name, url, pid, real in servers:
+                            if games > 16 and name in TALLY_ANCHORS:
+                                continue
                             found = {"server": name, **await load_real(url, pid, games, seconds, warmup, mode, real)}
                             runs.setdefault((name, mode, games), []).append(found)
                             print(json.dumps({"bench": "http", **found}), file=sys.stderr)
     for games in levels:
         for name in names:
+            if games > 16 and name in TALLY_ANCHORS:
+                continue
             for mode, label in (("post", "real_post"), ("step", "full_step")):
                 pairs = list(zip(runs[("stela_defaults", mode, games)], runs[(name, mode, games)]))
                 rounds = [s["steps_per_s"] / a["steps_per_s"] for s, a in pairs if a["steps_per_s"]]  # (none: no figure)
@@ -336,10 +364,44 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
     return out
 
 
-async def main(short: bool, levels: list[int], repeat: int, real: bool = False) -> list[dict]:
+async def paced_rounds(levels: list[int], repeat: int, seconds: float, warmup: float, think: float) -> list[dict]:
+    """`real_rounds` with `think`: every server of the real rounds, saturated then paced, in turns."""
+    out: list[dict] = []
+    runs: dict[tuple[str, float, int], list[dict]] = {}
+    async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_f:
+        with ExitStack() as stack:
+            servers = [(name, *stack.enter_context(anchor(dsn_a, which)), False) for name, which in ANCHORS.items()]
+            servers += [(name, *stack.enter_context(stela(dsn, STELA_BENCH_SEED=SEED.hex(), **env)), True)
+                        for name, dsn, env in (("stela_defaults", dsn_d, DEFAULTS), ("stela_fast", dsn_f, BARE))]
+            for _ in range(repeat):
+                for games in levels:
+                    for paced in (0.0, think):
+                        for name, url, pid, real in servers:
+                            if games > 16 and name in TALLY_ANCHORS:
+                                continue
+                            found = {"server": name,
+                                     **await load_real(url, pid, games, seconds, warmup, "post", real, paced)}
+                            runs.setdefault((name, paced, games), []).append(found)
+                            print(json.dumps({"bench": "http", **found}), file=sys.stderr)
+    for games in levels:
+        for name, *_ in servers:
+            if games > 16 and name in TALLY_ANCHORS:
+                continue
+            pairs = list(zip(runs[(name, think, games)], runs[(name, 0.0, games)]))
+            rounds = [p["server_cpu_ms_per_step"] / s["server_cpu_ms_per_step"] for p, s in pairs]
+            paced_run = sorted(runs[(name, think, games)], key=lambda r: r["server_cpu_ms_per_step"])[len(pairs) // 2]
+            out.append({"server": name, "paced_cpu_vs_saturated": round(statistics.median(rounds), 2),
+                        "rounds": [round(r, 2) for r in rounds], "games": games, "think_ms": think * 1000,
+                        "paced_steps_per_s": paced_run["steps_per_s"], "paced_p99_ms": paced_run["p99_ms"],
+                        "paced_cpu_ms_per_step": paced_run["server_cpu_ms_per_step"],
+                        "loadavg": [p["loadavg"] for p, _ in pairs]})
+    return out
+
+
+async def main(short: bool, levels: list[int], repeat: int, real: bool = False, think: float = 0.0) -> list[dict]:
     seconds, warmup = (0.5, 0.1) if short else (4.0, 1.0)
     if real:
-        return await real_rounds(levels, repeat, seconds, warmup, short)
+        return await real_rounds(levels, repeat, seconds, warmup, short, think)
     out: list[dict] = []
 
     async def measure(name: str, server: Iterator[str], stela_games: bool, at: list[int]) -> dict[int, dict]:
@@ -417,7 +479,13 @@ if __name__ == "__main__":
     parser.add_argument("--repeat", type=int, help="turns each server takes at each level (default 5; 1 with --short)")
     parser.add_argument("--real", action="store_true",
                         help="the real games' rounds only (the shipped defaults, the fast settings and the anchors)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="MS",
+                        help="with --real: POSTs saturated and paced (each game waiting about MS between its "
+                             "commands), each server's CPU a command paced over saturated")
     args = parser.parse_args()
+    if args.think and not args.real:
+        parser.error("--think goes with --real")
     levels = args.games or ([16] if args.short else [1, 16, 64])
-    for line in run(main(args.short, levels, args.repeat or (1 if args.short else 5), args.real)):
+    for line in run(main(args.short, levels, args.repeat or (1 if args.short else 5), args.real,
+                         args.think / 1000)):
         print(json.dumps({"bench": "http", **line}))
