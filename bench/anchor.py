@@ -1,8 +1,9 @@
 """The anchors of `bench.http`: the least a command endpoint can do, served as `stela serve` serves Stela.
 
-Four, each run as `python -m bench.anchor PORT DSN [litestar|bare|game|litestar_game]`, each answering `GET /legal` from
-memory as Stela answers it from its cache (until 2026-11-29 the litestar anchor read the stream's last row
-for it, which flattered `full_step_vs_anchor`: 0.75 printed, 0.53 against an anchor answering from memory):
+Four, each run as `python -m bench.anchor PORT DSN [litestar|bare|game|litestar_game]`, each answering
+`GET /legal` from memory as Stela answers it from its cache (until 2026-11-29 the litestar anchor read the
+stream's last row for it, which flattered `full_step_vs_anchor`: 0.75 printed, 0.53 against an anchor
+answering from memory):
 - `litestar`: a bare Litestar app; a POST decodes the same request body, inserts one row into an
   `events`-shaped table (indexed by stream and version, as the event store's is) with one asyncpg
   statement, and answers with a body of the same shape and size as Stela's command response;
@@ -14,8 +15,9 @@ for it, which flattered `full_step_vs_anchor`: 0.75 printed, 0.53 against an anc
   the seat sees them, `include=view,legal`). What Stela does beyond it is the platform's: tokens, seats,
   idempotency, budgets, logs, fan-out;
 - `litestar_game`: the game anchor's very answers behind Litestar's cheapest routes (`create_game`: the
-  request and the path's game id, the body's bytes in and the answer's bytes out), so the least any server
-  whose requests pass through the framework pays shows beside the game anchor (`*_litestar_ceiling`).
+  request and the path's game id, the body's bytes in and the answer's bytes out), so the least a server
+  pays whose routes take their parameters and bodies through the framework shows beside the game anchor
+  (`*_litestar_ceiling`; an `@asgi` handler, which takes none, would pay the router alone).
 
 Each is served as `stela serve` serves Stela (uvicorn, uvloop, and the HTTP protocol whose response head
 and body leave in one write, `service.cli.wire`), and its pool holds connections as the event store's

@@ -19,8 +19,9 @@ only (`real_post_vs_anchor`, `real_post_vs_game_anchor`, ...) and the whole clie
 then the POST with `include=view,legal` (`full_step_vs_...`), each anchor answering the same two
 requests, `/legal` from memory as Stela answers from its cache. `*_litestar_ceiling` is the framework's
 own limit: the Litestar game anchor over the game anchor, the most `*_vs_game_anchor` any server whose
-requests pass through Litestar could show, whatever it did or left out (2026-11-30, 16 games, three
-rounds, load 1.4-3.0: 0.77 POST, 0.74 step, with Stela at 0.95 and 0.79 of the Litestar game anchor).
+routes take their parameters and bodies through Litestar could show, whatever it did or left out
+(2026-11-30, 16 games, three rounds, load 1.4-3.0: 0.77 POST, 0.74 step, with Stela at 0.95 and 0.79 of
+the Litestar game anchor).
 Every figure carries `/proc/loadavg`.
 `--real` runs these real-game rounds alone (a few minutes instead of a quarter of an hour); above 16 games
 they leave out the two Tally anchors (six pools of 20 would pass PostgreSQL's 100 connections).
@@ -31,7 +32,8 @@ Measured 2026-11-30, 16 games, think 20 ms (about 620 commands/s offered, half o
 rate), three rounds, load 1.1-2.2: the framework-free Tally anchor 1.64, the Litestar Tally anchor 1.60,
 the game anchor 1.62, the Litestar game anchor 1.30, Stela's shipped defaults 1.50, its fast settings
 1.61 (rounds within ±0.3). Below saturation every server pays a request's wake-ups, reads and writes
-alone, which a busy one shares; so no server here, with or without a framework, came within 1.3 times.
+alone, which a busy one shares: none here came under 1.3 times, with or without a framework (the Litestar
+game anchor's median was 1.30, its rounds 1.05-1.54).
 Printed as JSON lines: commands/s, p50/p99 latency, the server's CPU per command (all its
 processes), the load generator's own CPU per command and its share of a core (on a 2-core
 machine a load generator near 1.0 caps what two server workers can show), the whole machine's

@@ -16,8 +16,9 @@ scratch PostgreSQL database:
   appends them with the hash chain in one statement;
 - `litestar_game_anchor`: the game anchor's answers behind Litestar's cheapest routes (bench.anchor's
   `create_game`), so `*_litestar_ceiling` (the game anchor's count over it) is the most `*_vs_game_anchor`
-  any server whose requests go through the framework could show, and `*_vs_litestar_game_anchor` is what
-  Stela's own platform work (tokens, seats, idempotency, budgets, logs, fan-out) costs beyond the framework.
+  a server could show whose routes take their parameters and bodies through the framework, and
+  `*_vs_litestar_game_anchor` shows what Stela's own platform work (tokens, seats, idempotency, budgets,
+  logs, fan-out) costs beyond it.
 Each runs under `valgrind --tool=cachegrind` three times, after the same set-up: playing nothing, `--commands`
 POSTs, then those POSTs and as many client steps (`GET /legal` for the seat to act, then the POST with
 `include=view,legal`); the differences over `--commands` are the instructions a POST and a step take, with
