@@ -20,8 +20,8 @@ then the POST with `include=view,legal` (`full_step_vs_...`), each anchor answer
 requests, `/legal` from memory as Stela answers from its cache. `*_litestar_ceiling` is the framework's
 own limit: the Litestar game anchor over the game anchor, the most `*_vs_game_anchor` any server whose
 routes take their parameters and bodies through Litestar could show, whatever it did or left out
-(2026-11-30, 16 games, three rounds, load 1.4-3.0: 0.77 POST, 0.74 step, with Stela at 0.95 and 0.79 of
-the Litestar game anchor).
+(2026-11-30, 16 games: 0.77 POST and 0.74 step in three rounds at load 1.4-3.0, 0.83 and 0.83 in five at
+load 0.3-2.5, with Stela at 0.95 and 0.79, then 0.83 and 0.84, of the Litestar game anchor).
 Every figure carries `/proc/loadavg`.
 `--real` runs these real-game rounds alone (a few minutes instead of a quarter of an hour); above 16 games
 they leave out the two Tally anchors (six pools of 20 would pass PostgreSQL's 100 connections).
