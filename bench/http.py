@@ -301,7 +301,8 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
             await conn.close()
     n = max(1, len(latencies))
     (cpu0, own0, busy0), (cpu1, own1, busy1) = marks
-    return {"games": games, "mode": mode, **({"think_ms": think * 1000} if think else {}), "steps": len(latencies), "steps_per_s": round(len(latencies) / elapsed, 1),
+    return {"games": games, "mode": mode, **({"think_ms": think * 1000} if think else {}), "steps": len(latencies),
+            "steps_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
             "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
             "server_cpu_ms_per_step": round((cpu1 - cpu0) * 1000 / n, 3),
@@ -309,7 +310,22 @@ async def load_real(url: str, pid: int, games: int, seconds: float, warmup: floa
             "machine_cpu_ms_per_step": round((busy1 - busy0) * 1000 / n, 3), "loadavg": loadavg()}
 
 
-ANCHORS = {"anchor": "litestar", "bare_anchor": "bare", "game_anchor": "game", "litestar_game_anchor": "litestar_game"}
+ANCHORS = {"anchor": "litestar", "bare_anchor": "bare", "game_anchor": "game",
+           "litestar_game_anchor": "litestar_game"}
+
+
+def real_servers(stack: ExitStack, dsns: tuple[str, str, str], short: bool) -> list[tuple[str, str, int, bool]]:
+    """The real rounds' servers, started on `stack`, as (name, url, pid, plays Stela's games): the anchors on
+    the first database (the game anchor alone when `short`), the shipped defaults on the second and, unless
+    `short`, the fast settings on the third (`*_vs_stela_fast`: what the defaults' extras cost)."""
+    dsn_a, dsn_d, dsn_f = dsns
+    names = ["game_anchor"] if short else list(ANCHORS)
+    servers = [(name, *stack.enter_context(anchor(dsn_a, ANCHORS[name])), False) for name in names]
+    servers.append(("stela_defaults", *stack.enter_context(stela(dsn_d, STELA_BENCH_SEED=SEED.hex(), **DEFAULTS)),
+                    True))
+    if not short:
+        servers.append(("stela_fast", *stack.enter_context(stela(dsn_f, STELA_BENCH_SEED=SEED.hex(), **BARE)), True))
+    return servers
 
 
 async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: float, short: bool,
@@ -323,16 +339,10 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
         return await paced_rounds(levels, repeat, seconds, warmup, think)
     out: list[dict] = []
     runs: dict[tuple[str, str, int], list[dict]] = {}
-    names = ["game_anchor"] if short else list(ANCHORS)
     async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_f:
         with ExitStack() as stack:
-            servers = [(name, *stack.enter_context(anchor(dsn_a, ANCHORS[name])), False) for name in names]
-            servers.append(("stela_defaults", *stack.enter_context(
-                stela(dsn_d, STELA_BENCH_SEED=SEED.hex(), **DEFAULTS)), True))
-            if not short:  # the fast settings (`real_post_vs_stela_fast`: what the defaults' extras cost)
-                servers.append(("stela_fast", *stack.enter_context(
-                    stela(dsn_f, STELA_BENCH_SEED=SEED.hex(), **BARE)), True))
-                names.append("stela_fast")
+            servers = real_servers(stack, (dsn_a, dsn_d, dsn_f), short)
+            names = [name for name, *_ in servers if name != "stela_defaults"]
             for _ in range(repeat):
                 for games in levels:
                     for mode in ("post", "step"):
@@ -357,7 +367,7 @@ async def real_rounds(levels: list[int], repeat: int, seconds: float, warmup: fl
                             "anchor_steps_per_s": anchor_run["steps_per_s"], "anchor_p99_ms": anchor_run["p99_ms"],
                             "server_cpu_ms_per_step": stela_run["server_cpu_ms_per_step"],
                             "anchor_cpu_ms_per_step": anchor_run["server_cpu_ms_per_step"]})
-        if not short:  # the most `*_vs_game_anchor` any server whose requests pass through Litestar could show
+        if not short:  # the most `*_vs_game_anchor` a server whose routes go through Litestar could show
             for mode, label in (("post", "real_post"), ("step", "full_step")):
                 pairs = list(zip(runs[("litestar_game_anchor", mode, games)], runs[("game_anchor", mode, games)]))
                 rounds = [f["steps_per_s"] / a["steps_per_s"] for f, a in pairs if a["steps_per_s"]]
@@ -372,9 +382,7 @@ async def paced_rounds(levels: list[int], repeat: int, seconds: float, warmup: f
     runs: dict[tuple[str, float, int], list[dict]] = {}
     async with scratch_database() as dsn_a, scratch_database() as dsn_d, scratch_database() as dsn_f:
         with ExitStack() as stack:
-            servers = [(name, *stack.enter_context(anchor(dsn_a, which)), False) for name, which in ANCHORS.items()]
-            servers += [(name, *stack.enter_context(stela(dsn, STELA_BENCH_SEED=SEED.hex(), **env)), True)
-                        for name, dsn, env in (("stela_defaults", dsn_d, DEFAULTS), ("stela_fast", dsn_f, BARE))]
+            servers = real_servers(stack, (dsn_a, dsn_d, dsn_f), False)
             for _ in range(repeat):
                 for games in levels:
                     for paced in (0.0, think):
