@@ -73,6 +73,14 @@ Game = tuple[str, list[dict[str, str]], tuple[Step, ...]]  # (path, each seat's 
 
 async def asgi(app: Any, method: str, path: str, query: bytes, body: bytes, headers: dict[str, str]) -> bytes:
     """One request through `app`; its body (asserted 200)."""
+    status, answer = await request(app, method, path, query, body, headers)
+    assert status == 200, (status, answer[:300])
+    return answer
+
+
+async def request(app: Any, method: str, path: str, query: bytes, body: bytes,
+                  headers: dict[str, str]) -> tuple[int, bytes]:
+    """One request through `app` as a client on a socket would send it: its status and body."""
     scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
              "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
              "query_string": query, "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000),
@@ -98,9 +106,7 @@ async def asgi(app: Any, method: str, path: str, query: bytes, body: bytes, head
             chunks.append(message.get("body", b""))
 
     await app(scope, receive, send)
-    answer = b"".join(chunks)
-    assert status == 200, (status, answer[:300])
-    return answer
+    return status, b"".join(chunks)
 
 
 async def play(app: Any, games: list[Game], posts: int, steps: int) -> None:

@@ -38,22 +38,6 @@ async def test_the_anchor_and_the_store_send_no_reset_query_when_a_connection_co
         await store.close()
 
 
-async def asgi(app, scope: dict, body: bytes = b"") -> tuple[int, bytes]:
-    """One HTTP request to an ASGI `app`: its status and body."""
-    sent: list[dict] = []
-    messages = iter([{"type": "http.request", "body": body, "more_body": False}])
-
-    async def receive() -> dict:
-        return next(messages)
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    await app({"type": "http", "http_version": "1.1", "scheme": "http", "root_path": "", "query_string": b"",
-               "headers": [], "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000), **scope}, receive, send)
-    return sent[0]["status"], sent[1]["body"]
-
-
 @pytest.mark.parametrize("served", ["framework_free", "litestar"])
 async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it_appends(pg_dsn, served):
     """Both game anchors, the raw ASGI app and the same answers behind Litestar's cheapest routes."""
@@ -62,6 +46,7 @@ async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it
 
     from bench.anchor import create_game
     from bench.anchor_asgi import game
+    from bench.instructions import request
     from bench.steps import MIX, script
     from service.store.protocol import GENESIS_HASH, event_hash
     from testkit.live import lifespan
@@ -72,10 +57,10 @@ async def test_the_game_anchor_plays_a_real_game_by_its_rules_and_chains_what_it
     steps = script(kind, seats, msgspec.json.encode(options))[:25]
     async with lifespan(app):
         for step in steps:
-            status, body = await asgi(app, {"method": "GET", "path": f"/v1/games/{game_id}/legal"})
+            status, body = await request(app, "GET", f"/v1/games/{game_id}/legal", b"", b"", {})
             assert status == 200 and step.wire in msgspec.json.decode(body)["commands"], body[:300]
-            status, body = await asgi(app, {"method": "POST", "path": f"/v1/games/{game_id}/commands",
-                                            "query_string": b"include=view,legal"}, step.body)
+            status, body = await request(app, "POST", f"/v1/games/{game_id}/commands", b"include=view,legal",
+                                         step.body, {})
             answer = msgspec.json.decode(body)
             assert status == 200 and answer["events"] and answer["view"]["kind"] == kind, body[:300]
     conn = await asyncpg.connect(pg_dsn)
